@@ -1,0 +1,98 @@
+"""Cards as small ints, with lookup tables, because the hot loop of a simulation touches them
+millions of times. `R7`-style codes (the game record's) are only for the edges.
+
+Coloured cards: colour * 16 + rank. Black cards: 64 + k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+COLOURS: tuple[str, str, str, str] = ("red", "blue", "green", "yellow")
+COLOUR_LETTERS = "RBGY"
+BLACK = 4  # the "colour" of a wild card
+
+# ranks of coloured cards
+SKIP, REVERSE, DRAW2, VEGAS = 10, 11, 12, 13
+RANK_CODES = {**{str(n): n for n in range(10)}, "S": SKIP, "R": REVERSE, "D2": DRAW2, "V": VEGAS}
+RANK_WORDS = {SKIP: "Skip", REVERSE: "Reverse", DRAW2: "Draw 2", VEGAS: "Vegas"}
+
+# black cards
+WILD, WILD_DRAW4, VILLAIN_DRAW4, WILD_DISCARD_ALL, WILD_SHUFFLE_HANDS, WILD_CUSTOM = range(64, 70)
+BLACK_CODES = {
+    "W": WILD,
+    "W4": WILD_DRAW4,
+    "VD4": VILLAIN_DRAW4,
+    "WDA": WILD_DISCARD_ALL,
+    "WSH": WILD_SHUFFLE_HANDS,
+    "WC": WILD_CUSTOM,
+}
+BLACK_WORDS = {
+    WILD: "Wild",
+    WILD_DRAW4: "Wild Draw 4",
+    VILLAIN_DRAW4: "Villain Draw 4",
+    WILD_DISCARD_ALL: "Wild Discard All 1 Color",
+    WILD_SHUFFLE_HANDS: "Wild Shuffle Hands",
+    WILD_CUSTOM: "Wild Customizable",
+}
+NCARDS = 70  # size of the per-card lookup tables
+
+COLOUR_OF = [c >> 4 if c < 64 else BLACK for c in range(NCARDS)]
+RANK_OF = [c & 15 if c < 64 else c for c in range(NCARDS)]
+"""Rank for matching "by number or word": a black card's rank is its own id."""
+
+CODE_OF: list[str] = [""] * NCARDS
+NAME_OF: list[str] = [""] * NCARDS
+CARD_OF_CODE: dict[str, int] = {}
+for _colour in range(4):
+    for _code, _rank in RANK_CODES.items():
+        _id = _colour * 16 + _rank
+        CODE_OF[_id] = COLOUR_LETTERS[_colour] + _code
+        NAME_OF[_id] = f"{COLOURS[_colour].capitalize()} {RANK_WORDS.get(_rank, _rank)}"
+        CARD_OF_CODE[CODE_OF[_id]] = _id
+for _code, _id in BLACK_CODES.items():
+    CODE_OF[_id] = _code
+    NAME_OF[_id] = BLACK_WORDS[_id]
+    CARD_OF_CODE[_code] = _id
+
+
+class CardError(ValueError):
+    """A card code or colour name that does not exist."""
+
+
+def card(code: str) -> int:
+    """The card for a record code such as `R7`, `GD2` or `VD4`."""
+    try:
+        return CARD_OF_CODE[code]
+    except (KeyError, TypeError):
+        raise CardError(f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)") from None
+
+
+def cards(codes: Iterable[str]) -> list[int]:
+    return [card(c) for c in codes]
+
+
+def code(card_id: int) -> str:
+    return CODE_OF[card_id]
+
+
+def name(card_id: int) -> str:
+    """The card as a player says it: "Red 7", "Green Draw 2", "Villain Draw 4"."""
+    return NAME_OF[card_id]
+
+
+def colour(name_: str) -> int:
+    """The colour index for a colour name (`red`, `blue`, `green`, `yellow`)."""
+    try:
+        return COLOURS.index(name_)
+    except ValueError:
+        raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})") from None
+
+
+def is_wild(card_id: int) -> bool:
+    return card_id >= 64
+
+
+def matches(card_id: int, colour_in_play: int, top_rank: int) -> bool:
+    """Disney/classic matching: by colour, by number or word, or any wild."""
+    return card_id >= 64 or COLOUR_OF[card_id] == colour_in_play or RANK_OF[card_id] == top_rank

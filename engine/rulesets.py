@@ -1,0 +1,158 @@
+"""Rulesets are configuration of one engine: a deck, card values, and named options.
+
+The Disney tray game is the first; classic 108, official 2018 (with house rules), Elvis and Elite
+plug in here as further `Ruleset` values, with their card effects chosen by name in `effects`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from engine import cards as C
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    default: Any
+    choices: tuple[Any, ...] | None  # None: any int within `bounds`
+    doc: str
+    bounds: tuple[int, int] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Ruleset:
+    name: str
+    title: str
+    deck: tuple[int, ...]
+    points: tuple[int, ...]  # indexed by card id
+    options: Mapping[str, Option]
+    effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
+    hand_size: int = 7
+    min_players: int = 2
+    max_players: int = 10
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with `given`; an unknown name or a bad value raises ValueError."""
+        resolved = {k: o.default for k, o in self.options.items()}
+        for key, value in (given or {}).items():
+            opt = self.options.get(key)
+            if opt is None:
+                raise ValueError(
+                    f"unknown option {key!r} for the {self.name} rules "
+                    f"(options: {', '.join(sorted(self.options))})"
+                )
+            if opt.choices is not None and value not in opt.choices:
+                raise ValueError(f"option {key!r} must be one of {list(opt.choices)}, not {value!r}")
+            if opt.bounds is not None:
+                lo, hi = opt.bounds
+                if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+                    raise ValueError(f"option {key!r} must be a whole number from {lo} to {hi}")
+            resolved[key] = value
+        return resolved
+
+    def card_points(self, card_id: int) -> int:
+        return self.points[card_id]
+
+
+def _standard_numbers() -> list[int]:
+    """Per colour: one 0 and two each of 1-9 (19 cards)."""
+    deck = []
+    for colour in range(4):
+        base = colour * 16
+        deck.append(base)
+        for n in range(1, 10):
+            deck += [base + n, base + n]
+    return deck
+
+
+def _points(action: int, wild: Mapping[int, int]) -> tuple[int, ...]:
+    table = [0] * C.NCARDS
+    for cid in range(C.NCARDS):
+        if cid < 64:
+            rank = C.RANK_OF[cid]
+            table[cid] = rank if rank < 10 else action
+        else:
+            table[cid] = wild.get(cid, 50)
+    return tuple(table)
+
+
+SCORING_OPTIONS: dict[str, Option] = {
+    "target": Option(500, None, "Points that end the game.", bounds=(1, 100_000)),
+    "scoring": Option(
+        "standard",
+        ("standard", "lowest", "challenge"),
+        "standard: the player who goes out scores the cards left in the others' hands and the first "
+        "to the target wins. lowest: each player is charged what they are caught holding; when one "
+        "reaches the target, the lowest total wins. challenge: Challenge UNO, each player charged "
+        "what they hold and eliminated at the target; the last player left wins.",
+    ),
+    "partners": Option(
+        False, (False, True), "Four players, partners sit opposite (seats 0+2 and 1+3)."
+    ),
+}
+
+
+def _disney() -> Ruleset:
+    deck = _standard_numbers()
+    for colour in range(4):
+        for rank in (C.SKIP, C.REVERSE, C.DRAW2):
+            deck += [colour * 16 + rank] * 2
+    deck += [C.WILD] * 4 + [C.VILLAIN_DRAW4] * 4 + [C.WILD_DISCARD_ALL] * 4
+    options = {
+        **SCORING_OPTIONS,
+        "draw_when_playable": Option(
+            False,
+            (False, True),
+            "May a player draw instead of playing a card that matches? The text: \"If you don't "
+            "have anything that matches, you must pick a card\" (default: no).",
+        ),
+        "must_play_drawn": Option(
+            False,
+            (False, True),
+            "Must a drawn card that can be played be played? The text: \"If you draw a card you "
+            "can play, play it.\" Tables read it as permission (default: no, it may be kept).",
+        ),
+        "villain_draw4_skips_next": Option(
+            False,
+            (False, True),
+            "Does the next player also lose their turn after a Villain Draw 4? The text says only "
+            "that players protect or draw (default: no, play goes on to the next player).",
+        ),
+        "renege_test": Option(
+            "colour",
+            ("colour", "playable"),
+            "A Villain Draw 4 challenge succeeds if its player held another card of the colour "
+            "in play (colour, the default) or any other card they could have played (playable).",
+        ),
+    }
+    effects = {
+        C.SKIP: "skip",
+        C.REVERSE: "reverse",
+        C.DRAW2: "draw2_tinker_bell",
+        C.WILD: "wild",
+        C.VILLAIN_DRAW4: "villain_draw4",
+        C.WILD_DISCARD_ALL: "wild_discard_all",
+    }
+    return Ruleset(
+        name="disney",
+        title="Disney UNO with the Tinker Bell tray",
+        deck=tuple(deck),
+        points=_points(20, {C.WILD: 50, C.WILD_DISCARD_ALL: 50, C.VILLAIN_DRAW4: 75}),
+        options=options,
+        effects=effects,
+    )
+
+
+DISNEY = _disney()
+RULESETS: dict[str, Ruleset] = {DISNEY.name: DISNEY}
+
+
+def get(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown ruleset {name!r} (this engine plays: {', '.join(RULESETS)})"
+        ) from None

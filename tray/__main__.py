@@ -1,0 +1,5 @@
+import sys
+
+from tray.cli import main
+
+sys.exit(main())

@@ -1,0 +1,96 @@
+"""Plain-data events carried on the bus.
+
+Every event is a frozen dataclass of JSON-friendly fields with a `type` name, so the same objects
+can go to the journal, the web page and (later) an MQTT adapter without a translation layer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, ClassVar
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **dataclasses.asdict(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+def event_type(cls: type[Event]) -> type[Event]:
+    """Register an event class under its `type` name so `from_dict` can rebuild it."""
+    if cls.type in _REGISTRY:
+        raise ValueError(f"event type {cls.type!r} registered twice")
+    _REGISTRY[cls.type] = cls
+    return cls
+
+
+def from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from `to_dict` output; unknown types or fields raise ValueError."""
+    if not isinstance(data, dict) or "type" not in data:
+        raise ValueError("an event is a JSON object with a 'type' field")
+    fields = dict(data)
+    name = fields.pop("type")
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"unknown event type {name!r}")
+    try:
+        return cls(**fields)
+    except TypeError as exc:
+        raise ValueError(f"bad fields for event {name!r}: {exc}") from None
+
+
+def from_json(text: str) -> Event:
+    return from_dict(json.loads(text))
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class ButtonPressed(Event):
+    """A debounced tap of the Tinker Bell button (released before the hold time)."""
+
+    type: ClassVar[str] = "button_pressed"
+    t: float
+    source: str = "gpio"
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class ButtonHeld(Event):
+    """The button has been held down for the hold time (fires once per hold)."""
+
+    type: ClassVar[str] = "button_held"
+    t: float
+    seconds: float
+    source: str = "gpio"
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pick(Event):
+    """Tinker Bell's colour choice: `seq` rises by one per pick so a table can audit them."""
+
+    type: ClassVar[str] = "pick"
+    seq: int
+    colour: str
+    t: float
+    source: str = "tray"
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class Fault(Event):
+    """Something the people at the table should know went wrong (stuck button, unplugged tray)."""
+
+    type: ClassVar[str] = "fault"
+    kind: str
+    message: str
+    t: float
