@@ -29,6 +29,8 @@ class Ruleset:
     points: tuple[int, ...]  # indexed by card id
     options: Mapping[str, Option]
     effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
+    returned_first_discards: frozenset[int] = frozenset()
+    """Cards that go back under the deck when turned up as the first discard."""
     hand_size: int = 7
     min_players: int = 2
     max_players: int = 10
@@ -142,6 +144,7 @@ def _disney() -> Ruleset:
         points=_points(20, {C.WILD: 50, C.WILD_DISCARD_ALL: 50, C.VILLAIN_DRAW4: 75}),
         options=options,
         effects=effects,
+        returned_first_discards=frozenset({C.WILD_DISCARD_ALL, C.VILLAIN_DRAW4}),
     )
 
 

@@ -1,0 +1,347 @@
+"""A whole game: hands in a row, the dealer moving left, scores to the target, and the record.
+
+`Game` is what players, bots, replays and the display use. Like an OpenSpiel state it says who
+acts (`current_player`: a seat, CHANCE or TERMINAL), what they may do (`legal_actions`), applies
+actions and chance outcomes, and can `clone` itself. Chance outcomes (a deck, Tinker Bell's
+colour, a reshuffle) always come from outside, so the engine itself holds no randomness.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import actions as A
+from engine import cards as C
+from engine import notation, rulesets, scoring
+from engine.hand import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, TINKER, Hand, RuleError
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class Game:
+    def __init__(
+        self,
+        ruleset: str | rulesets.Ruleset = "disney",
+        players: Sequence[str] = ("Ann", "Ben"),
+        dealer: int = 0,
+        options: Mapping[str, Any] | None = None,
+        record: bool = True,
+    ) -> None:
+        self.rules = rulesets.get(ruleset) if isinstance(ruleset, str) else ruleset
+        n = len(players)
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise ValueError(
+                f"{self.rules.title} is for {self.rules.min_players}-{self.rules.max_players} "
+                f"players, not {n}"
+            )
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+        self.given_options = dict(options or {})
+        self.options = self.rules.resolve_options(options)
+        scoring.check_options(self.options, n)
+        self.players = list(players)
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.sheet = scoring.Sheet.new(n)
+        self.hand: Hand | None = None
+        self.hand_no = 0
+        self.history: list[dict[str, Any]] = []
+        self.recording = record
+        self.events: list[dict[str, Any]] = []
+        self.decks: list[list[int]] = []
+        self._discard_event: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ who acts
+    def current_player(self) -> int:
+        h = self.hand
+        if self.sheet.over:
+            return TERMINAL
+        if h is None or h.phase == OVER or h.phase == TINKER or h.phase == RESHUFFLE:
+            return CHANCE
+        return h.seats[h.cur]
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.sheet.over
+
+    def chance_kind(self) -> str | None:
+        """What chance must supply next: "new_hand" (a deck), "tinker_bell" or "reshuffle"."""
+        if self.sheet.over:
+            return None
+        h = self.hand
+        if h is None or h.phase == OVER:
+            return "new_hand"
+        if h.phase == TINKER:
+            return "tinker_bell"
+        if h.phase == RESHUFFLE:
+            return "reshuffle"
+        return None
+
+    def legal_actions(self) -> list[int]:
+        h = self.hand
+        if h is None or self.sheet.over:
+            return []
+        return h.legal_actions()
+
+    def interjections(self) -> list[tuple[int, int]]:
+        return [] if self.hand is None else self.hand.interjections()
+
+    # ------------------------------------------------------------------ chance
+    def start_hand(self, deck: Sequence[int], check: bool = True) -> None:
+        """Deal a new hand from `deck` (top card first)."""
+        if self.chance_kind() != "new_hand":
+            raise RuleError("new-hand", "A new hand starts only when the last one is over.")
+        deck = list(deck)
+        if check:
+            self.check_deck(deck)
+        active = self.sheet.active()
+        if self.hand is not None:
+            self.dealer = _next_active(self.dealer, active, len(self.players))
+        names = [self.players[s] for s in active]
+        self.hand = Hand.deal(
+            self.rules, self.options, active, active.index(self.dealer), deck, names
+        )
+        self.hand_no += 1
+        self.decks.append(deck)
+        if self.recording:
+            self._discard_event = None
+            if self.hand_no > 1:
+                self.events.append({"chance": "new_hand", "deck": [C.code(c) for c in deck]})
+        self._after()
+
+    def check_deck(self, deck: Sequence[int]) -> None:
+        if Counter(deck) != Counter(self.rules.deck):
+            want, got = Counter(self.rules.deck), Counter(deck)
+            missing = [C.code(c) for c in (want - got).elements()]
+            extra = [C.code(c) for c in (got - want).elements()]
+            raise ValueError(
+                f"that is not the {self.rules.name} deck of {len(self.rules.deck)} cards "
+                f"({len(deck)} given; missing {missing[:6]}, extra {extra[:6]})"
+            )
+
+    def shuffled_deck(self, rng: random.Random) -> list[int]:
+        deck = list(self.rules.deck)
+        rng.shuffle(deck)
+        return deck
+
+    def apply_tinker_bell(self, colour: int) -> None:
+        h = self._live_hand()
+        h.apply_tinker_bell(colour)
+        if self.recording:
+            self.events.append({"chance": "tinker_bell", "colour": C.COLOURS[colour]})
+        self._after()
+
+    def apply_reshuffle(self, order: Sequence[int]) -> None:
+        h = self._live_hand()
+        h.apply_reshuffle(order)
+        if self.recording:
+            self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
+        self._after()
+
+    def sample_chance(self, rng: random.Random) -> None:
+        """Resolve the pending chance node with `rng` (simulations, the emulator, tests)."""
+        kind = self.chance_kind()
+        if kind == "tinker_bell":
+            self.apply_tinker_bell(rng.randrange(4))
+        elif kind == "reshuffle":
+            pool = self.hand.reshuffle_pool()
+            rng.shuffle(pool)
+            self.apply_reshuffle(pool)
+        elif kind == "new_hand":
+            self.start_hand(self.shuffled_deck(rng), check=False)
+        else:
+            raise RuleError("chance", "Nothing is left to chance right now.")
+
+    # ------------------------------------------------------------------ players
+    def apply_action(self, action: int, seat: int | None = None) -> None:
+        """Apply `action` by `seat` (default: the player to move); RuleError changes nothing."""
+        h = self._live_hand()
+        if self.recording:
+            actor = h.seats[h.cur] if seat is None else seat
+            if action >= A.DISCARD and action < A.DRAW or action == A.DONE:
+                was_discarding = h.phase == DISCARD
+                h.apply(action, seat)
+                self._log_discard(actor, action, was_discarding)
+            else:
+                event = notation.event_for(h, actor, action)
+                h.apply(action, seat)
+                self.events.append(event)
+        else:
+            h.apply(action, seat)
+        if h.phase == OVER:
+            self._finish_hand()
+
+    def _log_discard(self, seat: int, action: int, was_discarding: bool) -> None:
+        ev = self._discard_event
+        if ev is None:
+            ev = {"seat": seat, "act": "discard", "cards": []}
+            self.events.append(ev)
+        if action != A.DONE:
+            card, uno = divmod(action - A.DISCARD, 2)
+            ev["cards"].append(C.code(card))
+            if uno:
+                ev["uno"] = True
+        self._discard_event = ev if self.hand.phase == DISCARD else None
+
+    def apply_event(self, event: Mapping[str, Any]) -> None:
+        """Apply one game-record event; on any error the game is left exactly as it was."""
+        if not isinstance(event, Mapping):
+            raise notation.EventError("an event is a JSON object")
+        if "chance" in event:
+            self._apply_chance_event(event)
+            return
+        h = self._live_hand()
+        seat, acts = notation.actions_for(h, dict(event))
+        if len(acts) == 1:
+            self.apply_action(acts[0], seat)
+            return
+        saved = self.clone()
+        try:  # a discard event is several steps: all of them or none
+            for action in acts:
+                if action == A.DONE and self.hand.phase != DISCARD:
+                    break
+                self.apply_action(action, seat)
+        except RuleError:
+            self.__dict__.update(saved.__dict__)
+            raise
+
+    def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
+        kind = event["chance"]
+        if kind == "tinker_bell":
+            self.apply_tinker_bell(C.colour(event.get("colour")))
+        elif kind in ("reshuffle", "new_hand"):
+            if "deck" in event:
+                deck = event["deck"]
+                if not isinstance(deck, list):
+                    raise notation.EventError("'deck' must be a list of card codes")
+                cards = C.cards(deck)
+            elif isinstance(event.get("seed"), int):
+                rng = random.Random(event["seed"])
+                if kind == "new_hand":
+                    cards = self.shuffled_deck(rng)
+                else:
+                    cards = self._live_hand().reshuffle_pool()
+                    rng.shuffle(cards)
+            else:
+                raise notation.EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
+            if kind == "new_hand":
+                self.start_hand(cards)
+            else:
+                self.apply_reshuffle(cards)
+        else:
+            raise notation.EventError(
+                f"unknown chance {kind!r} (tinker_bell, reshuffle or new_hand)"
+            )
+
+    # ------------------------------------------------------------------ bookkeeping
+    def _live_hand(self) -> Hand:
+        if self.sheet.over:
+            raise RuleError("game-over", "The game is over.")
+        if self.hand is None:
+            raise RuleError("new-hand", "No hand has been dealt yet.")
+        return self.hand
+
+    def _after(self) -> None:
+        if self.hand is not None and self.hand.phase == OVER:
+            self._finish_hand()
+
+    def _finish_hand(self) -> None:
+        h = self.hand
+        if self.history and self.history[-1]["hand"] == self.hand_no:
+            return
+        n = len(self.players)
+        held = [0] * n
+        for pos, seat in enumerate(h.seats):
+            held[seat] = h.points_left(pos)
+        winner = h.seats[h.winner]
+        self.sheet, awarded = scoring.settle(self.sheet, self.options, held, winner)
+        self.history.append(
+            {
+                "hand": self.hand_no,
+                "winner": winner,
+                "held": held,
+                "awarded": list(awarded),
+                "scores": list(self.sheet.scores),
+                "blocked": bool(h.hands[h.winner]),
+            }
+        )
+
+    def clone(self) -> Game:
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.hand = self.hand.clone() if self.hand is not None else None
+        g.history = [dict(x) for x in self.history]
+        g.events = [dict(e) for e in self.events]
+        g.decks = list(self.decks)
+        g._discard_event = None
+        if self._discard_event is not None:
+            g._discard_event = g.events[self.events.index(self._discard_event)]
+        return g
+
+    # ------------------------------------------------------------------ reading
+    def awaiting(self) -> dict[str, Any]:
+        h = self.hand
+        if self.sheet.over:
+            return {"kind": "game_over", "seat": None}
+        if h is None or h.phase == OVER:
+            return {"kind": "new_hand", "seat": None}
+        if h.phase == RESHUFFLE:
+            out: dict[str, Any] = {"kind": "reshuffle", "seat": None}
+        else:
+            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.cur]}
+        if h.challenge_open:
+            out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
+        if h.catchable:
+            out["catchable"] = [h.seats[p] for p in h.catchable]
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """The state as `replay` prints it (see docs/GAME-RECORD.md)."""
+        h = self.hand
+        n = len(self.players)
+        hands = {str(s): [] for s in range(n)}
+        if h is not None:
+            for pos, seat in enumerate(h.seats):
+                hands[str(seat)] = [C.code(c) for c in h.hands[pos]]
+        last = self.history[-1] if self.history and h is not None and h.phase == OVER else None
+        winner = self.sheet.winner
+        return {
+            "hand": self.hand_no,
+            "turn": None if h is None else h.seats[h.cur],
+            "direction": None if h is None else h.direction,
+            "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
+            "discard_top": None if h is None else C.code(h.discard[-1]),
+            "draw_pile": None if h is None else len(h.draw),
+            "hands": hands,
+            "awaiting": self.awaiting(),
+            "scores": {str(s): v for s, v in enumerate(self.sheet.scores)},
+            "hand_winner": last["winner"] if last else None,
+            "game_winner": list(winner) if isinstance(winner, tuple) else winner,
+            "eliminated": sorted(self.sheet.eliminated),
+            "dealer": self.dealer,
+        }
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "format": "tinker-tray-record/1",
+            "ruleset": self.rules.name,
+            "players": list(self.players),
+            "dealer": self.first_dealer,
+            "options": dict(self.given_options),
+            "deck": [C.code(c) for c in self.decks[0]] if self.decks else [],
+        }
+
+
+def _next_active(seat: int, active: list[int], n: int) -> int:
+    """The next seat to the left that is still in the game ("the dealer moving as the rules say")."""
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if s in active:
+            return s
+    raise RuleError("dealer", "Nobody is left to deal.")

@@ -1,0 +1,735 @@
+"""One hand of UNO under a ruleset: its state, legal actions and chance nodes.
+
+The state is mutable for speed (a simulation applies millions of actions), but every action is
+checked completely before anything changes, so a refused action leaves the state exactly as it
+was. Cards are small ints (`engine.cards`), players are positions 0..k-1 in seat order, and the
+seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
+
+What the rules leave to a table is decided in docs/RULES-MAP.md, which names the option, the
+sentence of the rule book and the test for each choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import actions as A
+from engine import cards as C
+from engine.rulesets import Ruleset
+
+PLAY, PLAY_DRAWN, COLOUR, TARGET, PROTECT, DISCARD, TINKER, RESHUFFLE, OVER = range(9)
+PHASE_NAMES = (
+    "play",
+    "play_drawn",
+    "colour",
+    "target",
+    "protect",
+    "discard",
+    "tinker_bell",
+    "reshuffle",
+    "over",
+)
+
+_COLOUR_OF = C.COLOUR_OF
+_RANK_OF = C.RANK_OF
+
+# How many cards the next player draws when a hand is won on this effect ("Going Out").
+_GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4}
+
+
+class RuleError(ValueError):
+    """An action the rules forbid. `rule` is the key of the rule in docs/RULES-MAP.md."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class Hand:
+    """A hand from the deal to the moment someone goes out (or nobody can move)."""
+
+    __slots__ = (
+        "actor",
+        "blocked",
+        "catchable",
+        "challenge_open",
+        "colour",
+        "cur",
+        "d2_matches",
+        "d2_picks",
+        "deal_top",
+        "direction",
+        "discard",
+        "draw",
+        "drawn",
+        "fx",
+        "hands",
+        "k",
+        "names",
+        "opts",
+        "owed",
+        "phase",
+        "pos_of",
+        "queue",
+        "resume",
+        "rules",
+        "seats",
+        "tb_colour",
+        "trigger",
+        "turns",
+        "vd4_full",
+        "vd4_guilty",
+        "vd4_hits",
+        "vd4_resolved",
+        "winner",
+    )
+
+    # ------------------------------------------------------------------ setting up
+    @classmethod
+    def deal(
+        cls,
+        rules: Ruleset,
+        opts: Mapping[str, Any],
+        seats: Sequence[int],
+        dealer: int,
+        deck: Sequence[int],
+        names: Sequence[str] | None = None,
+    ) -> Hand:
+        """Deal `deck` (top card first) to `seats`, `dealer` being a position in `seats`.
+
+        "Each player is dealt 7 cards": one at a time, starting to the dealer's left. The next
+        card is turned up; a card the ruleset sends back goes under the deck.
+        """
+        h = cls.__new__(cls)
+        k = len(seats)
+        h.rules, h.opts, h.k = rules, opts, k
+        h.seats = tuple(seats)
+        h.pos_of = {s: p for p, s in enumerate(seats)}
+        h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
+        h.fx = _effect_table(rules)
+        h.hands = [[] for _ in range(k)]
+        size = rules.hand_size
+        if len(deck) <= size * k:
+            raise RuleError("dealing", f"{len(deck)} cards are too few to deal {size} to {k}")
+        for i in range(size * k):
+            h.hands[(dealer + 1 + i) % k].append(deck[i])
+        rest = list(deck[size * k :])
+        returned = rules.returned_first_discards
+        turns = 0
+        while rest[0] in returned:
+            if turns >= len(rest):
+                raise RuleError("first-discard", "every card left could not start the discard pile")
+            rest.append(rest.pop(0))
+            turns += 1
+        top = rest.pop(0)
+        rest.reverse()  # pop() takes the top card
+        h.draw, h.discard = rest, [top]
+        h.deal_top = top
+        h.colour = _COLOUR_OF[top]
+        h.direction = 1
+        h.phase = PLAY
+        h.cur = (dealer + 1) % k
+        h.actor = dealer
+        h.trigger = h.drawn = h.tb_colour = h.winner = -1
+        h.catchable, h.owed, h.queue = [], [], []
+        h.challenge_open = h.vd4_guilty = False
+        h.resume = PLAY
+        h.blocked = h.turns = h.d2_picks = h.d2_matches = 0
+        h.vd4_hits = h.vd4_resolved = h.vd4_full = 0
+        h._first_discard(dealer, top)
+        h._settle_draws()
+        return h
+
+    def _first_discard(self, dealer: int, top: int) -> None:
+        fx = self.fx[top]
+        k = self.k
+        if fx == "wild":
+            # "the person to the left of the dealer chooses the color ... and plays the first card"
+            self.phase = COLOUR
+        elif fx == "reverse":
+            # "the player to the right of the dealer plays first, and play then goes to the right"
+            self.direction = -1
+            self.cur = (dealer - 1) % k
+        elif fx == "skip":
+            # "the player to the left of the dealer is skipped"
+            self.cur = (dealer + 2) % k
+        elif fx == "draw2_tinker_bell":
+            # "the player to the left of the dealer will hit the Tinker Bell Button"; the card
+            # counts as the dealer's (see RULES-MAP: first-discard-draw2).
+            self.phase = TINKER
+            self.trigger = top
+
+    def clone(self) -> Hand:
+        h = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(h, name, getattr(self, name))
+        h.hands = [list(x) for x in self.hands]
+        h.draw, h.discard = list(self.draw), list(self.discard)
+        h.catchable, h.queue = list(self.catchable), list(self.queue)
+        h.owed = [list(x) for x in self.owed]
+        return h
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    def current_seat(self) -> int:
+        return self.seats[self.cur]
+
+    def is_chance(self) -> bool:
+        return self.phase == TINKER or self.phase == RESHUFFLE
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def points_left(self, pos: int) -> int:
+        pts = self.rules.points
+        return sum(pts[c] for c in self.hands[pos])
+
+    def playable(self, pos: int) -> list[int]:
+        """Cards in `pos`'s hand that may be laid on the discard pile now."""
+        colour, rank = self.colour, _RANK_OF[self.discard[-1]]
+        return [c for c in self.hands[pos] if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank]
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[int]:
+        """Every action the player to move may take now (empty at chance nodes and the end)."""
+        ph = self.phase
+        hand = self.hands[self.cur]
+        if ph == PLAY:
+            colour, rank = self.colour, _RANK_OF[self.discard[-1]]
+            two = len(hand) == 2
+            acts: list[int] = []
+            for c in set(hand):
+                if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank:
+                    _variants(acts, c, two)
+            if not acts or self.opts.get("draw_when_playable"):
+                acts.append(A.DRAW)
+            return acts
+        if ph == PLAY_DRAWN:
+            acts = []
+            _variants(acts, self.drawn, len(hand) == 2)
+            if not self.opts.get("must_play_drawn"):
+                acts.append(A.PASS)
+            return acts
+        if ph == PROTECT or ph == DISCARD:
+            base = A.PROTECT if ph == PROTECT else A.DISCARD
+            t, two = self.tb_colour, len(hand) == 2
+            acts = []
+            for c in set(hand):
+                if _COLOUR_OF[c] == t:
+                    acts.append(base + c * 2)
+                    if two:
+                        acts.append(base + c * 2 + 1)
+            acts.append(A.TAKE if ph == PROTECT else A.DONE)
+            return acts
+        if ph == COLOUR:
+            return [A.COLOUR, A.COLOUR + 1, A.COLOUR + 2, A.COLOUR + 3]
+        if ph == TARGET:
+            return [A.TARGET + s for p, s in enumerate(self.seats) if p != self.actor]
+        return []
+
+    def interjections(self) -> list[tuple[int, int]]:
+        """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge."""
+        if self.phase == OVER or not (self.catchable or self.challenge_open):
+            return []
+        seats = self.seats
+        out = []
+        for p in self.catchable:
+            out.append((seats[p], A.UNO))
+            out.extend((seats[q], A.CATCH + seats[p]) for q in range(self.k) if q != p)
+        if self.challenge_open:
+            out.extend((seats[q], A.CHALLENGE) for q in range(self.k) if q != self.actor)
+        return out
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Apply one action by `seat` (default: the player to move). Raises RuleError, changing
+        nothing, when the rules forbid it."""
+        if self.phase == OVER:
+            raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
+        if A.UNO <= action <= A.CHALLENGE or A.CATCH <= action < A.CATCH + 100:
+            if seat is None:
+                raise RuleError("who", "Say which seat calls, catches or challenges.")
+            self._interject(action, seat)
+        else:
+            if self.is_chance():
+                what = "Tinker Bell's pick" if self.phase == TINKER else "the reshuffle"
+                raise RuleError("chance", f"Waiting for {what}; nobody may play until then.")
+            pos = self.cur
+            if seat is not None and seat != self.seats[pos]:
+                p = self.pos_of.get(seat)
+                who = self.names[p] if p is not None else f"seat {seat}"
+                raise RuleError(
+                    "turn",
+                    f"It is {self.names[pos]}'s move ({PHASE_NAMES[self.phase]}), not {who}'s.",
+                )
+            self._act(pos, action)
+        if self.owed or not self.draw:
+            self._settle_draws()
+
+    def _act(self, pos: int, action: int) -> None:
+        ph = self.phase
+        if action < A.PROTECT:
+            if ph != PLAY and ph != PLAY_DRAWN:
+                raise RuleError("phase", self._phase_hint("play a card"))
+            self._play(pos, action)
+        elif action < A.DISCARD:
+            if ph != PROTECT:
+                raise RuleError("phase", self._phase_hint("lay a protection card"))
+            self._protect(pos, action)
+        elif action < A.DRAW:
+            if ph != DISCARD:
+                raise RuleError("phase", self._phase_hint("discard"))
+            self._discard(pos, action)
+        elif action == A.DRAW:
+            if ph != PLAY:
+                raise RuleError("phase", self._phase_hint("draw"))
+            self._draw(pos)
+        elif action == A.PASS:
+            if ph != PLAY_DRAWN:
+                raise RuleError("phase", "You can keep a card only right after drawing it.")
+            if self.opts.get("must_play_drawn"):
+                raise RuleError(
+                    "must-play-drawn",
+                    f"You drew {C.name(self.drawn)} and can play it, so you must: \"If you draw "
+                    "a card you can play, play it.\"",
+                )
+            self._advance(pos, 1)
+        elif action == A.DONE:
+            if ph != DISCARD:
+                raise RuleError("phase", self._phase_hint("stop discarding"))
+            self._advance(pos, 1)
+        elif action == A.TAKE:
+            if ph != PROTECT:
+                raise RuleError("phase", self._phase_hint("take the four cards"))
+            self.queue.pop(0)
+            self._owe(pos, 4)
+            self.vd4_hits += 1
+            self._villain_next()
+        elif A.COLOUR <= action < A.COLOUR + 4:
+            if ph != COLOUR:
+                raise RuleError(
+                    "colour", "A colour is named with the Wild that needs it, not on its own."
+                )
+            self.colour = action - A.COLOUR
+            self.phase = PLAY
+        elif A.TARGET <= action < A.TARGET + 100:
+            if ph != TARGET:
+                raise RuleError("phase", self._phase_hint("choose who draws 2"))
+            target = self.pos_of.get(action - A.TARGET)
+            if target is None or target == pos:
+                raise RuleError(
+                    "draw2-target",
+                    "Choose another player at the table to draw 2 (\"the player gets to chose "
+                    "whichever player they want to draw 2 cards\").",
+                )
+            self._owe(target, 2)
+            self._advance(target, 1)  # "Play resumes as if it was that player's turn."
+        else:
+            raise RuleError("unknown", f"Unknown action {action}.")
+
+    def _phase_hint(self, tried: str) -> str:
+        need = {
+            PLAY: "play a card or draw",
+            PLAY_DRAWN: "play the card just drawn or keep it",
+            COLOUR: "name the colour of the Wild turned up",
+            TARGET: "choose who draws 2",
+            PROTECT: "lay a Pixie Dust Protection card or take four cards",
+            DISCARD: "discard cards of Tinker Bell's colour or stop",
+        }[self.phase]
+        return f"You can't {tried} now: {self.names[self.cur]} must {need}."
+
+    # ---- playing a card from the hand
+    def _play(self, pos: int, action: int) -> None:
+        card, rest = divmod(action, 8)
+        chosen, uno = divmod(rest, 2)
+        hand = self.hands[pos]
+        if card >= C.NCARDS or card not in hand:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to play.")
+        if self.phase == PLAY_DRAWN and card != self.drawn:
+            raise RuleError(
+                "play-drawn",
+                f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played: "
+                "\"If you draw a card you can play, play it. Otherwise, play moves to the next "
+                "person.\"",
+            )
+        top = self.discard[-1]
+        if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
+            raise RuleError(
+                "match",
+                f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
+                "\"Match the top card on the DISCARD pile either by number, color or word.\"",
+            )
+        fx = self.fx[card]
+        if chosen and fx != "wild":
+            raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
+        if uno and len(hand) != 2:
+            raise RuleError(
+                "uno-call",
+                "UNO is called as you play your next-to-last card (\"Before playing your next to "
+                "last card, you must say UNO\").",
+            )
+        # checked: now change the state
+        if self.phase == PLAY:
+            self.turns += 1
+            if self.catchable:
+                self.catchable.clear()  # the next player has begun their turn
+        if fx == "villain_draw4":
+            self.vd4_guilty = self._reneged(hand, card)
+        hand.remove(card)
+        self.discard.append(card)
+        self.blocked = 0
+        if card < 64:
+            self.colour = _COLOUR_OF[card]
+        elif fx == "wild":
+            self.colour = chosen
+        if not hand:
+            self._go_out(pos, fx)
+            return
+        if len(hand) == 1 and not uno:
+            self.catchable.append(pos)
+        _EFFECTS[fx](self, pos, card)
+
+    def _reneged(self, hand: list[int], card: int) -> bool:
+        """Would a challenge of this Villain Draw 4 succeed? ("Reneging")"""
+        others = list(hand)
+        others.remove(card)
+        if self.opts.get("renege_test") == "playable":
+            rank = _RANK_OF[self.discard[-1]]
+            return any(
+                c >= 64 or _COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank for c in others
+            )
+        return any(_COLOUR_OF[c] == self.colour for c in others)
+
+    def _go_out(self, pos: int, fx: str) -> None:
+        """"Once a player plays their last card, the hand is over." A last Draw 2 or Villain
+        Draw 4 still makes the next player draw ("These cards are counted")."""
+        n = _GOING_OUT_DRAWS.get(fx, 0)
+        if n:
+            self._owe((pos + self.direction) % self.k, n)
+        self.winner = pos
+        self.phase = OVER
+
+    def _draw(self, pos: int) -> None:
+        hand = self.hands[pos]
+        if not self.opts.get("draw_when_playable") and self.playable(pos):
+            raise RuleError(
+                "draw-when-stuck",
+                "You have a card that matches, so you may not draw: \"If you don't have anything "
+                "that matches, you must pick a card from the DRAW pile.\"",
+            )
+        self.turns += 1
+        if self.catchable:
+            self.catchable.clear()
+        if not self.draw:
+            # Nothing to draw anywhere (every card is in a hand): the turn passes. When that
+            # happens to everyone in a row, the hand is blocked (RULES-MAP: blocked-hand).
+            self.blocked += 1
+            if self.blocked >= self.k:
+                self._end_blocked()
+            else:
+                self._advance(pos, 1)
+            return
+        card = self.draw.pop()
+        hand.append(card)
+        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[self.discard[-1]]:
+            self.drawn = card
+            self.phase = PLAY_DRAWN
+        else:
+            self._advance(pos, 1)
+
+    def _end_blocked(self) -> None:
+        order = [(self.cur + self.direction * i) % self.k for i in range(self.k)]
+        self.winner = min(order, key=self.points_left)
+        self.phase = OVER
+
+    # ---- Villain Draw 4 protection, Wild Discard All discards
+    def _protect(self, pos: int, action: int) -> None:
+        card, uno = divmod(action - A.PROTECT, 2)
+        hand = self.hands[pos]
+        t = self.tb_colour
+        if card >= C.NCARDS or card not in hand:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to lay.")
+        if card >= 64:
+            raise RuleError(
+                "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
+            )
+        if _COLOUR_OF[card] != t:
+            raise RuleError(
+                "protect-colour",
+                f"Tinker Bell chose {C.COLOURS[t]}: protection must be a {C.COLOURS[t]} card, "
+                f"not {C.name(card)}.",
+            )
+        if uno and len(hand) != 2:
+            raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+        hand.remove(card)
+        self.discard.append(card)  # "the command is void and only its color counts"
+        self.queue.pop(0)
+        if not hand:
+            self.winner = pos
+            self.phase = OVER
+            return
+        if len(hand) == 1 and not uno:
+            self.catchable.append(pos)
+        self._villain_next()
+
+    def _villain_next(self) -> None:
+        """Walk the other players in order of play: those holding Tinker Bell's colour decide,
+        the rest draw four ("If a player doesn't have a card in the color selected")."""
+        q, t, hands = self.queue, self.tb_colour, self.hands
+        while q:
+            p = q[0]
+            if any(_COLOUR_OF[c] == t for c in hands[p]):
+                self.cur = p
+                self.phase = PROTECT
+                return
+            q.pop(0)
+            self._owe(p, 4)
+            self.vd4_hits += 1
+        self.vd4_resolved += 1
+        if not self.vd4_hits:
+            self.vd4_full += 1
+        self._advance(self.actor, 2 if self.opts.get("villain_draw4_skips_next") else 1)
+
+    def _discard(self, pos: int, action: int) -> None:
+        card, uno = divmod(action - A.DISCARD, 2)
+        hand = self.hands[pos]
+        t = self.tb_colour
+        if card >= C.NCARDS or card not in hand:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to discard.")
+        if _COLOUR_OF[card] != t:
+            raise RuleError(
+                "discard-colour",
+                f"Tinker Bell chose {C.COLOURS[t]}: only {C.COLOURS[t]} cards may be discarded, "
+                f"not {C.name(card)}.",
+            )
+        if uno and len(hand) != 2:
+            raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+        hand.remove(card)
+        self.discard.append(card)  # a command card left on top is void; its colour and symbol match
+        if not hand:
+            self.winner = pos
+            self.phase = OVER
+            return
+        if len(hand) == 1 and not uno:
+            self.catchable.append(pos)
+        if not any(_COLOUR_OF[c] == t for c in hand):
+            self._advance(pos, 1)
+
+    # ---- out of turn: UNO, catch, challenge
+    def _interject(self, action: int, seat: int) -> None:
+        pos = self.pos_of.get(seat)
+        if pos is None:
+            raise RuleError("who", f"Seat {seat} is not playing this hand.")
+        if action == A.UNO:
+            if pos not in self.catchable:
+                raise RuleError(
+                    "uno-late",
+                    "A late UNO call is only for a player holding one card who has not called it "
+                    "yet, before the next player begins their turn.",
+                )
+            self.catchable.remove(pos)
+        elif action == A.CHALLENGE:
+            if not self.challenge_open:
+                raise RuleError(
+                    "challenge-window",
+                    "A Villain Draw 4 can be challenged only right after it is played, before "
+                    "Tinker Bell chooses.",
+                )
+            if pos == self.actor:
+                raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
+            self.challenge_open = False
+            if self.vd4_guilty:
+                self._owe(self.actor, 4)  # "then they must draw 4 cards"
+            else:
+                self._owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
+        else:  # CATCH
+            target = self.pos_of.get(action - A.CATCH)
+            if target is None or target not in self.catchable:
+                raise RuleError(
+                    "catch-window",
+                    "You can catch only a player holding one card who did not say UNO, after "
+                    "their next-to-last card touches the DISCARD pile and before the next player "
+                    "begins their turn.",
+                )
+            if target == pos:
+                raise RuleError("catch-self", "To catch yourself, call UNO.")
+            self.catchable.remove(target)
+            self._owe(target, 2)  # "you must pick TWO more cards from the DRAW pile"
+
+    # ------------------------------------------------------------------ chance
+    def apply_tinker_bell(self, colour: int) -> None:
+        """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4."""
+        if self.phase != TINKER:
+            raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
+        if not 0 <= colour < 4:
+            raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
+        self.tb_colour = colour
+        self.challenge_open = False
+        fx = self.fx[self.trigger]
+        actor = self.actor
+        if fx == "draw2_tinker_bell":
+            self.d2_picks += 1
+            if colour == _COLOUR_OF[self.trigger]:
+                # "the player gets to chose whichever player they want to draw 2 cards"
+                self.d2_matches += 1
+                self.phase = TARGET
+                self.cur = actor
+            else:
+                # "the next player must draw 2 cards and forfeit their turn"
+                victim = (actor + self.direction) % self.k
+                self._owe(victim, 2)
+                self._advance(victim, 1)
+        elif fx == "wild_discard_all":
+            self.colour = colour
+            if any(_COLOUR_OF[c] == colour for c in self.hands[actor]):
+                self.phase = DISCARD
+                self.cur = actor
+            else:
+                self._advance(actor, 1)
+        else:  # villain_draw4
+            self.colour = colour
+            self.queue = [(actor + self.direction * i) % self.k for i in range(1, self.k)]
+            self.vd4_hits = 0
+            self._villain_next()
+        if self.owed or not self.draw:
+            self._settle_draws()
+
+    def apply_reshuffle(self, order: Sequence[int]) -> None:
+        """The discard pile, less its top card, shuffled into a new DRAW pile (`order`: top first)."""
+        if self.phase != RESHUFFLE:
+            raise RuleError("reshuffle", "The DRAW pile is not empty: nothing to reshuffle.")
+        pool = self.discard[:-1]
+        if sorted(order) != sorted(pool):
+            raise RuleError(
+                "reshuffle", "A reshuffle must use exactly the cards under the top of the DISCARD pile."
+            )
+        self.draw = list(reversed(order))
+        self.discard = self.discard[-1:]
+        self.phase = self.resume
+        self._settle_draws()
+
+    def reshuffle_pool(self) -> list[int]:
+        return self.discard[:-1]
+
+    # ------------------------------------------------------------------ helpers
+    def _advance(self, pos: int, steps: int) -> None:
+        self.cur = (pos + self.direction * steps) % self.k
+        self.phase = PLAY
+
+    def _owe(self, pos: int, n: int) -> None:
+        self.owed.append([pos, n])
+
+    def _give(self, pos: int, card: int) -> None:
+        self.hands[pos].append(card)
+        if self.catchable and pos in self.catchable:
+            self.catchable.remove(pos)
+
+    def _settle_draws(self) -> None:
+        """Deal out owed penalty cards; when the DRAW pile runs out, wait for the reshuffle
+        ("If no one is out of cards by the time the DRAW pile is depleted, reshuffle")."""
+        owed, draw = self.owed, self.draw
+        while owed:
+            entry = owed[0]
+            pos, n = entry
+            while n and draw:
+                self._give(pos, draw.pop())
+                n -= 1
+            if n:
+                entry[1] = n
+                if len(self.discard) > 1:
+                    self._await_reshuffle()
+                    return
+                owed.clear()  # every card is in a hand: nothing left to draw
+                break
+            owed.pop(0)
+        if not draw and len(self.discard) > 1 and self.phase != OVER:
+            self._await_reshuffle()
+
+    def _await_reshuffle(self) -> None:
+        if self.phase != RESHUFFLE:
+            self.resume = self.phase
+            self.phase = RESHUFFLE
+
+    def all_cards(self) -> list[int]:
+        return [c for h in self.hands for c in h] + self.draw + self.discard
+
+
+def _variants(acts: list[int], card: int, two: bool) -> None:
+    """Append the play actions for one card: a Wild names a colour; UNO with the next-to-last."""
+    base = card * 8
+    if card == C.WILD:
+        for colour in range(4):
+            acts.append(base + colour * 2)
+            if two:
+                acts.append(base + colour * 2 + 1)
+    else:
+        acts.append(base)
+        if two:
+            acts.append(base + 1)
+
+
+def _card_name(card: int) -> str:
+    return C.name(card) if 0 <= card < C.NCARDS and C.CODE_OF[card] else f"card {card}"
+
+
+# ---------------------------------------------------------------------- card effects
+def _fx_number(h: Hand, pos: int, card: int) -> None:
+    h._advance(pos, 1)
+
+
+def _fx_skip(h: Hand, pos: int, card: int) -> None:
+    # "the next person in line to play after this card is skipped"; with two players, "you may
+    # immediately play another card"
+    h._advance(pos, 2)
+
+
+def _fx_reverse(h: Hand, pos: int, card: int) -> None:
+    if h.k == 2:
+        h._advance(pos, 2)  # "Playing a Reverse card works like playing a Skip card."
+    else:
+        h.direction = -h.direction
+        h._advance(pos, 1)
+
+
+def _fx_tinker_bell(h: Hand, pos: int, card: int) -> None:
+    """Draw 2, Wild Discard All and Villain Draw 4: the player hits the Tinker Bell Button."""
+    h.phase = TINKER
+    h.trigger = card
+    h.actor = h.cur = pos
+
+
+def _fx_villain(h: Hand, pos: int, card: int) -> None:
+    _fx_tinker_bell(h, pos, card)
+    h.challenge_open = True  # "Reneging": until Tinker Bell chooses
+
+
+_EFFECTS = {
+    "number": _fx_number,
+    "skip": _fx_skip,
+    "reverse": _fx_reverse,
+    "wild": _fx_number,
+    "draw2_tinker_bell": _fx_tinker_bell,
+    "wild_discard_all": _fx_tinker_bell,
+    "villain_draw4": _fx_villain,
+}
+
+_FX_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def _effect_table(rules: Ruleset) -> tuple[str, ...]:
+    """Effect name per card id for this ruleset (by card id first, then by rank)."""
+    table = _FX_CACHE.get(rules.name)
+    if table is None:
+        table = tuple(
+            rules.effects.get(c, rules.effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
+            for c in range(C.NCARDS)
+        )
+        unknown = set(table) - set(_EFFECTS)
+        if unknown:
+            raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
+        _FX_CACHE[rules.name] = table
+    return table

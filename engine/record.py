@@ -1,0 +1,104 @@
+"""The game record (`tinker-tray-record/1`, JSON Lines): reading, writing and replaying.
+
+Reading is strict: every problem is a `RecordError` carrying the line number, so a malformed
+record or an event out of turn is reported plainly and never as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from engine import cards as C
+from engine.game import Game
+from engine.hand import RuleError
+from engine.notation import EventError
+
+FORMAT = "tinker-tray-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed. `line` is 1-based in the file; `event` is the
+    1-based number of the event (None for the header)."""
+
+    def __init__(self, line: int, message: str, event: int | None = None, rule: str | None = None):
+        super().__init__(f"line {line}: {message}")
+        self.line, self.event, self.rule, self.reason = line, event, rule, message
+
+
+def _lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise RecordError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(obj, dict):
+            raise RecordError(number, "each line must be a JSON object")
+        yield number, obj
+
+
+def game_from_header(header: dict[str, Any], line: int = 1) -> Game:
+    """A game dealt as the header says (deck, or seed to shuffle with)."""
+    if header.get("format") != FORMAT:
+        raise RecordError(line, f"not a game record: 'format' must be {FORMAT!r}")
+    players = header.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError(line, "'players' must be a list of names")
+    options = header.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError(line, "'options' must be an object")
+    try:
+        game = Game(header.get("ruleset", "disney"), players, header.get("dealer", 0), options)
+        if "deck" in header:
+            if not isinstance(header["deck"], list):
+                raise ValueError("'deck' must be a list of card codes")
+            deck = C.cards(header["deck"])
+        elif isinstance(header.get("seed"), int):
+            deck = game.shuffled_deck(random.Random(header["seed"]))
+        else:
+            raise ValueError("the header needs a 'deck' (top card first) or an integer 'seed'")
+        game.start_hand(deck)
+    except (ValueError, RuleError) as exc:
+        raise RecordError(line, str(exc)) from None
+    return game
+
+
+def replay(text: str) -> tuple[Game, int]:
+    """Replay a whole record. Returns the game and the number of events applied.
+
+    A rule broken by an event raises RecordError with `event` set; the game as it stood before
+    that event is attached as `exc.game` (the replay command prints it).
+    """
+    lines = iter(_lines(text))
+    try:
+        number, header = next(lines)
+    except StopIteration:
+        raise RecordError(1, "the record is empty (the first line is the header)") from None
+    game = game_from_header(header, number)
+    count = 0
+    for number, event in lines:
+        try:
+            game.apply_event(event)
+        except (RuleError, EventError, C.CardError) as exc:
+            err = RecordError(number, str(exc), event=count + 1, rule=getattr(exc, "rule", None))
+            err.game = game  # type: ignore[attr-defined]
+            raise err from None
+        except (KeyError, TypeError) as exc:
+            err = RecordError(number, f"malformed event ({exc})", event=count + 1)
+            err.game = game  # type: ignore[attr-defined]
+            raise err from None
+        count += 1
+    return game, count
+
+
+def dumps(game: Game) -> str:
+    """The game's record: the header, then every event applied so far."""
+    if not game.recording:
+        raise ValueError("this game was played without recording")
+    lines = [json.dumps(game.header(), separators=(", ", ": "))]
+    lines += [json.dumps(e, separators=(", ", ": ")) for e in game.events]
+    return "\n".join(lines) + "\n"
