@@ -1,0 +1,116 @@
+"""Bots: a uniformly random legal player and a sensible greedy one.
+
+A bot sees the game through `Game` (its own hand and what is public) and answers two questions:
+what to do when it is its move (`act`), and whether to act out of turn when the rules allow it
+(`interject`: call UNO late, catch someone, challenge a Villain Draw 4).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from engine import actions as A
+from engine import cards as C
+from engine.game import Game
+from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+
+
+class Bot(Protocol):
+    name: str
+
+    def act(self, game: Game) -> int: ...
+
+    def interject(self, game: Game, seat: int, options: list[int]) -> int | None: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions; out of turn, acts or not at random."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._random = rng.random
+
+    def act(self, game: Game) -> int:
+        legal = game.hand.legal_actions()
+        return legal[int(self._random() * len(legal))]
+
+    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
+        i = int(self._random() * (len(options) + 1))
+        return options[i] if i < len(options) else None
+
+
+class GreedyBot:
+    """Sheds points early, keeps its wilds for when nothing else plays, names the colour it holds
+    most of, always calls UNO and always catches; never challenges (it cannot see the cards)."""
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self._rng = rng
+
+    def act(self, game: Game) -> int:
+        h = game.hand
+        legal = h.legal_actions()
+        hand = h.hands[h.cur]
+        points = game.rules.points
+        ph = h.phase
+        if ph == COLOUR:
+            return A.COLOUR + _favourite_colour(hand)
+        if ph == TARGET:
+            others = [a for a in legal if a - A.TARGET not in _partners(game, h.seats[h.cur])]
+            return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
+        if ph in (PROTECT, DISCARD):
+            lays = [a for a in legal if a not in (A.TAKE, A.DONE)]
+            if not lays:
+                return legal[0]
+            return max(lays, key=lambda a: (points[(a % 1000) // 2], a % 2))
+        if ph in (PLAY, PLAY_DRAWN):
+            plays = [a for a in legal if a < A.PROTECT]
+            coloured = [a for a in plays if a // 8 < 64]
+            if coloured:
+                return max(coloured, key=lambda a: (points[a // 8], a % 2))
+            if ph == PLAY_DRAWN and A.PASS in legal:
+                return A.PASS  # keep a drawn wild for later
+            if plays:
+                fav = _favourite_colour(hand)
+
+                def wild_rank(a: int) -> tuple[int, int, int]:
+                    card, rest = divmod(a, 8)
+                    return (points[card], rest // 2 == fav, a % 2)
+
+                return max(plays, key=wild_rank)
+        return legal[0]  # DRAW, PASS
+
+    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
+        for a in options:
+            if a == A.UNO:
+                return a
+        for a in options:
+            if A.CATCH <= a < A.CATCH + 100 and a - A.CATCH not in _partners(game, seat):
+                return a
+        return None
+
+
+def _favourite_colour(hand: list[int]) -> int:
+    counts = [0, 0, 0, 0]
+    for c in hand:
+        if c < 64:
+            counts[C.COLOUR_OF[c]] += 1
+    return counts.index(max(counts))
+
+
+def _partners(game: Game, seat: int) -> tuple[int, ...]:
+    return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make(names: list[str], players: int, rng: random.Random) -> list[Bot]:
+    """Bots for each seat: one name for all, or a list repeated around the table."""
+    unknown = [n for n in names if n not in BOTS]
+    if unknown or not names:
+        raise ValueError(f"unknown bot {unknown[0] if unknown else ''!r}; bots: {', '.join(BOTS)}")
+    return [BOTS[names[s % len(names)]](rng) for s in range(players)]

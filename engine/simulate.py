@@ -1,0 +1,167 @@
+"""Bots playing hands or whole games, with the statistics a table wonders about.
+
+Pure: all randomness comes from one seeded `random.Random`, so a seed reproduces every hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import bots as bots_mod
+from engine import cards as C
+from engine.game import Game
+from engine.hand import OVER, RESHUFFLE, TINKER, RuleError
+
+
+def choose_dealer(players: int, rng: random.Random, deck: Sequence[int]) -> tuple[int, list[list[str]]]:
+    """"Each player draws a card. Player with the highest point value is the dealer."
+
+    Ties draw again among the tied players. Returns the dealer and each round of draws (codes,
+    None for players not drawing) so a display can show how the dealer was found.
+    """
+    from engine.rulesets import DISNEY
+
+    points = DISNEY.points
+    contenders = list(range(players))
+    rounds: list[list[str]] = []
+    while True:
+        pile = list(deck)
+        rng.shuffle(pile)
+        drawn = {p: pile[i] for i, p in enumerate(contenders)}
+        rounds.append([C.code(drawn[p]) if p in drawn else None for p in range(players)])
+        best = max(points[c] for c in drawn.values())
+        contenders = [p for p in contenders if points[drawn[p]] == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
+    """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles."""
+    h = game.hand
+    randrange = rng.randrange
+    while h.phase != OVER:
+        if h.catchable or h.challenge_open:
+            _offer_interjections(game, bots, rng)
+            if h.phase == OVER:
+                break
+        ph = h.phase
+        if ph == TINKER:
+            game.apply_tinker_bell(randrange(4))
+        elif ph == RESHUFFLE:
+            pool = h.reshuffle_pool()
+            rng.shuffle(pool)
+            game.apply_reshuffle(pool)
+        else:
+            game.apply_action(bots[h.seats[h.cur]].act(game))
+
+
+def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
+    by_seat: dict[int, list[int]] = {}
+    for seat, action in game.hand.interjections():
+        by_seat.setdefault(seat, []).append(action)
+    seats = list(by_seat)
+    rng.shuffle(seats)  # who speaks first is chance, not seat order
+    for seat in seats:
+        action = bots[seat].interject(game, seat, by_seat[seat])
+        if action is not None:
+            try:
+                game.apply_action(action, seat)
+            except RuleError:
+                continue  # overtaken by someone faster (e.g. a catch after a late UNO)
+            return
+
+
+def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "hands": 0,
+        "games": 0,
+        "players": players,
+        "bots": list(bot_names),
+        "hand_wins_by_seat": [0] * players,
+        "game_wins_by_seat": [0] * players,
+        "hand_wins_by_bot": {},
+        "game_wins_by_bot": {},
+        "turns": 0,
+        "points": 0,
+        "draw2_picks": 0,
+        "draw2_matches": 0,
+        "villain_draw4s": 0,
+        "villain_draw4s_fully_protected": 0,
+        "blocked_hands": 0,
+    }
+
+
+def _count_hand(stats: dict[str, Any], game: Game, names: Sequence[str]) -> None:
+    h = game.hand
+    last = game.history[-1]
+    seat = last["winner"]
+    stats["hands"] += 1
+    stats["hand_wins_by_seat"][seat] += 1
+    bot = names[seat]
+    stats["hand_wins_by_bot"][bot] = stats["hand_wins_by_bot"].get(bot, 0) + 1
+    stats["turns"] += h.turns
+    stats["points"] += sum(last["held"])
+    stats["draw2_picks"] += h.d2_picks
+    stats["draw2_matches"] += h.d2_matches
+    stats["villain_draw4s"] += h.vd4_resolved
+    stats["villain_draw4s_fully_protected"] += h.vd4_full
+    stats["blocked_hands"] += last["blocked"]
+
+
+def simulate(
+    *,
+    players: int,
+    seed: int,
+    hands: int | None = None,
+    games: int | None = None,
+    bots: Sequence[str] = ("random",),
+    options: Mapping[str, Any] | None = None,
+    ruleset: str = "disney",
+    record: bool = False,
+    on_game: Callable[[Game], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play `hands` single hands (the dealer moving round the table) or `games` whole games
+    (dealer by the highest card), and return the statistics. `on_game` sees each finished game
+    (with its record when `record` is true)."""
+    if (hands is None) == (games is None):
+        raise ValueError("give either a number of hands or a number of games")
+    rng = random.Random(seed)
+    bot_list = bots_mod.make(list(bots), players, rng)
+    names = [b.name for b in bot_list]
+    stats = new_stats(players, names)
+    seat_names = [f"{names[s]}-{s}" for s in range(players)]
+    total = hands if hands is not None else games
+    for i in range(total):
+        if hands is not None:
+            game = Game(ruleset, seat_names, i % players, options, record=record)
+            game.start_hand(game.shuffled_deck(rng), check=False)
+            play_hand(game, bot_list, rng)
+            _count_hand(stats, game, names)
+        else:
+            game = Game(ruleset, seat_names, 0, options, record=record)
+            game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
+            while not game.is_terminal():
+                game.start_hand(game.shuffled_deck(rng), check=False)
+                play_hand(game, bot_list, rng)
+                _count_hand(stats, game, names)
+            stats["games"] += 1
+            w = game.sheet.winner
+            for seat in w if isinstance(w, tuple) else (w,):
+                stats["game_wins_by_seat"][seat] += 1
+                bot = names[seat]
+                stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
+        if on_game is not None:
+            on_game(game)
+        if on_progress is not None:
+            on_progress(i + 1)
+    n = max(stats["hands"], 1)
+    stats["average_turns_per_hand"] = round(stats["turns"] / n, 2)
+    stats["average_points_per_hand"] = round(stats["points"] / n, 2)
+    stats["draw2_match_rate"] = round(stats["draw2_matches"] / max(stats["draw2_picks"], 1), 4)
+    stats["villain_draw4_fully_protected_rate"] = round(
+        stats["villain_draw4s_fully_protected"] / max(stats["villain_draw4s"], 1), 4
+    )
+    return stats
