@@ -103,7 +103,19 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         uno = _uno(ev)
         if hand.phase != DISCARD:
             raise RuleError("phase", "Nothing to discard: no Wild Discard All is waiting.")
-        left = len(hand.hands[hand.pos_of.get(seat, hand.cur)])
+        held = list(hand.hands[hand.pos_of.get(seat, hand.cur)])
+        t = hand.tb_colour
+        for card in cards:  # check the whole list before laying any of it
+            if C.COLOUR_OF[card] != t:
+                raise RuleError(
+                    "discard-colour",
+                    f"Tinker Bell chose {C.COLOURS[t]}: only {C.COLOURS[t]} cards may be "
+                    f"discarded, not {C.name(card)}.",
+                )
+            if card not in held:
+                raise RuleError("not-in-hand", f"There is no {C.name(card)} left to discard.")
+            held.remove(card)
+        left = len(held) + len(cards)
         acts = []
         called = False
         for card in cards:
