@@ -65,7 +65,9 @@ def card(code: str) -> int:
     try:
         return CARD_OF_CODE[code]
     except (KeyError, TypeError):
-        raise CardError(f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)") from None
+        raise CardError(
+            f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)"
+        ) from None
 
 
 def cards(codes: Iterable[str]) -> list[int]:

@@ -101,7 +101,7 @@ class Game:
         if check:
             self.check_deck(deck)
         active = self.sheet.active()
-        if self.hand is not None:
+        if self.hand is not None or self.dealer not in active:
             self.dealer = _next_active(self.dealer, active, len(self.players))
         names = [self.players[s] for s in active]
         self.hand = Hand.deal(
@@ -134,6 +134,7 @@ class Game:
         h = self._live_hand()
         h.apply_tinker_bell(colour)
         if self.recording:
+            self._interrupt_discard()
             self.events.append({"chance": "tinker_bell", "colour": C.COLOURS[colour]})
         self._after()
 
@@ -141,6 +142,7 @@ class Game:
         h = self._live_hand()
         h.apply_reshuffle(order)
         if self.recording:
+            self._interrupt_discard()
             self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
         self._after()
 
@@ -164,20 +166,27 @@ class Game:
         h = self._live_hand()
         if self.recording:
             actor = h.seats[h.cur] if seat is None else seat
-            if action >= A.DISCARD and action < A.DRAW or action == A.DONE:
-                was_discarding = h.phase == DISCARD
+            if (action >= A.DISCARD and action < A.DRAW) or action == A.DONE:
                 h.apply(action, seat)
-                self._log_discard(actor, action, was_discarding)
+                self._log_discard(actor, action)
             else:
                 event = notation.event_for(h, actor, action)
                 h.apply(action, seat)
+                self._interrupt_discard()
                 self.events.append(event)
         else:
             h.apply(action, seat)
         if h.phase == OVER:
             self._finish_hand()
 
-    def _log_discard(self, seat: int, action: int, was_discarding: bool) -> None:
+    def _interrupt_discard(self) -> None:
+        """Another event comes between a player's discards (a catch, a reshuffle): the discard
+        event written so far says the player is not done yet."""
+        if self._discard_event is not None:
+            self._discard_event["more"] = True
+            self._discard_event = None
+
+    def _log_discard(self, seat: int, action: int) -> None:
         ev = self._discard_event
         if ev is None:
             ev = {"seat": seat, "act": "discard", "cards": []}
@@ -277,7 +286,9 @@ class Game:
         g.__dict__.update(self.__dict__)
         g.hand = self.hand.clone() if self.hand is not None else None
         g.history = [dict(x) for x in self.history]
-        g.events = [dict(e) for e in self.events]
+        g.events = [
+            {k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in self.events
+        ]
         g.decks = list(self.decks)
         g._discard_event = None
         if self._discard_event is not None:
@@ -339,7 +350,7 @@ class Game:
 
 
 def _next_active(seat: int, active: list[int], n: int) -> int:
-    """The next seat to the left that is still in the game ("the dealer moving as the rules say")."""
+    """The next seat to the left still in the game ("the dealer moving as the rules say")."""
     for step in range(1, n + 1):
         s = (seat + step) % n
         if s in active:

@@ -191,7 +191,9 @@ class Hand:
     def playable(self, pos: int) -> list[int]:
         """Cards in `pos`'s hand that may be laid on the discard pile now."""
         colour, rank = self.colour, _RANK_OF[self.discard[-1]]
-        return [c for c in self.hands[pos] if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank]
+        return [
+            c for c in self.hands[pos] if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank
+        ]
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[int]:
@@ -214,7 +216,7 @@ class Hand:
             if not self.opts.get("must_play_drawn"):
                 acts.append(A.PASS)
             return acts
-        if ph == PROTECT or ph == DISCARD:
+        if ph in (PROTECT, DISCARD):
             base = A.PROTECT if ph == PROTECT else A.DISCARD
             t, two = self.tb_colour, len(hand) == 2
             acts = []
@@ -294,8 +296,8 @@ class Hand:
             if self.opts.get("must_play_drawn"):
                 raise RuleError(
                     "must-play-drawn",
-                    f"You drew {C.name(self.drawn)} and can play it, so you must: \"If you draw "
-                    "a card you can play, play it.\"",
+                    f'You drew {C.name(self.drawn)} and can play it, so you must: "If you draw '
+                    'a card you can play, play it."',
                 )
             self._advance(pos, 1)
         elif action == A.DONE:
@@ -323,8 +325,8 @@ class Hand:
             if target is None or target == pos:
                 raise RuleError(
                     "draw2-target",
-                    "Choose another player at the table to draw 2 (\"the player gets to chose "
-                    "whichever player they want to draw 2 cards\").",
+                    'Choose another player at the table to draw 2 ("the player gets to chose '
+                    'whichever player they want to draw 2 cards").',
                 )
             self._owe(target, 2)
             self._advance(target, 1)  # "Play resumes as if it was that player's turn."
@@ -353,15 +355,15 @@ class Hand:
             raise RuleError(
                 "play-drawn",
                 f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played: "
-                "\"If you draw a card you can play, play it. Otherwise, play moves to the next "
-                "person.\"",
+                '"If you draw a card you can play, play it. Otherwise, play moves to the next '
+                'person."',
             )
         top = self.discard[-1]
         if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
             raise RuleError(
                 "match",
                 f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
-                "\"Match the top card on the DISCARD pile either by number, color or word.\"",
+                '"Match the top card on the DISCARD pile either by number, color or word."',
             )
         fx = self.fx[card]
         if chosen and fx != "wild":
@@ -369,8 +371,8 @@ class Hand:
         if uno and len(hand) != 2:
             raise RuleError(
                 "uno-call",
-                "UNO is called as you play your next-to-last card (\"Before playing your next to "
-                "last card, you must say UNO\").",
+                'UNO is called as you play your next-to-last card ("Before playing your next to '
+                'last card, you must say UNO").',
             )
         # checked: now change the state
         if self.phase == PLAY:
@@ -405,7 +407,7 @@ class Hand:
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
     def _go_out(self, pos: int, fx: str) -> None:
-        """"Once a player plays their last card, the hand is over." A last Draw 2 or Villain
+        """ "Once a player plays their last card, the hand is over." A last Draw 2 or Villain
         Draw 4 still makes the next player draw ("These cards are counted")."""
         n = _GOING_OUT_DRAWS.get(fx, 0)
         if n:
@@ -419,7 +421,7 @@ class Hand:
             raise RuleError(
                 "draw-when-stuck",
                 "You have a card that matches, so you may not draw: \"If you don't have anything "
-                "that matches, you must pick a card from the DRAW pile.\"",
+                'that matches, you must pick a card from the DRAW pile."',
             )
         self.turns += 1
         if self.catchable:
@@ -435,7 +437,11 @@ class Hand:
             return
         card = self.draw.pop()
         hand.append(card)
-        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[self.discard[-1]]:
+        if (
+            card >= 64
+            or _COLOUR_OF[card] == self.colour
+            or _RANK_OF[card] == _RANK_OF[self.discard[-1]]
+        ):
             self.drawn = card
             self.phase = PLAY_DRAWN
         else:
@@ -455,7 +461,7 @@ class Hand:
             raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to lay.")
         if card >= 64:
             raise RuleError(
-                "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
+                "protect-no-wild", '"No Wild Card can be played as Pixie Dust Protection."'
             )
         if _COLOUR_OF[card] != t:
             raise RuleError(
@@ -499,7 +505,9 @@ class Hand:
         hand = self.hands[pos]
         t = self.tb_colour
         if card >= C.NCARDS or card not in hand:
-            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to discard.")
+            raise RuleError(
+                "not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to discard."
+            )
         if _COLOUR_OF[card] != t:
             raise RuleError(
                 "discard-colour",
@@ -599,13 +607,14 @@ class Hand:
             self._settle_draws()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
-        """The discard pile, less its top card, shuffled into a new DRAW pile (`order`: top first)."""
+        """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
         if self.phase != RESHUFFLE:
             raise RuleError("reshuffle", "The DRAW pile is not empty: nothing to reshuffle.")
         pool = self.discard[:-1]
         if sorted(order) != sorted(pool):
             raise RuleError(
-                "reshuffle", "A reshuffle must use exactly the cards under the top of the DISCARD pile."
+                "reshuffle",
+                "A reshuffle must use exactly the cards under the top of the DISCARD pile.",
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
@@ -725,7 +734,9 @@ def _effect_table(rules: Ruleset) -> tuple[str, ...]:
     table = _FX_CACHE.get(rules.name)
     if table is None:
         table = tuple(
-            rules.effects.get(c, rules.effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
+            rules.effects.get(c, rules.effects.get(C.RANK_OF[c], "number"))
+            if C.CODE_OF[c]
+            else "number"
             for c in range(C.NCARDS)
         )
         unknown = set(table) - set(_EFFECTS)

@@ -88,7 +88,7 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         colour = 0
         if card == C.WILD:
             if "colour" not in ev:
-                raise RuleError("colour", "Name the colour when you play a Wild (\"colour\": ...).")
+                raise RuleError("colour", 'Name the colour when you play a Wild ("colour": ...).')
             colour = C.colour(ev["colour"])
         elif "colour" in ev:
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
@@ -125,7 +125,10 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
             left -= 1
         if uno and not called:
             raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
-        return seat, acts + [A.DONE]
+        more = ev.get("more", False)
+        if not isinstance(more, bool):
+            raise EventError(f"'more' must be true or false, not {more!r}")
+        return seat, acts if more else [*acts, A.DONE]
     if act == "draw":
         return seat, [A.DRAW]
     if act == "pass":

@@ -46,7 +46,9 @@ class Ruleset:
                     f"(options: {', '.join(sorted(self.options))})"
                 )
             if opt.choices is not None and value not in opt.choices:
-                raise ValueError(f"option {key!r} must be one of {list(opt.choices)}, not {value!r}")
+                raise ValueError(
+                    f"option {key!r} must be one of {list(opt.choices)}, not {value!r}"
+                )
             if opt.bounds is not None:
                 lo, hi = opt.bounds
                 if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -85,10 +87,10 @@ SCORING_OPTIONS: dict[str, Option] = {
     "scoring": Option(
         "standard",
         ("standard", "lowest", "challenge"),
-        "standard: the player who goes out scores the cards left in the others' hands and the first "
-        "to the target wins. lowest: each player is charged what they are caught holding; when one "
-        "reaches the target, the lowest total wins. challenge: Challenge UNO, each player charged "
-        "what they hold and eliminated at the target; the last player left wins.",
+        "standard: the player who goes out scores the cards left in the others' hands and the "
+        "first to the target wins. lowest: each player is charged what they are caught holding; "
+        "when one reaches the target, the lowest total wins. challenge: Challenge UNO, each "
+        "player charged what they hold and eliminated at the target; the last one left wins.",
     ),
     "partners": Option(
         False, (False, True), "Four players, partners sit opposite (seats 0+2 and 1+3)."
@@ -108,13 +110,13 @@ def _disney() -> Ruleset:
             False,
             (False, True),
             "May a player draw instead of playing a card that matches? The text: \"If you don't "
-            "have anything that matches, you must pick a card\" (default: no).",
+            'have anything that matches, you must pick a card" (default: no).',
         ),
         "must_play_drawn": Option(
             False,
             (False, True),
-            "Must a drawn card that can be played be played? The text: \"If you draw a card you "
-            "can play, play it.\" Tables read it as permission (default: no, it may be kept).",
+            'Must a drawn card that can be played be played? The text: "If you draw a card you '
+            'can play, play it." Tables read it as permission (default: no, it may be kept).',
         ),
         "villain_draw4_skips_next": Option(
             False,

@@ -36,7 +36,7 @@ def check_options(options: Mapping[str, Any], players: int) -> None:
     """Refuse combinations the rules do not define, naming the rule."""
     if options.get("partners"):
         if players != 4:
-            raise ValueError("partners need exactly four players (\"Partners (Four Players)\")")
+            raise ValueError('partners need exactly four players ("Partners (Four Players)")')
         if options.get("scoring", "standard") != "standard":
             raise ValueError("partners are scored the standard way: the winning team scores")
 

@@ -15,8 +15,10 @@ from engine.game import Game
 from engine.hand import OVER, RESHUFFLE, TINKER, RuleError
 
 
-def choose_dealer(players: int, rng: random.Random, deck: Sequence[int]) -> tuple[int, list[list[str]]]:
-    """"Each player draws a card. Player with the highest point value is the dealer."
+def choose_dealer(
+    players: int, rng: random.Random, deck: Sequence[int]
+) -> tuple[int, list[list[str]]]:
+    """ "Each player draws a card. Player with the highest point value is the dealer."
 
     Ties draw again among the tied players. Returns the dealer and each round of draws (codes,
     None for players not drawing) so a display can show how the dealer was found.

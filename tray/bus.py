@@ -24,9 +24,7 @@ class Bus:
         self._lock = threading.Lock()
         self._subscribers: tuple[tuple[Subscriber, tuple[type[Event], ...] | None], ...] = ()
 
-    def subscribe(
-        self, callback: Subscriber, *types: type[Event]
-    ) -> Callable[[], None]:
+    def subscribe(self, callback: Subscriber, *types: type[Event]) -> Callable[[], None]:
         """Call `callback` for every event (or only those of `types`); returns an unsubscribe."""
         entry = (callback, types or None)
         with self._lock:

@@ -36,7 +36,7 @@ def deck_for(
     deck = []
     for i in range(7 * players):
         deck.append(full[(dealer + 1 + i) % players][i // players])
-    deck += C.cards(returned) + [C.card(top)] + C.cards(draw) + filler
+    deck += [*C.cards(returned), C.card(top), *C.cards(draw), *filler]
     return deck
 
 
@@ -56,8 +56,8 @@ def game(
     h = g.hand
     for seat, codes in hands.items():
         held = h.hands[h.pos_of[seat]]
-        extra = held[len(codes):]
-        del held[len(codes):]
+        extra = held[len(codes) :]
+        del held[len(codes) :]
         h.draw[0:0] = extra
     return g
 

@@ -72,7 +72,7 @@ def test_wda_discards_cards_of_tinker_bells_colour_last_decides():
     """ "You may discard all of the cards in your hand that match the color that was chosen by
     Tinker Bell. ... The playable color will be the color of the top card left by the player who
     played the Wild Discard All 1 Color Card." (E.g. red chosen, a red 3 on top: "the next player
-    must play a red card or a 3 of any color.") """
+    must play a red card or a 3 of any color.")"""
     g = game(3, {1: ["WDA", "R3", "R7", "B2", "G9"], 2: ["G3", "B8"]}, top="Y4")
     play(g, "WDA")
     tinker(g, "red")
@@ -337,7 +337,9 @@ def test_blocked_hand_when_no_card_can_be_drawn_or_played():
     h = g.hand
     h.hands[0] += h.draw  # test arrangement: nothing left to draw
     h.draw.clear()
-    h.hands[0] = [c for c in h.hands[0] if not (c >= 64 or C.COLOUR_OF[c] == 0 or C.RANK_OF[c] == 9)]
+    h.hands[0] = [
+        c for c in h.hands[0] if not (c >= 64 or C.COLOUR_OF[c] == 0 or C.RANK_OF[c] == 9)
+    ]
     h.hands[1] = [c for c in [C.card("G1"), C.card("G2")]]
     act(g, "draw")
     act(g, "draw")

@@ -55,7 +55,9 @@ def test_wild_cards_always_playable_even_holding_a_match():
 def test_wild_changes_colour_to_any_colour_including_current():
     """ "you may change the color being played to any color (including the current color)" """
     g = game(3, {1: ["W", *NUMS]}, top="R9")
-    assert {a for a in g.legal_actions() if a // 8 == C.WILD} == {A.play(C.WILD, c) for c in range(4)}
+    assert {a for a in g.legal_actions() if a // 8 == C.WILD} == {
+        A.play(C.WILD, c) for c in range(4)
+    }
     play(g, "W", colour="red")
     assert g.summary()["colour"] == "red"
 
@@ -96,7 +98,7 @@ def test_no_drawing_while_holding_a_match_by_default():
 
 
 def test_drawn_playable_card_may_be_kept_unless_option_says_must():
-    """ "If you draw a card you can play, play it." Default: may (RULES-MAP must_play_drawn). """
+    """ "If you draw a card you can play, play it." Default: may (RULES-MAP must_play_drawn)."""
     g = game(3, {1: NUMS}, top="R9", draw=["R4"])
     act(g, "draw")
     act(g, "pass")
@@ -192,7 +194,7 @@ def test_not_caught_before_next_player_plays_is_safe():
 
 def test_beginning_a_turn_is_defined_as_drawing_or_playing():
     """ "Beginning a turn" is defined as either drawing a card from the DRAW pile or drawing a
-    card from your hand to play. A Tinker Bell pick in between does not close the window. """
+    card from your hand to play. A Tinker Bell pick in between does not close the window."""
     g = game(3, {0: ["G1", "G2"], 1: ["RD2", "B5"], 2: ["B7", "Y2"]}, top="R9")
     play(g, "RD2")
     tinker(g, "blue")  # no match: seat 2 draws 2 and forfeits, without beginning a turn

@@ -28,8 +28,21 @@ def test_contents_112_cards():
 def test_card_values():
     """ "All number cards (0-9) Face Value; Draw 2 20 Points; Reverse 20; Skip 20; Wild 50;
     Wild: Discard 1 Color 50; Villain Draw 4 75" """
-    value = {code: DISNEY.points[C.card(code)] for code in ["G0", "B7", "Y9", "RD2", "BR", "GS", "W", "WDA", "VD4"]}
-    assert value == {"G0": 0, "B7": 7, "Y9": 9, "RD2": 20, "BR": 20, "GS": 20, "W": 50, "WDA": 50, "VD4": 75}
+    value = {
+        code: DISNEY.points[C.card(code)]
+        for code in ["G0", "B7", "Y9", "RD2", "BR", "GS", "W", "WDA", "VD4"]
+    }
+    assert value == {
+        "G0": 0,
+        "B7": 7,
+        "Y9": 9,
+        "RD2": 20,
+        "BR": 20,
+        "GS": 20,
+        "W": 50,
+        "WDA": 50,
+        "VD4": 75,
+    }
 
 
 def test_dealer_is_highest_card():
@@ -58,7 +71,7 @@ def test_dealer_ties_draw_again():
 
 
 def test_deal_seven_each_from_the_left_of_the_dealer():
-    """ "Each player is dealt 7 cards." Dealing starts with the player to the dealer's left. """
+    """ "Each player is dealt 7 cards." Dealing starts with the player to the dealer's left."""
     deck = list(DISNEY.deck)
     random.Random(5).shuffle(deck)
     g = Game("disney", ["A", "B", "C"], dealer=1)
@@ -72,7 +85,7 @@ def test_deal_seven_each_from_the_left_of_the_dealer():
 @pytest.mark.parametrize("returned", ["WDA", "VD4"])
 def test_first_discard_wda_or_villain_is_returned(returned):
     """ "If the top card is a Discard All 1 Color Wild, or Villain Draw 4, return it to the deck
-    and pick another card." It goes under the DRAW pile. """
+    and pick another card." It goes under the DRAW pile."""
     g = game(3, {}, top="G4", returned=[returned])
     assert g.summary()["discard_top"] == "G4"
     assert g.hand.draw[0] == C.card(returned)  # bottom of the DRAW pile
@@ -110,7 +123,7 @@ def test_first_discard_skip_skips_left_of_dealer():
 
 def test_first_discard_draw2_left_of_dealer_hits_the_button():
     """ "If this card is turned up at the beginning of play, then the player to the left of the
-    dealer will hit the Tinker Bell Button." On no match that player draws 2 and is skipped. """
+    dealer will hit the Tinker Bell Button." On no match that player draws 2 and is skipped."""
     g = game(4, {}, top="RD2", dealer=0)
     assert g.awaiting() == {"kind": "tinker_bell", "seat": 1}
     before = len(hand_of(g, 1))

@@ -27,8 +27,15 @@ def run(args: argparse.Namespace) -> int:
         if game is None or exc.event is None:  # malformed: no state to show
             print(f"tinker-tray replay: {args.file}: {exc}", file=sys.stderr)
             return 2
-        out = {"ok": False, "error": exc.reason, "rule": exc.rule, "event": exc.event,
-               "line": exc.line, "events": exc.event - 1, **game.summary()}
+        out = {
+            "ok": False,
+            "error": exc.reason,
+            "rule": exc.rule,
+            "event": exc.event,
+            "line": exc.line,
+            "events": exc.event - 1,
+            **game.summary(),
+        }
         print(json.dumps(out))
         return 1
     print(json.dumps({"ok": True, "events": count, **game.summary()}))
