@@ -179,6 +179,19 @@ class Game:
         if h.phase == OVER:
             self._finish_hand()
 
+    def step(self, action: int) -> None:
+        """Apply an action taken from `legal_actions()` without checking it again (bots in
+        simulations); anything else must go through `apply_action`."""
+        if self.recording:
+            self.apply_action(action)
+            return
+        h = self.hand
+        h._do(h.cur, action)
+        if h.owed or not h.draw:
+            h._settle_draws()
+        if h.phase == OVER:
+            self._finish_hand()
+
     def _interrupt_discard(self) -> None:
         """Another event comes between a player's discards (a catch, a reshuffle): the discard
         event written so far says the player is not done yet."""

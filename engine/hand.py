@@ -33,6 +33,8 @@ PHASE_NAMES = (
 
 _COLOUR_OF = C.COLOUR_OF
 _RANK_OF = C.RANK_OF
+_PROTECT, _DISCARD, _DRAW, _PASS, _DONE, _TAKE = A.PROTECT, A.DISCARD, A.DRAW, A.PASS, A.DONE, A.TAKE
+_UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
 _GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4}
@@ -62,19 +64,24 @@ class Hand:
         "direction",
         "discard",
         "draw",
+        "draw_any",
         "drawn",
         "fx",
+        "fxfn",
         "hands",
         "k",
+        "must_play",
         "names",
         "opts",
         "owed",
         "phase",
         "pos_of",
         "queue",
+        "renege_playable",
         "resume",
         "rules",
         "seats",
+        "skip_after_vd4",
         "tb_colour",
         "trigger",
         "turns",
@@ -108,6 +115,11 @@ class Hand:
         h.pos_of = {s: p for p, s in enumerate(seats)}
         h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
         h.fx = _effect_table(rules)
+        h.fxfn = tuple(_EFFECTS[name] for name in h.fx)
+        h.draw_any = bool(opts.get("draw_when_playable"))
+        h.must_play = bool(opts.get("must_play_drawn"))
+        h.skip_after_vd4 = bool(opts.get("villain_draw4_skips_next"))
+        h.renege_playable = opts.get("renege_test") == "playable"
         h.hands = [[] for _ in range(k)]
         size = rules.hand_size
         if len(deck) <= size * k:
@@ -201,19 +213,24 @@ class Hand:
         ph = self.phase
         hand = self.hands[self.cur]
         if ph == PLAY:
-            colour, rank = self.colour, _RANK_OF[self.discard[-1]]
-            two = len(hand) == 2
-            acts: list[int] = []
-            for c in set(hand):
-                if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank:
-                    _variants(acts, c, two)
-            if not acts or self.opts.get("draw_when_playable"):
-                acts.append(A.DRAW)
+            matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+            if len(hand) == 2:
+                acts = []
+                for c in set(hand):
+                    if c in matching:
+                        _variants(acts, c, True)
+            else:
+                acts = [c << 3 for c in set(hand) if c in matching]
+                if C.WILD in hand:
+                    acts.remove(C.WILD << 3)
+                    acts += _WILD_PLAYS
+            if not acts or self.draw_any:
+                acts.append(_DRAW)
             return acts
         if ph == PLAY_DRAWN:
             acts = []
             _variants(acts, self.drawn, len(hand) == 2)
-            if not self.opts.get("must_play_drawn"):
+            if not self.must_play:
                 acts.append(A.PASS)
             return acts
         if ph in (PROTECT, DISCARD):
@@ -249,15 +266,15 @@ class Hand:
     # ------------------------------------------------------------------ applying
     def apply(self, action: int, seat: int | None = None) -> None:
         """Apply one action by `seat` (default: the player to move). Raises RuleError, changing
-        nothing, when the rules forbid it."""
+        nothing, when the rules forbid it: every check runs before the first change."""
         if self.phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
-        if A.UNO <= action <= A.CHALLENGE or A.CATCH <= action < A.CATCH + 100:
+        if _UNO <= action <= _CHALLENGE or _CATCH <= action < _CATCH + 100:
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
             self._interject(action, seat)
         else:
-            if self.is_chance():
+            if self.phase == TINKER or self.phase == RESHUFFLE:
                 what = "Tinker Bell's pick" if self.phase == TINKER else "the reshuffle"
                 raise RuleError("chance", f"Waiting for {what}; nobody may play until then.")
             pos = self.cur
@@ -268,70 +285,100 @@ class Hand:
                     "turn",
                     f"It is {self.names[pos]}'s move ({PHASE_NAMES[self.phase]}), not {who}'s.",
                 )
-            self._act(pos, action)
+            self._check(pos, action)
+            self._do(pos, action)
         if self.owed or not self.draw:
             self._settle_draws()
 
-    def _act(self, pos: int, action: int) -> None:
+    def step(self, action: int) -> None:
+        """Apply an action taken from `legal_actions()` for the player to move, without checking
+        it again: the simulation's fast path (the property tests prove every offered action is
+        legal, and `apply` runs the same changes after its checks)."""
+        self._do(self.cur, action)
+        if self.owed or not self.draw:
+            self._settle_draws()
+
+    def _check(self, pos: int, action: int) -> None:
+        """Raise RuleError if the player to move may not take `action` now."""
         ph = self.phase
-        if action < A.PROTECT:
+        if action < _PROTECT:
             if ph != PLAY and ph != PLAY_DRAWN:
                 raise RuleError("phase", self._phase_hint("play a card"))
-            self._play(pos, action)
-        elif action < A.DISCARD:
+            self._check_play(pos, action)
+        elif action < _DISCARD:
             if ph != PROTECT:
                 raise RuleError("phase", self._phase_hint("lay a protection card"))
-            self._protect(pos, action)
-        elif action < A.DRAW:
+            self._check_lay(pos, action - _PROTECT, "protect")
+        elif action < _DRAW:
             if ph != DISCARD:
                 raise RuleError("phase", self._phase_hint("discard"))
-            self._discard(pos, action)
-        elif action == A.DRAW:
+            self._check_lay(pos, action - _DISCARD, "discard")
+        elif action == _DRAW:
             if ph != PLAY:
                 raise RuleError("phase", self._phase_hint("draw"))
-            self._draw(pos)
-        elif action == A.PASS:
+            if not self.draw_any and self.playable(pos):
+                raise RuleError(
+                    "draw-when-stuck",
+                    "You have a card that matches, so you may not draw: \"If you don't have "
+                    "anything that matches, you must pick a card from the DRAW pile.\"",
+                )
+        elif action == _PASS:
             if ph != PLAY_DRAWN:
                 raise RuleError("phase", "You can keep a card only right after drawing it.")
-            if self.opts.get("must_play_drawn"):
+            if self.must_play:
                 raise RuleError(
                     "must-play-drawn",
-                    f'You drew {C.name(self.drawn)} and can play it, so you must: "If you draw '
-                    'a card you can play, play it."',
+                    f"You drew {C.name(self.drawn)} and can play it, so you must: \"If you draw "
+                    "a card you can play, play it.\"",
                 )
-            self._advance(pos, 1)
-        elif action == A.DONE:
+        elif action == _DONE:
             if ph != DISCARD:
                 raise RuleError("phase", self._phase_hint("stop discarding"))
-            self._advance(pos, 1)
-        elif action == A.TAKE:
+        elif action == _TAKE:
             if ph != PROTECT:
                 raise RuleError("phase", self._phase_hint("take the four cards"))
-            self.queue.pop(0)
-            self._owe(pos, 4)
-            self.vd4_hits += 1
-            self._villain_next()
-        elif A.COLOUR <= action < A.COLOUR + 4:
+        elif _COLOUR <= action < _COLOUR + 4:
             if ph != COLOUR:
                 raise RuleError(
                     "colour", "A colour is named with the Wild that needs it, not on its own."
                 )
-            self.colour = action - A.COLOUR
-            self.phase = PLAY
-        elif A.TARGET <= action < A.TARGET + 100:
+        elif _TARGET <= action < _TARGET + 100:
             if ph != TARGET:
                 raise RuleError("phase", self._phase_hint("choose who draws 2"))
-            target = self.pos_of.get(action - A.TARGET)
+            target = self.pos_of.get(action - _TARGET)
             if target is None or target == pos:
                 raise RuleError(
                     "draw2-target",
-                    'Choose another player at the table to draw 2 ("the player gets to chose '
-                    'whichever player they want to draw 2 cards").',
+                    "Choose another player at the table to draw 2 (\"the player gets to chose "
+                    "whichever player they want to draw 2 cards\").",
                 )
-            self._owe(target, 2)
-            self._advance(target, 1)  # "Play resumes as if it was that player's turn."
         else:
             raise RuleError("unknown", f"Unknown action {action}.")
+
+    def _do(self, pos: int, action: int) -> None:
+        """The changes an action makes, once it is known to be legal."""
+        if action < _PROTECT:
+            self._do_play(pos, action)
+        elif action == _DRAW:
+            self._do_draw(pos)
+        elif action == _PASS or action == _DONE:
+            self._advance(pos, 1)
+        elif action < _DISCARD:
+            self._do_protect(pos, action)
+        elif action < _DRAW:
+            self._do_discard(pos, action)
+        elif action == _TAKE:
+            self.queue.pop(0)
+            self._owe(pos, 4)
+            self.vd4_hits += 1
+            self._villain_next()
+        elif action < _TARGET:  # COLOUR
+            self.colour = action - _COLOUR
+            self.phase = PLAY
+        else:  # TARGET
+            target = self.pos_of[action - _TARGET]
+            self._owe(target, 2)
+            self._advance(target, 1)  # "Play resumes as if it was that player's turn."
 
     def _phase_hint(self, tried: str) -> str:
         need = {
@@ -345,7 +392,7 @@ class Hand:
         return f"You can't {tried} now: {self.names[self.cur]} must {need}."
 
     # ---- playing a card from the hand
-    def _play(self, pos: int, action: int) -> None:
+    def _check_play(self, pos: int, action: int) -> None:
         card, rest = divmod(action, 8)
         chosen, uno = divmod(rest, 2)
         hand = self.hands[pos]
@@ -355,51 +402,53 @@ class Hand:
             raise RuleError(
                 "play-drawn",
                 f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played: "
-                '"If you draw a card you can play, play it. Otherwise, play moves to the next '
-                'person."',
+                "\"If you draw a card you can play, play it. Otherwise, play moves to the next "
+                "person.\"",
             )
         top = self.discard[-1]
         if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
             raise RuleError(
                 "match",
                 f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
-                '"Match the top card on the DISCARD pile either by number, color or word."',
+                "\"Match the top card on the DISCARD pile either by number, color or word.\"",
             )
-        fx = self.fx[card]
-        if chosen and fx != "wild":
+        if chosen and self.fx[card] != "wild":
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
         if uno and len(hand) != 2:
             raise RuleError(
                 "uno-call",
-                'UNO is called as you play your next-to-last card ("Before playing your next to '
-                'last card, you must say UNO").',
+                "UNO is called as you play your next-to-last card (\"Before playing your next to "
+                "last card, you must say UNO\").",
             )
-        # checked: now change the state
+
+    def _do_play(self, pos: int, action: int) -> None:
+        card = action >> 3
+        hand = self.hands[pos]
         if self.phase == PLAY:
             self.turns += 1
             if self.catchable:
                 self.catchable.clear()  # the next player has begun their turn
-        if fx == "villain_draw4":
+        if card == C.VILLAIN_DRAW4:
             self.vd4_guilty = self._reneged(hand, card)
         hand.remove(card)
         self.discard.append(card)
         self.blocked = 0
         if card < 64:
             self.colour = _COLOUR_OF[card]
-        elif fx == "wild":
-            self.colour = chosen
+        elif card == C.WILD:
+            self.colour = (action >> 1) & 3
         if not hand:
-            self._go_out(pos, fx)
+            self._go_out(pos, self.fx[card])
             return
-        if len(hand) == 1 and not uno:
+        if len(hand) == 1 and not action & 1:
             self.catchable.append(pos)
-        _EFFECTS[fx](self, pos, card)
+        self.fxfn[card](self, pos, card)
 
     def _reneged(self, hand: list[int], card: int) -> bool:
         """Would a challenge of this Villain Draw 4 succeed? ("Reneging")"""
         others = list(hand)
         others.remove(card)
-        if self.opts.get("renege_test") == "playable":
+        if self.renege_playable:
             rank = _RANK_OF[self.discard[-1]]
             return any(
                 c >= 64 or _COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank for c in others
@@ -407,7 +456,7 @@ class Hand:
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
     def _go_out(self, pos: int, fx: str) -> None:
-        """ "Once a player plays their last card, the hand is over." A last Draw 2 or Villain
+        """"Once a player plays their last card, the hand is over." A last Draw 2 or Villain
         Draw 4 still makes the next player draw ("These cards are counted")."""
         n = _GOING_OUT_DRAWS.get(fx, 0)
         if n:
@@ -415,14 +464,7 @@ class Hand:
         self.winner = pos
         self.phase = OVER
 
-    def _draw(self, pos: int) -> None:
-        hand = self.hands[pos]
-        if not self.opts.get("draw_when_playable") and self.playable(pos):
-            raise RuleError(
-                "draw-when-stuck",
-                "You have a card that matches, so you may not draw: \"If you don't have anything "
-                'that matches, you must pick a card from the DRAW pile."',
-            )
+    def _do_draw(self, pos: int) -> None:
         self.turns += 1
         if self.catchable:
             self.catchable.clear()
@@ -436,12 +478,9 @@ class Hand:
                 self._advance(pos, 1)
             return
         card = self.draw.pop()
-        hand.append(card)
-        if (
-            card >= 64
-            or _COLOUR_OF[card] == self.colour
-            or _RANK_OF[card] == _RANK_OF[self.discard[-1]]
-        ):
+        self.hands[pos].append(card)
+        top = self.discard[-1]
+        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
             self.drawn = card
             self.phase = PLAY_DRAWN
         else:
@@ -453,34 +492,44 @@ class Hand:
         self.phase = OVER
 
     # ---- Villain Draw 4 protection, Wild Discard All discards
-    def _protect(self, pos: int, action: int) -> None:
-        card, uno = divmod(action - A.PROTECT, 2)
+    def _check_lay(self, pos: int, code: int, what: str) -> None:
+        """Protection and discards: a card of Tinker Bell's colour from the hand (never a wild)."""
+        card, uno = divmod(code, 2)
         hand = self.hands[pos]
         t = self.tb_colour
         if card >= C.NCARDS or card not in hand:
             raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to lay.")
-        if card >= 64:
+        if card >= 64 and what == "protect":
             raise RuleError(
-                "protect-no-wild", '"No Wild Card can be played as Pixie Dust Protection."'
+                "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
             )
         if _COLOUR_OF[card] != t:
             raise RuleError(
-                "protect-colour",
-                f"Tinker Bell chose {C.COLOURS[t]}: protection must be a {C.COLOURS[t]} card, "
-                f"not {C.name(card)}.",
+                f"{what}-colour",
+                f"Tinker Bell chose {C.COLOURS[t]}: only a {C.COLOURS[t]} card may be laid "
+                f"({'protection' if what == 'protect' else 'discard'}), not {C.name(card)}.",
             )
         if uno and len(hand) != 2:
             raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+
+    def _lay(self, pos: int, card: int, uno: int) -> bool:
+        """Move a card from the hand onto the discard pile; True if that was the last card."""
+        hand = self.hands[pos]
         hand.remove(card)
-        self.discard.append(card)  # "the command is void and only its color counts"
-        self.queue.pop(0)
+        self.discard.append(card)  # a command card laid this way is void; its colour counts
         if not hand:
             self.winner = pos
             self.phase = OVER
-            return
+            return True
         if len(hand) == 1 and not uno:
             self.catchable.append(pos)
-        self._villain_next()
+        return False
+
+    def _do_protect(self, pos: int, action: int) -> None:
+        card, uno = divmod(action - _PROTECT, 2)
+        self.queue.pop(0)
+        if not self._lay(pos, card, uno):
+            self._villain_next()
 
     def _villain_next(self) -> None:
         """Walk the other players in order of play: those holding Tinker Bell's colour decide,
@@ -498,33 +547,14 @@ class Hand:
         self.vd4_resolved += 1
         if not self.vd4_hits:
             self.vd4_full += 1
-        self._advance(self.actor, 2 if self.opts.get("villain_draw4_skips_next") else 1)
+        self._advance(self.actor, 2 if self.skip_after_vd4 else 1)
 
-    def _discard(self, pos: int, action: int) -> None:
-        card, uno = divmod(action - A.DISCARD, 2)
-        hand = self.hands[pos]
-        t = self.tb_colour
-        if card >= C.NCARDS or card not in hand:
-            raise RuleError(
-                "not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to discard."
-            )
-        if _COLOUR_OF[card] != t:
-            raise RuleError(
-                "discard-colour",
-                f"Tinker Bell chose {C.COLOURS[t]}: only {C.COLOURS[t]} cards may be discarded, "
-                f"not {C.name(card)}.",
-            )
-        if uno and len(hand) != 2:
-            raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
-        hand.remove(card)
-        self.discard.append(card)  # a command card left on top is void; its colour and symbol match
-        if not hand:
-            self.winner = pos
-            self.phase = OVER
+    def _do_discard(self, pos: int, action: int) -> None:
+        card, uno = divmod(action - _DISCARD, 2)
+        if self._lay(pos, card, uno):
             return
-        if len(hand) == 1 and not uno:
-            self.catchable.append(pos)
-        if not any(_COLOUR_OF[c] == t for c in hand):
+        t = self.tb_colour
+        if not any(_COLOUR_OF[c] == t for c in self.hands[pos]):
             self._advance(pos, 1)
 
     # ---- out of turn: UNO, catch, challenge
@@ -665,6 +695,15 @@ class Hand:
 
     def all_cards(self) -> list[int]:
         return [c for h in self.hands for c in h] + self.draw + self.discard
+
+
+_MATCHING = [
+    frozenset(c for c in range(C.NCARDS) if C.CODE_OF[c] and C.matches(c, colour, rank))
+    for colour in range(4)
+    for rank in range(80)
+]
+"""Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
+_WILD_PLAYS = [C.WILD * 8 + colour * 2 for colour in range(4)]
 
 
 def _variants(acts: list[int], card: int, two: bool) -> None:

@@ -56,7 +56,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
             rng.shuffle(pool)
             game.apply_reshuffle(pool)
         else:
-            game.apply_action(bots[h.seats[h.cur]].act(game))
+            game.step(bots[h.seats[h.cur]].act(game))
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
