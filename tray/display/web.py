@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -203,8 +204,10 @@ def create_app(
 
         base = (public_url or str(request.base_url)).rstrip("/")
         code = segno.make(f"{base}/enter?token={token}", error="m")
-        svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=2, omitsize=True)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        buf = io.BytesIO()
+        code.save(buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True,
+                  xmldecl=False)
+        return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def refuse(request: Request, exc: Exception) -> Response:
         if isinstance(exc, ConfirmError):

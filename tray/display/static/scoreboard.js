@@ -63,7 +63,7 @@
       for (const [k, val] of Object.entries(attrs)) n.setAttribute(k, val);
       return n;
     };
-    const W = 640, H = 300, L = 44, R = 110, T = 12, B = 28;
+    const W = 640, H = 250, L = 48, R = 96, T = 12, B = 28;
     const n = v.hands.length;
     const top = Math.max(v.rules.target, ...v.hands.flatMap((h) => h.totals));
     const x = (i) => L + ((W - L - R) * i) / Math.max(1, n);
@@ -90,7 +90,7 @@
     ends.sort((a, b) => a.y - b.y);  // labels at the line ends, nudged apart so none overlap
     let last = -Infinity;
     for (const e of ends) {
-      const ly = Math.max(e.y + 5, last + 17);
+      const ly = Math.max(e.y + 5, last + 21);
       last = ly;
       const t = s("text", { x: W - R + 8, y: ly, fill: e.colour, "font-weight": 700 });
       t.textContent = e.name;
