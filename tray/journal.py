@@ -98,14 +98,13 @@ class Journal:
     def create_game(self, start: Mapping[str, Any], name: str | None = None) -> int:
         """A new game whose first entry is `start`; returns its id."""
         with self._tx():
-            cur = self._db.execute(
-                "INSERT INTO games(created, name) VALUES (?, '')", (self._clock(),)
-            )
+            now = self._clock()
+            cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
             game = int(cur.lastrowid)
             self._db.execute(
                 "UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game)
             )
-            self._insert(game, start)
+            self._insert(game, start, now)
         return game
 
     def append(self, game: int | None, entry: Mapping[str, Any]) -> int:
@@ -219,10 +218,11 @@ class Journal:
 
     # --- internals ---
 
-    def _insert(self, game: int | None, entry: Mapping[str, Any]) -> int:
+    def _insert(self, game: int | None, entry: Mapping[str, Any], t: float | None = None) -> int:
         text = json.dumps(dict(entry), separators=(",", ":"), sort_keys=True)
         cur = self._db.execute(
-            "INSERT INTO entries(game, t, entry) VALUES (?, ?, ?)", (game, self._clock(), text)
+            "INSERT INTO entries(game, t, entry) VALUES (?, ?, ?)",
+            (game, self._clock() if t is None else t, text),
         )
         return int(cur.lastrowid)
 
@@ -274,8 +274,11 @@ def _check_file(path: Path) -> None:
             f"{path} is not a tinker-tray journal (not an SQLite database). It was left "
             "untouched: choose another journal path, or move the file away."
         )
+    # With no WAL beside it, `immutable` reads the file without creating -wal/-shm files; a
+    # WAL left by a crash holds committed entries, so then read through it (read-only).
+    mode = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
         try:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             tables = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
