@@ -106,5 +106,6 @@ def run_live(session: TableSession, bus: Bus, stop: threading.Event | None = Non
                 if changed.wait(0.5):
                     changed.clear()
                     live.update(render(session.view()), refresh=True)
+            live.update(render(session.view()), refresh=True)  # the last word is the latest
     finally:
         unsubscribe()
