@@ -28,6 +28,7 @@ class ServerThread:
 
     def __init__(self, app: Starlette, sock: socket.socket, *, log_level: str = "warning"):
         self.sock = sock
+        self.app = app
         self.port = sock.getsockname()[1]
         config = uvicorn.Config(
             app, log_level=log_level, timeout_graceful_shutdown=1, lifespan="on"
@@ -47,6 +48,9 @@ class ServerThread:
         return self
 
     def stop(self) -> None:
+        clients = getattr(self.app.state, "clients", None)
+        if clients is not None:  # the display app: end its event streams first
+            clients.close()
         self.server.should_exit = True
         self.thread.join(5)
         self.sock.close()

@@ -45,6 +45,12 @@ class _Clients:
 
     def __init__(self) -> None:
         self._waiting: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self.closing = False
+
+    def close(self) -> None:
+        """End every stream (before the server stops, so it need not cancel them)."""
+        self.closing = True
+        self.wake()
 
     def add(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
         entry = (asyncio.get_running_loop(), asyncio.Event())
@@ -118,7 +124,7 @@ def create_app(
             _, changed = entry
             sent = -1
             try:
-                while True:
+                while not clients.closing:
                     changed.clear()
                     version, text = session.view_json()
                     if version != sent:
@@ -207,7 +213,8 @@ def create_app(
         buf = io.BytesIO()
         code.save(buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True,
                   xmldecl=False)
-        return Response(buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        return Response(buf.getvalue(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
 
     async def refuse(request: Request, exc: Exception) -> Response:
         if isinstance(exc, ConfirmError):
