@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("tray.commands.simulate", "play hands or games between bots and print statistics"),
     "replay": ("tray.commands.replay", "replay a game record and print the resulting state"),
     "bridge": ("firmware_bridge.cli", "talk to a USB microcontroller tray (ports, monitor)"),
+    "display": ("tray.commands.display", "serve the scoring display (web, or --terminal too)"),
 }
 
 

@@ -1,0 +1,282 @@
+"""How fast a Tinker Bell pick reaches the people at the table, and what the display costs.
+
+    .venv/bin/python bench/display_latency.py [--picks 1000] [--dom-picks 1000]
+
+1. SSE: from `bus.publish(Pick)` (which journals the pick with an fsync, as in service) to its
+   event arriving at an open SSE client, median and p99 over N picks, beside a bare Starlette +
+   sse-starlette echo (publish -> queue -> SSE) in the same run, on the same loopback.
+2. DOM: the same, to the page's DOM in headless chromium (the scoreboard vs a bare page that
+   writes the event into a div), timed with a MutationObserver in the page.
+3. RSS: each server in its own process with 10 SSE clients (pages) open.
+Target (issue 4): p99 under 50 ms on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sse_starlette.sse import EventSourceResponse  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.responses import HTMLResponse  # noqa: E402
+from starlette.routing import Route  # noqa: E402
+
+from tray.bus import Bus  # noqa: E402
+from tray.display.server import ServerThread, bind  # noqa: E402
+from tray.display.web import create_app  # noqa: E402
+from tray.events import Pick  # noqa: E402
+from tray.journal import Journal  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+
+BARE_PAGE = """<!doctype html><html><body><div id="swatch">-</div><script>
+const s = new EventSource("/events");
+s.onmessage = (e) => { const d = document.getElementById("swatch");
+  d.dataset.seq = e.lastEventId; d.textContent = e.data; };
+</script></body></html>"""
+
+
+# --- the two servers ----------------------------------------------------------------------
+
+
+def bare_app() -> tuple[Starlette, Callable[[int], None]]:
+    """The peer: a bare Starlette SSE echo. `publish(i)` sends event i to every client."""
+    queues: set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]] = set()
+
+    async def events(request):
+        async def stream():
+            entry = (asyncio.get_running_loop(), asyncio.Queue())
+            queues.add(entry)
+            try:
+                while True:
+                    i = await entry[1].get()
+                    yield {"id": str(i), "data": f"pick {i} red"}
+            finally:
+                queues.discard(entry)
+
+        return EventSourceResponse(stream())
+
+    async def page(request):
+        return HTMLResponse(BARE_PAGE)
+
+    def publish(i: int) -> None:
+        for loop, q in list(queues):
+            loop.call_soon_threadsafe(q.put_nowait, i)
+
+    return Starlette(routes=[Route("/events", events), Route("/", page)]), publish
+
+
+def ours_app(journal_path: Path) -> tuple[Starlette, Callable[[int], int]]:
+    """Ours: the display app; `publish(i)` publishes a Pick and returns the event id to expect."""
+    journal, bus = Journal(journal_path), Bus()
+    app = create_app(journal, bus, journal.token())
+    session = app.state.session
+    session.new_game(["Ann", "Bea", "Cy", "Dot"])
+    for k in range(10):  # a game in progress: the view carries a real history
+        session.submit({"kind": "hand", "winner": k % 4,
+                        "held": [None if s == k % 4 else ["RBGY"[s] + "7"] for s in range(4)]})
+
+    def publish(i: int) -> int:
+        bus.publish(Pick(seq=i, colour="red", t=time.time()))
+        return session.version
+
+    return app, publish
+
+
+# --- 1. SSE client latency ----------------------------------------------------------------
+
+
+class SSEClient(threading.Thread):
+    """Reads an event stream and notes when each event id arrives (perf_counter)."""
+
+    def __init__(self, url: str):
+        super().__init__(daemon=True)
+        self.url = url
+        self.arrived: dict[str, float] = {}
+        self.cond = threading.Condition()
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        try:
+            with httpx.stream("GET", self.url, timeout=None) as res:
+                self.ready.set()
+                for line in res.iter_lines():
+                    if line.startswith("id:"):
+                        now = time.perf_counter()
+                        with self.cond:
+                            self.arrived[line[3:].strip()] = now
+                            self.cond.notify_all()
+        except httpx.HTTPError:
+            pass  # the server went away at the end of the run
+
+    def wait_for(self, event_id: str, timeout: float = 5) -> float:
+        with self.cond:
+            if not self.cond.wait_for(lambda: event_id in self.arrived, timeout):
+                raise TimeoutError(f"event {event_id} never arrived")
+            return self.arrived[event_id]
+
+
+def sse_latencies(url: str, publish: Callable[[int], int | None], n: int) -> list[float]:
+    client = SSEClient(url)
+    client.start()
+    client.ready.wait(5)
+    time.sleep(0.2)
+    out = []
+    for i in range(1, n + 1):
+        t0 = time.perf_counter()
+        expect = publish(i)
+        t1 = client.wait_for(str(expect if expect is not None else i))
+        out.append((t1 - t0) * 1000)
+    return out
+
+
+# --- 2. DOM latency in chromium -----------------------------------------------------------
+
+OBSERVER = """
+window.__seen = {};
+new MutationObserver(() => {
+  const s = document.getElementById("swatch");
+  if (s && s.dataset.seq) window.__seen[s.dataset.seq] = performance.timeOrigin + performance.now();
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-seq"]});
+"""
+
+
+def dom_latencies(browser, url: str, publish: Callable[[int], int | None], n: int,
+                  seq_offset: int) -> list[float]:
+    page = browser.new_page()
+    page.add_init_script(OBSERVER)
+    page.goto(url)
+    page.wait_for_timeout(500)
+    out = []
+    for i in range(seq_offset + 1, seq_offset + n + 1):
+        t0 = time.time() * 1000
+        publish(i)
+        key = str(i)  # both pages show the pick's seq in #swatch[data-seq]
+        page.wait_for_function(f"window.__seen['{key}'] !== undefined", timeout=5000)
+        out.append(page.evaluate(f"window.__seen['{key}']") - t0)
+    page.close()
+    return out
+
+
+# --- 3. resident memory with 10 pages open ------------------------------------------------
+
+
+def serve_forever(kind: str, port: int, journal: str) -> None:
+    app, _ = bare_app() if kind == "bare" else ours_app(Path(journal))
+    ServerThread(app, bind("127.0.0.1", port)).start().thread.join()
+
+
+def rss_with_clients(kind: str, clients: int = 10) -> float:
+    sock = bind()
+    port = sock.getsockname()[1]
+    sock.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port", str(port),
+                                 "--journal", f"{tmp}/j.sqlite3"])
+        try:
+            url = f"http://127.0.0.1:{port}" + ("/events" if kind == "bare" else "/api/events")
+            for _ in range(100):
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+            streams = [SSEClient(url) for _ in range(clients)]
+            for s in streams:
+                s.start()
+            for s in streams:
+                s.ready.wait(5)
+            time.sleep(1.0)
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+            kib = int(next(x for x in status.splitlines() if x.startswith("VmRSS")).split()[1])
+            return kib / 1024
+        finally:
+            proc.terminate()
+            proc.wait(5)
+
+
+# --- report -------------------------------------------------------------------------------
+
+
+def summary(ms: list[float]) -> tuple[float, float]:
+    q = statistics.quantiles(ms, n=100, method="inclusive")
+    return statistics.median(ms), q[98]
+
+
+def line(name: str, ms: list[float]) -> str:
+    med, p99 = summary(ms)
+    return f"  {name:<34} median {med:7.2f} ms   p99 {p99:7.2f} ms   (n={len(ms)})"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--picks", type=int, default=1000)
+    ap.add_argument("--dom-picks", type=int, default=1000)
+    ap.add_argument("--serve", choices=["ours", "bare"], help=argparse.SUPPRESS)
+    ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--journal", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        serve_forever(args.serve, args.port, args.journal)
+        return 0
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app, publish_ours = ours_app(Path(tmp) / "j.sqlite3")
+        peer, publish_bare = bare_app()
+        ours_srv = ServerThread(app, bind()).start()
+        bare_srv = ServerThread(peer, bind(), log_level="critical").start()  # no drain on stop
+        ours_url = f"http://127.0.0.1:{ours_srv.port}"
+        bare_url = f"http://127.0.0.1:{bare_srv.port}"
+        try:
+            print(f"1. bus publish -> SSE client, {args.picks} picks each:")
+            bare = sse_latencies(bare_url + "/events", publish_bare, args.picks)
+            ours = sse_latencies(ours_url + "/api/events", publish_ours, args.picks)
+            print(line("bare Starlette SSE echo", bare))
+            print(line("tinker-tray display (journaled)", ours))
+            print(f"  ratio of medians {summary(ours)[0] / summary(bare)[0]:.1f}x, "
+                  f"of p99 {summary(ours)[1] / summary(bare)[1]:.1f}x")
+            if args.dom_picks and Path(CHROMIUM).exists():
+                from playwright.sync_api import sync_playwright
+
+                print(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
+                with sync_playwright() as p:
+                    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                    bare_dom = dom_latencies(browser, bare_url + "/", publish_bare,
+                                             args.dom_picks, 10 * args.picks)
+                    ours_dom = dom_latencies(browser, ours_url + "/", publish_ours,
+                                             args.dom_picks, 10 * args.picks)
+                    browser.close()
+                print(line("bare page (EventSource -> div)", bare_dom))
+                print(line("tinker-tray scoreboard", ours_dom))
+            else:
+                print("2. skipped: no /usr/bin/chromium")
+        finally:
+            ours_srv.stop()
+            bare_srv.stop()
+
+    print("3. resident memory of the server process with 10 SSE clients open:")
+    bare_rss = rss_with_clients("bare")
+    ours_rss = rss_with_clients("ours")
+    print(f"  bare Starlette+uvicorn SSE server   {bare_rss:6.1f} MiB")
+    print(f"  tinker-tray display                 {ours_rss:6.1f} MiB   "
+          f"(+{ours_rss - bare_rss:.1f} MiB, {ours_rss / bare_rss:.2f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Regenerate docs/img/*.png: a sample game served on 127.0.0.1, shot by headless chromium.
+
+    .venv/bin/python docs/screenshots.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tray.bus import Bus  # noqa: E402
+from tray.display.server import ServerThread, bind  # noqa: E402
+from tray.display.web import create_app  # noqa: E402
+from tray.events import Pick  # noqa: E402
+from tray.journal import Journal  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+
+HANDS = [
+    (0, [None, ["R7", "W", "VD4"], 40, ["G2", "YS"]]),
+    (2, [["B3", "B4"], ["GD2"], None, 15]),
+    (1, [12, None, ["WDA", "Y9"], ["R1", "R2", "RR"]]),
+    (0, [None, ["VD4"], ["G5"], ["W", "W"]]),
+    (3, [["BS", "B0"], 33, ["Y1"], None]),
+]
+
+
+def main() -> None:
+    out = ROOT / "docs" / "img"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Journal(Path(tmp) / "j.sqlite3")
+        bus = Bus()
+        token = journal.token()
+        app = create_app(journal, bus, token, public_url="http://tinkertray.local:8000")
+        session = app.state.session
+        session.new_game(["Ann", "Bea", "Cy", "Dot"], dealer=3)
+        for winner, held in HANDS:
+            session.submit({"kind": "hand", "winner": winner, "held": held})
+        session.submit({"kind": "declare", "card": "RD2", "seat": 1})
+        bus.publish(Pick(seq=17, colour="red", t=0.0))
+        server = ServerThread(app, bind()).start()
+        base = f"http://127.0.0.1:{server.port}"
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                page = browser.new_page(viewport={"width": 1600, "height": 900})
+                page.goto(f"{base}/?token={token}")
+                page.wait_for_selector("#qr:not(.hidden)")
+                page.wait_for_selector("#chart svg")
+                page.screenshot(path=str(out / "scoreboard.png"))
+                page = browser.new_page(viewport={"width": 1200, "height": 1400})
+                page.goto(f"{base}/enter?token={token}")
+                page.wait_for_selector("[data-declare]")
+                page.click("#winners button[data-seat='2']")
+                page.click(".seat[data-seat='0']")
+                for code in ("R7", "BS", "W"):
+                    page.click(f"[data-code='{code}']")
+                page.click(".seat[data-seat='1']")
+                page.click("[data-code='VD4']")
+                page.fill(".seat[data-seat='3'] input", "25")
+                page.screenshot(path=str(out / "entry.png"), full_page=True)
+                bus.publish(Pick(seq=18, colour="green", t=0.0))
+                page = browser.new_page(viewport={"width": 1000, "height": 700})
+                page.goto(f"{base}/")
+                page.wait_for_selector("#swatch[data-seq='18']")
+                page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
+                browser.close()
+        finally:
+            server.stop()
+            journal.close()
+    print("wrote", ", ".join(sorted(x.name for x in out.glob("*.png"))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,543 @@
+"""The table session: real cards on a real table, the engine keeping the score sheet.
+
+Everything here is an event-sourced fold over plain-data entries (JSON-friendly dicts with a
+`kind`), so the journal stores exactly what `apply` consumes and a restart replays it:
+
+    state = fold(entries)            # == reduce(apply, entries, EMPTY)
+
+`apply` is pure (no I/O, no clock) and either returns a new `Table` or raises an `EntryError`
+naming the problem; a rejected entry changes nothing. Scoring is not re-implemented here: every
+hand goes through `engine.scoring.settle` on a `Sheet`, exactly as digital play counts.
+
+Entry kinds:
+  start    {"players": [names], "dealer": seat, "options": {...}, "ruleset": "disney"}
+  hand     {"winner": seat, "held": [per seat: [card codes] | total | None]}
+  edit     {"hand": index, "winner": seat, "held": [...]}     replace a past hand
+  void     {"hand": index}                                      strike a past hand
+  dealer   {"seat": seat}                                       correct who deals next
+  undo     {}                    take back the last hand/edit/void/dealer entry (a compensating
+                                 entry: the journal keeps both, the sheet returns exactly)
+  declare  {"card": "RD2" | "WDA" | "VD4" | None, "seat": seat | None}
+  pick     {"seq": n, "colour": "red"}                         Tinker Bell's choice, from the tray
+
+Picks and declarations are the referee's business: they are journaled (an audit trail) but undo
+does not touch them, so an undo after a pick still restores the score sheet exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine import cards as C
+from engine import rulesets
+from engine.scoring import Sheet, check_options, partner, settle
+
+Entry = Mapping[str, Any]
+Held = tuple[str, ...] | int | None
+"""What a seat holds at the end of a hand: card codes tapped in, a typed total, or nothing."""
+
+MAX_TYPED_TOTAL = 10_000
+"""A typed total above this is a typo (a whole Disney deck is worth 1,368 points)."""
+
+UNDOABLE = frozenset({"hand", "edit", "void", "dealer"})
+PIXIE_DUST = "pixie-dust"
+
+
+class EntryError(ValueError):
+    """An entry the table session refuses; the message names the problem for the players."""
+
+
+class NoGameError(EntryError):
+    """A scoring entry before any game was started."""
+
+
+class GameOverError(EntryError):
+    """A hand entered after the game has a winner."""
+
+
+class UnknownEntryError(EntryError):
+    """An entry of a kind this session does not know, or with missing or extra fields."""
+
+
+class SeatError(EntryError):
+    """A seat number that is not at this table, or a player who cannot take part."""
+
+
+class HeldError(EntryError):
+    """A hand's cards or totals that cannot be right."""
+
+
+class NothingToUndoError(EntryError):
+    """Undo with no scoring entry left to take back."""
+
+
+class DeclareError(EntryError):
+    """A declared card that is not a pixie-dust card."""
+
+
+# --- state -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand of the per-hand history, as scored."""
+
+    winner: int
+    dealer: int
+    held: tuple[Held, ...]
+    points: tuple[int, ...]
+    """What each seat was caught holding, in points (the winner's is 0)."""
+    delta: tuple[int, ...]
+    """What `settle` awarded (standard) or charged (lowest, challenge) each seat for this hand."""
+    totals: tuple[int, ...]
+    eliminated: frozenset[int]
+    """Seats out of the game after this hand (Challenge UNO)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Game:
+    players: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    """Resolved ruleset options as sorted pairs (hashable, comparable)."""
+    first_dealer: int
+    dealer_fixes: tuple[tuple[int, int], ...] = ()
+    """(hands played when set, seat): corrections of who deals, from `dealer` entries."""
+    hands: tuple[Hand, ...] = ()
+    sheet: Sheet | None = None
+    ruleset: str = "disney"
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    @property
+    def dealer(self) -> int:
+        """Who deals the next hand."""
+        return _dealer_for(self, len(self.hands))
+
+    @property
+    def over(self) -> bool:
+        return self.sheet is not None and self.sheet.over
+
+    @property
+    def winner(self) -> int | tuple[int, ...] | None:
+        return self.sheet.winner if self.sheet else None
+
+    def winner_names(self) -> list[str]:
+        w = self.winner
+        if w is None:
+            return []
+        seats = w if isinstance(w, tuple) else (w,)
+        return [self.players[s] for s in seats]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pick:
+    seq: int
+    colour: str
+    declared: str | None
+    seat: int | None
+    says: str
+    """What the pick means, in a player's words."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Table:
+    game: Game | None = None
+    undo_stack: tuple[Game, ...] = ()
+    declared: str | None = None
+    declared_by: int | None = None
+    last_pick: Pick | None = None
+
+
+EMPTY = Table()
+
+
+# --- the fold --------------------------------------------------------------------------------
+
+
+def fold(entries: Iterable[Entry], table: Table = EMPTY) -> Table:
+    for entry in entries:
+        table = apply(table, entry)
+    return table
+
+
+def apply(table: Table, entry: Entry) -> Table:
+    """The table after `entry`, or EntryError naming why the entry is refused."""
+    if not isinstance(entry, Mapping):
+        raise UnknownEntryError("an entry is an object with a 'kind'")
+    kind = entry.get("kind")
+    handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+    if handler is None:
+        raise UnknownEntryError(
+            f"unknown entry kind {kind!r} (kinds: {', '.join(sorted(_HANDLERS))})"
+        )
+    fields, optional = _FIELDS[kind]
+    given = set(entry) - {"kind"}
+    missing = fields - given
+    extra = given - fields - optional
+    if missing:
+        raise UnknownEntryError(f"a {kind} entry needs {', '.join(sorted(missing))}")
+    if extra:
+        raise UnknownEntryError(f"a {kind} entry has no field {', '.join(sorted(extra))}")
+    if (kind in UNDOABLE or kind == "undo") and table.game is None:
+        raise NoGameError("no game yet: start a new game first")
+    return handler(table, entry)
+
+
+def _start(table: Table, e: Entry) -> Table:
+    ruleset = _ruleset(e.get("ruleset", "disney"))
+    names = e["players"]
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise SeatError("players is a list of names")
+    names = tuple(n.strip() for n in names)
+    if not ruleset.min_players <= len(names) <= ruleset.max_players:
+        raise SeatError(
+            f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players, "
+            f"not {len(names)}"
+        )
+    if any(not n for n in names):
+        raise SeatError("every player needs a name")
+    if any(len(n) > 24 for n in names):
+        raise SeatError("names are at most 24 characters")
+    dupes = [n for n, k in Counter(n.casefold() for n in names).items() if k > 1]
+    if dupes:
+        raise SeatError(f"two players are called {dupes[0]!r}: names must differ")
+    options = e.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise UnknownEntryError("options is an object of name: value")
+    try:
+        resolved = ruleset.resolve_options(options)
+        check_options(resolved, len(names))
+    except ValueError as exc:
+        raise EntryError(str(exc)) from None
+    dealer = _seat(e.get("dealer", 0), len(names), "dealer")
+    game = Game(
+        players=names,
+        options=tuple(sorted(resolved.items())),
+        first_dealer=dealer,
+        sheet=Sheet.new(len(names)),
+        ruleset=ruleset.name,
+    )
+    return Table(game=game, last_pick=table.last_pick)
+
+
+def _hand(table: Table, e: Entry) -> Table:
+    game = _game(table)
+    if game.over:
+        raise GameOverError(
+            f"the game is over ({' and '.join(game.winner_names())} won): start a new game"
+        )
+    record = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
+    return _push(table, _rescore(game, [*_records(game), record]))
+
+
+def _edit(table: Table, e: Entry) -> Table:
+    game = _game(table)
+    i = _hand_index(game, e["hand"])
+    records = _records(game)
+    records[i] = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
+    return _push(table, _rescore(game, records))
+
+
+def _void(table: Table, e: Entry) -> Table:
+    game = _game(table)
+    i = _hand_index(game, e["hand"])
+    records = _records(game)
+    del records[i]
+    fixes = tuple((n - (n > i), s) for n, s in game.dealer_fixes)
+    return _push(table, _rescore(dataclasses.replace(game, dealer_fixes=fixes), records))
+
+
+def _set_dealer(table: Table, e: Entry) -> Table:
+    game = _game(table)
+    seat = _seat(e["seat"], len(game.players), "dealer")
+    if game.sheet and seat in game.sheet.eliminated:
+        raise SeatError(f"{game.players[seat]} is out of the game and cannot deal")
+    played = len(game.hands)
+    fixes = (*(f for f in game.dealer_fixes if f[0] != played), (played, seat))
+    return _push(table, dataclasses.replace(game, dealer_fixes=fixes))
+
+
+def _undo(table: Table, e: Entry) -> Table:
+    if not table.undo_stack:
+        raise NothingToUndoError("nothing to undo in this game")
+    return dataclasses.replace(table, game=table.undo_stack[-1], undo_stack=table.undo_stack[:-1])
+
+
+def _declare(table: Table, e: Entry) -> Table:
+    code = e["card"]
+    seat = e.get("seat")
+    if code is not None:
+        _pixie_dust(code)
+    if seat is not None:
+        if table.game is None:
+            raise NoGameError("no game yet: declare without a seat, or start a game")
+        _seat(seat, len(table.game.players), "seat")
+    return dataclasses.replace(table, declared=code, declared_by=seat if code else None)
+
+
+def _pick(table: Table, e: Entry) -> Table:
+    colour = e["colour"]
+    seq = e["seq"]
+    if colour not in C.COLOURS:
+        raise EntryError(f"Tinker Bell picks one of {', '.join(C.COLOURS)}, not {colour!r}")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise EntryError("a pick's seq is a whole number from 0")
+    who = None
+    if table.declared_by is not None and table.game is not None:
+        who = table.game.players[table.declared_by]
+    says = referee(colour, table.declared, who)
+    pick = Pick(seq, colour, table.declared, table.declared_by, says)
+    return dataclasses.replace(table, last_pick=pick, declared=None, declared_by=None)
+
+
+_HANDLERS = {
+    "start": _start,
+    "hand": _hand,
+    "edit": _edit,
+    "void": _void,
+    "dealer": _set_dealer,
+    "undo": _undo,
+    "declare": _declare,
+    "pick": _pick,
+}
+_FIELDS: dict[str, tuple[set[str], set[str]]] = {
+    "start": ({"players"}, {"dealer", "options", "ruleset"}),
+    "hand": ({"winner", "held"}, set()),
+    "edit": ({"hand", "winner", "held"}, set()),
+    "void": ({"hand"}, set()),
+    "dealer": ({"seat"}, set()),
+    "undo": (set(), set()),
+    "declare": ({"card"}, {"seat"}),
+    "pick": ({"seq", "colour"}, {"t", "source"}),
+}
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def _push(table: Table, game: Game) -> Table:
+    return dataclasses.replace(table, game=game, undo_stack=(*table.undo_stack, table.game))
+
+
+def _records(game: Game) -> list[tuple[int, tuple[Held, ...]]]:
+    return [(h.winner, h.held) for h in game.hands]
+
+
+def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]]) -> Game:
+    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
+    ruleset = rulesets.get(game.ruleset)
+    options = game.opts
+    sheet = Sheet.new(len(game.players))
+    hands: list[Hand] = []
+    partial = dataclasses.replace(game, hands=(), sheet=sheet)
+    for number, (winner, held) in enumerate(records, start=1):
+        if sheet.over:
+            raise GameOverError(
+                f"after this change the game ends at hand {number - 1}, "
+                f"but hand {number} comes after it"
+            )
+        where = f"hand {number}: "
+        points = _hand_points(ruleset, partial, sheet, winner, held, where)
+        try:
+            sheet, delta = settle(sheet, options, points, winner)
+        except ValueError as exc:
+            raise EntryError(where + str(exc)) from None
+        dealer = _dealer_for(partial, len(hands))
+        hands.append(Hand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated))
+        partial = dataclasses.replace(game, hands=tuple(hands), sheet=sheet)
+    return partial
+
+
+def _hand_points(
+    ruleset: rulesets.Ruleset,
+    game: Game,
+    sheet: Sheet,
+    winner: int,
+    held: tuple[Held, ...],
+    where: str,
+) -> tuple[int, ...]:
+    names = game.players
+    opts = game.opts
+    if winner in sheet.eliminated:
+        raise SeatError(f"{where}{names[winner]} is out of the game and cannot win a hand")
+    mate = partner(winner) if opts.get("partners") else None
+    in_hand: Counter[int] = Counter()
+    points = []
+    for seat, h in enumerate(held):
+        who = names[seat]
+        if seat in sheet.eliminated or seat == winner:
+            if h not in (None, 0, ()):
+                why = "went out" if seat == winner else "is out of the game"
+                raise HeldError(f"{where}{who} {why} and holds no cards")
+            points.append(0)
+            continue
+        if h is None:
+            if seat == mate:
+                points.append(0)
+                continue
+            raise HeldError(f"{where}no cards or total entered for {who}")
+        if isinstance(h, int):
+            points.append(h)
+            continue
+        ids = [C.card(c) for c in h]
+        in_hand.update(ids)
+        points.append(sum(ruleset.card_points(i) for i in ids))
+    deck = Counter(ruleset.deck)
+    for cid, n in in_hand.items():
+        if n > deck[cid]:
+            raise HeldError(
+                f"{where}{n} × {C.name(cid)} entered, but the deck has only {deck[cid]}"
+            )
+    return tuple(points)
+
+
+def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
+    n = len(game.players)
+    if not isinstance(held, list | tuple) or len(held) != n:
+        raise HeldError(f"held lists what each of the {n} players holds, in seat order")
+    ruleset = rulesets.get(game.ruleset)
+    in_deck = set(ruleset.deck)
+    out: list[Held] = []
+    for seat, h in enumerate(held):
+        who = game.players[seat]
+        if h is None:
+            out.append(None)
+        elif isinstance(h, bool):
+            raise HeldError(f"{who}: a total is a whole number, not {h!r}")
+        elif isinstance(h, int):
+            if not 0 <= h <= MAX_TYPED_TOTAL:
+                raise HeldError(f"{who}: a total is from 0 to {MAX_TYPED_TOTAL}, not {h}")
+            out.append(h)
+        elif isinstance(h, list | tuple):
+            codes = []
+            for c in h:
+                try:
+                    cid = C.card(c)
+                except C.CardError as exc:
+                    raise HeldError(f"{who}: {exc}") from None
+                if cid not in in_deck:
+                    raise HeldError(f"{who}: there is no {C.name(cid)} in the {ruleset.title} deck")
+                codes.append(C.code(cid))
+            out.append(tuple(codes))
+        else:
+            raise HeldError(f"{who}: enter a list of cards or a total, not {h!r}")
+    return tuple(out)
+
+
+def _dealer_for(game: Game, hands_played: int) -> int:
+    """The dealer of hand `hands_played + 1`: the first dealer (or the latest correction), moved
+    one seat to the left per hand, skipping players already out of the game."""
+    start, base = game.first_dealer, 0
+    for n, seat in game.dealer_fixes:
+        if n <= hands_played:
+            start, base = seat, n
+    seat = start
+    n = len(game.players)
+    for k in range(base, hands_played):
+        out = game.hands[k].eliminated if k < len(game.hands) else frozenset()
+        seat = _next_active(seat, n, out)
+    return seat
+
+
+def _next_active(seat: int, n: int, out: frozenset[int]) -> int:
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if s not in out:
+            return s
+    return seat
+
+
+# --- the Tinker Bell referee -----------------------------------------------------------------
+
+
+def _pixie_dust(code: Any) -> int:
+    try:
+        cid = C.card(code)
+    except C.CardError:
+        cid = -1
+    is_draw2 = 0 <= cid < 64 and C.RANK_OF[cid] == C.DRAW2
+    if is_draw2 or cid in (C.VILLAIN_DRAW4, C.WILD_DISCARD_ALL):
+        return cid
+    raise DeclareError(
+        f"{code!r} has no pixie dust: declare a Draw 2 (RD2, BD2, GD2, YD2), "
+        "WDA (Wild Discard All 1 Color) or VD4 (Villain Draw 4)"
+    )
+
+
+def referee(colour: str, declared: str | None, who: str | None = None) -> str:
+    """What Tinker Bell's pick means for the declared card, in a player's words.
+
+    `who` is the name of the player who declared the card, if the table said so.
+    """
+    if declared is None:
+        return f"Tinker Bell chose {colour}. No card was declared: see what it means for each card."
+    cid = _pixie_dust(declared)
+    said = f"Tinker Bell chose {colour}:"
+    if cid == C.WILD_DISCARD_ALL:
+        return (
+            f"{said} {who + ', d' if who else 'D'}iscard all your {colour} cards. Then play goes "
+            "on to the next player, matching the top card you leave."
+        )
+    if cid == C.VILLAIN_DRAW4:
+        return (
+            f"{said} everyone but {who or 'the player of the Villain Draw 4'}, in order of play, "
+            f"lays down one {colour} card as Pixie Dust Protection or draws 4. "
+            "Wild cards do not protect."
+        )
+    card_colour = C.COLOURS[C.COLOUR_OF[cid]]
+    whose = f"{who}'s" if who else "your"
+    if card_colour == colour:
+        return (
+            f"{said} it matches {whose} {colour} Draw 2. {who + ', c' if who else 'C'}hoose who "
+            "draws 2. They lose their turn and play goes on from them."
+        )
+    return (
+        f"{said} it does not match {whose} {card_colour} Draw 2. "
+        "The next player draws 2 and loses their turn."
+    )
+
+
+def meanings(colour: str) -> list[tuple[str, str]]:
+    """For a pick with nothing declared: (card, what the pick would mean for it)."""
+    return [
+        (f"{colour.capitalize()} Draw 2", "its player picks someone to draw 2 and miss a turn"),
+        ("Other Draw 2", "the next player draws 2 and misses a turn"),
+        ("Wild Discard All 1 Color", f"its player discards all their {colour} cards"),
+        ("Villain Draw 4", f"everyone else lays down a {colour} card or draws 4"),
+    ]
+
+
+# --- small validators ------------------------------------------------------------------------
+
+
+def _ruleset(name: Any) -> rulesets.Ruleset:
+    try:
+        return rulesets.get(name)
+    except ValueError as exc:
+        raise EntryError(str(exc)) from None
+
+
+def _game(table: Table) -> Game:
+    if table.game is None:
+        raise NoGameError("no game yet: start a new game first")
+    return table.game
+
+
+def _seat(value: Any, n: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise SeatError(f"{what} must be a seat from 0 to {n - 1}, not {value!r}")
+    return value
+
+
+def _hand_index(game: Game, value: Any) -> int:
+    n = len(game.hands)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        if not n:
+            raise EntryError("no hand has been entered yet")
+        raise EntryError(f"hand must be from 0 to {n - 1} (hands 1 to {n}), not {value!r}")
+    return value

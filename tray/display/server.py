@@ -1,0 +1,56 @@
+"""Run the display app under uvicorn in a background thread (terminal mode, tests, benchmark).
+
+The tray service may run the same app on its own loop instead; nothing here is required for that.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import uvicorn
+from starlette.applications import Starlette
+
+
+def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening socket (port 0: any free port), so the caller knows the port before serving."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    return sock
+
+
+class ServerThread:
+    """uvicorn serving `app` on `sock` in a daemon thread; `stop()` ends it within a second."""
+
+    def __init__(self, app: Starlette, sock: socket.socket, *, log_level: str = "warning"):
+        self.sock = sock
+        self.app = app
+        self.port = sock.getsockname()[1]
+        config = uvicorn.Config(
+            app, log_level=log_level, timeout_graceful_shutdown=1, lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [sock]}, daemon=True, name="display"
+        )
+
+    def start(self, timeout: float = 10) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the display server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        clients = getattr(self.app.state, "clients", None)
+        if clients is not None:  # the display app: end its event streams first
+            clients.close()
+        self.server.should_exit = True
+        self.thread.join(5)
+        self.sock.close()

@@ -1,0 +1,234 @@
+// The entry page: card keyboard, typed totals, undo, edit, the Tinker Bell declaration, new game.
+"use strict";
+(() => {
+  const { el, post, SYMBOL } = Tinker;
+  const $ = (id) => document.getElementById(id);
+  let view = null;
+  let keys = [];
+  const points = {};
+  // the hand being entered: who went out, and per seat a list of codes and/or a typed total
+  let form = { winner: null, held: {}, typed: {}, selected: null, editing: null };
+
+  function say(text, ok) {
+    $("message").replaceChildren(text ? el("div", { class: ok ? "ok" : "error", text }) : "");
+  }
+  async function send(path, body, done) {
+    try {
+      const res = await post(path, body);
+      say(done || "", true);
+      return res;
+    } catch (err) {
+      say(err.message);
+      throw err;
+    }
+  }
+
+  function showToken() {
+    $("notoken").classList.toggle("hidden", !!Tinker.token());
+  }
+  $("tokensave").onclick = () => {
+    localStorage.setItem("tinker-token", $("tokenin").value.trim());
+    showToken();
+  };
+
+  function resetForm() {
+    form = { winner: null, held: {}, typed: {}, selected: null, editing: null };
+  }
+
+  function alive() {
+    return view.players.filter((p) => !p.out);
+  }
+
+  function seatTotal(seat) {
+    if (form.typed[seat] !== undefined && form.typed[seat] !== "") return Number(form.typed[seat]);
+    return (form.held[seat] || []).reduce((a, c) => a + points[c], 0);
+  }
+
+  function renderForm() {
+    const box = $("handform");
+    box.classList.toggle("hidden", !view || !view.players.length || (!!view.winner && form.editing === null));
+    if (!view || !view.players.length) return;
+    $("formtitle").textContent = form.editing !== null ? `Editing hand ${form.editing + 1}`
+      : `Hand ${view.hands.length + 1}` + (view.dealer !== null ? ` (${view.players[view.dealer].name} deals)` : "");
+    $("cancel").classList.toggle("hidden", form.editing === null);
+    $("submit").textContent = form.editing !== null ? "Save hand " + (form.editing + 1) : "Enter hand";
+    $("undo").disabled = !view.can_undo;
+    $("winners").replaceChildren(el("b", { text: "Went out:" }), ...alive().map((p) =>
+      el("button", { "aria-pressed": String(form.winner === p.seat), "data-seat": p.seat,
+        onclick: () => { form.winner = p.seat; if (form.selected === p.seat) form.selected = null;
+                         delete form.held[p.seat]; delete form.typed[p.seat]; renderForm(); } },
+        p.name)));
+    const others = alive().filter((p) => p.seat !== form.winner);
+    if (form.selected === null && form.winner !== null && others.length) form.selected = others[0].seat;
+    $("seats").replaceChildren(...(form.winner === null ? [] : others.map((p) => {
+      const held = form.held[p.seat] || [];
+      const input = el("input", { type: "number", min: 0, inputmode: "numeric", placeholder: "total",
+        "aria-label": `typed total for ${p.name}`, value: form.typed[p.seat] ?? "" });
+      input.addEventListener("input", () => { form.typed[p.seat] = input.value; updateSums(); });
+      input.addEventListener("focus", () => { form.selected = p.seat; markSelected(); });
+      return el("div", { class: "seat" + (form.selected === p.seat ? " selected" : ""), "data-seat": p.seat,
+                         onclick: () => { form.selected = p.seat; markSelected(); } },
+        el("button", { class: "who", text: (view.rules.partners && p.seat === (form.winner + 2) % 4)
+          ? p.name + " (partner)" : p.name }),
+        el("div", { class: "held" }, ...held.map((code, i) => {
+          const k = keys.find((x) => x.code === code);
+          return el("button", { class: "chip c-" + k.colour, title: "remove " + k.name,
+            onclick: (e) => { e.stopPropagation(); held.splice(i, 1); renderForm(); } },
+            `${SYMBOL[k.colour]} ${k.label} ✕`);
+        })),
+        el("div", { class: "sum", "data-sum": p.seat, text: String(seatTotal(p.seat)) }),
+        input);
+    })));
+  }
+  function markSelected() {
+    for (const row of document.querySelectorAll(".seat")) {
+      row.classList.toggle("selected", Number(row.dataset.seat) === form.selected);
+    }
+  }
+  function updateSums() {
+    for (const cell of document.querySelectorAll("[data-sum]")) {
+      cell.textContent = String(seatTotal(Number(cell.dataset.sum)));
+    }
+  }
+
+  function renderKeys() {
+    const rows = ["red", "blue", "green", "yellow", "wild"];
+    const out = [];
+    for (const colour of rows) {
+      out.push(el("div", { class: "rowname", text: colour[0].toUpperCase() + colour.slice(1) }));
+      for (const k of keys.filter((x) => x.colour === colour)) {
+        out.push(el("button", { class: "key c-" + colour + (colour === "wild" ? " wide" : ""),
+          title: `${k.name} (${k.points} points)`, "aria-label": k.name, "data-code": k.code,
+          onclick: () => {
+            if (form.selected === null) { say("First tap who went out, then a player."); return; }
+            (form.held[form.selected] ||= []).push(k.code);
+            delete form.typed[form.selected];
+            renderForm();
+          } }, k.label));
+      }
+    }
+    $("keys").replaceChildren(...out);
+  }
+
+  $("submit").onclick = async () => {
+    if (form.winner === null) { say("Tap who went out first."); return; }
+    const held = view.players.map((p) => {
+      if (p.out || p.seat === form.winner) return null;
+      if (form.typed[p.seat] !== undefined && form.typed[p.seat] !== "") return Number(form.typed[p.seat]);
+      if (view.rules.partners && p.seat === (form.winner + 2) % 4 && !(form.held[p.seat] || []).length) return null;
+      return form.held[p.seat] || [];
+    });
+    const body = { kind: form.editing !== null ? "edit" : "hand", winner: form.winner, held };
+    if (form.editing !== null) body.hand = form.editing;
+    await send("/api/entry", body, form.editing !== null ? `Hand ${form.editing + 1} saved.` : "Hand entered.");
+    resetForm();
+    renderForm();
+  };
+  $("cancel").onclick = () => { resetForm(); renderForm(); };
+  $("undo").onclick = () => send("/api/entry", { kind: "undo" }, "Undone.");
+
+  function renderHistory() {
+    const box = $("history");
+    if (!view.hands.length) { box.textContent = "No hands yet."; return; }
+    const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { text: "Dealt" }),
+      ...view.players.map((p) => el("th", { text: p.name })), el("th", { text: "" }));
+    const rows = view.hands.map((h, i) => el("tr", {},
+      el("td", { text: String(h.number) }), el("td", { text: view.players[h.dealer].name }),
+      ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
+        title: s === h.winner ? "went out" : "",
+        text: (s === h.winner ? "★ " : "") + `${h.scored[s] ? "+" + h.scored[s] : "·"} = ${h.totals[s]}` })),
+      el("td", {},
+        el("button", { text: "Edit", onclick: () => {
+          form = { winner: h.winner, held: {}, typed: {}, selected: null, editing: i };
+          h.held.forEach((x, s) => { if (Array.isArray(x)) form.held[s] = [...x];
+                                      else if (typeof x === "number") form.typed[s] = String(x); });
+          renderForm();
+          $("handform").scrollIntoView();
+        } }),
+        el("button", { class: "danger", text: "Strike", onclick: () => {
+          if (confirm(`Strike hand ${h.number} from the game? (Undo brings it back.)`)) {
+            send("/api/entry", { kind: "void", hand: i }, `Hand ${h.number} struck.`);
+          }
+        } }))));
+    box.replaceChildren(el("table", { class: "history" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  }
+
+  function renderDeclare() {
+    const cards = [["RD2", "red", "Red +2"], ["BD2", "blue", "Blue +2"], ["GD2", "green", "Green +2"],
+                   ["YD2", "yellow", "Yellow +2"], ["WDA", "wild", "Discard All"], ["VD4", "wild", "Villain +4"]];
+    $("declare").replaceChildren(...cards.map(([code, colour, label]) =>
+      el("button", { class: "key c-" + colour, "data-declare": code,
+        "aria-pressed": String(!!view.declared && view.declared.card === code),
+        onclick: () => {
+          const seat = $("declarer").value === "" ? null : Number($("declarer").value);
+          send("/api/entry", { kind: "declare", card: code, seat }, `${label} declared: press the button.`);
+        } }, label)),
+      el("button", { text: "Clear", onclick: () => send("/api/entry", { kind: "declare", card: null }) }));
+    const sel = $("declarer");
+    const keep = sel.value;
+    sel.replaceChildren(el("option", { value: "", text: "(not said)" }),
+      ...view.players.map((p) => el("option", { value: p.seat, text: p.name })));
+    sel.value = keep;
+    $("declared").textContent = view.declared ? `Declared: ${view.declared.name}` : "";
+  }
+
+  $("press").onclick = () => send("/api/press", {});
+
+  $("newgame").onclick = async () => {
+    const players = $("names").value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+    const d = $("dealer").value.trim();
+    let dealer = 0;
+    if (d) {
+      dealer = players.findIndex((n) => n.toLowerCase() === d.toLowerCase());
+      if (dealer < 0) { say(`The dealer ${d} is not one of the players.`); return; }
+    }
+    const body = { players, dealer, options: { scoring: $("scoring").value,
+      target: Number($("target").value), partners: $("partners").checked } };
+    const inPlay = view && view.hands.length && !view.winner;
+    if (!confirm(inPlay ? "The current game is not finished. Start a new game? (It stays in the journal.)"
+                        : `Start a new game for ${players.join(", ")}?`)) return;
+    body.confirm = true;
+    await send("/api/new-game", body, "New game started.");
+    resetForm();
+    loadGames();
+  };
+
+  async function loadGames() {
+    const res = await fetch("/api/games");
+    const data = await res.json();
+    $("games").replaceChildren(...data.games.slice().reverse().map((g) => el("div", { class: "row" },
+      el("span", { text: `${g.name}${g.id === data.current ? " (current)" : ""}` }),
+      el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }),
+      el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }),
+      g.id === data.current ? null : el("button", { class: "danger", text: "Delete",
+        onclick: async () => {
+          const phrase = prompt(`This deletes ${g.name} for good. Type: delete game ${g.id}`);
+          if (phrase === null) return;
+          await send(`/api/games/${g.id}/delete`, { confirm: phrase }, `${g.name} deleted.`);
+          loadGames();
+        } }))));
+  }
+
+  async function start() {
+    showToken();
+    const res = await fetch("/api/cards");
+    const data = await res.json();
+    keys = data.keys;
+    for (const k of keys) points[k.code] = k.points;
+    $("press").classList.toggle("hidden", !data.emulator);
+    renderKeys();
+    loadGames();
+    Tinker.live((v) => {
+      const gameChanged = !view || view.game !== v.game;
+      view = v;
+      document.body.dataset.version = v.version;
+      if (gameChanged) { resetForm(); loadGames(); }
+      if (form.editing !== null && form.editing >= v.hands.length) resetForm();
+      $("totals").textContent = v.players.map((p) => `${p.name} ${p.total}`).join(" · ");
+      renderForm();
+      renderHistory();
+      renderDeclare();
+    });
+  }
+  start();
+})();

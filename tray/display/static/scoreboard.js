@@ -1,0 +1,123 @@
+// The scoreboard: totals, chart, whose deal, the last pick and its meaning, the winner banner.
+"use strict";
+(() => {
+  const { el, SYMBOL } = Tinker;
+  const $ = (id) => document.getElementById(id);
+  // Lines are told apart by colour AND by dash pattern, marker shape and a name label.
+  const PALETTE = ["#ffd23f", "#4d9dff", "#ff6ea8", "#3ddc84", "#ff8c42", "#c7a4ff", "#5ce1e6",
+                   "#f4f6fb", "#b5e655", "#ff4d4d"];
+  const DASHES = ["", "10 5", "3 4", "14 4 3 4", "", "10 5", "3 4", "14 4 3 4", "", "10 5"];
+
+  if (Tinker.token()) {  // only a page opened with the token may show it as a QR code
+    const img = $("qrimg");
+    img.onload = () => $("qr").classList.remove("hidden");
+    img.src = "/api/qr.svg?token=" + encodeURIComponent(Tinker.token());
+  }
+
+  function render(v) {
+    document.body.dataset.version = v.version;
+    renderScores(v);
+    renderChart(v);
+    renderPick(v);
+    const banner = $("banner");
+    banner.classList.toggle("hidden", !v.winner);
+    banner.textContent = v.winner ? "🏆 " + v.winner.text : "";
+  }
+
+  function renderScores(v) {
+    const box = $("scores");
+    $("rules").textContent = v.rules ? v.rules.says : "";
+    const deal = $("deal");
+    deal.classList.toggle("hidden", v.dealer === null);
+    if (v.dealer !== null) deal.textContent = `Hand ${v.hands.length + 1}: ${v.players[v.dealer].name} deals`;
+    if (!v.players.length) {
+      box.replaceChildren(el("p", { class: "empty", text: "No game yet: start one on the entry page." }));
+      return;
+    }
+    const target = v.rules.target;
+    box.replaceChildren(...v.players.map((p) => {
+      const share = Math.max(0, Math.min(100, (100 * p.total) / target));
+      return el("div", { class: "score" + (p.leads ? " leads" : "") + (p.out ? " out" : ""),
+                         "data-seat": p.seat },
+        el("div", { class: "name" }, p.name,
+          p.team ? el("span", { class: "tag team", text: "Team " + p.team }) : null,
+          p.deals ? el("span", { class: "tag deal", text: "DEALS" }) : null,
+          p.leads && !p.won ? el("span", { class: "tag lead", text: "LEADS" }) : null,
+          p.won ? el("span", { class: "tag lead", text: "WINNER" }) : null,
+          p.out ? el("span", { class: "tag outtag", text: "OUT" }) : null),
+        el("div", { class: "total", text: String(p.total) }),
+        el("div", { class: "bar", title: `${p.total} of ${target}` },
+          el("div", { style: `width:${share}%` })));
+    }));
+  }
+
+  function renderChart(v) {
+    const box = $("chart");
+    if (!v.hands.length) {
+      box.replaceChildren(el("p", { class: "muted", text: "The chart starts after the first hand." }));
+      return;
+    }
+    const NS = "http://www.w3.org/2000/svg";
+    const s = (tag, attrs) => {
+      const n = document.createElementNS(NS, tag);
+      for (const [k, val] of Object.entries(attrs)) n.setAttribute(k, val);
+      return n;
+    };
+    const W = 640, H = 250, L = 48, R = 96, T = 12, B = 28;
+    const n = v.hands.length;
+    const top = Math.max(v.rules.target, ...v.hands.flatMap((h) => h.totals));
+    const x = (i) => L + ((W - L - R) * i) / Math.max(1, n);
+    const y = (t) => H - B - ((H - T - B) * t) / top;
+    const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+                           "aria-label": "Running totals per hand" });
+    svg.append(s("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+    svg.append(s("line", { x1: L, y1: y(v.rules.target), x2: W - R, y2: y(v.rules.target), class: "target" }));
+    const tl = s("text", { x: 2, y: y(v.rules.target) + 5 }); tl.textContent = v.rules.target; svg.append(tl);
+    const z = s("text", { x: 2, y: H - B + 5 }); z.textContent = "0"; svg.append(z);
+    const hl = s("text", { x: W - R, y: H - 6, "text-anchor": "end" });
+    hl.textContent = `hand ${n}`; svg.append(hl);
+    const ends = [];
+    v.players.forEach((p, seat) => {
+      const pts = [[x(0), y(0)], ...v.hands.map((h, i) => [x(i + 1), y(h.totals[seat])])];
+      const colour = PALETTE[seat % PALETTE.length];
+      svg.append(s("polyline", { points: pts.map((q) => q.join(",")).join(" "), fill: "none",
+        stroke: colour, "stroke-width": 4, "stroke-dasharray": DASHES[seat % DASHES.length],
+        "stroke-linejoin": "round", "data-seat": seat }));
+      const [ex, ey] = pts[pts.length - 1];
+      svg.append(s("circle", { cx: ex, cy: ey, r: 5, fill: colour }));
+      ends.push({ y: ey, name: p.name, colour });
+    });
+    ends.sort((a, b) => a.y - b.y);  // labels at the line ends, nudged apart so none overlap
+    let last = -Infinity;
+    for (const e of ends) {
+      const ly = Math.max(e.y + 5, last + 21);
+      last = ly;
+      const t = s("text", { x: W - R + 8, y: ly, fill: e.colour, "font-weight": 700 });
+      t.textContent = e.name;
+      svg.append(t);
+    }
+    box.replaceChildren(svg);
+  }
+
+  function renderPick(v) {
+    const sw = $("swatch");
+    const p = v.pick;
+    if (p) {
+      sw.className = "swatch c-" + p.colour;
+      sw.dataset.seq = p.seq;
+      sw.replaceChildren(el("span", { class: "sym", text: SYMBOL[p.colour] }),
+                         el("span", { text: p.colour }));
+      $("says").textContent = p.says;
+    }
+    $("meanings").replaceChildren(...(p ? p.meanings : []).map(([card, means]) =>
+      el("li", {}, el("b", { text: card + ": " }), means)));
+    const d = $("declared");
+    d.classList.toggle("hidden", !v.declared);
+    if (v.declared) {
+      d.textContent = `Declared: ${v.declared.name}${v.declared.who ? " (" + v.declared.who + ")" : ""}. ` +
+        "Press the Tinker Bell button!";
+    }
+  }
+
+  Tinker.live(render);
+})();

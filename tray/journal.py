@@ -1,0 +1,308 @@
+"""The journal: the table's entries in SQLite, the source of truth across restarts.
+
+Every entry is committed in its own transaction (WAL, `synchronous=FULL`) before `append`
+returns, and the display shows an entry only after that, so a power cut or `kill -9` at any
+moment loses nothing that was shown. A game is the fold of its entries (`engine.table.fold`);
+undo is a compensating entry, never a deletion. Only a whole game can be deleted, and only with
+its confirmation phrase.
+
+A file that is not ours (another application's database, a corrupt file, a text file) is refused
+with a message and opened read-only for the check, so it is never modified.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from engine import table as T
+
+APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE games (
+    id      INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    name    TEXT NOT NULL
+);
+CREATE TABLE entries (
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
+    game  INTEGER REFERENCES games(id) ON DELETE CASCADE,  -- NULL: a pick with no game yet
+    t     REAL NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE INDEX entries_game ON entries(game, id);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class JournalError(Exception):
+    """The journal file cannot be used; the message says why and what to do."""
+
+
+class ConfirmError(ValueError):
+    """A destructive request without its confirmation phrase."""
+
+
+class UnknownGameError(LookupError):
+    """A game id that the journal does not hold."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameInfo:
+    id: int
+    name: str
+    created: float
+    entries: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Logged:
+    id: int
+    t: float
+    entry: dict[str, Any]
+
+
+class Journal:
+    def __init__(self, path: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.Lock()
+        _check_file(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        if self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            with self._lock:
+                self._db.executescript(
+                    f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
+                    f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+                )
+
+    # --- writing: one transaction per call ---
+
+    def create_game(self, start: Mapping[str, Any], name: str | None = None) -> int:
+        """A new game whose first entry is `start`; returns its id."""
+        with self._tx():
+            now = self._clock()
+            cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
+            game = int(cur.lastrowid)
+            self._db.execute(
+                "UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game)
+            )
+            self._insert(game, start, now)
+        return game
+
+    def append(self, game: int | None, entry: Mapping[str, Any]) -> int:
+        """Commit `entry` to `game` (None: a pick with no game) and return its id."""
+        with self._tx():
+            if game is not None:
+                self._require(game)
+            return self._insert(game, entry)
+
+    def delete_game(self, game: int, confirm: str) -> None:
+        """Delete a game and its entries; `confirm` must be exactly `delete game <id>`."""
+        phrase = f"delete game {game}"
+        with self._tx():
+            self._require(game)
+            if confirm != phrase:
+                raise ConfirmError(f"to delete game {game}, confirm with the words {phrase!r}")
+            self._db.execute("DELETE FROM entries WHERE game=?", (game,))
+            self._db.execute("DELETE FROM games WHERE id=?", (game,))
+
+    def token(self) -> str:
+        """The table's write token, made once and kept, so phones stay paired across restarts."""
+        with self._tx():
+            row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
+            if row:
+                return row[0]
+            value = secrets.token_urlsafe(12)
+            self._db.execute("INSERT INTO meta(key, value) VALUES ('token', ?)", (value,))
+            return value
+
+    # --- reading ---
+
+    def games(self) -> list[GameInfo]:
+        rows = self._db.execute(
+            "SELECT g.id, g.name, g.created, COUNT(e.id) FROM games g "
+            "LEFT JOIN entries e ON e.game = g.id GROUP BY g.id ORDER BY g.id"
+        ).fetchall()
+        return [GameInfo(*r) for r in rows]
+
+    def latest_game(self) -> int | None:
+        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+        return row[0]
+
+    def entries(self, game: int | None) -> list[Logged]:
+        """A game's entries in order (None: the picks made while no game existed)."""
+        if game is not None:
+            self._require(game)
+            rows = self._db.execute(
+                "SELECT id, t, entry FROM entries WHERE game=? ORDER BY id", (game,)
+            )
+        else:
+            rows = self._db.execute(
+                "SELECT id, t, entry FROM entries WHERE game IS NULL ORDER BY id"
+            )
+        return [Logged(i, t, json.loads(e)) for i, t, e in rows]
+
+    def last_id(self) -> int:
+        return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
+
+    def load(self, game: int | None) -> T.Table:
+        return T.fold(x.entry for x in self.entries(game))
+
+    def export_json(self, game: int) -> str:
+        info = self._info(game)
+        logged = self.entries(game)
+        table = T.fold(x.entry for x in logged)
+        assert table.game is not None
+        g = table.game
+        doc = {
+            "format": "tinker-tray game",
+            "version": 1,
+            "game": {"id": info.id, "name": info.name, "created": info.created},
+            "players": list(g.players),
+            "options": g.opts,
+            "hands": [
+                {
+                    "number": n,
+                    "dealer": h.dealer,
+                    "winner": h.winner,
+                    "held": [list(x) if isinstance(x, tuple) else x for x in h.held],
+                    "points": list(h.points),
+                    "scored": list(h.delta),
+                    "totals": list(h.totals),
+                }
+                for n, h in enumerate(g.hands, start=1)
+            ],
+            "totals": list(g.sheet.scores) if g.sheet else [],
+            "winner": g.winner_names(),
+            "entries": [{"id": x.id, "t": x.t, **x.entry} for x in logged],
+        }
+        return json.dumps(doc, indent=1)
+
+    def export_csv(self, game: int) -> str:
+        """The score sheet: one row per hand with what each player scored and their total."""
+        table = T.fold(x.entry for x in self.entries(game))
+        assert table.game is not None
+        g = table.game
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow(
+            ["hand", "dealer", "went out"]
+            + [f"{p} scored" for p in g.players]
+            + [f"{p} total" for p in g.players]
+        )
+        for n, h in enumerate(g.hands, start=1):
+            w.writerow([n, g.players[h.dealer], g.players[h.winner], *h.delta, *h.totals])
+        return out.getvalue()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- internals ---
+
+    def _insert(self, game: int | None, entry: Mapping[str, Any], t: float | None = None) -> int:
+        text = json.dumps(dict(entry), separators=(",", ":"), sort_keys=True)
+        cur = self._db.execute(
+            "INSERT INTO entries(game, t, entry) VALUES (?, ?, ?)",
+            (game, self._clock() if t is None else t, text),
+        )
+        return int(cur.lastrowid)
+
+    def _require(self, game: int) -> None:
+        if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():
+            raise UnknownGameError(f"no game {game} in this journal")
+
+    def _info(self, game: int) -> GameInfo:
+        for g in self.games():
+            if g.id == game:
+                return g
+        raise UnknownGameError(f"no game {game} in this journal")
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db, self._lock)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT under the journal's lock (ROLLBACK if the body raises)."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock):
+        self._db, self._lock = db, lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        try:
+            self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self._lock.release()
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a file that is not a tinker-tray journal, touching nothing (opened read-only)."""
+    if path.is_dir():
+        raise JournalError(f"{path} is a directory, not a journal file")
+    if not path.exists() or path.stat().st_size == 0:
+        return  # a new journal
+    with path.open("rb") as f:
+        head = f.read(len(_SQLITE_MAGIC))
+    if head != _SQLITE_MAGIC:
+        raise JournalError(
+            f"{path} is not a tinker-tray journal (not an SQLite database). It was left "
+            "untouched: choose another journal path, or move the file away."
+        )
+    # With no WAL beside it, `immutable` reads the file without creating -wal/-shm files; a
+    # WAL left by a crash holds committed entries, so then read through it (read-only).
+    mode = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
+        try:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise JournalError(
+            f"{path} is damaged ({exc}). It was left untouched: restore a copy, or start a new "
+            "journal at another path."
+        ) from None
+    if app_id != APPLICATION_ID and (app_id != 0 or tables):
+        raise JournalError(
+            f"{path} is another application's SQLite database, not a tinker-tray journal. "
+            "It was left untouched: choose another journal path."
+        )
+    if check != "ok":
+        raise JournalError(
+            f"{path} is damaged (SQLite integrity check: {check}). It was left untouched: "
+            "restore a copy, or start a new journal at another path."
+        )
+    if version > SCHEMA_VERSION:
+        raise JournalError(
+            f"{path} was written by a newer tinker-tray (journal version {version}); "
+            "upgrade tinker-tray to open it. It was left untouched."
+        )
