@@ -40,7 +40,7 @@ Held = tuple[str, ...] | int | None
 """What a seat holds at the end of a hand: card codes tapped in, a typed total, or nothing."""
 
 MAX_TYPED_TOTAL = 10_000
-"""A typed total above this is a typo (a whole Disney deck is worth 1,368 points)."""
+"""A typed total above this is a typo (a whole Disney deck is worth 1,540 points)."""
 
 UNDOABLE = frozenset({"hand", "edit", "void", "dealer"})
 PIXIE_DUST = "pixie-dust"
