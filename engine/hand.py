@@ -442,7 +442,12 @@ class Hand:
             return
         if len(hand) == 1 and not action & 1:
             self.catchable.append(pos)
-        self.fxfn[card](self, pos, card)
+        fx = self.fxfn[card]
+        if fx is _fx_number:  # the commonest card: inline the turn passing on
+            self.cur = (pos + self.direction) % self.k
+            self.phase = PLAY
+        else:
+            fx(self, pos, card)
 
     def _reneged(self, hand: list[int], card: int) -> bool:
         """Would a challenge of this Villain Draw 4 succeed? ("Reneging")"""

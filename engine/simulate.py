@@ -43,6 +43,8 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
     """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles."""
     h = game.hand
     randrange = rng.randrange
+    step = game.step
+    seats = h.seats
     while h.phase != OVER:
         if h.catchable or h.challenge_open:
             _offer_interjections(game, bots, rng)
@@ -56,7 +58,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
             rng.shuffle(pool)
             game.apply_reshuffle(pool)
         else:
-            game.step(bots[h.seats[h.cur]].act(game))
+            step(bots[seats[h.cur]].act(game))
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
