@@ -63,13 +63,15 @@ def main() -> None:
             runs["rlcard"][int(p)].append(figures)
     print(f"random-bot hands, {args.hands} per run, median of {args.repeat} runs")
     print(f"{'players':>7} {'ours hands/s':>13} {'rlcard hands/s':>15} {'ratio':>6}"
-          f" {'our turns/hand':>15} {'rlcard steps/hand':>18}")
+          f" {'our turns/hand':>15} {'rlcard steps/hand':>18} {'decisions/s ratio':>18}")
     for p in (2, 4):
         o = statistics.median(x["hands_per_s"] for x in runs["ours"][p])
         r = statistics.median(x["hands_per_s"] for x in runs["rlcard"][p])
         ot = statistics.median(x["turns_per_hand"] for x in runs["ours"][p])
         rt = statistics.median(x["steps_per_hand"] for x in runs["rlcard"][p])
-        print(f"{p:>7} {o:>13,.0f} {r:>15,.0f} {o / r:>5.2f}x {ot:>15.1f} {rt:>18.1f}")
+        per_decision = (o * ot) / (r * rt)
+        print(f"{p:>7} {o:>13,.0f} {r:>15,.0f} {o / r:>5.2f}x {ot:>15.1f} {rt:>18.1f}"
+              f" {per_decision:>17.2f}x")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ PHASE_NAMES = (
 
 _COLOUR_OF = C.COLOUR_OF
 _RANK_OF = C.RANK_OF
-_PROTECT, _DISCARD, _DRAW, _PASS, _DONE, _TAKE = A.PROTECT, A.DISCARD, A.DRAW, A.PASS, A.DONE, A.TAKE
+_PROTECT, _DISCARD, _DRAW = A.PROTECT, A.DISCARD, A.DRAW
+_PASS, _DONE, _TAKE = A.PASS, A.DONE, A.TAKE
 _UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
@@ -361,7 +362,7 @@ class Hand:
             self._do_play(pos, action)
         elif action == _DRAW:
             self._do_draw(pos)
-        elif action == _PASS or action == _DONE:
+        elif action in (_PASS, _DONE):
             self._advance(pos, 1)
         elif action < _DISCARD:
             self._do_protect(pos, action)
