@@ -55,9 +55,7 @@ class Emulator:
         tty.setraw(slave)           # no echo or CR/LF translation before the host opens it
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
-        self.firmware = tinkerfw.Firmware(
-            fakemachine, self._write, ticks_ms, ticks_diff, buzzer=self._buzzer,
-            board=self._board, major_range=self._major_range)
+        self.firmware = self._boot()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="tray-emulator", daemon=True)
         self._thread.start()
@@ -107,10 +105,20 @@ class Emulator:
         """Send raw bytes to the host as if the device had (noise, truncated frames...)."""
         self._write(data)
 
+    def reboot(self) -> None:
+        """Restart the firmware without unplugging (a watchdog reset): the port stays open."""
+        self.firmware = self._boot()
+
+    def _boot(self) -> tinkerfw.Firmware:
+        return tinkerfw.Firmware(fakemachine, self._write, ticks_ms, ticks_diff,
+                                 buzzer=self._buzzer, board=self._board,
+                                 major_range=self._major_range)
+
     def _loop(self) -> None:
-        fw, master = self.firmware, self._master
-        assert fw is not None
+        master = self._master
         while not self._stop.is_set():
+            fw = self.firmware
+            assert fw is not None
             try:
                 ready, _, _ = select.select([master], [], [], 0.002)
                 if ready:

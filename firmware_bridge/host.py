@@ -55,8 +55,9 @@ class VersionRefused(Exception):
     """The device speaks no protocol major this host speaks; the message says who updates."""
 
 
-def check_version(reply: p.HelloReply, host: tuple[int, int] = HOST_MAJORS) -> int:
+def check_version(reply: p.HelloReply, host: tuple[int, int] | None = None) -> int:
     """The highest major both sides speak, or VersionRefused naming the side to update."""
+    host = host or HOST_MAJORS
     lo, hi = max(host[0], reply.major_min), min(host[1], reply.major_max)
     if lo <= hi:
         return hi
@@ -147,6 +148,7 @@ class Bridge:
         self.last_reply: p.HeartbeatReply | None = None
         self._wanted = _Wanted(0, (0, 0, 0, 0))
         self._sent_at = 0.0
+        self._hello_at = 0.0
         self._seen_events: collections.deque[int] = collections.deque(maxlen=64)
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
 
@@ -304,13 +306,17 @@ class Bridge:
         data = port.read(port.in_waiting or 1)
         return self.decoder.feed(data) if data else []
 
+    def _hello(self) -> p.Hello:
+        s = self.settings
+        self._hello_at = time.monotonic()
+        return p.Hello(HOST_MAJORS[0], HOST_MAJORS[1], p.PROTOCOL_MINOR,
+                       round(s.hold_s * 1000), round(s.device_lost_s * 1000))
+
     def _handshake(self, port: serial.Serial) -> p.HelloReply:
         s = self.settings
-        hello = p.Hello(HOST_MAJORS[0], HOST_MAJORS[1], p.PROTOCOL_MINOR,
-                        round(s.hold_s * 1000), round(s.device_lost_s * 1000))
         wait = s.handshake_first_s
         for _attempt in range(s.handshake_attempts):
-            self.send(hello)
+            self.send(self._hello())
             until = time.monotonic() + wait
             while time.monotonic() < until:
                 if self._stop.is_set():
@@ -332,12 +338,15 @@ class Bridge:
         self._send_wanted(resume=True)
         self._publish(TrayLinked(port=name, firmware=device.firmware, board=device.board,
                                  t=self._clock()))
+        self._report_standalone(device)
+        self.reconnects += 1
+
+    def _report_standalone(self, device: p.HelloReply) -> None:
         if device.standalone_picks:
             self._fault("serial_standalone",
                         f"the USB tray ran on its own while the host was away and made "
                         f"{device.standalone_picks} pick(s) of its own; those are not in the "
                         "audit record")
-        self.reconnects += 1
 
     def _serve(self, port: serial.Serial) -> None:
         s = self.settings
@@ -379,9 +388,13 @@ class Bridge:
                         msg.text)
             if msg.code == wire.ERR_SHOW_INCOMPLETE:
                 self._send_wanted(resume=True)
-        elif isinstance(msg, p.HelloReply):  # the device rebooted under us: treat as relink
+            elif msg.code == wire.ERR_NOT_LINKED and now - self._hello_at > 0.2:
+                self.send(self._hello())  # it restarted without the port closing: relink
+        elif isinstance(msg, p.HelloReply):  # the answer to that hello
+            check_version(msg)
             self.device = msg
             self._send_wanted(resume=True)
+            self._report_standalone(msg)
 
     def _button(self, msg: p.Button) -> None:
         if msg.kind in (wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE):

@@ -118,13 +118,13 @@ def cobs_encode(data):
 
 def cobs_decode(data):
     """Inverse of cobs_encode; raises ValueError on a zero byte or a truncated block."""
+    if b"\x00" in data:
+        raise ValueError("zero byte inside a COBS frame")
     out = bytearray()
     i = 0
     n = len(data)
     while i < n:
         code = data[i]
-        if code == 0:
-            raise ValueError("zero byte inside a COBS frame")
         i += 1
         j = i + code - 1
         if j > n:
