@@ -45,9 +45,10 @@ def by_id_links(directory: str = BY_ID) -> dict[str, str]:
             for n in names}
 
 
-def candidates(comports: Callable[[], Iterable] = list_ports.comports,
+def candidates(comports: Callable[[], Iterable] | None = None,
                links: dict[str, str] | None = None) -> list[Candidate]:
     """Every serial port, trays (2E8A:0005) first."""
+    comports = comports or list_ports.comports
     links = by_id_links() if links is None else links
     found = [
         Candidate(device=info.device,
@@ -64,7 +65,7 @@ class AmbiguousPort(LookupError):
 
 
 def find_port(serial_number: str | None = None,
-              comports: Callable[[], Iterable] = list_ports.comports,
+              comports: Callable[[], Iterable] | None = None,
               links: dict[str, str] | None = None) -> str | None:
     """The path of the tray (matching `serial_number` if given), or None if none is plugged in."""
     trays = [c for c in candidates(comports, links) if c.is_tray
