@@ -64,6 +64,7 @@ class Emulator:
 
     def unplug(self) -> None:
         """Pull the cable: stop the firmware and close both ends of the pty."""
+        self.path = None
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -334,7 +334,8 @@ class Bridge:
         device = self.device
         assert device is not None
         self._offsets.clear()
-        self.linked.set()
+        self._seen_events.clear()  # event numbers restart with each hello (the device clears
+        self.linked.set()          # its resend queue then, so no duplicate can cross it)
         self._send_wanted(resume=True)
         self._publish(TrayLinked(port=name, firmware=device.firmware, board=device.board,
                                  t=self._clock()))
@@ -393,6 +394,7 @@ class Bridge:
         elif isinstance(msg, p.HelloReply):  # the answer to that hello
             check_version(msg)
             self.device = msg
+            self._seen_events.clear()
             self._send_wanted(resume=True)
             self._report_standalone(msg)
 

@@ -86,6 +86,8 @@ def test_unplug_publishes_a_fault_and_replug_recovers_without_restart(linked):
     tray, emulator, events = linked
     tray.set_lights((0.0, 1.0, 0.0, 0.0))
     eventually(lambda: emulator.lights()[1] == 1.0)
+    emulator.tap()
+    events.wait_for(ButtonPressed)
     emulator.unplug()
     (fault,) = events.wait_for(Fault)
     assert fault.kind == "serial_lost"
@@ -94,18 +96,20 @@ def test_unplug_publishes_a_fault_and_replug_recovers_without_restart(linked):
     emulator.start()  # a new pty, a freshly booted firmware with dark LEDs
     events.wait_for(TrayLinked, 2)
     eventually(lambda: emulator.lights() == (0.0, 0.0, 1.0, 0.0))  # state re-sent
-    emulator.tap()
-    events.wait_for(ButtonPressed)
+    emulator.tap()  # the rebooted device numbers its events from 1 again: not a duplicate
+    events.wait_for(ButtonPressed, 2)
 
 
 def test_a_device_that_restarts_behind_an_open_port_is_relinked(linked):
     tray, emulator, events = linked
     tray.set_lights((0.0, 0.0, 0.0, 1.0))
     eventually(lambda: emulator.lights()[3] == 1.0)
+    emulator.tap()
+    events.wait_for(ButtonPressed)
     emulator.reboot()  # forgets the link and the lights; the host's next frame gets an error
     eventually(lambda: emulator.lights() == (0.0, 0.0, 0.0, 1.0))
     emulator.tap()
-    events.wait_for(ButtonPressed)
+    events.wait_for(ButtonPressed, 2)
 
 
 def test_standalone_picks_are_reported_when_the_host_returns(emulator):
