@@ -13,6 +13,7 @@ Prints, in one run:
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import select
 import statistics
@@ -187,6 +188,7 @@ def main() -> None:
     ap.add_argument("--burst", type=int, default=100_000)
     ap.add_argument("--replugs", type=int, default=10)
     args = ap.parse_args()
+    logging.getLogger("firmware_bridge").setLevel(logging.ERROR)  # the replugs' faults
 
     rt, size = protocol_round_trip(args.messages)
     echo = bare_echo(args.messages, size)

@@ -50,6 +50,11 @@ def test_table_crc_matches_the_c_one(data):
     assert wire.crc16_py(data) == wire.crc16(data)
 
 
+def test_the_worked_example_in_protocol_md():
+    assert wire.encode_frame(7, wire.HEARTBEAT, bytes([2, 1])) == bytes.fromhex(
+        "08 01 07 03 02 01 63 c5 00")
+
+
 def test_oversized_payload_is_refused_when_encoding():
     with pytest.raises(ValueError, match="exceeds 240"):
         wire.encode_frame(1, wire.HEARTBEAT, bytes(241))
