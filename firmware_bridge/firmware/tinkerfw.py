@@ -28,6 +28,10 @@ DEBOUNCE_MS = 20          # the level must be stable this long before an edge co
 RETRY_MS = 250            # resend an unacknowledged button event this often
 MAX_PENDING = 8           # unacknowledged button events kept for resending
 MAX_SHOW = 128            # frames of one show the device stores
+
+# A malformed payload raises one of these (MicroPython's struct raises ValueError and has no
+# struct.error; CPython's struct.error is its own class).
+BAD_PAYLOAD = (ValueError, IndexError, KeyError, getattr(struct, "error", ValueError))
 DEFAULT_HOLD_MS = 1000
 DEFAULT_LOST_MS = 3000
 
@@ -245,16 +249,14 @@ class Firmware:
             return
         try:
             self._command(seq, msg_type, payload)
-        except (ValueError, IndexError) as exc:  # struct.error is a ValueError on MicroPython
-            self._error(wire.ERR_BAD_PAYLOAD, seq, str(exc))
-        except struct.error as exc:  # CPython's struct.error is not a ValueError
+        except BAD_PAYLOAD as exc:
             self._error(wire.ERR_BAD_PAYLOAD, seq, str(exc))
 
     def _hello(self, seq, payload):
         try:
             lo, hi, _minor, hold_ms, lost_ms = struct.unpack(
                 wire.FMT_HELLO, payload[:struct.calcsize(wire.FMT_HELLO)])
-        except (ValueError, struct.error):
+        except BAD_PAYLOAD:
             self._error(wire.ERR_BAD_PAYLOAD, seq, "bad hello")
             return
         previous = self.mode

@@ -208,3 +208,15 @@ def test_standalone_show_lands_on_the_pick(colour):
 
 def test_rand_below_is_in_range():
     assert {tinkerfw.rand_below(4) for _ in range(400)} == {0, 1, 2, 3}
+
+
+def test_a_truncated_hello_gets_an_error_and_no_link(dev):
+    dev.fw.feed(wire.encode_frame(3, wire.HELLO, b"\x01"))
+    assert dev.said(p.Error)[0].code == wire.ERR_BAD_PAYLOAD
+    assert dev.fw.mode == wire.MODE_STANDALONE
+
+
+def test_a_show_past_the_device_limit_is_refused(dev):
+    dev.link()
+    dev.host(p.ShowData(1, tinkerfw.MAX_SHOW, ((1, 2, 3, 4, 5),)))
+    assert dev.said(p.Error)[0].code == wire.ERR_BAD_PAYLOAD
