@@ -1,0 +1,155 @@
+"""The reference firmware on a pseudo-terminal, for tests, benchmarks and laptops without a Pico.
+
+The firmware's own logic (`firmware/tinkerfw.py`) runs in a thread on the master side of a pty
+with the fake `machine` module; the host opens the slave side with pyserial exactly as it would a
+real /dev/ttyACM0. `unplug()` closes the master (the host's reads then fail as on a real unplug)
+and `replug()` makes a new pty with a freshly booted firmware.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+
+from firmware_bridge import fakemachine
+from firmware_bridge.firmware import tinkerfw, wire
+
+
+def ticks_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+def ticks_diff(a: int, b: int) -> int:
+    return a - b
+
+
+class Emulator:
+    """One emulated tray. `path` is the tty to open (None while unplugged)."""
+
+    def __init__(self, *, major_range: tuple[int, int] = (wire.PROTOCOL_MAJOR,) * 2,
+                 buzzer: bool = True, board: str = "emulator",
+                 on_output: Callable[[bytes], None] | None = None) -> None:
+        self._major_range = major_range
+        self._buzzer = buzzer
+        self._board = board
+        self._on_output = on_output
+        self._lock = threading.Lock()       # one writer to the master at a time
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._master = self._slave = -1
+        self.path: str | None = None
+        self.firmware: tinkerfw.Firmware | None = None
+        self.dropped_output = 0
+
+    # -- plugging --------------------------------------------------------------------------
+    def start(self) -> str:
+        """Plug in: a new pty and a freshly booted firmware. Returns the tty path."""
+        if self.path is not None:
+            return self.path
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)           # no echo or CR/LF translation before the host opens it
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        self.firmware = self._boot()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="tray-emulator", daemon=True)
+        self._thread.start()
+        self.path = os.ttyname(slave)
+        return self.path
+
+    def unplug(self) -> None:
+        """Pull the cable: stop the firmware and close both ends of the pty."""
+        self.path = None
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        with self._lock:
+            for fd in (self._master, self._slave):
+                if fd >= 0:
+                    os.close(fd)
+            self._master = self._slave = -1
+        self.path = None
+
+    def replug(self) -> str:
+        self.unplug()
+        return self.start()
+
+    stop = unplug
+
+    # -- the device's side -------------------------------------------------------------------
+    def _write(self, data: bytes) -> None:
+        """The firmware's output. Waits briefly if the host is slow, then drops (and counts),
+        as a USB device does when nobody reads: the firmware thread never blocks for good."""
+        with self._lock:
+            view = memoryview(data)
+            deadline = time.monotonic() + 0.5
+            while view and self._master >= 0:
+                try:
+                    view = view[os.write(self._master, view):]
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        self.dropped_output += 1
+                        return
+                    select.select([], [self._master], [], 0.01)
+                except OSError:
+                    return
+        if self._on_output is not None:
+            self._on_output(data)
+
+    def inject(self, data: bytes) -> None:
+        """Send raw bytes to the host as if the device had (noise, truncated frames...)."""
+        self._write(data)
+
+    def reboot(self) -> None:
+        """Restart the firmware without unplugging (a watchdog reset): the port stays open."""
+        self.firmware = self._boot()
+
+    def _boot(self) -> tinkerfw.Firmware:
+        return tinkerfw.Firmware(fakemachine, self._write, ticks_ms, ticks_diff,
+                                 buzzer=self._buzzer, board=self._board,
+                                 major_range=self._major_range)
+
+    def _loop(self) -> None:
+        master = self._master
+        while not self._stop.is_set():
+            fw = self.firmware
+            assert fw is not None
+            try:
+                ready, _, _ = select.select([master], [], [], 0.002)
+                if ready:
+                    data = os.read(master, 4096)
+                    fw.feed(data)
+            except BlockingIOError:
+                pass
+            except OSError:  # EIO: the host side is not open right now
+                self._stop.wait(0.01)
+            fw.poll()
+
+    # -- a person at the tray --------------------------------------------------------------
+    @property
+    def button(self) -> fakemachine.Pin:
+        assert self.firmware is not None, "the emulator is unplugged"
+        return self.firmware.button
+
+    def press(self) -> None:
+        self.button.drive(0)
+
+    def release(self) -> None:
+        self.button.drive(1)
+
+    def tap(self, seconds: float = 0.05) -> None:
+        """Press and release (the debounce needs the level stable for 20 ms, so hold > that)."""
+        self.press()
+        time.sleep(seconds)
+        self.release()
+
+    def lights(self) -> tuple[float, float, float, float]:
+        """What the four LEDs show now, 0..1 in COLOURS order."""
+        assert self.firmware is not None, "the emulator is unplugged"
+        return tuple(pwm.duty_u16() / 65535 for pwm in self.firmware.leds)
