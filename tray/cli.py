@@ -13,7 +13,10 @@ import sys
 # name -> (module, one-line help). The module has add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("tray.commands.run", "run the tray service (real pins on a Pi, else the emulator)"),
-    "emulate": ("tray.commands.emulate", "run the tray service on mock pins, driven from the keyboard"),
+    "emulate": (
+        "tray.commands.emulate",
+        "run the tray service on mock pins, driven from the keyboard",
+    ),
     "bench": ("tray.commands.bench", "bench-test the LEDs and the button while wiring"),
     "simulate": ("tray.commands.simulate", "play hands or games between bots and print statistics"),
     "replay": ("tray.commands.replay", "replay a game record and print the resulting state"),
