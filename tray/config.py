@@ -95,8 +95,8 @@ class ConfigError(ValueError):
 
     def __init__(self, source: str, problems: list[Problem]) -> None:
         self.source = source
-        self.problems = problems
-        super().__init__("\n".join(self._format(p) for p in problems))
+        self.problems = sorted(problems, key=lambda p: p.line or 0)  # in file order
+        super().__init__("\n".join(self._format(p) for p in self.problems))
 
     def _format(self, problem: Problem) -> str:
         where = self.source if problem.line is None else f"{self.source}, line {problem.line}"
@@ -341,6 +341,8 @@ class _Checker:
         uses += [(("leds", colour, "pin"), led.pin) for colour, led in leds.items()]
         if buzzer.enabled:
             uses.append((("buzzer", "pin"), buzzer.pin))
+        # "Already used by" names the use that comes first in the file.
+        uses.sort(key=lambda use: _line_of(self.lines, use[0]) or 0)
         reserved = dict(ALWAYS_RESERVED)
         for bus in buses:
             for gpio in BUS_PINS[bus]:

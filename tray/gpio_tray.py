@@ -79,8 +79,9 @@ class GpioTray:
             return
         self._closed = True
         try:
-            self.devices.button.when_activated = None
-            self.devices.button.when_deactivated = None
+            if self._deliver is not None:
+                self.devices.button.when_activated = None
+                self.devices.button.when_deactivated = None
             self.scheduler.close()
             self.devices.set_levels(DARK)
             self.devices.sound(False)

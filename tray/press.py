@@ -58,7 +58,8 @@ class PressDetector:
         """Call at (or after) `next_deadline`: the end of a lockout, a hold, a stuck button."""
         events: list[Event] = []
         if t >= self._lock_until and self.raw != self.pressed:
-            events += self._accept(self.raw, self._lock_until)
+            # The lockout that just ended began with a press: released within it = a glitch.
+            events += self._accept(self.raw, self._lock_until, glitch=self.pressed)
         if self.pressed:
             down = t - self._down_since
             if not self._held and down >= self.hold_s:
@@ -89,14 +90,14 @@ class PressDetector:
                 deadlines.append(self._down_since + self.stuck_s)
         return min(deadlines, default=None)
 
-    def _accept(self, pressed: bool, t: float) -> list[Event]:
+    def _accept(self, pressed: bool, t: float, glitch: bool = False) -> list[Event]:
         self.pressed = pressed
         self._lock_until = t + self.debounce_s
         if pressed:
             self._down_since, self._held, self._stuck = t, False, False
             return []
         was_held, was_stuck = self._held, self._stuck
-        if was_held or was_stuck or t - self._down_since <= self.debounce_s:
+        if was_held or was_stuck or glitch:
             return []  # the hold already acted, a stuck button came free, or a glitch
         return [ButtonPressed(t=self._stamp(t), source=self.source)]
 
