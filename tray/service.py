@@ -140,8 +140,14 @@ class TrayService:
             log.debug("tap ignored: the show is still spinning")
             return
         pick = self.picker.pick(source=event.source)  # first: the show is computed from it
-        self._play(show.frames(pick.colour, self.settings.show), self._spin)
-        self.tray.buzz("press")
+        try:
+            self._play(show.frames(pick.colour, self.settings.show), self._spin)
+            self.tray.buzz("press")
+        except Exception as exc:  # the pick stands (no gap in the sequence); say the tray failed
+            log.exception("the tray could not show pick %d", pick.seq)
+            self._busy_until = float("-inf")
+            self.bus.publish(Fault(kind="tray_error", t=time.time(),
+                                   message=f"the lights could not show pick {pick.seq}: {exc}"))
         self.history.append(pick)
         self.bus.publish(event)
         self.bus.publish(pick)
