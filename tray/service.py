@@ -77,13 +77,18 @@ class TrayService:
         """Make `run_forever` return (thread-safe, signal-safe)."""
         self._stop_requested.set()
 
-    def run_forever(self, *, signals: bool = True) -> None:
-        """Block until SIGINT/SIGTERM or `request_stop()`, then `stop()`."""
+    def run_forever(self, *, signals: bool = True, ready: Any = None) -> None:
+        """Block until SIGINT/SIGTERM or `request_stop()`, then `stop()`.
+
+        `ready()` is called once the signal handlers are in place (so a "ready" message is
+        never printed before a signal can stop the service cleanly)."""
         previous: dict[int, Any] = {}
         if signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, lambda *_: self._stop_requested.set())
         try:
+            if ready is not None:
+                ready()
             systemd.notify("READY=1")
             interval = systemd.watchdog_interval()
             while not self._stop_requested.wait(interval if interval else 0.5):

@@ -103,7 +103,6 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
             print(f"fault {event.kind}: {event.message}", flush=True)
 
     bus.subscribe(show, Pick, Fault)
-    print(f"emulator ready on {tray.name} (mock pins); stop with Ctrl-C or SIGTERM", flush=True)
     if args.seconds is not None:
         timer = threading.Timer(args.seconds, service.request_stop)
         timer.daemon = True
@@ -121,5 +120,6 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
             service.request_stop()
 
         threading.Thread(target=script, name="emulator-script", daemon=True).start()
-    service.run_forever()
+    service.run_forever(ready=lambda: print(
+        f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM", flush=True))
     return 0

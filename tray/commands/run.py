@@ -86,8 +86,8 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
         tray.close()
         raise
     attach_display(service, bus, args)
-    log.info("tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name)
-    service.run_forever()
+    service.run_forever(ready=lambda: log.info(
+        "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))
     return 0
 
 
