@@ -103,7 +103,10 @@ class Player:
 
     # Thread-safe entry points: each hands the work to the scheduler thread.
     def play(self, frames: Sequence[Frame]) -> None:
-        self.scheduler.call_soon(self._start, tuple(frames))
+        if self.scheduler.in_thread():  # e.g. the service handling a tap: the first frame now
+            self._start(tuple(frames))
+        else:
+            self.scheduler.call_soon(self._start, tuple(frames))
 
     def set_lights(self, levels: Levels) -> None:
         self.play((Frame(levels, 0.0),))

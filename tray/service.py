@@ -1,7 +1,7 @@
 """The tray service: a tray, the bus, the fair picker and the light show, on one loop thread.
 
 Every input (a tap or hold from any tray backend, a virtual press from the web page or the
-terminal) enters through `_deliver`, which only queues it on the service's own scheduler thread;
+terminal) enters through `_deliver`, which only queues it on the service's scheduler thread;
 so a hardware tap and a virtual press take exactly the same path from there on, and handlers
 never run on a GPIO or serial thread.
 
@@ -49,15 +49,22 @@ class TrayService:
         self._loop: Scheduler | None = None
         self._stop_requested = threading.Event()
         self._stopped = False
+        self._own_loop = True
 
     # --- life cycle ---
     def start(self) -> None:
-        self._loop = Scheduler("tray-service")
+        # A tray that runs its own Scheduler (the GPIO tray) lends it to the service: then an edge
+        # crosses threads once (callback -> scheduler) instead of three times, and the Pi runs one
+        # thread fewer. Other trays (USB) get a loop of the service's own.
+        shared = getattr(self.tray, "scheduler", None)
+        self._own_loop = not isinstance(shared, Scheduler)
+        self._loop = Scheduler("tray-service") if self._own_loop else shared
         try:
             self.tray.open(self._deliver)
             self.tray.set_lights(DARK)
         except BaseException:
-            self._loop.close()
+            if self._own_loop:
+                self._loop.close()
             raise
         log.info("tray service started on %s", getattr(self.tray, "name", "a tray"))
 
@@ -68,9 +75,9 @@ class TrayService:
         self._stopped = True
         self._stop_requested.set()
         systemd.notify("STOPPING=1")
-        if self._loop is not None:
+        if self._loop is not None and self._own_loop:
             self._loop.close()
-        self.tray.close()
+        self.tray.close()  # closes a lent scheduler too
         log.info("tray service stopped")
 
     def request_stop(self) -> None:
