@@ -1,0 +1,197 @@
+"""Latency of the tray on MockFactory pins, beside raw gpiozero in the same run.
+
+    .venv/bin/python bench/tray_latency.py [--presses 10000]
+
+For each of N taps (the tap is decided on the release edge; debounce 1 ms, a show of four
+0.1 ms steps so the next tap is not ignored), it measures from the pin edge to
+  (a) the Pick arriving at a bus subscriber, and
+  (b) the show's first frame written to the LED pins,
+beside gpiozero's own edge -> `when_activated` callback on another mock pin. Then the service's
+start-up time and resident memory beside a bare `python -c 'import gpiozero'`.
+Figures are from this machine; a Pi Zero 2 W is several times slower: compare the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from gpiozero import DigitalInputDevice
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tray import config as tray_config  # noqa: E402
+from tray.backend import DARK  # noqa: E402
+from tray.bus import Bus  # noqa: E402
+from tray.config import ShowSettings  # noqa: E402
+from tray.events import Pick  # noqa: E402
+from tray.gpio_tray import GpioTray  # noqa: E402
+from tray.pick import Picker  # noqa: E402
+from tray.service import TrayService  # noqa: E402
+
+
+def spin(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> str:
+    us = sorted(s / 1000 for s in samples_ns)
+    median, p99 = statistics.median(us), us[int(len(us) * 0.99) - 1]
+    text = f"{name:<34} median {median:8.1f} us   p99 {p99:8.1f} us"
+    if peer_ns:
+        peer = sorted(s / 1000 for s in peer_ns)
+        text += f"   ({median / statistics.median(peer):.0f}x / " \
+                f"{p99 / peer[int(len(peer) * 0.99) - 1]:.0f}x raw gpiozero)"
+    return text
+
+
+def raw_gpiozero(factory: MockFactory, n: int) -> list[int]:
+    device = DigitalInputDevice(4, pull_up=True, pin_factory=factory)
+    seen: list[int] = []
+    device.when_activated = lambda: seen.append(time.perf_counter_ns())
+    starts = []
+    for _ in range(n):
+        starts.append(time.perf_counter_ns())
+        device.pin.drive_low()
+        device.pin.drive_high()
+    device.close()
+    return [b - a for a, b in zip(starts, seen, strict=True)]
+
+
+def bare_handoff(n: int) -> list[int]:
+    """The floor for any design that leaves the callback thread: one hop to another thread."""
+    from tray.player import Scheduler
+
+    scheduler, done, out = Scheduler("bench-handoff"), threading.Semaphore(0), []
+
+    def job(t0: int) -> None:
+        out.append(time.perf_counter_ns() - t0)
+        done.release()
+
+    for _ in range(n):
+        scheduler.call_soon(job, time.perf_counter_ns())
+        done.acquire()
+    scheduler.close()
+    return out
+
+
+def service_latency(factory: MockFactory, n: int) -> tuple[list[int], list[int], int]:
+    base = tray_config.load()
+    config = dataclasses.replace(
+        base,
+        button=dataclasses.replace(base.button, debounce_s=0.001),
+        show=ShowSettings(steps=4, first_step_s=1e-4, last_step_s=1e-4, blinks=0, lit_s=0.0),
+    )
+    tray = GpioTray(config, pin_factory=factory)
+    picked, lit = threading.Semaphore(0), threading.Semaphore(0)
+    t_pick: list[int] = []
+    t_frame: list[int] = []
+    waiting_frame = [False]
+    show = tray.player._show
+
+    def timed_show(levels):
+        show(levels)
+        if waiting_frame[0] and levels != DARK:
+            waiting_frame[0] = False
+            t_frame.append(time.perf_counter_ns())
+            lit.release()
+
+    tray.player._show = timed_show
+    bus = Bus()
+
+    def on_pick(event):
+        t_pick.append(time.perf_counter_ns())
+        picked.release()
+
+    bus.subscribe(on_pick, Pick)
+    service = TrayService(tray, bus, Picker(), config)
+    service.start()
+    pin = tray.devices.button.pin
+    edges: list[int] = []
+    missed = 0
+    for _ in range(n):
+        while service.spinning:
+            spin(0.0002)
+        spin(0.002)  # the finger stays up longer than the debounce time, as a real one does
+        pin.drive_low()
+        spin(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
+        waiting_frame[0] = True
+        edges.append(time.perf_counter_ns())
+        pin.drive_high()
+        if not (picked.acquire(timeout=2) and lit.acquire(timeout=2)):
+            missed += 1
+            edges.pop()
+            waiting_frame[0] = False
+    service.stop()
+    return ([p - e for e, p in zip(edges, t_pick, strict=False)],
+            [f - e for e, f in zip(edges, t_frame, strict=False)], missed)
+
+
+CHILD_SERVICE = """
+import time; t0 = time.perf_counter()
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from tray import config; from tray.bus import Bus; from tray.pick import Picker
+from tray.gpio_tray import GpioTray; from tray.service import TrayService
+cfg = config.load()
+s = TrayService(GpioTray(cfg, pin_factory=MockFactory(pin_class=MockPWMPin)), Bus(), Picker(), cfg)
+s.start(); s.press(); time.sleep(0.2)
+rss = [l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1]
+print(rss, time.perf_counter() - t0); s.stop()
+"""
+CHILD_BARE = """
+import time; t0 = time.perf_counter()
+import gpiozero
+rss = [l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1]
+print(rss, time.perf_counter() - t0)
+"""
+
+
+def child(code: str, runs: int = 7) -> tuple[float, float, float]:
+    """(median wall time of the whole process, median in-process time, RSS MiB)."""
+    walls, inner, rss = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+        walls.append(time.perf_counter() - start)
+        rss.append(int(out[0]) / 1024)
+        inner.append(float(out[1]))
+    return statistics.median(walls), statistics.median(inner), statistics.median(rss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=10_000)
+    args = parser.parse_args()
+    factory = MockFactory(pin_class=MockPWMPin)
+    raw = raw_gpiozero(factory, args.presses)
+    handoff = bare_handoff(args.presses)
+    to_pick, to_frame, missed = service_latency(factory, args.presses)
+    print(f"tray latency on MockFactory pins, {args.presses} presses "
+          f"(python {sys.version.split()[0]}), missed {missed}")
+    print(summary("raw gpiozero edge -> callback", raw))
+    print(summary("bare hop to another thread", handoff, raw))
+    print(summary("edge -> Pick on the bus", to_pick, raw))
+    print(summary("edge -> first LED frame on pins", to_frame, raw))
+    print()
+    bare_wall, bare_in, bare_rss = child(CHILD_BARE)
+    svc_wall, svc_in, svc_rss = child(CHILD_SERVICE)
+    print(f"{'python -c import gpiozero':<34} process {bare_wall * 1000:6.0f} ms   "
+          f"in-process {bare_in * 1000:5.0f} ms   RSS {bare_rss:5.1f} MiB")
+    print(f"{'tray service started (+0.2 s)':<34} process {svc_wall * 1000:6.0f} ms   "
+          f"to start  {(svc_in - 0.2) * 1000:5.0f} ms   RSS {svc_rss:5.1f} MiB   "
+          f"({svc_rss / bare_rss:.2f}x RSS)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The tray's parts as one gpiozero device, on any pin factory.
+
+`TrayDevices` composes the Tinker Bell button, the four lights and the optional buzzer the way
+gpiozero composes boards (`CompositeDevice`), so one `close()` releases every pin. The button is
+a plain `DigitalInputDevice` with no `bounce_time`: debounce and tap-versus-hold are ours
+(`tray.press`), so gpiozero's `Button` would only add its idle hold thread.
+
+`make_pin_factory` picks the backend: "mock" (MockFactory with PWM-capable pins, for the
+emulator), a named one, or "auto" (GPIOZERO_PIN_FACTORY if set, else lgpio then RPi.GPIO).
+Where none loads, `NoGpio` says why, so `tinker-tray run` can fall back to the emulator.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gpiozero import LED, PWMLED, Buzzer, CompositeDevice, DigitalInputDevice, Factory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from tray.backend import COLOURS, Levels
+from tray.config import Config
+
+_FACTORIES = {
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),
+    "pigpio": ("gpiozero.pins.pigpio", "PiGPIOFactory"),
+    "native": ("gpiozero.pins.native", "NativeFactory"),
+}
+
+
+class NoGpio(RuntimeError):
+    """No real pin backend could be loaded here (not a Pi, or no lgpio / RPi.GPIO)."""
+
+
+def make_pin_factory(name: str = "auto") -> Factory:
+    if name == "auto":
+        name = os.environ.get("GPIOZERO_PIN_FACTORY", "auto").lower()
+    if name == "mock":
+        return MockFactory(pin_class=MockPWMPin)
+    names = ["lgpio", "rpigpio"] if name == "auto" else [name]
+    reasons = []
+    for candidate in names:
+        if candidate not in _FACTORIES:
+            reasons.append(f"{candidate}: unknown pin factory")
+            continue
+        module_name, class_name = _FACTORIES[candidate]
+        try:
+            module = __import__(module_name, fromlist=[class_name])
+            return getattr(module, class_name)()
+        except Exception as exc:  # ImportError off a Pi; RuntimeError from RPi.GPIO; OSError
+            reasons.append(f"{candidate}: {type(exc).__name__}: {exc}")
+    raise NoGpio("no GPIO pins found here (" + "; ".join(reasons) + ")")
+
+
+class TrayDevices(CompositeDevice):
+    """Button, four lights (PWMLED or LED) and an optional Buzzer; COLOURS order for levels."""
+
+    def __init__(self, config: Config, *, pin_factory: Factory | None = None) -> None:
+        made = []
+        try:
+            light = PWMLED if config.pwm else LED
+            lights = {}
+            for colour in COLOURS:
+                led = config.leds[colour]
+                lights[colour] = light(
+                    led.pin, active_high=led.active_high, pin_factory=pin_factory
+                )
+                made.append(lights[colour])
+            button = DigitalInputDevice(
+                config.button.pin, pull_up=config.button.pull_up, bounce_time=None,
+                pin_factory=pin_factory,
+            )
+            made.append(button)
+            extra = {}
+            if config.buzzer.enabled:
+                extra["buzzer"] = Buzzer(
+                    config.buzzer.pin, active_high=config.buzzer.active_high,
+                    pin_factory=pin_factory,
+                )
+                made.append(extra["buzzer"])
+            order = ["button", *COLOURS, *extra]
+            super().__init__(
+                button=button, **lights, **extra, _order=order, pin_factory=pin_factory
+            )
+        except BaseException:
+            for device in made:
+                device.close()
+            raise
+        self._gain = tuple(config.leds[c].brightness for c in COLOURS)
+        self._pwm = config.pwm
+
+    @property
+    def lights(self) -> tuple:
+        return tuple(getattr(self, c) for c in COLOURS)
+
+    def set_levels(self, levels: Levels) -> None:
+        """Show `levels` (0..1 per light), scaled by each light's calibrated brightness."""
+        for led, level, gain in zip(self.lights, levels, self._gain, strict=True):
+            value = min(1.0, max(0.0, level * gain))
+            led.value = value if self._pwm else value >= 0.5
+
+    def levels(self) -> Levels:
+        """What the lights show now, 0..1 each (as driven, after calibration)."""
+        return tuple(float(led.value) for led in self.lights)  # type: ignore[return-value]
+
+    def sound(self, on: bool) -> None:
+        buzzer = self._named.get("buzzer")
+        if buzzer is not None:
+            buzzer.value = on

@@ -1,0 +1,105 @@
+"""Debounce, tap versus hold, and a stuck button: from raw edges and a clock, nothing else.
+
+Why our own: gpiozero's `MockFactory` ignores `bounce_time` and each real backend debounces
+differently (RPi.GPIO drops edges for N ms, lgpio waits for N us of stable level, pigpio caps at
+0.3 s), so only code of ours can be proven by a test. And inside gpiozero's `when_released`,
+`is_held` is already reset, so tap-versus-hold needs our own state anyway.
+
+The rule, chosen so a tap costs no latency:
+- An edge that changes the debounced level is accepted at once, then edges are ignored for
+  `debounce_s` (contact bounce). When that lockout ends, the raw level is sampled again and, if
+  it differs, accepted as a change at that moment (so a release inside the bounce is never lost).
+- A press fully over within one lockout is noise, not a tap (a finger is down far longer).
+- Released before `hold_s`: a tap, reported on release (`ButtonPressed`).
+- Still down at `hold_s`: one `ButtonHeld`; its release reports nothing more.
+- Still down at `stuck_s`: one `Fault("stuck_button")`, never a stream of presses. A button that
+  is down when the tray starts is not a hold; it is reported stuck after `stuck_s` the same way.
+
+`PressDetector` is pure: `feed()` an edge, `poll()` when `next_deadline` comes, read the events.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tray.events import ButtonHeld, ButtonPressed, Event, Fault
+
+
+class PressDetector:
+    def __init__(
+        self,
+        debounce_s: float,
+        hold_s: float,
+        stuck_s: float,
+        *,
+        source: str = "gpio",
+        pressed: bool = False,
+        now: float = 0.0,
+        wall_offset: float | None = None,
+    ) -> None:
+        self.debounce_s, self.hold_s, self.stuck_s = debounce_s, hold_s, stuck_s
+        self.source = source
+        # Events carry wall-clock times (like Pick.t); the detector runs on the monotonic clock.
+        self._wall = time.time() - time.monotonic() if wall_offset is None else wall_offset
+        self.raw = self.pressed = pressed
+        self._lock_until = float("-inf")
+        self._down_since = now
+        self._held = pressed  # down at start-up: not a hold, but may still be stuck
+        self._stuck = False
+
+    def feed(self, pressed: bool, t: float) -> list[Event]:
+        """A raw edge (the level after it) at monotonic time `t`."""
+        self.raw = pressed
+        if t < self._lock_until or pressed == self.pressed:
+            return []
+        return self._accept(pressed, t)
+
+    def poll(self, t: float) -> list[Event]:
+        """Call at (or after) `next_deadline`: the end of a lockout, a hold, a stuck button."""
+        events: list[Event] = []
+        if t >= self._lock_until and self.raw != self.pressed:
+            # The lockout that just ended began with a press: released within it = a glitch.
+            events += self._accept(self.raw, self._lock_until, glitch=self.pressed)
+        if self.pressed:
+            down = t - self._down_since
+            if not self._held and down >= self.hold_s:
+                self._held = True
+                events.append(ButtonHeld(t=self._stamp(t), seconds=self.hold_s, source=self.source))
+            if not self._stuck and down >= self.stuck_s:
+                self._stuck = True
+                events.append(
+                    Fault(
+                        kind="stuck_button",
+                        message=f"the button has been down for {self.stuck_s:g} s: "
+                        "it is stuck or wired wrongly; presses are ignored until it is released",
+                        t=self._stamp(t),
+                    )
+                )
+        return events
+
+    @property
+    def next_deadline(self) -> float | None:
+        """The monotonic time at which `poll` has something to decide, if any."""
+        deadlines = []
+        if self.raw != self.pressed:
+            deadlines.append(self._lock_until)
+        if self.pressed:
+            if not self._held:
+                deadlines.append(self._down_since + self.hold_s)
+            if not self._stuck:
+                deadlines.append(self._down_since + self.stuck_s)
+        return min(deadlines, default=None)
+
+    def _accept(self, pressed: bool, t: float, glitch: bool = False) -> list[Event]:
+        self.pressed = pressed
+        self._lock_until = t + self.debounce_s
+        if pressed:
+            self._down_since, self._held, self._stuck = t, False, False
+            return []
+        was_held, was_stuck = self._held, self._stuck
+        if was_held or was_stuck or glitch:
+            return []  # the hold already acted, a stuck button came free, or a glitch
+        return [ButtonPressed(t=self._stamp(t), source=self.source)]
+
+    def _stamp(self, t: float) -> float:
+        return t + self._wall

@@ -1,0 +1,105 @@
+"""The emulator's terminal view: four lights drawn live, the pick history, keys for the button.
+
+rich's `Live` redraws about 20 times a second from the lights' current values (read from the
+tray, never pushed), so the view cannot fall behind the show. Keys: space = tap, h = long hold,
+q (or Ctrl-C, or SIGTERM) = quit. The terminal is put in cbreak mode and restored on the way out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import select
+import signal
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tray.backend import COLOURS, DARK
+from tray.events import ButtonHeld, Event, Fault, Pick
+
+RGB = {"red": (235, 40, 40), "blue": (40, 100, 255), "green": (30, 200, 80),
+       "yellow": (250, 210, 0)}
+OFF = (45, 45, 45)
+
+
+def light(colour: str, level: float) -> Text:
+    r, g, b = (round(o + (c - o) * level) for o, c in zip(OFF, RGB[colour], strict=True))
+    return Text("██████\n██████\n██████", style=f"rgb({r},{g},{b})")
+
+
+class TerminalEmulator:
+    def __init__(self, service: Any, bus: Any, tray: Any, tap: Callable[[], None],
+                 hold: Callable[[], None]) -> None:
+        self.service, self.tray, self.tap, self.hold = service, tray, tap, hold
+        self.log: list[str] = []
+        self._quit = threading.Event()
+        bus.subscribe(self._on_event, Pick, Fault, ButtonHeld)
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, Fault):
+            self.log.append(f"[bold red]fault[/] {event.kind}: {event.message}")
+        elif isinstance(event, ButtonHeld):
+            self.log.append(f"long hold: {self.service.settings.button.hold_action}")
+
+    def levels(self) -> tuple[float, ...]:
+        devices = getattr(self.tray, "devices", None)
+        if devices is not None and not devices.closed:
+            return devices.levels()
+        return getattr(getattr(self.tray, "player", None), "levels", DARK)
+
+    def render(self) -> Group:
+        lights = Table.grid(padding=(0, 2))
+        levels = self.levels()
+        lights.add_row(*(light(c, lv) for c, lv in zip(COLOURS, levels, strict=True)))
+        lights.add_row(*(Text(c.upper(), style="bold") for c in COLOURS))
+        history = Table("#", "colour", "time", "from", title="picks", expand=False)
+        picks = list(self.service.history)[-10:][::-1]
+        for i, pick in enumerate(picks):
+            colour = Text(pick.colour, style=f"bold rgb{RGB[pick.colour]}")
+            if i == 0 and self.service.spinning:  # no spoilers: the lights reveal it first
+                colour = Text("?", style="bold")
+            history.add_row(str(pick.seq), colour,
+                            time.strftime("%H:%M:%S", time.localtime(pick.t)), pick.source)
+        side = Table.grid(padding=(0, 4))
+        side.add_row(Panel(lights, title="Tinker Bell tray (emulator)"), history)
+        state = "spinning..." if self.service.spinning else "ready"
+        help_line = Text.from_markup(
+            f"[bold]space[/] tap   [bold]h[/] long hold   [bold]q[/] quit      {state}")
+        return Group(side, help_line, *(Text.from_markup(line) for line in self.log[-3:]))
+
+    def _key(self, key: str) -> None:
+        if key == " ":
+            threading.Thread(target=self.tap, daemon=True).start()
+        elif key in "hH":
+            threading.Thread(target=self.hold, daemon=True).start()
+        elif key in "qQ\x1b":
+            self._quit.set()
+
+    def run(self) -> None:
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+        previous = signal.signal(signal.SIGTERM, lambda *_: self._quit.set())
+        try:
+            tty.setcbreak(fd)
+            with Live(get_renderable=self.render, refresh_per_second=20, screen=False):
+                while not self._quit.is_set():
+                    ready, _, _ = select.select([fd], [], [], 0.05)
+                    if ready:
+                        self._key(sys.stdin.read(1))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+            signal.signal(signal.SIGTERM, previous)
+            with contextlib.suppress(Exception):
+                self.service.stop()
