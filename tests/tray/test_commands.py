@@ -6,14 +6,18 @@ import argparse
 import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tray import cli
+from tray.backend import COLOURS
 from tray.commands import bench
 from tray.config import load
 
@@ -50,7 +54,7 @@ def tinker(*args: str, **kw) -> subprocess.Popen:
 
 
 def test_emulate_scripted_presses(quick_file):
-    proc = tinker("emulate", "--config", str(quick_file), "--presses", "3")
+    proc = tinker("emulate", "--config", str(quick_file), "--presses", "3", "--no-web")
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     lines = [line for line in out.splitlines() if line.startswith("pick #")]
@@ -59,7 +63,7 @@ def test_emulate_scripted_presses(quick_file):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_emulate_without_a_tty_stops_cleanly_on_a_signal(quick_file, sig):
-    proc = tinker("emulate", "--config", str(quick_file))
+    proc = tinker("emulate", "--config", str(quick_file), "--no-web")
     assert "emulator ready" in proc.stdout.readline()
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=15)
@@ -101,6 +105,50 @@ def test_display_options_are_accepted_and_stored():
         args = parser.parse_args(["--no-web", "--host", "127.0.0.1", "--port", "8123"])
         assert (args.web, args.host, args.port) == (False, "127.0.0.1", 8123)
     assert callable(run.attach_display)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path):
+    """The service and the display share one bus: picks made on the mock button reach the
+    display's journal (and so every open page), and the virtual button is served."""
+    from tray.journal import Journal
+
+    journal = tmp_path / "journal.sqlite3"
+    port = free_port()
+    proc = tinker("emulate", "--config", str(quick_file), "--journal", str(journal),
+                  "--port", str(port))
+    assert "emulator ready" in proc.stdout.readline()
+    token = None
+    deadline = time.monotonic() + 10
+    while token is None and time.monotonic() < deadline:
+        try:
+            token = Journal(journal).token()
+        except Exception:
+            time.sleep(0.1)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/tray", timeout=5) as page:
+        assert page.status == 200
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/press", method="POST",
+        headers={"x-table-token": token})
+    with urllib.request.urlopen(request, timeout=5) as reply:
+        assert reply.status in (200, 202, 204)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and "pick #1" not in (out := proc.stdout.readline()):
+        pass
+    assert "pick #1" in out
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 0, err
+    assert f"http://127.0.0.1:{port}/?token=" in err
+    reopened = Journal(journal)
+    picks = [e.entry for e in reopened.entries(reopened.latest_game())
+             if e.entry.get("kind") == "pick"]
+    assert picks and picks[0]["seq"] == 1 and picks[0]["colour"] in COLOURS
 
 
 def bench_args(answers: str, **kw) -> argparse.Namespace:
@@ -174,3 +222,15 @@ def test_bench_without_gpio_points_at_mock(capsys, monkeypatch):
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     assert cli.main(["bench"]) == 2
     assert "bench --mock" in capsys.readouterr().err
+
+
+def test_emulate_serial_drives_the_usb_firmware_emulator_end_to_end(quick_file):
+    """`tinker-tray emulate --serial`: the service on the USB bridge, the reference firmware's
+    logic on a pseudo-terminal, presses and shows crossing the real serial protocol."""
+    proc = tinker("emulate", "--config", str(quick_file), "--serial", "--presses", "2",
+                  "--no-web")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("pick #")] == [
+        "pick #1", "pick #2"]
+    assert "Traceback" not in err

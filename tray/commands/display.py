@@ -7,10 +7,13 @@ Prints the table's token and the addresses to open. The app itself comes from
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def default_journal() -> Path:
@@ -40,44 +43,84 @@ def public_url(host: str, port: int) -> str:
     return f"http://{host}:{port}"
 
 
-def run(args: argparse.Namespace) -> int:
-    from tray.bus import Bus
+class DisplayError(Exception):
+    """The display could not start (a journal it must not touch, a port in use)."""
+
+
+@dataclasses.dataclass
+class Display:
+    """A running web display: its journal, its server thread and what to tell the table."""
+
+    journal: Any
+    server: Any
+    session: Any
+    url: str
+    token: str
+
+    def lines(self, journal_path: Path) -> list[str]:
+        url, token = self.url, self.token
+        return [
+            f"journal:    {journal_path}",
+            f"scoreboard: {url}/?token={token}   (the kiosk: shows the QR code for phones)",
+            f"entry page: {url}/enter?token={token}",
+            f"read-only:  {url}/",
+            f"token:      {token}",
+        ]
+
+    def close(self) -> None:
+        self.server.stop()
+        self.journal.close()
+
+
+def start_display(
+    bus: Any,
+    journal_path: Path,
+    host: str,
+    port: int,
+    *,
+    press: Callable[[], None] | None = None,
+    url: str | None = None,
+) -> Display:
+    """Open the journal and serve the display app on host:port in a background thread."""
     from tray.display.server import ServerThread, bind
     from tray.display.web import create_app
     from tray.journal import Journal, JournalError
 
     try:
-        journal = Journal(args.journal)
+        journal = Journal(journal_path)
     except JournalError as exc:
+        raise DisplayError(str(exc)) from None
+    token = journal.token()
+    url = url or public_url(host, port)
+    app = create_app(journal, bus, token, press=press, public_url=url)
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        journal.close()
+        raise DisplayError(f"cannot serve on {host}:{port}: {exc}") from None
+    server = ServerThread(app, sock, log_level="warning").start()
+    return Display(journal, server, app.state.session, url, token)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tray.bus import Bus
+
+    bus = Bus()
+    try:
+        display = start_display(bus, args.journal, args.host, args.port, url=args.url)
+    except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
         return 1
-    token = journal.token()
-    url = args.url or public_url(args.host, args.port)
-    bus = Bus()
-    app = create_app(journal, bus, token, public_url=url)
-    try:
-        sock = bind(args.host, args.port)
-    except OSError as exc:
-        print(f"tinker-tray display: cannot serve on {args.host}:{args.port}: {exc}",
-              file=sys.stderr)
-        return 1
-    print(f"journal:    {args.journal}")
-    print(f"scoreboard: {url}/?token={token}   (the kiosk: shows the QR code for phones)")
-    print(f"entry page: {url}/enter?token={token}")
-    print(f"read-only:  {url}/")
-    print(f"token:      {token}")
-    sys.stdout.flush()
-    server = ServerThread(app, sock, log_level="warning").start()
+    print("\n".join(display.lines(args.journal)), flush=True)
     try:
         if args.terminal:
             from tray.display.terminal import run_live
 
-            run_live(app.state.session, bus)
+            run_live(display.session, bus)
         else:
-            server.thread.join()
+            display.server.thread.join()
     except KeyboardInterrupt:
         pass
     finally:
-        server.stop()
-        journal.close()
+        display.close()
     return 0

@@ -62,7 +62,6 @@ def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], 
 
 def emulate(config: Config, args: argparse.Namespace) -> int:
     from tray.bus import Bus
-    from tray.events import Fault, Pick
     from tray.pick import Picker
     from tray.service import TrayService
 
@@ -84,7 +83,17 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
     except BaseException:
         tray.close()
         raise
-    attach_display(service, bus, args)
+    close_display = attach_display(service, bus, args, virtual_button=True)
+    try:
+        return _drive(service, bus, tray, config, args)
+    finally:
+        close_display()
+
+
+def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Namespace) -> int:
+    """Press the button from the keyboard (a terminal) or from a script (--presses/--seconds)."""
+    from tray.events import Fault, Pick
+
     tap, hold = finger(tray, service, config.button.hold_s)
     scripted = args.presses is not None or args.seconds is not None
     if not scripted and sys.stdin.isatty() and sys.stdout.isatty():

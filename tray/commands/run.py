@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tray import config as tray_config
@@ -18,9 +20,14 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pin map and settings (default: $TINKER_TRAY_CONFIG, then "
                              "/etc/tinker-tray/pinmap.toml, then the packaged default)")
     parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True,
-                        help="serve the score display (coming with the display)")
-    parser.add_argument("--host", default="127.0.0.1", help="display address (default %(default)s)")
+                        help="serve the score display (default: on)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="display address (default %(default)s: this machine only; "
+                             "0.0.0.0 serves the phones on the LAN)")
     parser.add_argument("--port", type=int, default=8080, help="display port (default %(default)s)")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="the display's SQLite journal (default: $STATE_DIRECTORY or "
+                             "~/.local/state/tinker-tray/journal.sqlite3)")
     parser.add_argument("--presses", type=int, metavar="N",
                         help="emulator: press the button N times, then stop (scripted runs)")
     parser.add_argument("--seconds", type=float, metavar="S",
@@ -61,12 +68,32 @@ def open_serial_tray(port: str, *, emulate: bool) -> Any:
     return open_tray(port, emulate=emulate)
 
 
-def attach_display(service: Any, bus: Any, args: argparse.Namespace) -> None:
-    """Hook for the score display (web and terminal), called once the service has started.
+def attach_display(
+    service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
+) -> Callable[[], None]:
+    """Serve the score display beside the service (unless --no-web); returns what closes it.
 
-    It does nothing yet: the display lands separately and fills this in, reading `args.web`,
-    `args.host` and `args.port` and using `service.press()` for its virtual button.
+    The display reads the same bus, so every pick reaches the open pages. In the emulator the
+    page also gets a virtual Tinker Bell button that presses through the service's own path.
+    A display that cannot start (port in use, a journal it must not touch) is logged and the
+    tray carries on: the lights and the pick are the main job.
     """
+    if not getattr(args, "web", False):
+        return lambda: None
+    from tray.commands.display import DisplayError, default_journal, start_display
+
+    journal = args.journal or default_journal()
+    try:
+        display = start_display(
+            bus, journal, args.host, args.port,
+            press=service.press if virtual_button else None,
+        )
+    except DisplayError as exc:
+        log.warning("the score display did not start: %s", exc)
+        return lambda: None
+    for line in display.lines(journal):
+        log.info(line)
+    return display.close
 
 
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
@@ -85,9 +112,12 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
     except BaseException:
         tray.close()
         raise
-    attach_display(service, bus, args)
-    service.run_forever(ready=lambda: log.info(
-        "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))
+    close_display = attach_display(service, bus, args)
+    try:
+        service.run_forever(ready=lambda: log.info(
+            "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))
+    finally:
+        close_display()
     return 0
 
 
