@@ -96,6 +96,19 @@ class Hand:
     eliminated: frozenset[int]
     """Seats out of the game after this hand (Challenge UNO)."""
 
+    def as_dict(self, number: int) -> dict[str, Any]:
+        """Plain JSON for the display and the export (both show a hand alike)."""
+        return {
+            "number": number,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "held": [list(x) if isinstance(x, tuple) else x for x in self.held],
+            "points": list(self.points),
+            "scored": list(self.delta),
+            "totals": list(self.totals),
+            "out": sorted(self.eliminated),
+        }
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Game:

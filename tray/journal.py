@@ -178,18 +178,7 @@ class Journal:
             "game": {"id": info.id, "name": info.name, "created": info.created},
             "players": list(g.players),
             "options": g.opts,
-            "hands": [
-                {
-                    "number": n,
-                    "dealer": h.dealer,
-                    "winner": h.winner,
-                    "held": [list(x) if isinstance(x, tuple) else x for x in h.held],
-                    "points": list(h.points),
-                    "scored": list(h.delta),
-                    "totals": list(h.totals),
-                }
-                for n, h in enumerate(g.hands, start=1)
-            ],
+            "hands": [h.as_dict(n) for n, h in enumerate(g.hands, start=1)],
             "totals": list(g.sheet.scores) if g.sheet else [],
             "winner": g.winner_names(),
             "entries": [{"id": x.id, "t": x.t, **x.entry} for x in logged],

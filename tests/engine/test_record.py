@@ -176,38 +176,13 @@ def test_simulate_json_and_records(tmp_path, capsys):
 
 
 def test_simulate_is_deterministic_for_a_seed(capsys):
-    main(
-        [
-            "simulate",
-            "--games",
-            "2",
-            "--players",
-            "4",
-            "--seed",
-            "9",
-            "--json",
-            "--bots",
-            "random,greedy",
-        ]
-    )
-    a = json.loads(capsys.readouterr().out)
-    main(
-        [
-            "simulate",
-            "--games",
-            "2",
-            "--players",
-            "4",
-            "--seed",
-            "9",
-            "--json",
-            "--bots",
-            "random,greedy",
-        ]
-    )
-    b = json.loads(capsys.readouterr().out)
-    a.pop("seconds"), b.pop("seconds")
-    assert a == b and a["games"] == 2 and a["hands"] >= 2
+    args = ["simulate", "--games", "2", "--players", "4", "--seed", "9", "--json"]
+    runs = []
+    for _ in range(2):
+        main([*args, "--bots", "random,greedy"])
+        runs.append(json.loads(capsys.readouterr().out))
+        runs[-1].pop("seconds")
+    assert runs[0] == runs[1] and runs[0]["games"] == 2 and runs[0]["hands"] >= 2
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,10 @@ from typing import Any
 
 from tray.commands.run import (
     add_common_arguments,
-    attach_display,
     load_config,
     open_serial_tray,
     setup_logging,
+    start_service,
 )
 from tray.config import Config
 
@@ -62,8 +62,6 @@ def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], 
 
 def emulate(config: Config, args: argparse.Namespace) -> int:
     from tray.bus import Bus
-    from tray.pick import Picker
-    from tray.service import TrayService
 
     if getattr(args, "serial", False):
         port = args.serial if isinstance(args.serial, str) else "auto"
@@ -77,13 +75,7 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
 
         tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin))
     bus = Bus()
-    service = TrayService(tray, bus, Picker(seed=config.seed), config)
-    try:
-        service.start()
-    except BaseException:
-        tray.close()
-        raise
-    close_display = attach_display(service, bus, args, virtual_button=True)
+    service, close_display = start_service(tray, config, args, bus, virtual_button=True)
     try:
         return _drive(service, bus, tray, config, args)
     finally:

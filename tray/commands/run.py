@@ -96,23 +96,39 @@ def attach_display(
     return display.close
 
 
-def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
-    """Run the service headless until SIGINT/SIGTERM, logging every pick."""
-    from tray.bus import Bus
-    from tray.events import Fault, Pick
+def start_service(
+    tray: Any,
+    config: tray_config.Config,
+    args: argparse.Namespace,
+    bus: Any,
+    *,
+    virtual_button: bool = False,
+) -> tuple[Any, Callable[[], None]]:
+    """The service on `tray`, started, with the display attached: (service, close_display).
+
+    If the service cannot start, the tray is closed (pins released) before the error goes on.
+    """
     from tray.pick import Picker
     from tray.service import TrayService
 
-    bus = Bus()
-    bus.subscribe(lambda e: log.info("pick #%d: %s (%s)", e.seq, e.colour, e.source), Pick)
-    bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
     service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
         service.start()
     except BaseException:
         tray.close()
         raise
-    close_display = attach_display(service, bus, args)
+    return service, attach_display(service, bus, args, virtual_button=virtual_button)
+
+
+def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
+    """Run the service headless until SIGINT/SIGTERM, logging every pick."""
+    from tray.bus import Bus
+    from tray.events import Fault, Pick
+
+    bus = Bus()
+    bus.subscribe(lambda e: log.info("pick #%d: %s (%s)", e.seq, e.colour, e.source), Pick)
+    bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
+    service, close_display = start_service(tray, config, args, bus)
     try:
         service.run_forever(ready=lambda: log.info(
             "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))

@@ -53,19 +53,7 @@ def build_view(table: T.Table, *, game_id: int | None, version: int) -> dict[str
         for s, name in enumerate(g.players)
     ]
     view["dealer"] = None if g.over else g.dealer
-    view["hands"] = [
-        {
-            "number": n,
-            "dealer": h.dealer,
-            "winner": h.winner,
-            "held": [list(x) if isinstance(x, tuple) else x for x in h.held],
-            "points": list(h.points),
-            "scored": list(h.delta),
-            "totals": list(h.totals),
-            "out": sorted(h.eliminated),
-        }
-        for n, h in enumerate(g.hands, start=1)
-    ]
+    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands, start=1)]
     target = opts.get("target", 500)
     view["rules"] = {
         "scoring": mode,
