@@ -88,14 +88,15 @@ class TrayDevices(CompositeDevice):
             raise
         self._gain = tuple(config.leds[c].brightness for c in COLOURS)
         self._pwm = config.pwm
+        self._lights = tuple(getattr(self, c) for c in COLOURS)  # looked up once, not per frame
 
     @property
     def lights(self) -> tuple:
-        return tuple(getattr(self, c) for c in COLOURS)
+        return self._lights
 
     def set_levels(self, levels: Levels) -> None:
         """Show `levels` (0..1 per light), scaled by each light's calibrated brightness."""
-        for led, level, gain in zip(self.lights, levels, self._gain, strict=True):
+        for led, level, gain in zip(self._lights, levels, self._gain, strict=True):
             value = min(1.0, max(0.0, level * gain))
             led.value = value if self._pwm else value >= 0.5
 

@@ -11,6 +11,8 @@ without sleeping.
 
 from __future__ import annotations
 
+import functools
+
 from tray.backend import COLOURS, DARK, Frame, Levels
 from tray.config import ShowSettings
 
@@ -32,9 +34,18 @@ def spin_seconds(settings: ShowSettings) -> float:
 
 
 def frames(colour: str, settings: ShowSettings) -> list[Frame]:
-    """Every frame of the show that lands on `colour`; the last frame's levels stay on."""
+    """Every frame of the show that lands on `colour`; the last frame's levels stay on.
+
+    Computed once per (colour, settings) and then reused: a tap must reach the first frame
+    quickly, and building the show costs far more than copying it.
+    """
     if colour not in COLOURS:
         raise ValueError(f"unknown colour {colour!r}; expected one of {COLOURS}")
+    return list(_frames(colour, settings))
+
+
+@functools.lru_cache(maxsize=16)
+def _frames(colour: str, settings: ShowSettings) -> tuple[Frame, ...]:
     b = settings.brightness
     times = step_times(settings)
     target = COLOURS.index(colour)
@@ -53,7 +64,7 @@ def frames(colour: str, settings: ShowSettings) -> list[Frame]:
         out += [Frame(on, settings.lit_s), Frame(DARK, 0.0)]
     else:
         out.append(Frame(on, 0.0))
-    return out
+    return tuple(out)
 
 
 def walk(seconds: float = 0.4, brightness: float = 1.0) -> list[Frame]:
