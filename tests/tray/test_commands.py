@@ -145,6 +145,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     _out, err = proc.communicate(timeout=15)
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/?token=" in err
+    assert f"http://127.0.0.1:{port}/tray?token=" in err
     reopened = Journal(journal)
     picks = [e.entry for e in reopened.entries(reopened.latest_game())
              if e.entry.get("kind") == "pick"]

@@ -56,16 +56,20 @@ class Display:
     session: Any
     url: str
     token: str
+    virtual_tray: bool = False
 
     def lines(self, journal_path: Path) -> list[str]:
         url, token = self.url, self.token
-        return [
+        lines = [
             f"journal:    {journal_path}",
             f"scoreboard: {url}/?token={token}   (the kiosk: shows the QR code for phones)",
             f"entry page: {url}/enter?token={token}",
             f"read-only:  {url}/",
             f"token:      {token}",
         ]
+        if self.virtual_tray:
+            lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual Tinker Bell button)")
+        return lines
 
     def close(self) -> None:
         self.server.stop()
@@ -99,7 +103,7 @@ def start_display(
         journal.close()
         raise DisplayError(f"cannot serve on {host}:{port}: {exc}") from None
     server = ServerThread(app, sock, log_level="warning").start()
-    return Display(journal, server, app.state.session, url, token)
+    return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
 
 
 def run(args: argparse.Namespace) -> int:
