@@ -68,7 +68,7 @@ class Display:
             f"token:      {token}",
         ]
         if self.virtual_tray:
-            lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual Tinker Bell button)")
+            lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual button)")
         return lines
 
     def close(self) -> None:
