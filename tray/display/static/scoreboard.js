@@ -107,7 +107,7 @@
     if (p && p.pending) {
       sw.className = "swatch none pending";
       sw.dataset.seq = p.seq;
-      sw.replaceChildren(el("span", { class: "sym", text: "✨" }), el("span", { text: "choosing…" }));
+      sw.replaceChildren(el("span", { class: "sym", text: "?" }), el("span", { text: "choosing…" }));
       $("says").textContent = p.says;
     } else if (p) {
       sw.className = "swatch c-" + p.colour;
