@@ -13,7 +13,10 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tray.config import ShowSettings
 
 
 def default_journal() -> Path:
@@ -84,8 +87,12 @@ def start_display(
     *,
     press: Callable[[], None] | None = None,
     url: str | None = None,
+    show: ShowSettings | None = None,
 ) -> Display:
-    """Open the journal and serve the display app on host:port in a background thread."""
+    """Open the journal and serve the display app on host:port in a background thread.
+
+    `show`: the tray's `ShowSettings`, so the pages wait for its lights to settle before they
+    show a pick, and the virtual tray plays the same show (None: no tray, picks show at once)."""
     from tray.display.server import ServerThread, bind
     from tray.display.web import create_app
     from tray.journal import Journal, JournalError
@@ -96,7 +103,7 @@ def start_display(
         raise DisplayError(str(exc)) from None
     token = journal.token()
     url = url or public_url(host, port)
-    app = create_app(journal, bus, token, press=press, public_url=url)
+    app = create_app(journal, bus, token, press=press, public_url=url, show=show)
     try:
         sock = bind(host, port)
     except OSError as exc:

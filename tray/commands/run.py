@@ -73,8 +73,10 @@ def attach_display(
 ) -> Callable[[], None]:
     """Serve the score display beside the service (unless --no-web); returns what closes it.
 
-    The display reads the same bus, so every pick reaches the open pages. In the emulator the
-    page also gets a virtual Tinker Bell button that presses through the service's own path.
+    The display reads the same bus, so every pick reaches the open pages, and it gets the
+    service's show settings: the pages show a pick once the lights have settled on it, and the
+    virtual tray plays the same show. In the emulator the page also gets a virtual Tinker Bell
+    button that presses through the service's own path.
     A display that cannot start (port in use, a journal it must not touch) is logged and the
     tray carries on: the lights and the pick are the main job.
     """
@@ -87,6 +89,7 @@ def attach_display(
         display = start_display(
             bus, journal, args.host, args.port,
             press=service.press if virtual_button else None,
+            show=service.settings.show,
         )
     except DisplayError as exc:
         log.warning("the score display did not start: %s", exc)

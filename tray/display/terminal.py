@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tray.bus import Bus
-from tray.display.session import TableChanged, TableSession
+from tray.display.session import PickRevealed, TableChanged, TableSession
 
 STYLE = {"red": "bold white on red3", "blue": "bold white on blue3",
          "green": "bold black on green3", "yellow": "bold black on yellow1"}
@@ -73,7 +73,10 @@ def render(view: dict[str, Any]) -> Group:
             )
         parts.append(table)
     pick = view.get("pick")
-    if pick:
+    if pick and pick.get("pending"):
+        parts.append(Panel(Text(pick["says"], style="bold"),
+                           title=f"Tinker Bell's pick #{pick['seq']}", title_align="left"))
+    elif pick:
         colour = pick["colour"]
         head = Text(f" {SYMBOL[colour]} {colour.upper()} ", style=STYLE[colour])
         body = Text.assemble(head, "  ", pick["says"])
@@ -94,12 +97,12 @@ def render(view: dict[str, Any]) -> Group:
 
 
 def run_live(session: TableSession, bus: Bus, stop: threading.Event | None = None) -> None:
-    """Redraw on every TableChanged until `stop` is set (or Ctrl-C)."""
+    """Redraw on every TableChanged (and PickRevealed) until `stop` is set (or Ctrl-C)."""
     from rich.live import Live
 
     changed = threading.Event()
     stop = stop or threading.Event()
-    unsubscribe = bus.subscribe(lambda _e: changed.set(), TableChanged)
+    unsubscribe = bus.subscribe(lambda _e: changed.set(), TableChanged, PickRevealed)
     try:
         with Live(render(session.view()), auto_refresh=False, screen=False) as live:
             while not stop.is_set():

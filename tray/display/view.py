@@ -15,7 +15,11 @@ from engine import table as T
 TEAMS = ("A", "B")
 
 
-def build_view(table: T.Table, *, game_id: int | None, version: int) -> dict[str, Any]:
+def build_view(
+    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False
+) -> dict[str, Any]:
+    """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
+    without its colour or meaning (see tray.display.reveal)."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -25,7 +29,7 @@ def build_view(table: T.Table, *, game_id: int | None, version: int) -> dict[str
         "winner": None,
         "rules": None,
         "declared": _declared(table),
-        "pick": _pick(table.last_pick),
+        "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
     }
     g = table.game
@@ -89,14 +93,19 @@ def _declared(table: T.Table) -> dict[str, Any] | None:
             "seat": table.declared_by, "who": who}
 
 
-def _pick(pick: T.Pick | None) -> dict[str, Any] | None:
+def _pick(pick: T.Pick | None, hidden: bool) -> dict[str, Any] | None:
     if pick is None:
         return None
+    declared = C.name(C.card(pick.declared)) if pick.declared else None
+    if hidden:
+        return {"seq": pick.seq, "pending": True, "colour": None, "declared": declared,
+                "says": "Tinker Bell is choosing…", "meanings": []}
     return {
         "seq": pick.seq,
+        "pending": False,
         "colour": pick.colour,
         "says": pick.says,
-        "declared": C.name(C.card(pick.declared)) if pick.declared else None,
+        "declared": declared,
         "meanings": [] if pick.declared else [list(m) for m in T.meanings(pick.colour)],
     }
 

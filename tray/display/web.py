@@ -5,7 +5,9 @@ table's token in the `X-Table-Token` header. Every server-sent event carries the
 the state it shows as its `id:` and is a whole snapshot of the view, so a page that reconnects
 (after a network blip or a server restart) is up to date with its first message.
 
-`create_app` is independent of the CLI so the tray service can serve the same app.
+`create_app` is independent of the CLI so the tray service can serve the same app. Given the
+tray's show settings, the view keeps each pick's colour back until the lights have settled, and
+`/api/show` gives the virtual tray the very frames the LEDs play (see `tray.display.reveal`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import contextlib
 import io
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +33,8 @@ from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
 from tray.bus import Bus
-from tray.display.session import TableChanged, TableSession
+from tray.config import ShowSettings
+from tray.display.session import PickRevealed, TableChanged, TableSession
 from tray.display.view import keyboard
 from tray.journal import ConfirmError, Journal, UnknownGameError
 
@@ -79,12 +83,16 @@ def create_app(
     *,
     public_url: str | None = None,
     ping: float = 15,
+    show: ShowSettings | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The display app. `press` (emulator mode) adds the virtual tray page and /api/press;
-    `public_url` is the address phones should open (for the QR code), default: as requested."""
-    session = TableSession(journal, bus)
+    `public_url` is the address phones should open (for the QR code), default: as requested;
+    `show` is the tray's show settings (None: no tray, picks show at once); `clock` is the
+    clock picks are stamped on (tests pass their own)."""
+    session = TableSession(journal, bus, show=show, clock=clock)
     clients = _Clients()
-    unsubscribe = bus.subscribe(clients.wake, TableChanged)
+    unsubscribe = bus.subscribe(clients.wake, TableChanged, PickRevealed)
 
     def authorised(request: Request) -> None:
         given = request.headers.get("x-table-token") or request.query_params.get("token") or ""
@@ -115,6 +123,9 @@ def create_app(
         _, text = session.view_json()
         return Response(text, media_type="application/json")
 
+    async def light_show(request: Request) -> Response:
+        return JSONResponse(session.show(), headers={"Cache-Control": "no-store"})
+
     async def cards(request: Request) -> Response:
         return JSONResponse({"keys": keyboard(), "emulator": press is not None})
 
@@ -122,14 +133,14 @@ def create_app(
         async def stream():
             entry = clients.add()
             _, changed = entry
-            sent = -1
+            sent = None
             try:
                 while not clients.closing:
                     changed.clear()
                     version, text = session.view_json()
-                    if version != sent:
+                    if text != sent:  # a new version, or the same one with its pick revealed
                         yield ServerSentEvent(data=text, event="view", id=str(version), retry=1000)
-                        sent = version
+                        sent = text
                     await changed.wait()
             finally:
                 clients.remove(entry)
@@ -238,6 +249,7 @@ def create_app(
         Route("/enter", page),
         Route("/tray", page),
         Route("/api/view", view),
+        Route("/api/show", light_show),
         Route("/api/cards", cards),
         Route("/api/events", events),
         Route("/api/entry", entry, methods=["POST"]),

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from tray import show as light_show
 from tray.bus import Bus
+from tray.config import ShowSettings
 from tray.display.server import ServerThread, bind
 from tray.display.web import create_app
 from tray.events import Pick
 from tray.journal import Journal
+from tray.pick import Picker
 
 from .conftest import TOKEN
 
@@ -43,15 +47,16 @@ def browser():
 class Served:
     """The display app on a real uvicorn, restartable on the same port and journal file."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, show: ShowSettings | None = None, press=None):
         self.path = path
         self.port = 0
         self.server: ServerThread | None = None
+        self.show, self.press = show, press
 
     def start(self) -> Served:
         self.journal = Journal(self.path)
         self.bus = Bus()
-        self.app = create_app(self.journal, self.bus, TOKEN)
+        self.app = create_app(self.journal, self.bus, TOKEN, show=self.show, press=self.press)
         self.server = ServerThread(self.app, bind("127.0.0.1", self.port)).start()
         self.port = self.server.port
         self.url = f"http://127.0.0.1:{self.port}"
@@ -167,3 +172,99 @@ def _next_event(lines) -> dict[str, str]:
         key, _, value = line.partition(":")
         event[key] = value.strip()
     raise AssertionError("the stream ended")
+
+
+# A short show (about 1.5 s) that still scans, blinks and stays lit (lit_s=0) like the real one.
+QUICK = ShowSettings(steps=8, first_step_s=0.06, last_step_s=0.25, blinks=2, blink_s=0.1,
+                     lit_s=0.0)
+SPIN = light_show.spin_seconds(QUICK)
+WATCH_LIGHTS = """() => {
+  window.seen = [];
+  const box = document.getElementById('lights');
+  const record = () => window.seen.push({
+    frame: Number(box.dataset.frame),
+    levels: [...box.querySelectorAll('.light')].map((l) => Number(l.dataset.level)),
+    named: document.getElementById('named').textContent});
+  new MutationObserver(record).observe(box, {attributes: true, attributeFilter: ['data-frame']});
+}"""
+WATCH_SWATCH = """() => {
+  window.revealed = null;
+  const sw = document.getElementById('swatch');
+  new MutationObserver(() => {
+    if (window.revealed === null && /\\bc-/.test(sw.className)) window.revealed = Date.now();
+  }).observe(sw, {attributes: true, attributeFilter: ['class']});
+}"""
+
+
+@pytest.fixture
+def emulated(tmp_path):
+    picker = Picker()
+    s = Served(tmp_path / "journal.sqlite3", show=QUICK,
+               press=lambda: s.bus.publish(picker.pick(source="virtual")))
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_the_virtual_tray_plays_the_leds_show_and_names_the_colour_when_it_settles(emulated,
+                                                                                      page):
+    page.goto(f"{emulated.url}/tray?token={TOKEN}")
+    page.wait_for_selector(".status:text('live')", timeout=WAIT)
+    page.evaluate(WATCH_LIGHTS)
+    page.click("#tinker")
+    page.wait_for_selector("#lights[data-done='1']", timeout=WAIT)
+    colour = emulated.app.state.session.table.last_pick.colour
+    frames = light_show.frames(colour, QUICK)
+    seen = page.evaluate("window.seen")
+    # every frame of the LEDs' show, in order, each with the LEDs' levels: the lights moved
+    assert [s["frame"] for s in seen] == list(range(len(frames)))
+    assert [s["levels"] for s in seen] == [list(f.levels) for f in frames]
+    assert len({tuple(s["levels"]) for s in seen}) > 4
+    assert "choosing" in seen[0]["named"] and colour not in seen[0]["named"].lower()
+    # it ends lit on the pick, named in text (not by colour alone)
+    page.wait_for_selector(f"#named.c-{colour}", timeout=WAIT)
+    assert page.inner_text("#named").strip().lower().endswith(colour)
+    assert page.locator(".light.on").count() == 1
+    assert page.get_attribute(".light.on", "data-colour") == colour
+    assert f"Tinker Bell chose {colour}" in page.inner_text("#says")
+    # a page opened after the show lands on the last frame at once, the colour named
+    page.reload()
+    page.wait_for_selector("#lights[data-done='1']", timeout=WAIT)
+    assert page.get_attribute(".light.on", "data-colour") == colour
+    page.wait_for_selector(f"#named.c-{colour}", timeout=WAIT)
+
+
+def test_the_scoreboard_keeps_the_pick_back_until_the_lights_settle(emulated, browser, page):
+    page.goto(emulated.url + "/")
+    page.wait_for_selector(".status:text('live')", timeout=WAIT)
+    page.evaluate(WATCH_SWATCH)
+    pick = Pick(seq=1, colour="green", t=time.time())
+    emulated.bus.publish(pick)
+    page.wait_for_selector("#swatch.pending[data-seq='1']", timeout=WAIT)
+    shown = (page.inner_text("#swatch") + page.inner_text("#says")
+             + page.inner_text("#meanings")).lower()
+    assert "choosing" in shown and "green" not in shown
+    page.wait_for_selector("#swatch.c-green", timeout=WAIT)
+    revealed = page.evaluate("window.revealed") / 1000
+    assert revealed >= pick.t + SPIN - 0.01  # not before the lights settled (ms clock)
+    assert page.inner_text("#swatch").strip().lower().endswith("green")
+    assert "Tinker Bell chose green" in page.inner_text("#says")
+    # a page that connects after the settle time shows it with its first message
+    later = browser.new_context().new_page()
+    try:
+        later.goto(emulated.url + "/")
+        later.wait_for_selector("#swatch.c-green[data-seq='1']", timeout=WAIT)
+    finally:
+        later.context.close()
+
+
+def test_the_event_stream_sends_the_reveal_without_a_new_entry(emulated):
+    with httpx.stream("GET", emulated.url + "/api/events", timeout=10) as res:
+        lines = res.iter_lines()
+        _next_event(lines)
+        emulated.bus.publish(Pick(seq=1, colour="blue", t=time.time()))
+        hidden = _next_event(lines)
+        assert json.loads(hidden["data"])["pick"]["pending"] is True
+        shown = _next_event(lines)  # woken by the session's timer: no entry, same version
+        assert shown["id"] == hidden["id"]
+        assert json.loads(shown["data"])["pick"]["colour"] == "blue"

@@ -102,7 +102,14 @@
   function renderPick(v) {
     const sw = $("swatch");
     const p = v.pick;
-    if (p) {
+    // While the tray's lights spin, the server sends the pick without its colour (no spoiler):
+    // the swatch says so, and the next message (when the lights settle) brings the colour.
+    if (p && p.pending) {
+      sw.className = "swatch none pending";
+      sw.dataset.seq = p.seq;
+      sw.replaceChildren(el("span", { class: "sym", text: "?" }), el("span", { text: "choosing…" }));
+      $("says").textContent = p.says;
+    } else if (p) {
       sw.className = "swatch c-" + p.colour;
       sw.dataset.seq = p.seq;
       sw.replaceChildren(el("span", { class: "sym", text: SYMBOL[p.colour] }),
