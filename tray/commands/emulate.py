@@ -96,12 +96,18 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
 
     picks = threading.Semaphore(0)
 
+    def say(line: str) -> None:
+        """One write per line: the service and the script speak from different threads, and
+        print() writes the text and its newline separately."""
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
     def show(event: Any) -> None:
         if isinstance(event, Pick):
-            print(f"pick #{event.seq}: {event.colour}", flush=True)
+            say(f"pick #{event.seq}: {event.colour}")
             picks.release()
         else:
-            print(f"fault {event.kind}: {event.message}", flush=True)
+            say(f"fault {event.kind}: {event.message}")
 
     bus.subscribe(show, Pick, Fault)
     if args.seconds is not None:
@@ -120,7 +126,13 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
                 threading.Event().wait(0.02)
             service.request_stop()
 
-        threading.Thread(target=script, name="emulator-script", daemon=True).start()
-    service.run_forever(ready=lambda: print(
-        f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM", flush=True))
+    else:
+        script = None
+
+    def ready() -> None:
+        say(f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM")
+        if script is not None:  # presses begin once the service is listening
+            threading.Thread(target=script, name="emulator-script", daemon=True).start()
+
+    service.run_forever(ready=ready)
     return 0
