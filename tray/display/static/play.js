@@ -28,7 +28,7 @@
 
   function cardFace(card, extra) {
     return [el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[card.colour] }),
-      el("span", { class: "nm", text: card.name }), extra || null];
+      el("span", { class: "nm", text: card.name }), extra].filter(Boolean);
   }
 
   // ---------------------------------------------------------------- setting up
