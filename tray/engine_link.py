@@ -1,10 +1,15 @@
-"""Digital play at the tray: the engine holds every hand, bots (or, later, people) play the
-seats, and the real Tinker Bell button supplies every Tinker Bell pick.
+"""Digital play at the tray: the engine holds every hand, bots or people play the seats, and the
+real Tinker Bell button supplies every Tinker Bell pick.
 
 The tray publishes `Pick` on the bus whether or not a game is running. While a game waits for
 Tinker Bell, the next pick is consumed as the engine's chance event; at any other moment a pick
 is only shown (the table session journals it). Deals and reshuffles stay the engine's own chance,
 drawn from a seeded or system random source.
+
+Seats listed in `humans` are played by people (the web page's `/api/digital/act`): when such a
+seat is to move, the link stops and waits for `act`. With `pace` > 0 the bots take one step per
+`pace` seconds on a timer, so people can follow the game and have a moment to call a late UNO or
+catch a bot that forgot to; with `pace` 0 they play at once (tests, simulations).
 """
 
 from __future__ import annotations
@@ -12,11 +17,13 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 from engine import cards as C
 from engine.bots import Bot
 from engine.game import Game
+from engine.hand import RuleError
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
 
@@ -36,52 +43,147 @@ class GameProgress(Event):
 
 
 class EngineLink:
-    """Runs a bot game between Tinker Bell picks. Thread-safe: picks arrive from the tray's
-    thread, `start` from the caller's."""
+    """Runs a game of bots (and people, at the `humans` seats) between Tinker Bell picks.
 
-    def __init__(self, bus: Bus, game: Game, bots: list[Bot], rng: random.Random | None = None):
+    Thread-safe: picks arrive from the tray's thread, people's actions from the web server's,
+    paced bot steps from a timer; one re-entrant lock serialises them all. `bots[seat]` is
+    ignored (and may be None) for a human seat.
+    """
+
+    def __init__(
+        self,
+        bus: Bus,
+        game: Game,
+        bots: list[Bot | None],
+        rng: random.Random | None = None,
+        *,
+        humans: Collection[int] = (),
+        pace: float = 0.0,
+    ):
+        n = len(game.players)
+        bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < n]
+        if bad:
+            raise ValueError(f"human seats are 0 to {n - 1}, not {bad[0]!r}")
+        missing = [s for s in range(n) if s not in humans and (s >= len(bots) or bots[s] is None)]
+        if missing:
+            raise ValueError(f"seat {missing[0]} needs a bot or a person")
         self.bus, self.game, self.bots = bus, game, bots
+        self.humans = frozenset(humans)
+        self.pace = pace
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
-        self._lock = threading.Lock()
+        self.lock = threading.RLock()
+        self._timer: threading.Timer | None = None
+        self._closed = False
         self._published = len(game.events)
         self._unsubscribe = bus.subscribe(self._on_pick, Pick)
 
     def start(self) -> None:
-        with self._lock:
+        with self.lock:
             self._advance()
 
     def close(self) -> None:
         self._unsubscribe()
+        with self.lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     @property
     def waiting_for_tinker_bell(self) -> bool:
         return self.game.chance_kind() == "tinker_bell"
 
+    def waiting_for(self) -> int | None:
+        """The human seat the game waits for, if it waits for one."""
+        seat = self.game.current_player()
+        return seat if seat in self.humans else None
+
+    # ------------------------------------------------------------------ people
+    def act(self, seat: int, action: int) -> None:
+        """A person's action for `seat`: in turn, or out of turn (UNO, catch, challenge).
+        RuleError (the engine's message, nothing changed) if the rules or the seat forbid it."""
+        with self.lock:
+            self._check_seat(seat)
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
+            self.game.apply_action(action, seat)
+            self._advance()
+
+    def act_event(self, event: Mapping[str, Any]) -> None:
+        """A person's action as a game-record event (`{"seat": 1, "act": "play", ...}`)."""
+        with self.lock:
+            if "chance" in event:
+                raise RuleError("chance", "Chance comes from the tray and the deck, not a player.")
+            seat = event.get("seat")
+            self._check_seat(seat)
+            self.game.apply_event(event)
+            self._advance()
+
+    def _check_seat(self, seat: Any) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.humans:
+            raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
+
+    # ------------------------------------------------------------------ chance and bots
     def _on_pick(self, pick: Pick) -> None:
-        with self._lock:
-            if not self.waiting_for_tinker_bell:
+        with self.lock:
+            if self._closed or not self.waiting_for_tinker_bell:
                 return  # shown by the displays, but no card is waiting for Tinker Bell
             self.game.apply_tinker_bell(C.colour(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 
     def _advance(self) -> None:
-        """Let chance and the bots play until the game needs the button or is over."""
+        """Let chance and the bots play until the game needs the button, a person or is over
+        (with a pace: until the next bot step, which a timer takes)."""
         g = self.game
-        while not g.is_terminal() and not self.waiting_for_tinker_bell:
+        while not self._closed and not g.is_terminal() and not self.waiting_for_tinker_bell:
             if g.is_chance_node():
                 g.sample_chance(self.rng)
                 continue
-            h = g.hand
-            for seat, action in h.interjections():
-                choice = self.bots[seat].interject(g, seat, [action])
-                if choice is not None:
-                    g.apply_action(choice, seat)
-                    break
-            else:
-                g.apply_action(self.bots[g.current_player()].act(g))
+            if g.current_player() in self.humans:
+                if self._bot_interjects():
+                    continue
+                break  # a person's move
+            if self.pace > 0:
+                self._schedule()
+                break
+            self._bot_step()
         self._publish()
+
+    def _bot_interjects(self) -> bool:
+        """Ask each bot once whether it calls UNO, catches or challenges; True if one did."""
+        g = self.game
+        for seat, action in g.interjections():
+            if seat in self.humans:
+                continue
+            choice = self.bots[seat].interject(g, seat, [action])
+            if choice is not None:
+                g.apply_action(choice, seat)
+                return True
+        return False
+
+    def _bot_step(self) -> None:
+        """One bot interjection, or else the bot to move moves."""
+        g = self.game
+        if not self._bot_interjects() and g.current_player() not in self.humans:
+            g.apply_action(self.bots[g.current_player()].act(g))
+
+    def _schedule(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Timer(self.pace, self._tick)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _tick(self) -> None:
+        with self.lock:
+            self._timer = None
+            if self._closed:
+                return
+            g = self.game
+            if not g.is_terminal() and not g.is_chance_node():
+                self._bot_step()
+            self._advance()  # schedules the next step, publishes
 
     def _publish(self) -> None:
         g = self.game

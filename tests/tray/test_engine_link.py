@@ -71,3 +71,41 @@ def test_progress_events_carry_every_record_event_once():
         bus.publish(Pick(seq=seq, colour="green", t=0.0))
     streamed = [e for p in progress for e in p.events]
     assert streamed == game.events
+
+
+def test_a_human_seat_stops_the_bots_until_it_acts():
+    bus = Bus()
+    rng = random.Random(3)
+    game = Game("disney", ["p0", "p1", "p2"], 0, {"target": 100})
+    engine = EngineLink(bus, game, [None, *make(["greedy"], 2, rng)], rng, humans=[0])
+    engine.start()
+    seq = 0
+    for _ in range(50):
+        if engine.waiting_for_tinker_bell:
+            seq += 1
+            bus.publish(Pick(seq=seq, colour="red", t=0.0))
+            continue
+        assert engine.waiting_for() == 0 and game.current_player() == 0
+        events = len(game.events)
+        engine.act(0, game.legal_actions()[0])
+        assert len(game.events) > events
+
+
+def test_paced_bots_move_on_a_timer_until_the_person_is_to_move():
+    import threading
+
+    bus = Bus()
+    rng = random.Random(5)
+    game = Game("disney", ["p0", "p1", "p2"], 0, {"target": 100})
+    moved = threading.Event()
+
+    def progress(p):
+        if engine.waiting_for() == 0 or p.awaiting["kind"] == "tinker_bell":
+            moved.set()
+
+    engine = EngineLink(bus, game, [None, *make(["greedy"], 2, rng)], rng, humans=[0],
+                        pace=0.001)
+    bus.subscribe(progress, GameProgress)
+    engine.start()
+    assert moved.wait(10), "the bots never reached the person or the button"
+    engine.close()

@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from engine.table import EntryError
 from tray.bus import Bus
 from tray.config import ShowSettings
+from tray.display.digital_web import DigitalPlay
 from tray.display.session import PickRevealed, TableChanged, TableSession
 from tray.display.view import keyboard
 from tray.journal import ConfirmError, Journal, UnknownGameError
@@ -242,8 +243,11 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         unsubscribe()
+        digital.close()
         session.close()
 
+    digital = DigitalPlay(bus, clients, authorised, body, table=session,
+                          emulator=press is not None, ping=ping)  # /play, /api/digital/*
     routes = [
         Route("/", page),
         Route("/enter", page),
@@ -259,6 +263,7 @@ def create_app(
         Route("/api/games/{game:int}/delete", delete_game, methods=["POST"]),
         Route("/api/press", press_button, methods=["POST"]),
         Route("/api/qr.svg", qr),
+        *digital.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -273,4 +278,5 @@ def create_app(
     )
     app.state.session = session
     app.state.clients = clients
+    app.state.digital = digital.session
     return app

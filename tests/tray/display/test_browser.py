@@ -268,3 +268,33 @@ def test_the_event_stream_sends_the_reveal_without_a_new_entry(emulated):
         shown = _next_event(lines)  # woken by the session's timer: no entry, same version
         assert shown["id"] == hidden["id"]
         assert json.loads(shown["data"])["pick"]["colour"] == "blue"
+
+
+def test_a_person_plays_by_clicking_and_a_pick_resolves_wild_discard_all(served, page):
+    """Seed 17 deals Ann (seat 0, against two bots) Wild Discard All, Red 3 and Red 6 for her
+    first move. She plays it by clicking, the tray's pick (red) resolves it,
+    and she discards a red card and stops, all by clicking."""
+    res = served.post("/api/digital/new", {"players": ["Ann", "Bo", "Cy"], "humans": [0],
+                                           "seed": 17, "pace": 0, "options": {"target": 100}})
+    page.goto(f"{served.url}{res['links']['0']}&token={TOKEN}")
+    page.wait_for_selector(".card[data-code='WDA']:not([disabled])", timeout=WAIT)
+    assert "Your move" in page.inner_text("#says")
+    assert page.is_disabled(".card[data-code='B1']")  # blue 1 does not match the green 6
+    page.click(".card[data-code='WDA']")
+    page.wait_for_selector("#pressbox:not(.hidden)", timeout=WAIT)
+    assert "press the Tinker Bell button" in page.inner_text("#says")
+    served.bus.publish(Pick(seq=1, colour="red", t=0.0))
+    page.wait_for_selector(".card[data-code='R3']:not([disabled])", timeout=WAIT)
+    assert "Tinker Bell chose red" in page.inner_text("#log")
+    assert page.inner_text(".card[data-code='R3'] .verb").lower() == "discard"
+    page.click(".card[data-code='R3']")
+    page.wait_for_selector("#log li:text('Ann discards Red 3')", timeout=WAIT)
+    page.click("#moves button:text('Stop discarding')")
+    page.wait_for_selector(".card[data-code='R3']", state="detached", timeout=WAIT)
+    game = served.app.state.digital.link.game
+    mine = [e for e in game.events if e.get("seat") == 0]
+    assert mine[:2] == [{"seat": 0, "act": "play", "card": "WDA"},
+                        {"seat": 0, "act": "discard", "cards": ["R3"]}]
+    assert page.locator(".card").count() == len(game.hand.hands[game.hand.pos_of[0]])
+    # the scoreboard's own pick display saw the same press
+    assert served.app.state.session.table.last_pick is not None
