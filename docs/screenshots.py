@@ -72,6 +72,12 @@ def main() -> None:
                 page.goto(f"{base}/")
                 page.wait_for_selector("#swatch[data-seq='18']")
                 page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
+                keys = app.state.digital.new_game(["Ann", "Bo", "Cy"], humans=(0,), seed=17,
+                                                  pace=0, confirm=True)
+                page = browser.new_page(viewport={"width": 1200, "height": 900})
+                page.goto(f"{base}/play?seat=0&key={keys[0]}&token={token}")
+                page.wait_for_selector(".card[data-code='WDA']:not([disabled])")
+                page.screenshot(path=str(out / "play.png"))
                 browser.close()
         finally:
             server.stop()
