@@ -22,6 +22,9 @@ TARGET = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2
 CATCH = 3300  # + seat: catch that seat holding one card without having called UNO
 
 
+_NAMERS = frozenset({C.WILD, C.WILD_DRAW4, C.WILD_SHUFFLE_HANDS, C.WILD_CUSTOM})
+
+
 def play(card: int, colour: int = 0, uno: bool = False) -> int:
     return card * 8 + colour * 2 + uno
 
@@ -40,7 +43,7 @@ def describe(action: int) -> str:
         card, rest = divmod(action, 8)
         colour, uno = divmod(rest, 2)
         text = f"play {C.name(card)}"
-        if card == C.WILD:
+        if card in _NAMERS:
             text += f" calling {C.COLOURS[colour]}"
         return text + (" and call UNO" if uno else "")
     if action < DISCARD:
@@ -53,16 +56,16 @@ def describe(action: int) -> str:
         DRAW: "draw a card",
         PASS: "keep the drawn card",
         DONE: "stop discarding",
-        TAKE: "take the four cards",
+        TAKE: "take the cards",
         UNO: "call UNO",
-        CHALLENGE: "challenge the Villain Draw 4",
+        CHALLENGE: "challenge the Draw 4",
     }
     if action in fixed:
         return fixed[action]
     if COLOUR <= action < COLOUR + 4:
         return f"name {C.COLOURS[action - COLOUR]}"
     if TARGET <= action < TARGET + 100:
-        return f"make seat {action - TARGET} draw 2"
+        return f"choose seat {action - TARGET}"
     if CATCH <= action < CATCH + 100:
         return f"catch seat {action - CATCH} without UNO"
     return f"unknown action {action}"

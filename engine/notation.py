@@ -22,7 +22,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         card, rest = divmod(action, 8)
         colour, uno = divmod(rest, 2)
         ev: dict[str, Any] = {"seat": seat, "act": "play", "card": C.code(card)}
-        if card == C.WILD:
+        if hand.namer[card]:
             ev["colour"] = C.COLOURS[colour]
         if uno:
             ev["uno"] = True
@@ -86,9 +86,11 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
     if act == "play":
         card = C.card(ev.get("card"))
         colour = 0
-        if card == C.WILD:
+        if hand.namer[card]:
             if "colour" not in ev:
-                raise RuleError("colour", 'Name the colour when you play a Wild ("colour": ...).')
+                raise RuleError(
+                "colour", f'Name the colour when you play a {C.name(card)} ("colour": ...).'
+            )
             colour = C.colour(ev["colour"])
         elif "colour" in ev:
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
