@@ -20,6 +20,7 @@ CHALLENGE = 3005  # challenge the Villain Draw 4 just played
 COLOUR = 3100  # + colour: name the colour of a Wild turned up as the first discard
 TARGET = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2
 CATCH = 3300  # + seat: catch that seat holding one card without having called UNO
+MISPLAY = 3400  # + card: a wrong card was laid, is taken back, and its player draws the penalty
 
 
 _NAMERS = frozenset({C.WILD, C.WILD_DRAW4, C.WILD_SHUFFLE_HANDS, C.WILD_CUSTOM})
@@ -68,4 +69,6 @@ def describe(action: int) -> str:
         return f"choose seat {action - TARGET}"
     if CATCH <= action < CATCH + 100:
         return f"catch seat {action - CATCH} without UNO"
+    if MISPLAY <= action < MISPLAY + C.NCARDS:
+        return f"take back the wrong card {C.name(action - MISPLAY)}"
     return f"unknown action {action}"

@@ -41,6 +41,7 @@ _RANK_OF = C.RANK_OF
 _PROTECT, _DISCARD, _DRAW = A.PROTECT, A.DISCARD, A.DRAW
 _PASS, _DONE, _TAKE = A.PASS, A.DONE, A.TAKE
 _UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
+_MISPLAY = A.MISPLAY
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
 _GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
@@ -99,6 +100,8 @@ class Hand:
         "tb_colour",
         "trigger",
         "turns",
+        "uncalled",
+        "uno_rule",
         "vd4_full",
         "vd4_guilty",
         "vd4_hits",
@@ -138,6 +141,8 @@ class Hand:
         h.jump_in = bool(opts.get("jump_in"))
         h.keep_drawing = bool(opts.get("keep_drawing"))
         h.pending = 0
+        h.uno_rule = rules.uno_to_go_out
+        h.uncalled = []  # with uno_rule: holding one card, UNO never called (may not go out)
         h.hands = [[] for _ in range(k)]
         size = rules.hand_size
         if len(deck) <= size * k:
@@ -210,6 +215,7 @@ class Hand:
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.catchable, h.queue = list(self.catchable), list(self.queue)
+        h.uncalled = list(self.uncalled)
         h.owed = [list(x) for x in self.owed]
         return h
 
@@ -256,12 +262,14 @@ class Hand:
                     if w in hand:
                         acts.remove(w << 3)
                         acts += _COLOUR_PLAYS[w]
+                if self.uncalled and self.cur in self.uncalled:
+                    acts = []  # "not allowed to discard his last card until he does so"
             if not acts or self.draw_any:
                 acts.append(_DRAW)
             return acts
         if ph == RESPOND:
             acts = []
-            if self.stacking:
+            if self.stacking and not (self.uncalled and self.cur in self.uncalled):
                 two = len(hand) == 2
                 for c in set(hand):
                     if self._stacks(c):
@@ -296,20 +304,25 @@ class Hand:
     def interjections(self) -> list[tuple[int, int]]:
         """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
         with the Jump-In house rule a play of the identical card."""
-        if self.phase == OVER or not (self.catchable or self.challenge_open or self.jump_in):
+        if self.phase == OVER or not (
+            self.catchable or self.challenge_open or self.jump_in or self.uncalled
+        ):
             return []
         seats = self.seats
         out = []
         for p in self.catchable:
             out.append((seats[p], A.UNO))
             out.extend((seats[q], A.CATCH + seats[p]) for q in range(self.k) if q != p)
+        for p in self.uncalled:
+            if p not in self.catchable:
+                out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
         if self.challenge_open:
             out.extend((seats[q], A.CHALLENGE) for q in range(self.k) if q != self.actor)
         if self.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
             if top < 64:
                 for q, held in enumerate(self.hands):
-                    if q != self.cur and top in held:
+                    if q != self.cur and top in held and (len(held) > 1 or q not in self.uncalled):
                         out.append((seats[q], top << 3))
                         if len(held) == 2:
                             out.append((seats[q], (top << 3) + 1))
@@ -436,8 +449,29 @@ class Hand:
                     "Choose another player at the table to draw 2 (\"the player gets to chose "
                     "whichever player they want to draw 2 cards\").",
                 )
+        elif _MISPLAY <= action < _MISPLAY + C.NCARDS:
+            self._check_misplay(pos, action - _MISPLAY)
         else:
             raise RuleError("unknown", f"Unknown action {action}.")
+
+    def _check_misplay(self, pos: int, card: int) -> None:
+        """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
+        more cards from the Stock"."""
+        if not self.rules.misplay_penalty:
+            raise RuleError(
+                "misplay",
+                f"The {self.rules.title} rules have no penalty for a wrong card: it is simply "
+                "taken back.",
+            )
+        if self.phase != PLAY:
+            raise RuleError("phase", self._phase_hint("lay a card"))
+        if card >= C.NCARDS or card not in self.hands[pos]:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)}.")
+        top = self.discard[-1]
+        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
+            raise RuleError(
+                "misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card."
+            )
 
     def _do(self, pos: int, action: int) -> None:
         """The changes an action makes, once it is known to be legal."""
@@ -464,6 +498,11 @@ class Hand:
             self._villain_next()
         elif action == _CHALLENGE:
             self._challenge_draw4(pos)
+        elif action >= _MISPLAY:
+            # the card goes back to the hand (it never left it here); the turn goes on
+            if self.catchable:
+                self.catchable.clear()  # laying a card began the turn
+            self._owe(pos, self.rules.misplay_penalty)
         elif action < _TARGET:  # COLOUR
             self.colour = action - _COLOUR
             self.phase = PLAY
@@ -495,6 +534,8 @@ class Hand:
         hand = self.hands[pos]
         if card >= C.NCARDS or card not in hand:
             raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to play.")
+        if self.uncalled and len(hand) == 1 and pos in self.uncalled:
+            raise _uno_first()
         if self.phase == RESPOND:
             if not self._stacks(card):
                 raise RuleError(
@@ -557,6 +598,8 @@ class Hand:
             return
         if len(hand) == 1 and not action & 1:
             self.catchable.append(pos)
+            if self.uno_rule:
+                self.uncalled.append(pos)
         fx = self.fxfn[card]
         if fx is _fx_number:  # the commonest card: inline the turn passing on
             self.cur = (pos + self.direction) % self.k
@@ -603,6 +646,8 @@ class Hand:
             return
         card = self.draw.pop()
         self.hands[pos].append(card)
+        if self.uncalled and pos in self.uncalled:
+            self.uncalled.remove(pos)
         top = self.discard[-1]
         if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
             self.drawn = card
@@ -637,6 +682,8 @@ class Hand:
             )
         if card not in self.hands[pos]:
             raise RuleError("not-in-hand", f"{self.names[pos]} has no {C.name(card)} to play.")
+        if self.uncalled and len(self.hands[pos]) == 1 and pos in self.uncalled:
+            raise _uno_first()
         if self.phase == RESPOND and not self._stacks(card):
             raise RuleError("jump-in", "Only a card that stacks may jump in on a draw card.")
         if chosen:
@@ -718,6 +765,11 @@ class Hand:
         if pos is None:
             raise RuleError("who", f"Seat {seat} is not playing this hand.")
         if action == A.UNO:
+            if pos in self.uncalled:
+                self.uncalled.remove(pos)
+                if pos in self.catchable:
+                    self.catchable.remove(pos)
+                return
             if pos not in self.catchable:
                 raise RuleError(
                     "uno-late",
@@ -824,6 +876,7 @@ class Hand:
             hands[(actor + 1 + i) % k].append(c)
         self.hands = hands
         self.catchable.clear()  # a dealt hand owes no UNO call (RULES-MAP: shuffle-hands-uno)
+        self.uncalled.clear()
         self._advance(actor, 1)
         if self.owed or not self.draw:
             self._settle_draws()
@@ -881,11 +934,14 @@ class Hand:
         hands = self.hands
         hands[a], hands[b] = hands[b], hands[a]
         self.catchable.clear()  # a received hand owes no UNO call (RULES-MAP: swap-uno)
+        self.uncalled.clear()
 
     def _give(self, pos: int, card: int) -> None:
         self.hands[pos].append(card)
         if self.catchable and pos in self.catchable:
             self.catchable.remove(pos)
+        if self.uncalled and pos in self.uncalled:
+            self.uncalled.remove(pos)
 
     def _settle_draws(self) -> None:
         """Deal out owed penalty cards; when the DRAW pile runs out, wait for the reshuffle
@@ -938,6 +994,14 @@ def _variants(acts: list[int], card: int, two: bool, namer: Sequence[bool]) -> N
         acts.append(base)
         if two:
             acts.append(base + 1)
+
+
+def _uno_first() -> RuleError:
+    return RuleError(
+        "uno-first",
+        "Call UNO first: \"A player cannot win if he forgets to declare Uno because he is not "
+        'allowed to discard his last card until he does so."',
+    )
 
 
 def _card_name(card: int) -> str:
@@ -1004,6 +1068,7 @@ def _fx_pass_hands(h: Hand, pos: int, card: int) -> None:
     k, d, old = h.k, h.direction, h.hands
     h.hands = [old[(p - d) % k] for p in range(k)]
     h.catchable.clear()
+    h.uncalled.clear()
     h._advance(pos, 1)
 
 

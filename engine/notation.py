@@ -44,6 +44,8 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         return {"seat": seat, "act": "target", "target": action - A.TARGET}
     if A.CATCH <= action < A.CATCH + 100:
         return {"seat": seat, "act": "catch", "target": action - A.CATCH}
+    if A.MISPLAY <= action < A.MISPLAY + C.NCARDS:
+        return {"seat": seat, "act": "misplay", "card": C.code(action - A.MISPLAY)}
     raise EventError(f"no event for action {action}")  # DISCARD/DONE are aggregated by Game
 
 
@@ -59,6 +61,7 @@ _ACTS = {
     "take",
     "discard",
     "colour",
+    "misplay",
 }
 
 
@@ -145,4 +148,6 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         return seat, [A.COLOUR + C.colour(ev.get("colour"))]
     if act == "target":
         return seat, [A.TARGET + _seat(ev, "target")]
+    if act == "misplay":
+        return seat, [A.MISPLAY + C.card(ev.get("card"))]
     return seat, [A.CATCH + _seat(ev, "target")]  # catch

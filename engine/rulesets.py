@@ -38,6 +38,12 @@ class Ruleset:
     dealer's left plays first."""
     failed_challenge_loses_turn: bool = False
     """Wild Draw 4: does a challenger who is wrong also lose their turn?"""
+    uno_to_go_out: bool = False
+    """Classic: "A player cannot win if he forgets to declare Uno because he is not allowed to
+    discard his last card until he does so." """
+    misplay_penalty: int = 0
+    """Cards drawn by a player who lays a card that does not match and takes it back (0: the
+    rule book has no such penalty and the engine refuses a `misplay`)."""
     hand_size: int = 7
     min_players: int = 2
     max_players: int = 10
@@ -245,6 +251,8 @@ def _classic() -> Ruleset:
         effects=_CLASSIC_EFFECTS,
         returned_first_discards=frozenset({C.WILD_DRAW4}),
         first_discard={"wild": "colour"},
+        misplay_penalty=2,
+        uno_to_go_out=True,
     )
 
 

@@ -90,4 +90,37 @@ def counts(g: Game) -> Counter:
     return Counter(g.hand.all_cards())
 
 
-__all__ = ["A", "act", "counts", "deck_for", "game", "hand_of", "play", "tinker"]
+
+
+def refused(g: Game, fn, *args, rule: str | None = None, **kw):
+    """Apply and expect a RuleError that changes nothing at all; returns the error."""
+    import pytest
+
+    from engine.hand import RuleError
+
+    before = (g.summary(), counts(g), list(g.events))
+    with pytest.raises(RuleError) as info:
+        fn(g, *args, **kw)
+    assert (g.summary(), counts(g), list(g.events)) == before
+    if rule:
+        assert info.value.rule == rule, info.value.rule
+    return info.value
+
+
+def legal_codes(g: Game) -> set[str]:
+    """The cards the player to move may play now, as codes."""
+    return {C.code(a // 8) for a in g.legal_actions() if a < A.PROTECT}
+
+
+__all__ = [
+    "A",
+    "act",
+    "counts",
+    "deck_for",
+    "game",
+    "hand_of",
+    "legal_codes",
+    "play",
+    "refused",
+    "tinker",
+]
