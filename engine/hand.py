@@ -42,6 +42,7 @@ _PROTECT, _DISCARD, _DRAW = A.PROTECT, A.DISCARD, A.DRAW
 _PASS, _DONE, _TAKE = A.PASS, A.DONE, A.TAKE
 _UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
 _MISPLAY = A.MISPLAY
+_DRAW4S = (C.VILLAIN_DRAW4, C.WILD_DRAW4)  # the challengeable cards
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
 _GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
@@ -584,7 +585,7 @@ class Hand:
             self.turns += 1
             if self.catchable:
                 self.catchable.clear()  # the next player has begun their turn
-        if card == C.VILLAIN_DRAW4 or card == C.WILD_DRAW4:
+        if card >= 64 and card in _DRAW4S:
             self.vd4_guilty = self._reneged(hand, card)
         hand.remove(card)
         self.discard.append(card)

@@ -140,6 +140,7 @@ def simulate(
     bot_list = bots_mod.make(list(bots), players, rng)
     names = [b.name for b in bot_list]
     stats = new_stats(players, names)
+    stats["ruleset"] = ruleset
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
     for i in range(total):
