@@ -154,16 +154,20 @@ def test_wild_customizable_plain_or_a_house_rule_chosen_at_set_up():
 def test_two_players_reverse_acts_like_skip():
     """ "In a Two-Player game, the rules are the same except the Reverse action card acts like a
     Skip card." """
-    g = og(2, {1: ["RR", "B1", "B2"]}, top="R5")
-    play(g, "RR")
-    assert g.current_player() == 1
+    for ruleset in ("official-2018", "classic"):  # classic is silent: the same (RULES-MAP)
+        g = game(2, {1: ["RR", "B1", "B2"]}, top="R5", ruleset=ruleset)
+        play(g, "RR")
+        assert g.current_player() == 1
 
 
 def test_going_out_on_a_draw_card_the_next_player_still_draws():
     """ "If a Draw Two or a Wild Draw Four card is played as the final card, the next player in
     the turn order must draw the appropriate number of cards before the score is tallied." """
-    for last, drawn in (("RD2", 2), ("W4", 4)):
-        g = og(3, {1: [last], 2: ["G1"]}, top="R5", draw=["B1", "B2", "B3", "B4"])
+    for ruleset, last, drawn in [
+        (r, card, n) for r in ("official-2018", "classic") for card, n in (("RD2", 2), ("W4", 4))
+    ]:
+        draw = ["B1", "B2", "B3", "B4"]
+        g = game(3, {1: [last], 2: ["G1"]}, top="R5", draw=draw, ruleset=ruleset)
         play(g, last, colour="blue" if last == "W4" else None)
         assert len(hand_of(g, 2)) == 1 + drawn
         assert g.sheet.scores[1] == sum(
