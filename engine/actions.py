@@ -17,6 +17,7 @@ DONE = 3002  # stop discarding after a Wild Discard All
 TAKE = 3003  # take the Villain Draw 4 penalty instead of protecting
 UNO = 3004  # a late UNO call ("catching yourself")
 CHALLENGE = 3005  # challenge the Villain Draw 4 just played
+FLIP = 3006  # Vegas: turn over the top card of the draw pile
 COLOUR = 3100  # + colour: name the colour of a Wild turned up as the first discard
 TARGET = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2
 CATCH = 3300  # + seat: catch that seat holding one card without having called UNO
@@ -60,6 +61,7 @@ def describe(action: int) -> str:
         TAKE: "take the cards",
         UNO: "call UNO",
         CHALLENGE: "challenge the Draw 4",
+        FLIP: "turn over the top card (Vegas)",
     }
     if action in fixed:
         return fixed[action]

@@ -312,6 +312,8 @@ class Game:
         for pos, seat in enumerate(h.seats):
             held[seat] = h.points_left(pos)
         winner = h.seats[h.winner]
+        if self.rules.collected_value:
+            self._add_collected_value(h, held, winner)
         self.sheet, awarded = scoring.settle(self.sheet, self.options, held, winner)
         self.history.append(
             {
@@ -323,6 +325,22 @@ class Game:
                 "blocked": bool(h.hands[h.winner]),
             }
         )
+
+    def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
+        """Cards worth points per card collected (Elvis's Vegas: "Count up the number of cards
+        you collected and multiply it by ten"). Standard scoring collects the other hands (the
+        other team's with partners); lowest and challenge scoring charge each their own hand."""
+        per = self.rules.collected_value
+        if self.options.get("scoring", "standard") == "standard":
+            team = {winner, scoring.partner(winner)} if self.options.get("partners") else {winner}
+            collected = sum(len(c) for p, c in enumerate(h.hands) if h.seats[p] not in team)
+        else:
+            collected = None
+        for pos, seat in enumerate(h.seats):
+            cards = h.hands[pos]
+            value = sum(per.get(c, 0) for c in cards)
+            if value:
+                held[seat] += value * (len(cards) if collected is None else collected)
 
     def clone(self) -> Game:
         g = Game.__new__(Game)

@@ -20,8 +20,8 @@ from engine.rulesets import Ruleset
 
 # Players' phases first, then chance phases (TINKER..SHUFFLE), then OVER: `phase >= TINKER`
 # is "no player moves now", one comparison on the hot path.
-PLAY, PLAY_DRAWN, COLOUR, TARGET, PROTECT, DISCARD, RESPOND = range(7)
-TINKER, RESHUFFLE, SHUFFLE, OVER = range(7, 11)
+PLAY, PLAY_DRAWN, COLOUR, TARGET, PROTECT, DISCARD, RESPOND, FLIP = range(8)
+TINKER, RESHUFFLE, SHUFFLE, OVER = range(8, 12)
 PHASE_NAMES = (
     "play",
     "play_drawn",
@@ -30,6 +30,7 @@ PHASE_NAMES = (
     "protect",
     "discard",
     "respond",
+    "flip",
     "tinker_bell",
     "reshuffle",
     "shuffle_hands",
@@ -41,7 +42,7 @@ _RANK_OF = C.RANK_OF
 _PROTECT, _DISCARD, _DRAW = A.PROTECT, A.DISCARD, A.DRAW
 _PASS, _DONE, _TAKE = A.PASS, A.DONE, A.TAKE
 _UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
-_MISPLAY = A.MISPLAY
+_MISPLAY, _FLIP = A.MISPLAY, A.FLIP
 _DRAW4S = (C.VILLAIN_DRAW4, C.WILD_DRAW4)  # the challengeable cards
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
@@ -102,6 +103,7 @@ class Hand:
         "trigger",
         "turns",
         "uncalled",
+        "uno_penalty",
         "uno_rule",
         "vd4_full",
         "vd4_guilty",
@@ -143,6 +145,7 @@ class Hand:
         h.keep_drawing = bool(opts.get("keep_drawing"))
         h.pending = 0
         h.uno_rule = rules.uno_to_go_out
+        h.uno_penalty = rules.uno_penalty
         h.uncalled = []  # with uno_rule: holding one card, UNO never called (may not go out)
         h.hands = [[] for _ in range(k)]
         size = rules.hand_size
@@ -279,6 +282,8 @@ class Hand:
             if self.fx[self.discard[-1]] == "wild_draw4":
                 acts.append(A.CHALLENGE)
             return acts
+        if ph == FLIP:
+            return [A.FLIP]
         if ph == PLAY_DRAWN:
             acts = []
             _variants(acts, self.drawn, len(hand) == 2, self.namer)
@@ -452,6 +457,9 @@ class Hand:
                 )
         elif _MISPLAY <= action < _MISPLAY + C.NCARDS:
             self._check_misplay(pos, action - _MISPLAY)
+        elif action == _FLIP:
+            if ph != FLIP:
+                raise RuleError("phase", self._phase_hint("turn over a card"))
         else:
             raise RuleError("unknown", f"Unknown action {action}.")
 
@@ -499,6 +507,8 @@ class Hand:
             self._villain_next()
         elif action == _CHALLENGE:
             self._challenge_draw4(pos)
+        elif action == _FLIP:
+            self._do_flip(pos)
         elif action >= _MISPLAY:
             # the card goes back to the hand (it never left it here); the turn goes on
             if self.catchable:
@@ -523,6 +533,7 @@ class Hand:
             COLOUR: "name the colour of the Wild turned up",
             TARGET: "choose a player",
             RESPOND: "take the cards, challenge or stack",
+            FLIP: "turn over the top card of the draw pile (Vegas)",
             PROTECT: "lay a Pixie Dust Protection card or take four cards",
             DISCARD: "discard cards of Tinker Bell's colour or stop",
         }[self.phase]
@@ -804,7 +815,7 @@ class Hand:
             if target == pos:
                 raise RuleError("catch-self", "To catch yourself, call UNO.")
             self.catchable.remove(target)
-            self._owe(target, 2)  # "you must pick TWO more cards from the DRAW pile"
+            self._owe(target, self.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
@@ -930,6 +941,37 @@ class Hand:
                 self._advance(pos, 1)
             else:
                 self.phase = PLAY
+
+    def _do_flip(self, pos: int) -> None:
+        """Vegas: "the next player in turn order flips over the top card from the Draw Pile. The
+        card they turn over determines what happens next." The flipper keeps the card."""
+        self.turns += 1
+        if self.catchable:
+            self.catchable.clear()  # taking a card from the Draw Pile begins the turn
+        self.phase = PLAY
+        if not self.draw:
+            return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
+        card = self.draw.pop()
+        self._give(pos, card)
+        rank, fx, k = _RANK_OF[card], self.fx[card], self.k
+        if card < 64 and rank < 10:
+            self._owe(pos, rank)  # "draws a number of cards equal to the number on the card"
+        elif fx == "skip":
+            if k == 2:  # "The player that plays the Vegas card has to draw the ten cards"
+                self._owe(self.actor, 10)
+                self._advance(pos, 1)
+            else:  # "They also skip their turn. The next player ... adds the ten drawn cards"
+                self._owe((pos + self.direction) % k, 10)
+                self._advance(pos, 2)
+        elif fx == "reverse":
+            # "the player who played the Vegas card has to draw the ten cards ... You will also
+            # reverse turn order."
+            self._owe(self.actor, 10)
+            self.direction = -self.direction
+            if k == 2:
+                self.cur = self.actor
+        else:  # "Draw 2, Wild, Wild Draw 4: ... has to draw ten cards in addition to the card"
+            self._owe(pos, 10)
 
     def _swap(self, a: int, b: int) -> None:
         hands = self.hands
@@ -1073,6 +1115,13 @@ def _fx_pass_hands(h: Hand, pos: int, card: int) -> None:
     h._advance(pos, 1)
 
 
+def _fx_vegas(h: Hand, pos: int, card: int) -> None:
+    """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
+    h.phase = FLIP
+    h.actor = pos
+    h.cur = (pos + h.direction) % h.k
+
+
 def _fx_shuffle_hands(h: Hand, pos: int, card: int) -> None:
     """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
     h.phase = SHUFFLE
@@ -1092,6 +1141,7 @@ _EFFECTS = {
     "swap_hands": _fx_swap_hands,
     "pass_hands": _fx_pass_hands,
     "shuffle_hands": _fx_shuffle_hands,
+    "vegas": _fx_vegas,
 }
 _NO_COLOUR = frozenset({"villain_draw4", "wild_discard_all"})  # Tinker Bell picks the colour
 

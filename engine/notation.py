@@ -33,7 +33,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         if uno:
             ev["uno"] = True
         return ev
-    simple = {A.DRAW: "draw", A.PASS: "pass", A.TAKE: "take", A.UNO: "uno"}
+    simple = {A.DRAW: "draw", A.PASS: "pass", A.TAKE: "take", A.UNO: "uno", A.FLIP: "flip"}
     if action in simple:
         return {"seat": seat, "act": simple[action]}
     if action == A.CHALLENGE:
@@ -62,6 +62,7 @@ _ACTS = {
     "discard",
     "colour",
     "misplay",
+    "flip",
 }
 
 
@@ -136,6 +137,8 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         return seat, acts if more else [*acts, A.DONE]
     if act == "draw":
         return seat, [A.DRAW]
+    if act == "flip":
+        return seat, [A.FLIP]
     if act == "pass":
         return seat, [A.PASS]
     if act == "take":

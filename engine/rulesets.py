@@ -41,6 +41,11 @@ class Ruleset:
     uno_to_go_out: bool = False
     """Classic: "A player cannot win if he forgets to declare Uno because he is not allowed to
     discard his last card until he does so." """
+    uno_penalty: int = 2
+    """Cards drawn by a player caught without calling UNO."""
+    collected_value: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    """Card -> points per card the scorer collects (Elvis's Vegas: "Count up the number of cards
+    you collected and multiply it by ten"); such cards are worth 0 in `points`."""
     misplay_penalty: int = 0
     """Cards drawn by a player who lays a card that does not match and takes it back (0: the
     rule book has no such penalty and the engine refuses a `misplay`)."""
@@ -290,10 +295,44 @@ def _official_2018() -> Ruleset:
     )
 
 
+def _elvis() -> Ruleset:
+    vegas = [colour * 16 + C.VEGAS for colour in range(4)]
+    points = list(_points(20, {}))
+    for v in vegas:
+        points[v] = 0  # counted by `collected_value`
+    options = _draw4_options(
+        True,
+        "colour",
+        'Elvis: "You may only play a Wild Draw 4 card if you have no other cards in your hand '
+        'that match the color of the top card" (colour).',
+    )
+    for house in HOUSE_OPTIONS:  # the Elvis book has no house rules; its Draw 2 never stacks
+        del options[house]
+    return Ruleset(
+        name="elvis",
+        title="UNO Elvis Presley",
+        deck=tuple(_classic_deck() + vegas),
+        points=tuple(points),
+        options=options,
+        effects={**_CLASSIC_EFFECTS, C.VEGAS: "vegas"},
+        returned_first_discards=frozenset({C.WILD_DRAW4, *vegas}),
+        first_discard={
+            "wild": "colour",
+            "skip": "skip",
+            "draw2": "draw2",
+            "reverse": "reverse_dealer_first",
+        },
+        failed_challenge_loses_turn=True,
+        uno_penalty=5,
+        collected_value={v: 10 for v in vegas},
+    )
+
+
 DISNEY = _disney()
 CLASSIC = _classic()
 OFFICIAL_2018 = _official_2018()
-RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018)}
+ELVIS = _elvis()
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018, ELVIS)}
 
 
 def get(name: str) -> Ruleset:

@@ -52,6 +52,9 @@ RULESET_OPTIONS = {
             "wild_customizable": st.sampled_from(["wild", "swap_hands", "shuffle_hands"]),
         },
     ),
+    "elvis": st.fixed_dictionaries(
+        {}, optional={k: v for k, v in DRAW4.items() if k not in HOUSE}
+    ),
 }
 PROBES = [
     A.DRAW,
@@ -70,6 +73,7 @@ PROBES = [
     A.play(C.WILD_DRAW4, 1),
     A.play(C.WILD_SHUFFLE_HANDS, 3),
     A.TARGET + 1,
+    A.FLIP,
 ]
 
 STEP_LIMIT = 60_000
@@ -169,7 +173,7 @@ def test_replay_reproduces_every_state(seed, players, options):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
-    ruleset=st.sampled_from(["classic", "official-2018"]),
+    ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
     seed=st.integers(0, 2**32),
     players=st.integers(2, 10),
 )
@@ -182,7 +186,7 @@ def test_every_ruleset_and_option_combination_keeps_every_invariant(data, rulese
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
-    ruleset=st.sampled_from(["classic", "official-2018"]),
+    ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),
 )

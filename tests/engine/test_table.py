@@ -119,7 +119,7 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
         (start(dealer=3), "dealer must be a seat from 0 to 2"),
         (start(target=0), "option 'target' must be a whole number"),
         (start(scoring="highest"), "option 'scoring' must be one of"),
-        ({"kind": "start", "players": ["A", "B"], "ruleset": "elvis"}, "unknown ruleset 'elvis'"),
+        ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
     ],
 )
 def test_bad_starts_are_refused(entry, message):
