@@ -116,6 +116,8 @@ class Game:
         active = self.sheet.active()
         if self.hand is not None or self.dealer not in active:
             self.dealer = _next_active(self.dealer, active, len(self.players))
+        if self.options.get("partners_rotation"):
+            active = scoring.rotation_seating(self.sheet.hands)  # partners sit opposite
         names = [self.players[s] for s in active]
         self.hand = Hand.deal(
             self.rules, self.options, active, active.index(self.dealer), deck, names
@@ -332,7 +334,11 @@ class Game:
         other team's with partners); lowest and challenge scoring charge each their own hand."""
         per = self.rules.collected_value
         if self.options.get("scoring", "standard") == "standard":
-            team = {winner, scoring.partner(winner)} if self.options.get("partners") else {winner}
+            team = {winner}
+            if self.options.get("partners"):
+                team.add(scoring.partner(winner))
+            elif self.options.get("partners_rotation"):
+                team.update(scoring.rotation_team(winner, self.sheet.hands))
             collected = sum(len(c) for p, c in enumerate(h.hands) if h.seats[p] not in team)
         else:
             collected = None

@@ -308,6 +308,12 @@ def _elvis() -> Ruleset:
     )
     for house in HOUSE_OPTIONS:  # the Elvis book has no house rules; its Draw 2 never stacks
         del options[house]
+    options["partners_rotation"] = Option(
+        False,
+        (False, True),
+        'Four players: "play four hands with each other player as your partner. You will play a '
+        "total of twelve hands. ... The player that scores the most points wins the game.\"",
+    )
     return Ruleset(
         name="elvis",
         title="UNO Elvis Presley",

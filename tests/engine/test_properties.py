@@ -210,3 +210,11 @@ def test_every_ruleset_replay_reproduces_every_state(data, ruleset, seed, player
 def test_partner_games_keep_every_invariant(seed):
     g, _ = play_checked(seed, 4, {"partners": True, "target": 200}, deep_every=9)
     assert isinstance(g.sheet.winner, tuple)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_elvis_partners_rotation_keeps_every_invariant(seed):
+    options = {"partners_rotation": True, "draw_when_playable": False}
+    g, _ = play_checked(seed, 4, options, deep_every=9, ruleset="elvis")
+    assert len(g.history) == 12 and g.sheet.winner is not None

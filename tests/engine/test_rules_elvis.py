@@ -1,12 +1,18 @@
 """UNO Elvis Presley (shared/rules/elvis.txt): one test per rule, each quoting its sentence.
 Choices where the book is silent are in docs/RULES-MAP.md ("UNO Elvis Presley")."""
 
+import random
 from collections import Counter
 from functools import partial
+from itertools import combinations
 
 from engine import actions as A
 from engine import cards as C
+from engine import scoring
+from engine.bots import make
+from engine.game import Game
 from engine.rulesets import ELVIS
+from engine.simulate import play_hand
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 eg = partial(game, ruleset="elvis")
@@ -194,3 +200,60 @@ def test_two_player_vegas_skip_or_reverse():
         g = vegas(turned, players=2, hands={0: ["Y3"]})
         assert hand_of(g, 0) == sorted(["Y3", turned]) and len(hand_of(g, 1)) == 12
         assert g.current_player() == 1
+
+
+def test_partners_alternate_and_collect_the_other_teams_cards():
+    """ "If there are four players you can choose to play with another player as your teammate.
+    The teams will alternate positions around the table." "The winning team collects all of the
+    cards left in the other team’s hands." (option partners; Vegas counts the cards collected)"""
+    g = eg(4, {1: ["R1"], 3: ["G3"], 0: ["RV", "B4"], 2: ["Y4", "Y5"]}, top="R5",
+           options={"partners": True})
+    play(g, "R1")
+    won = 10 * 4 + 4 + 4 + 5  # seat 3's G3 stays with the winning team
+    assert g.sheet.scores == (0, won, 0, won)
+
+
+def test_partner_schedule_pairs_everyone_with_everyone_once():
+    """ "play four hands with each other player as your partner. You will play a total of twelve
+    hands." "If there are eight players ... you will play two games at the same time. ... Each
+    player will play a total of 28 hands." """
+    for players, rounds in ((4, 3), (8, 7)):
+        schedule = scoring.partner_schedule(players)
+        assert len(schedule) == rounds and rounds * scoring.ROTATION_HANDS in (12, 28)
+        pairs = [team for tables in schedule for table in tables for team in table]
+        assert sorted(pairs) == sorted(combinations(range(players), 2))  # each pair once
+        for tables in schedule:  # everyone plays every round, at one table
+            assert sorted(s for table in tables for team in table for s in team) == list(
+                range(players)
+            )
+            assert len(tables) == players // 4
+
+
+def test_partners_rotation_twelve_hands_most_points_wins():
+    """ "Each player keeps track of the points they score throughout the game. The player that
+    scores the most points wins the game." (option partners_rotation, four players)"""
+    g = Game("elvis", ["A", "B", "C", "D"], 0, {"partners_rotation": True})
+    rng = random.Random(4)
+    bots = make(["greedy"], 4, rng)
+    teams = []
+    while not g.is_terminal():
+        g.start_hand(g.shuffled_deck(rng))
+        seats = g.hand.seats
+        teams.append({frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))})
+        play_hand(g, bots, rng)
+        last = g.history[-1]
+        team = scoring.rotation_team(last["winner"], len(g.history) - 1)
+        assert last["awarded"][team[0]] == last["awarded"][team[1]] > 0 or sum(last["held"]) == 0
+    assert len(g.history) == 12
+    assert all(t == teams[4 * (i // 4)] for i, t in enumerate(teams))  # four hands a pairing
+    assert len({frozenset(t) for t in teams}) == 3
+    best = max(g.sheet.scores)
+    assert g.sheet.winner in (g.sheet.scores.index(best), tuple(
+        s for s in range(4) if g.sheet.scores[s] == best
+    ))
+    try:
+        Game("elvis", ["A", "B", "C"], 0, {"partners_rotation": True})
+    except ValueError as exc:
+        assert "four players" in str(exc)
+    else:
+        raise AssertionError("a rotation of three players was accepted")
