@@ -791,6 +791,12 @@ class Hand:
             self.catchable.remove(pos)
         elif action == A.CHALLENGE:
             if not self.challenge_open:
+                if "villain_draw4" not in self.fx:
+                    raise RuleError(
+                        "challenge-window",
+                        "Only a Wild Draw 4 can be challenged, by the player who must draw, "
+                        "before they draw.",
+                    )
                 raise RuleError(
                     "challenge-window",
                     "A Villain Draw 4 can be challenged only right after it is played, before "

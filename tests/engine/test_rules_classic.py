@@ -163,7 +163,8 @@ def test_only_the_next_player_challenges_and_only_a_wild_draw4():
     act(g, "take")
     g2 = cg(3, {1: ["RD2", "B3"]}, top="R5")
     play(g2, "RD2")
-    refused(g2, act, "challenge", seat=2, target=1, rule="challenge-window")
+    err = refused(g2, act, "challenge", seat=2, target=1, rule="challenge-window")
+    assert "Wild Draw 4" in str(err) and "Villain" not in str(err)
 
 
 def test_forgetting_uno_costs_two_when_caught():
