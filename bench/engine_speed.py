@@ -5,9 +5,9 @@
 rlcard is installed from PyPI into a throwaway virtual environment (bench/.rlcard-venv, ignored
 by git) on first use; it never becomes a dependency of the project. Both sides play uniformly
 random legal actions; ours plays each ruleset's full rules (Disney: Tinker Bell picks,
-protection, UNO calls and catches, challenges, reshuffles). classic and official-2018 run with
-draw_when_playable=false, as rlcard draws only when nothing plays (with it, random bots draw at
-will and hands grow to hundreds of turns). Figures are medians of R runs; compare the ratio, not
+protection, UNO calls and catches, challenges, reshuffles). classic, official-2018 and elvis run
+with draw_when_playable=false, as rlcard draws only when nothing plays (with it, random bots draw
+at will and hands grow to hundreds of turns). Figures are medians of R runs; compare the ratio, not
 the absolute numbers (the machines are shared and noisy).
 """
 
@@ -43,6 +43,7 @@ RULESET_OPTIONS = {
     "disney": {},
     "classic": {"draw_when_playable": False},
     "official-2018": {"draw_when_playable": False},
+    "elvis": {"draw_when_playable": False},
 }
 
 
@@ -59,7 +60,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--rulesets", default="disney,classic,official-2018")
+    ap.add_argument("--rulesets", default="disney,classic,official-2018,elvis")
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
