@@ -406,7 +406,7 @@ class Hand:
         elif action == _DRAW:
             if ph != PLAY:
                 raise RuleError("phase", self._phase_hint("draw"))
-            if not self.draw_any and self.playable(pos):
+            if not self.draw_any and self.playable(pos) and not self._silenced(pos):
                 raise RuleError(
                     "draw-when-stuck",
                     "You have a card that matches, so you may not draw: \"If you don't have "
@@ -550,18 +550,7 @@ class Hand:
             raise _uno_first()
         if self.phase == RESPOND:
             if not self._stacks(card):
-                raise RuleError(
-                    "stacking",
-                    f"You must take the {self.pending} cards"
-                    + (" or challenge" if self.fx[self.discard[-1]] == "wild_draw4" else "")
-                    + f": {C.name(card)} cannot be stacked on {C.name(self.discard[-1])} "
-                    + (
-                        "(stacking: same symbol only, \"a +4 cannot be stacked on a +2, or vice "
-                        "versa\")."
-                        if self.stacking
-                        else "(stacking is not played at this table)."
-                    ),
-                )
+                raise self._stack_refusal(card)
         elif self.phase == PLAY_DRAWN and card != self.drawn:
             raise RuleError(
                 "play-drawn",
@@ -571,11 +560,7 @@ class Hand:
             )
         top = self.discard[-1]
         if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
-            if self.phase == RESPOND:
-                raise RuleError(
-                    "match", f"{C.name(card)} does not match the colour in play for stacking."
-                )
-            raise RuleError(
+            raise RuleError(  # (in RESPOND `_stacks` has checked the match already)
                 "match",
                 f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
                 "\"Match the top card on the DISCARD pile either by number, color or word.\"",
@@ -919,6 +904,27 @@ class Hand:
         if fx != self.fx[top] and not (self.stacking == 2 and fx in _DRAW_FX):
             return False
         return card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]
+
+    def _silenced(self, pos: int) -> bool:
+        """Classic: holding one card without having called UNO, so it may not be played."""
+        return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
+
+    def _stack_refusal(self, card: int) -> RuleError:
+        top = self.discard[-1]
+        choice = " or challenge" if self.fx[top] == "wild_draw4" else ""
+        if not self.stacking:
+            why = "stacking is not played at this table"
+        elif self.fx[card] not in _DRAW_FX:
+            why = "only a draw card can be stacked"
+        elif self.stacking == 1 and self.fx[card] != self.fx[top]:
+            why = 'the same symbol only: "a +4 cannot be stacked on a +2, or vice versa"'
+        else:
+            why = f"it must match {C.COLOURS[self.colour]}, the colour in play"
+        return RuleError(
+            "stacking",
+            f"You must take the {self.pending} cards{choice}: {C.name(card)} cannot be stacked "
+            f"on {C.name(top)} ({why}).",
+        )
 
     def _respond(self, pos: int, draw4: bool) -> None:
         """The next player must take `pending` cards and lose their turn, unless they may

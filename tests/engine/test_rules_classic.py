@@ -210,3 +210,16 @@ def test_winner_scores_the_cards_left_in_play():
     g = cg(3, {1: ["R1"], 2: ["W4", "GS", "Y7"], 0: ["W", "B2"]}, top="R5")
     play(g, "R1")
     assert g.sheet.scores == (0, 50 + 20 + 7 + 50 + 2, 0)
+
+
+def test_a_player_who_has_not_called_uno_may_draw_instead():
+    """ "not allowed to discard his last card until he does so": until the call, drawing is what
+    is left, even under draw_when_playable=false (found by the property test)."""
+    g = cg(3, {1: ["R1", "R2"], 2: ["R3", "G8", "G9"], 0: ["R4", "G6", "G7"]}, top="R5",
+           options={"draw_when_playable": False})
+    play(g, "R1")
+    play(g, "R3")
+    play(g, "R4")
+    assert g.legal_actions() == [A.DRAW]
+    act(g, "draw")
+    assert len(hand_of(g, 1)) == 2

@@ -39,7 +39,8 @@ def test_stacking_never_mixes_unless_the_option_says_so():
     g = og(4, hands, top="R5", options=SAME)
     play(g, "RD2")
     assert legal_codes(g) == {"GD2"}
-    refused(g, play, "W4", colour="blue", rule="stacking")
+    err = refused(g, play, "W4", colour="blue", rule="stacking")
+    assert "a +4 cannot be stacked on a +2" in str(err)
     g = og(4, hands, top="R5", options=MIXED)
     play(g, "RD2")
     assert legal_codes(g) == {"GD2", "W4"}
