@@ -17,9 +17,14 @@ DONE = 3002  # stop discarding after a Wild Discard All
 TAKE = 3003  # take the Villain Draw 4 penalty instead of protecting
 UNO = 3004  # a late UNO call ("catching yourself")
 CHALLENGE = 3005  # challenge the Villain Draw 4 just played
+FLIP = 3006  # Vegas: turn over the top card of the draw pile
 COLOUR = 3100  # + colour: name the colour of a Wild turned up as the first discard
 TARGET = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2
 CATCH = 3300  # + seat: catch that seat holding one card without having called UNO
+MISPLAY = 3400  # + card: a wrong card was laid, is taken back, and its player draws the penalty
+
+
+_NAMERS = frozenset({C.WILD, C.WILD_DRAW4, C.WILD_SHUFFLE_HANDS, C.WILD_CUSTOM})
 
 
 def play(card: int, colour: int = 0, uno: bool = False) -> int:
@@ -40,7 +45,7 @@ def describe(action: int) -> str:
         card, rest = divmod(action, 8)
         colour, uno = divmod(rest, 2)
         text = f"play {C.name(card)}"
-        if card == C.WILD:
+        if card in _NAMERS:
             text += f" calling {C.COLOURS[colour]}"
         return text + (" and call UNO" if uno else "")
     if action < DISCARD:
@@ -53,16 +58,19 @@ def describe(action: int) -> str:
         DRAW: "draw a card",
         PASS: "keep the drawn card",
         DONE: "stop discarding",
-        TAKE: "take the four cards",
+        TAKE: "take the cards",
         UNO: "call UNO",
-        CHALLENGE: "challenge the Villain Draw 4",
+        CHALLENGE: "challenge the Draw 4",
+        FLIP: "turn over the top card (Vegas)",
     }
     if action in fixed:
         return fixed[action]
     if COLOUR <= action < COLOUR + 4:
         return f"name {C.COLOURS[action - COLOUR]}"
     if TARGET <= action < TARGET + 100:
-        return f"make seat {action - TARGET} draw 2"
+        return f"choose seat {action - TARGET}"
     if CATCH <= action < CATCH + 100:
         return f"catch seat {action - CATCH} without UNO"
+    if MISPLAY <= action < MISPLAY + C.NCARDS:
+        return f"take back the wrong card {C.name(action - MISPLAY)}"
     return f"unknown action {action}"

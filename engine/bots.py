@@ -12,6 +12,7 @@ from typing import Protocol
 
 from engine import actions as A
 from engine import cards as C
+from engine import scoring
 from engine.game import Game
 from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
@@ -102,6 +103,8 @@ def _favourite_colour(hand: list[int]) -> int:
 
 
 def _partners(game: Game, seat: int) -> tuple[int, ...]:
+    if game.options.get("partners_rotation"):
+        return scoring.rotation_team(seat, game.sheet.hands)
     return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
 
 

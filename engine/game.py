@@ -16,7 +16,17 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine import notation, rulesets, scoring
-from engine.hand import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, TINKER, Hand, RuleError
+from engine.hand import (
+    COLOUR,
+    DISCARD,
+    OVER,
+    PHASE_NAMES,
+    RESHUFFLE,
+    SHUFFLE,
+    TINKER,
+    Hand,
+    RuleError,
+)
 
 CHANCE = -1
 TERMINAL = -4
@@ -60,7 +70,7 @@ class Game:
         h = self.hand
         if self.sheet.over:
             return TERMINAL
-        if h is None or h.phase == OVER or h.phase == TINKER or h.phase == RESHUFFLE:
+        if h is None or h.phase >= TINKER:  # chance phases and OVER
             return CHANCE
         return h.seats[h.cur]
 
@@ -71,7 +81,8 @@ class Game:
         return self.sheet.over
 
     def chance_kind(self) -> str | None:
-        """What chance must supply next: "new_hand" (a deck), "tinker_bell" or "reshuffle"."""
+        """What chance must supply next: "new_hand" (a deck), "tinker_bell", "reshuffle" or
+        "shuffle_hands" (the order in which every held card is dealt again)."""
         if self.sheet.over:
             return None
         h = self.hand
@@ -81,6 +92,8 @@ class Game:
             return "tinker_bell"
         if h.phase == RESHUFFLE:
             return "reshuffle"
+        if h.phase == SHUFFLE:
+            return "shuffle_hands"
         return None
 
     def legal_actions(self) -> list[int]:
@@ -103,6 +116,8 @@ class Game:
         active = self.sheet.active()
         if self.hand is not None or self.dealer not in active:
             self.dealer = _next_active(self.dealer, active, len(self.players))
+        if self.options.get("partners_rotation"):
+            active = scoring.rotation_seating(self.sheet.hands)  # partners sit opposite
         names = [self.players[s] for s in active]
         self.hand = Hand.deal(
             self.rules, self.options, active, active.index(self.dealer), deck, names
@@ -146,6 +161,14 @@ class Game:
             self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
         self._after()
 
+    def apply_shuffle_hands(self, order: Sequence[int]) -> None:
+        h = self._live_hand()
+        h.apply_shuffle_hands(order)
+        if self.recording:
+            self._interrupt_discard()
+            self.events.append({"chance": "shuffle_hands", "deck": [C.code(c) for c in order]})
+        self._after()
+
     def sample_chance(self, rng: random.Random) -> None:
         """Resolve the pending chance node with `rng` (simulations, the emulator, tests)."""
         kind = self.chance_kind()
@@ -155,6 +178,10 @@ class Game:
             pool = self.hand.reshuffle_pool()
             rng.shuffle(pool)
             self.apply_reshuffle(pool)
+        elif kind == "shuffle_hands":
+            pool = self.hand.shuffle_pool()
+            rng.shuffle(pool)
+            self.apply_shuffle_hands(pool)
         elif kind == "new_hand":
             self.start_hand(self.shuffled_deck(rng), check=False)
         else:
@@ -237,7 +264,7 @@ class Game:
         kind = event["chance"]
         if kind == "tinker_bell":
             self.apply_tinker_bell(C.colour(event.get("colour")))
-        elif kind in ("reshuffle", "new_hand"):
+        elif kind in ("reshuffle", "new_hand", "shuffle_hands"):
             if "deck" in event:
                 deck = event["deck"]
                 if not isinstance(deck, list):
@@ -247,18 +274,23 @@ class Game:
                 rng = random.Random(event["seed"])
                 if kind == "new_hand":
                     cards = self.shuffled_deck(rng)
-                else:
+                elif kind == "reshuffle":
                     cards = self._live_hand().reshuffle_pool()
+                    rng.shuffle(cards)
+                else:
+                    cards = self._live_hand().shuffle_pool()
                     rng.shuffle(cards)
             else:
                 raise notation.EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
             if kind == "new_hand":
                 self.start_hand(cards)
-            else:
+            elif kind == "reshuffle":
                 self.apply_reshuffle(cards)
+            else:
+                self.apply_shuffle_hands(cards)
         else:
             raise notation.EventError(
-                f"unknown chance {kind!r} (tinker_bell, reshuffle or new_hand)"
+                f"unknown chance {kind!r} (tinker_bell, reshuffle, shuffle_hands or new_hand)"
             )
 
     # ------------------------------------------------------------------ bookkeeping
@@ -282,6 +314,8 @@ class Game:
         for pos, seat in enumerate(h.seats):
             held[seat] = h.points_left(pos)
         winner = h.seats[h.winner]
+        if self.rules.collected_value:
+            self._add_collected_value(h, held, winner)
         self.sheet, awarded = scoring.settle(self.sheet, self.options, held, winner)
         self.history.append(
             {
@@ -293,6 +327,26 @@ class Game:
                 "blocked": bool(h.hands[h.winner]),
             }
         )
+
+    def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
+        """Cards worth points per card collected (Elvis's Vegas: "Count up the number of cards
+        you collected and multiply it by ten"). Standard scoring collects the other hands (the
+        other team's with partners); lowest and challenge scoring charge each their own hand."""
+        per = self.rules.collected_value
+        if self.options.get("scoring", "standard") == "standard":
+            team = {winner}
+            if self.options.get("partners"):
+                team.add(scoring.partner(winner))
+            elif self.options.get("partners_rotation"):
+                team.update(scoring.rotation_team(winner, self.sheet.hands))
+            collected = sum(len(c) for p, c in enumerate(h.hands) if h.seats[p] not in team)
+        else:
+            collected = None
+        for pos, seat in enumerate(h.seats):
+            cards = h.hands[pos]
+            value = sum(per.get(c, 0) for c in cards)
+            if value:
+                held[seat] += value * (len(cards) if collected is None else collected)
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
@@ -315,8 +369,8 @@ class Game:
             return {"kind": "game_over", "seat": None}
         if h is None or h.phase == OVER:
             return {"kind": "new_hand", "seat": None}
-        if h.phase == RESHUFFLE:
-            out: dict[str, Any] = {"kind": "reshuffle", "seat": None}
+        if h.phase == RESHUFFLE or h.phase == SHUFFLE:
+            out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
         else:
             out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.cur]}
         if h.challenge_open:

@@ -18,7 +18,10 @@ from engine import actions as A
 from engine import cards as C
 from engine.rulesets import Ruleset
 
-PLAY, PLAY_DRAWN, COLOUR, TARGET, PROTECT, DISCARD, TINKER, RESHUFFLE, OVER = range(9)
+# Players' phases first, then chance phases (TINKER..SHUFFLE), then OVER: `phase >= TINKER`
+# is "no player moves now", one comparison on the hot path.
+PLAY, PLAY_DRAWN, COLOUR, TARGET, PROTECT, DISCARD, RESPOND, FLIP = range(8)
+TINKER, RESHUFFLE, SHUFFLE, OVER = range(8, 12)
 PHASE_NAMES = (
     "play",
     "play_drawn",
@@ -26,8 +29,11 @@ PHASE_NAMES = (
     "target",
     "protect",
     "discard",
+    "respond",
+    "flip",
     "tinker_bell",
     "reshuffle",
+    "shuffle_hands",
     "over",
 )
 
@@ -36,9 +42,14 @@ _RANK_OF = C.RANK_OF
 _PROTECT, _DISCARD, _DRAW = A.PROTECT, A.DISCARD, A.DRAW
 _PASS, _DONE, _TAKE = A.PASS, A.DONE, A.TAKE
 _UNO, _CHALLENGE, _COLOUR, _TARGET, _CATCH = A.UNO, A.CHALLENGE, A.COLOUR, A.TARGET, A.CATCH
+_MISPLAY, _FLIP = A.MISPLAY, A.FLIP
+_DRAW4S = (C.VILLAIN_DRAW4, C.WILD_DRAW4)  # the challengeable cards
 
 # How many cards the next player draws when a hand is won on this effect ("Going Out").
-_GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4}
+_GOING_OUT_DRAWS = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
+_DRAW_FX = frozenset({"draw2", "wild_draw4"})  # the cards that can be stacked
+_RENEGE = {"colour": 0, "matching": 1, "playable": 2}
+_STACKING = {"none": 0, "same": 1, "mixed": 2}
 
 
 class RuleError(ValueError):
@@ -70,26 +81,35 @@ class Hand:
         "fx",
         "fxfn",
         "hands",
+        "jump_in",
         "k",
+        "keep_drawing",
         "must_play",
+        "namer",
         "names",
         "opts",
         "owed",
+        "pending",
         "phase",
         "pos_of",
         "queue",
-        "renege_playable",
+        "renege",
         "resume",
         "rules",
         "seats",
         "skip_after_vd4",
+        "stacking",
         "tb_colour",
         "trigger",
         "turns",
+        "uncalled",
+        "uno_penalty",
+        "uno_rule",
         "vd4_full",
         "vd4_guilty",
         "vd4_hits",
         "vd4_resolved",
+        "wilds",
         "winner",
     )
 
@@ -115,12 +135,18 @@ class Hand:
         h.seats = tuple(seats)
         h.pos_of = {s: p for p, s in enumerate(seats)}
         h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
-        h.fx = _effect_table(rules)
-        h.fxfn = tuple(_EFFECTS[name] for name in h.fx)
+        h.fx, h.fxfn, h.namer, h.wilds = _effect_table(rules, opts)
         h.draw_any = bool(opts.get("draw_when_playable"))
         h.must_play = bool(opts.get("must_play_drawn"))
         h.skip_after_vd4 = bool(opts.get("villain_draw4_skips_next"))
-        h.renege_playable = opts.get("renege_test") == "playable"
+        h.renege = _RENEGE[opts.get("renege_test", "colour")]
+        h.stacking = _STACKING[opts.get("stacking", "none")]
+        h.jump_in = bool(opts.get("jump_in"))
+        h.keep_drawing = bool(opts.get("keep_drawing"))
+        h.pending = 0
+        h.uno_rule = rules.uno_to_go_out
+        h.uno_penalty = rules.uno_penalty
+        h.uncalled = []  # with uno_rule: holding one card, UNO never called (may not go out)
         h.hands = [[] for _ in range(k)]
         size = rules.hand_size
         if len(deck) <= size * k:
@@ -155,23 +181,36 @@ class Hand:
         return h
 
     def _first_discard(self, dealer: int, top: int) -> None:
-        fx = self.fx[top]
+        """What the card turned up does, by the ruleset's first-discard table."""
+        how = self.rules.first_discard.get(self.fx[top])
         k = self.k
-        if fx == "wild":
+        if how is None:
+            return  # the player to the dealer's left plays first, on the card as it is
+        if how == "colour":
             # "the person to the left of the dealer chooses the color ... and plays the first card"
             self.phase = COLOUR
-        elif fx == "reverse":
+        elif how == "reverse_right_of_dealer":
             # "the player to the right of the dealer plays first, and play then goes to the right"
             self.direction = -1
             self.cur = (dealer - 1) % k
-        elif fx == "skip":
+        elif how == "reverse_dealer_first":
+            # "The dealer plays first; the play proceeds counterclockwise"
+            self.direction = -1
+            self.cur = dealer
+        elif how == "skip":
             # "the player to the left of the dealer is skipped"
             self.cur = (dealer + 2) % k
-        elif fx == "draw2_tinker_bell":
+        elif how == "draw2":
+            # "The player to the dealer's left draws two cards and misses a turn"
+            self._owe((dealer + 1) % k, 2)
+            self.cur = (dealer + 2) % k
+        elif how == "tinker_bell":
             # "the player to the left of the dealer will hit the Tinker Bell Button"; the card
             # counts as the dealer's (see RULES-MAP: first-discard-draw2).
             self.phase = TINKER
             self.trigger = top
+        else:
+            raise ValueError(f"unknown first-discard rule {how!r} in {self.rules.name}")
 
     def clone(self) -> Hand:
         h = Hand.__new__(Hand)
@@ -180,6 +219,7 @@ class Hand:
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.catchable, h.queue = list(self.catchable), list(self.queue)
+        h.uncalled = list(self.uncalled)
         h.owed = [list(x) for x in self.owed]
         return h
 
@@ -192,7 +232,7 @@ class Hand:
         return self.seats[self.cur]
 
     def is_chance(self) -> bool:
-        return self.phase == TINKER or self.phase == RESHUFFLE
+        return TINKER <= self.phase <= SHUFFLE
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -219,18 +259,34 @@ class Hand:
                 acts = []
                 for c in set(hand):
                     if c in matching:
-                        _variants(acts, c, True)
+                        _variants(acts, c, True, self.namer)
             else:
                 acts = [c << 3 for c in set(hand) if c in matching]
-                if C.WILD in hand:
-                    acts.remove(C.WILD << 3)
-                    acts += _WILD_PLAYS
+                for w in self.wilds:  # the cards that name a colour
+                    if w in hand:
+                        acts.remove(w << 3)
+                        acts += _COLOUR_PLAYS[w]
+                if self.uncalled and self.cur in self.uncalled:
+                    acts = []  # "not allowed to discard his last card until he does so"
             if not acts or self.draw_any:
                 acts.append(_DRAW)
             return acts
+        if ph == RESPOND:
+            acts = []
+            if self.stacking and not (self.uncalled and self.cur in self.uncalled):
+                two = len(hand) == 2
+                for c in set(hand):
+                    if self._stacks(c):
+                        _variants(acts, c, two, self.namer)
+            acts.append(A.TAKE)
+            if self.fx[self.discard[-1]] == "wild_draw4":
+                acts.append(A.CHALLENGE)
+            return acts
+        if ph == FLIP:
+            return [A.FLIP]
         if ph == PLAY_DRAWN:
             acts = []
-            _variants(acts, self.drawn, len(hand) == 2)
+            _variants(acts, self.drawn, len(hand) == 2, self.namer)
             if not self.must_play:
                 acts.append(A.PASS)
             return acts
@@ -252,16 +308,30 @@ class Hand:
         return []
 
     def interjections(self) -> list[tuple[int, int]]:
-        """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge."""
-        if self.phase == OVER or not (self.catchable or self.challenge_open):
+        """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
+        with the Jump-In house rule a play of the identical card."""
+        if self.phase == OVER or not (
+            self.catchable or self.challenge_open or self.jump_in or self.uncalled
+        ):
             return []
         seats = self.seats
         out = []
         for p in self.catchable:
             out.append((seats[p], A.UNO))
             out.extend((seats[q], A.CATCH + seats[p]) for q in range(self.k) if q != p)
+        for p in self.uncalled:
+            if p not in self.catchable:
+                out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
         if self.challenge_open:
             out.extend((seats[q], A.CHALLENGE) for q in range(self.k) if q != self.actor)
+        if self.jump_in and (self.phase == PLAY or self.phase == RESPOND):
+            top = self.discard[-1]
+            if top < 64:
+                for q, held in enumerate(self.hands):
+                    if q != self.cur and top in held and (len(held) > 1 or q not in self.uncalled):
+                        out.append((seats[q], top << 3))
+                        if len(held) == 2:
+                            out.append((seats[q], (top << 3) + 1))
         return out
 
     # ------------------------------------------------------------------ applying
@@ -270,18 +340,37 @@ class Hand:
         nothing, when the rules forbid it: every check runs before the first change."""
         if self.phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
-        if _UNO <= action <= _CHALLENGE or _CATCH <= action < _CATCH + 100:
+        if (
+            _UNO <= action <= _CHALLENGE and not (action == _CHALLENGE and self.phase == RESPOND)
+        ) or _CATCH <= action < _CATCH + 100:
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
             self._interject(action, seat)
         else:
-            if self.phase == TINKER or self.phase == RESHUFFLE:
-                what = "Tinker Bell's pick" if self.phase == TINKER else "the reshuffle"
+            if TINKER <= self.phase <= SHUFFLE:
+                what = {
+                    TINKER: "Tinker Bell's pick",
+                    RESHUFFLE: "the reshuffle",
+                    SHUFFLE: "the hands to be shuffled and dealt again",
+                }[self.phase]
                 raise RuleError("chance", f"Waiting for {what}; nobody may play until then.")
             pos = self.cur
             if seat is not None and seat != self.seats[pos]:
                 p = self.pos_of.get(seat)
+                if self.jump_in and action < _PROTECT and p is not None:
+                    self._check_jump(p, action)
+                    pos = self.cur = p  # "Play then continues as if that player had just
+                    self._do_play(p, action)  # taken their turn."
+                    if self.owed or not self.draw:
+                        self._settle_draws()
+                    return
                 who = self.names[p] if p is not None else f"seat {seat}"
+                if action == _CHALLENGE:
+                    raise RuleError(
+                        "challenge-who",
+                        f"Only {self.names[pos]}, who must draw, may challenge the Wild Draw 4 "
+                        "(\"the next player in turn ... has the option of Challenging\").",
+                    )
                 raise RuleError(
                     "turn",
                     f"It is {self.names[pos]}'s move ({PHASE_NAMES[self.phase]}), not {who}'s.",
@@ -303,7 +392,7 @@ class Hand:
         """Raise RuleError if the player to move may not take `action` now."""
         ph = self.phase
         if action < _PROTECT:
-            if ph != PLAY and ph != PLAY_DRAWN:
+            if ph != PLAY and ph != PLAY_DRAWN and ph != RESPOND:
                 raise RuleError("phase", self._phase_hint("play a card"))
             self._check_play(pos, action)
         elif action < _DISCARD:
@@ -317,7 +406,7 @@ class Hand:
         elif action == _DRAW:
             if ph != PLAY:
                 raise RuleError("phase", self._phase_hint("draw"))
-            if not self.draw_any and self.playable(pos):
+            if not self.draw_any and self.playable(pos) and not self._silenced(pos):
                 raise RuleError(
                     "draw-when-stuck",
                     "You have a card that matches, so you may not draw: \"If you don't have "
@@ -336,8 +425,15 @@ class Hand:
             if ph != DISCARD:
                 raise RuleError("phase", self._phase_hint("stop discarding"))
         elif action == _TAKE:
-            if ph != PROTECT:
-                raise RuleError("phase", self._phase_hint("take the four cards"))
+            if ph != PROTECT and ph != RESPOND:
+                raise RuleError("phase", self._phase_hint("take the cards"))
+        elif action == _CHALLENGE:  # only in RESPOND: the other phases go to _interject
+            if self.fx[self.discard[-1]] != "wild_draw4":
+                raise RuleError(
+                    "challenge-window",
+                    "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
+                    "they draw.",
+                )
         elif _COLOUR <= action < _COLOUR + 4:
             if ph != COLOUR:
                 raise RuleError(
@@ -345,16 +441,46 @@ class Hand:
                 )
         elif _TARGET <= action < _TARGET + 100:
             if ph != TARGET:
-                raise RuleError("phase", self._phase_hint("choose who draws 2"))
+                raise RuleError("phase", self._phase_hint("choose a player"))
             target = self.pos_of.get(action - _TARGET)
             if target is None or target == pos:
+                if self.fx[self.trigger] == "swap_hands":
+                    raise RuleError(
+                        "swap-target",
+                        "Choose another player at the table to swap hands with (\"swap hands "
+                        "with another player of their choice\").",
+                    )
                 raise RuleError(
                     "draw2-target",
                     "Choose another player at the table to draw 2 (\"the player gets to chose "
                     "whichever player they want to draw 2 cards\").",
                 )
+        elif _MISPLAY <= action < _MISPLAY + C.NCARDS:
+            self._check_misplay(pos, action - _MISPLAY)
+        elif action == _FLIP:
+            if ph != FLIP:
+                raise RuleError("phase", self._phase_hint("turn over a card"))
         else:
             raise RuleError("unknown", f"Unknown action {action}.")
+
+    def _check_misplay(self, pos: int, card: int) -> None:
+        """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
+        more cards from the Stock"."""
+        if not self.rules.misplay_penalty:
+            raise RuleError(
+                "misplay",
+                f"The {self.rules.title} rules have no penalty for a wrong card: it is simply "
+                "taken back.",
+            )
+        if self.phase != PLAY:
+            raise RuleError("phase", self._phase_hint("lay a card"))
+        if card >= C.NCARDS or card not in self.hands[pos]:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)}.")
+        top = self.discard[-1]
+        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
+            raise RuleError(
+                "misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card."
+            )
 
     def _do(self, pos: int, action: int) -> None:
         """The changes an action makes, once it is known to be legal."""
@@ -369,15 +495,34 @@ class Hand:
         elif action < _DRAW:
             self._do_discard(pos, action)
         elif action == _TAKE:
+            if self.phase == RESPOND:
+                # "the next player must Draw 4 cards then end his turn without discarding"
+                self._owe(pos, self.pending)
+                self.pending = 0
+                self._advance(pos, 1)
+                return
             self.queue.pop(0)
             self._owe(pos, 4)
             self.vd4_hits += 1
             self._villain_next()
+        elif action == _CHALLENGE:
+            self._challenge_draw4(pos)
+        elif action == _FLIP:
+            self._do_flip(pos)
+        elif action >= _MISPLAY:
+            # the card goes back to the hand (it never left it here); the turn goes on
+            if self.catchable:
+                self.catchable.clear()  # laying a card began the turn
+            self._owe(pos, self.rules.misplay_penalty)
         elif action < _TARGET:  # COLOUR
             self.colour = action - _COLOUR
             self.phase = PLAY
         else:  # TARGET
             target = self.pos_of[action - _TARGET]
+            if self.fx[self.trigger] == "swap_hands":
+                self._swap(pos, target)
+                self._advance(pos, 1)  # "swap hands ... before ending their turn"
+                return
             self._owe(target, 2)
             self._advance(target, 1)  # "Play resumes as if it was that player's turn."
 
@@ -386,7 +531,9 @@ class Hand:
             PLAY: "play a card or draw",
             PLAY_DRAWN: "play the card just drawn or keep it",
             COLOUR: "name the colour of the Wild turned up",
-            TARGET: "choose who draws 2",
+            TARGET: "choose a player",
+            RESPOND: "take the cards, challenge or stack",
+            FLIP: "turn over the top card of the draw pile (Vegas)",
             PROTECT: "lay a Pixie Dust Protection card or take four cards",
             DISCARD: "discard cards of Tinker Bell's colour or stop",
         }[self.phase]
@@ -399,7 +546,12 @@ class Hand:
         hand = self.hands[pos]
         if card >= C.NCARDS or card not in hand:
             raise RuleError("not-in-hand", f"{self.names[pos]} has no {_card_name(card)} to play.")
-        if self.phase == PLAY_DRAWN and card != self.drawn:
+        if self.uncalled and len(hand) == 1 and pos in self.uncalled:
+            raise _uno_first()
+        if self.phase == RESPOND:
+            if not self._stacks(card):
+                raise self._stack_refusal(card)
+        elif self.phase == PLAY_DRAWN and card != self.drawn:
             raise RuleError(
                 "play-drawn",
                 f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played: "
@@ -408,12 +560,12 @@ class Hand:
             )
         top = self.discard[-1]
         if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
-            raise RuleError(
+            raise RuleError(  # (in RESPOND `_stacks` has checked the match already)
                 "match",
                 f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
                 "\"Match the top card on the DISCARD pile either by number, color or word.\"",
             )
-        if chosen and self.fx[card] != "wild":
+        if chosen and not self.namer[card]:
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
         if uno and len(hand) != 2:
             raise RuleError(
@@ -425,24 +577,26 @@ class Hand:
     def _do_play(self, pos: int, action: int) -> None:
         card = action >> 3
         hand = self.hands[pos]
-        if self.phase == PLAY:
+        if self.phase != PLAY_DRAWN:
             self.turns += 1
             if self.catchable:
                 self.catchable.clear()  # the next player has begun their turn
-        if card == C.VILLAIN_DRAW4:
+        if card >= 64 and card in _DRAW4S:
             self.vd4_guilty = self._reneged(hand, card)
         hand.remove(card)
         self.discard.append(card)
         self.blocked = 0
         if card < 64:
             self.colour = _COLOUR_OF[card]
-        elif card == C.WILD:
+        elif self.namer[card]:
             self.colour = (action >> 1) & 3
         if not hand:
             self._go_out(pos, self.fx[card])
             return
         if len(hand) == 1 and not action & 1:
             self.catchable.append(pos)
+            if self.uno_rule:
+                self.uncalled.append(pos)
         fx = self.fxfn[card]
         if fx is _fx_number:  # the commonest card: inline the turn passing on
             self.cur = (pos + self.direction) % self.k
@@ -451,13 +605,16 @@ class Hand:
             fx(self, pos, card)
 
     def _reneged(self, hand: list[int], card: int) -> bool:
-        """Would a challenge of this Villain Draw 4 succeed? ("Reneging")"""
+        """Would a challenge of this (Villain or Wild) Draw 4 succeed? ("Reneging")"""
         others = list(hand)
         others.remove(card)
-        if self.renege_playable:
+        if self.renege:
             rank = _RANK_OF[self.discard[-1]]
+            wilds = self.renege == 2  # "playable" counts wilds; "matching" does not
             return any(
-                c >= 64 or _COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank for c in others
+                (c >= 64 and wilds)
+                or (c < 64 and (_COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank))
+                for c in others
             )
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
@@ -466,7 +623,8 @@ class Hand:
         Draw 4 still makes the next player draw ("These cards are counted")."""
         n = _GOING_OUT_DRAWS.get(fx, 0)
         if n:
-            self._owe((pos + self.direction) % self.k, n)
+            self._owe((pos + self.direction) % self.k, n + self.pending)  # a stack counts too
+            self.pending = 0
         self.winner = pos
         self.phase = OVER
 
@@ -485,10 +643,14 @@ class Hand:
             return
         card = self.draw.pop()
         self.hands[pos].append(card)
+        if self.uncalled and pos in self.uncalled:
+            self.uncalled.remove(pos)
         top = self.discard[-1]
         if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
             self.drawn = card
             self.phase = PLAY_DRAWN
+        elif self.keep_drawing and not self.playable(pos):
+            return  # Keep-Drawing: "draw until they find a playable card"
         else:
             self._advance(pos, 1)
 
@@ -496,6 +658,37 @@ class Hand:
         order = [(self.cur + self.direction * i) % self.k for i in range(self.k)]
         self.winner = min(order, key=self.points_left)
         self.phase = OVER
+
+    def _check_jump(self, pos: int, action: int) -> None:
+        """Jump-In: "If a player has exactly the same card (both number and color) as the top
+        card of the discard pile, they may play it immediately, even if it is not their turn." """
+        card, rest = divmod(action, 8)
+        chosen, uno = divmod(rest, 2)
+        top = self.discard[-1]
+        if self.phase != PLAY and self.phase != RESPOND:
+            raise RuleError(
+                "jump-in",
+                f"You can jump in only between turns, not while {self.names[self.cur]} must "
+                f"{PHASE_NAMES[self.phase].replace('_', ' ')}.",
+            )
+        if card != top or top >= 64:
+            raise RuleError(
+                "jump-in",
+                f"Only the identical card may jump in: {C.name(top)} is on top, not "
+                f"{_card_name(card)} (\"exactly the same card (both number and color)\").",
+            )
+        if card not in self.hands[pos]:
+            raise RuleError("not-in-hand", f"{self.names[pos]} has no {C.name(card)} to play.")
+        if self.uncalled and len(self.hands[pos]) == 1 and pos in self.uncalled:
+            raise _uno_first()
+        if self.phase == RESPOND and not self._stacks(card):
+            raise RuleError("jump-in", "Only a card that stacks may jump in on a draw card.")
+        if chosen:
+            raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
+        if uno and len(self.hands[pos]) != 2:
+            raise RuleError(
+                "uno-call", "UNO is called as you play your next-to-last card."
+            )
 
     # ---- Villain Draw 4 protection, Wild Discard All discards
     def _check_lay(self, pos: int, code: int, what: str) -> None:
@@ -569,6 +762,11 @@ class Hand:
         if pos is None:
             raise RuleError("who", f"Seat {seat} is not playing this hand.")
         if action == A.UNO:
+            if pos in self.uncalled:
+                self.uncalled.remove(pos)
+                if pos in self.catchable:
+                    self.catchable.remove(pos)
+                return
             if pos not in self.catchable:
                 raise RuleError(
                     "uno-late",
@@ -578,6 +776,12 @@ class Hand:
             self.catchable.remove(pos)
         elif action == A.CHALLENGE:
             if not self.challenge_open:
+                if "villain_draw4" not in self.fx:
+                    raise RuleError(
+                        "challenge-window",
+                        "Only a Wild Draw 4 can be challenged, by the player who must draw, "
+                        "before they draw.",
+                    )
                 raise RuleError(
                     "challenge-window",
                     "A Villain Draw 4 can be challenged only right after it is played, before "
@@ -602,7 +806,7 @@ class Hand:
             if target == pos:
                 raise RuleError("catch-self", "To catch yourself, call UNO.")
             self.catchable.remove(target)
-            self._owe(target, 2)  # "you must pick TWO more cards from the DRAW pile"
+            self._owe(target, self.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
@@ -660,6 +864,29 @@ class Hand:
     def reshuffle_pool(self) -> list[int]:
         return self.discard[:-1]
 
+    def apply_shuffle_hands(self, order: Sequence[int]) -> None:
+        """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
+        time "starting from the player to their left" until none is left."""
+        if self.phase != SHUFFLE:
+            raise RuleError("shuffle-hands", "Nobody has played a Wild Shuffle Hands.")
+        if sorted(order) != sorted(self.shuffle_pool()):
+            raise RuleError(
+                "shuffle-hands", "Shuffling hands must deal exactly the cards the players held."
+            )
+        k, actor = self.k, self.actor
+        hands: list[list[int]] = [[] for _ in range(k)]
+        for i, c in enumerate(order):
+            hands[(actor + 1 + i) % k].append(c)
+        self.hands = hands
+        self.catchable.clear()  # a dealt hand owes no UNO call (RULES-MAP: shuffle-hands-uno)
+        self.uncalled.clear()
+        self._advance(actor, 1)
+        if self.owed or not self.draw:
+            self._settle_draws()
+
+    def shuffle_pool(self) -> list[int]:
+        return [c for held in self.hands for c in held]
+
     # ------------------------------------------------------------------ helpers
     def _advance(self, pos: int, steps: int) -> None:
         self.cur = (pos + self.direction * steps) % self.k
@@ -668,10 +895,108 @@ class Hand:
     def _owe(self, pos: int, n: int) -> None:
         self.owed.append([pos, n])
 
+    # ---- draw cards with a choice: take, challenge or stack (classic, official 2018)
+    def _stacks(self, card: int) -> bool:
+        """May `card` be stacked on the draw card on top of the pile?"""
+        if not self.stacking:
+            return False
+        fx, top = self.fx[card], self.discard[-1]
+        if fx != self.fx[top] and not (self.stacking == 2 and fx in _DRAW_FX):
+            return False
+        return card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]
+
+    def _silenced(self, pos: int) -> bool:
+        """Classic: holding one card without having called UNO, so it may not be played."""
+        return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
+
+    def _stack_refusal(self, card: int) -> RuleError:
+        top = self.discard[-1]
+        choice = " or challenge" if self.fx[top] == "wild_draw4" else ""
+        if not self.stacking:
+            why = "stacking is not played at this table"
+        elif self.fx[card] not in _DRAW_FX:
+            why = "only a draw card can be stacked"
+        elif self.stacking == 1 and self.fx[card] != self.fx[top]:
+            why = 'the same symbol only: "a +4 cannot be stacked on a +2, or vice versa"'
+        else:
+            why = f"it must match {C.COLOURS[self.colour]}, the colour in play"
+        return RuleError(
+            "stacking",
+            f"You must take the {self.pending} cards{choice}: {C.name(card)} cannot be stacked "
+            f"on {C.name(top)} ({why}).",
+        )
+
+    def _respond(self, pos: int, draw4: bool) -> None:
+        """The next player must take `pending` cards and lose their turn, unless they may
+        challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
+        victim = (pos + self.direction) % self.k
+        self.actor = pos
+        if draw4 or (self.stacking and any(self._stacks(c) for c in self.hands[victim])):
+            self.phase = RESPOND
+            self.cur = victim
+        else:
+            self._owe(victim, self.pending)
+            self.pending = 0
+            self._advance(victim, 1)
+
+    def _challenge_draw4(self, pos: int) -> None:
+        n, self.pending = self.pending, 0
+        if self.vd4_guilty:
+            # "the challenged player must draw the four cards instead before play continues"
+            self._owe(self.actor, n)
+            self.phase = PLAY  # the challenger plays their turn
+        else:
+            # "the challenger must instead draw 6 cards AND miss their turn" (2018); classic:
+            # "draw 4 ... Additionally ... 2 extra cards ... He may then discard as usual."
+            self._owe(pos, n + 2)
+            if self.rules.failed_challenge_loses_turn:
+                self._advance(pos, 1)
+            else:
+                self.phase = PLAY
+
+    def _do_flip(self, pos: int) -> None:
+        """Vegas: "the next player in turn order flips over the top card from the Draw Pile. The
+        card they turn over determines what happens next." The flipper keeps the card."""
+        self.turns += 1
+        if self.catchable:
+            self.catchable.clear()  # taking a card from the Draw Pile begins the turn
+        self.phase = PLAY
+        if not self.draw:
+            return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
+        card = self.draw.pop()
+        self._give(pos, card)
+        rank, fx, k = _RANK_OF[card], self.fx[card], self.k
+        if card < 64 and rank < 10:
+            self._owe(pos, rank)  # "draws a number of cards equal to the number on the card"
+        elif fx == "skip":
+            if k == 2:  # "The player that plays the Vegas card has to draw the ten cards"
+                self._owe(self.actor, 10)
+                self._advance(pos, 1)
+            else:  # "They also skip their turn. The next player ... adds the ten drawn cards"
+                self._owe((pos + self.direction) % k, 10)
+                self._advance(pos, 2)
+        elif fx == "reverse":
+            # "the player who played the Vegas card has to draw the ten cards ... You will also
+            # reverse turn order."
+            self._owe(self.actor, 10)
+            self.direction = -self.direction
+            if k == 2:
+                self.cur = self.actor
+        else:  # "Draw 2, Wild, Wild Draw 4: ... has to draw ten cards in addition to the card"
+            self._owe(pos, 10)
+
+    def _swap(self, a: int, b: int) -> None:
+        hands = self.hands
+        hands[a], hands[b] = hands[b], hands[a]
+        self.catchable.clear()  # a received hand owes no UNO call (RULES-MAP: swap-uno)
+        self.uncalled.clear()
+
     def _give(self, pos: int, card: int) -> None:
         self.hands[pos].append(card)
         if self.catchable and pos in self.catchable:
             self.catchable.remove(pos)
+        if self.uncalled and pos in self.uncalled:
+            self.uncalled.remove(pos)
 
     def _settle_draws(self) -> None:
         """Deal out owed penalty cards; when the DRAW pile runs out, wait for the reshuffle
@@ -709,13 +1034,13 @@ _MATCHING = [
     for rank in range(80)
 ]
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
-_WILD_PLAYS = [C.WILD * 8 + colour * 2 for colour in range(4)]
+_COLOUR_PLAYS = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
 
-def _variants(acts: list[int], card: int, two: bool) -> None:
+def _variants(acts: list[int], card: int, two: bool, namer: Sequence[bool]) -> None:
     """Append the play actions for one card: a Wild names a colour; UNO with the next-to-last."""
     base = card * 8
-    if card == C.WILD:
+    if namer[card]:
         for colour in range(4):
             acts.append(base + colour * 2)
             if two:
@@ -724,6 +1049,14 @@ def _variants(acts: list[int], card: int, two: bool) -> None:
         acts.append(base)
         if two:
             acts.append(base + 1)
+
+
+def _uno_first() -> RuleError:
+    return RuleError(
+        "uno-first",
+        "Call UNO first: \"A player cannot win if he forgets to declare Uno because he is not "
+        'allowed to discard his last card until he does so."',
+    )
 
 
 def _card_name(card: int) -> str:
@@ -761,6 +1094,52 @@ def _fx_villain(h: Hand, pos: int, card: int) -> None:
     h.challenge_open = True  # "Reneging": until Tinker Bell chooses
 
 
+def _fx_draw2(h: Hand, pos: int, card: int) -> None:
+    # "The next player is forced to draw 2 cards from the stock pile then end his turn"
+    h.pending += 2
+    h._respond(pos, False)
+
+
+def _fx_wild_draw4(h: Hand, pos: int, card: int) -> None:
+    # "the next player must Draw 4 cards then end his turn", unless they challenge
+    h.pending += 4
+    h._respond(pos, True)
+
+
+def _fx_swap_hands(h: Hand, pos: int, card: int) -> None:
+    """Seven-O's 7 (and a Wild Customizable "swap hands"): "swap hands with another player of
+    their choice". With two players there is no choice: the engine swaps at once."""
+    if h.k == 2:
+        h._swap(pos, 1 - pos)
+        h._advance(pos, 1)
+    else:
+        h.phase = TARGET
+        h.trigger = card
+        h.actor = h.cur = pos
+
+
+def _fx_pass_hands(h: Hand, pos: int, card: int) -> None:
+    """Seven-O's 0: "all players pass their hands to the next player in the current direction"."""
+    k, d, old = h.k, h.direction, h.hands
+    h.hands = [old[(p - d) % k] for p in range(k)]
+    h.catchable.clear()
+    h.uncalled.clear()
+    h._advance(pos, 1)
+
+
+def _fx_vegas(h: Hand, pos: int, card: int) -> None:
+    """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
+    h.phase = FLIP
+    h.actor = pos
+    h.cur = (pos + h.direction) % h.k
+
+
+def _fx_shuffle_hands(h: Hand, pos: int, card: int) -> None:
+    """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
+    h.phase = SHUFFLE
+    h.actor = h.cur = pos
+
+
 _EFFECTS = {
     "number": _fx_number,
     "skip": _fx_skip,
@@ -769,23 +1148,41 @@ _EFFECTS = {
     "draw2_tinker_bell": _fx_tinker_bell,
     "wild_discard_all": _fx_tinker_bell,
     "villain_draw4": _fx_villain,
+    "draw2": _fx_draw2,
+    "wild_draw4": _fx_wild_draw4,
+    "swap_hands": _fx_swap_hands,
+    "pass_hands": _fx_pass_hands,
+    "shuffle_hands": _fx_shuffle_hands,
+    "vegas": _fx_vegas,
 }
+_NO_COLOUR = frozenset({"villain_draw4", "wild_discard_all"})  # Tinker Bell picks the colour
 
-_FX_CACHE: dict[str, tuple[str, ...]] = {}
+_FX_CACHE: dict[tuple, tuple] = {}
 
 
-def _effect_table(rules: Ruleset) -> tuple[str, ...]:
-    """Effect name per card id for this ruleset (by card id first, then by rank)."""
-    table = _FX_CACHE.get(rules.name)
-    if table is None:
+def _effect_table(rules: Ruleset, opts: Mapping[str, Any]) -> tuple:
+    """(effect name per card id, effect function per card id, names-a-colour per card id, the
+    colour-naming cards of the deck) for this ruleset and its options. Effects come by card id
+    first, then by rank; house rules (Seven-O, the Wild Customizable card) overlay them."""
+    seven_o, custom = bool(opts.get("seven_o")), opts.get("wild_customizable")
+    key = (rules.name, seven_o, custom)
+    cached = _FX_CACHE.get(key)
+    if cached is None:
+        effects = dict(rules.effects)
+        if seven_o:
+            effects[7] = "swap_hands"  # rank 7 (and the id of Red 7: the same effect)
+            effects[0] = "pass_hands"
+        if custom:
+            effects[C.WILD_CUSTOM] = custom
         table = tuple(
-            rules.effects.get(c, rules.effects.get(C.RANK_OF[c], "number"))
-            if C.CODE_OF[c]
-            else "number"
+            effects.get(c, effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
             for c in range(C.NCARDS)
         )
         unknown = set(table) - set(_EFFECTS)
         if unknown:
             raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
-        _FX_CACHE[rules.name] = table
-    return table
+        namer = tuple(c >= 64 and table[c] not in _NO_COLOUR for c in range(C.NCARDS))
+        wilds = tuple(c for c in sorted(set(rules.deck)) if namer[c])
+        cached = (table, tuple(_EFFECTS[n] for n in table), namer, wilds)
+        _FX_CACHE[key] = cached
+    return cached

@@ -22,7 +22,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         card, rest = divmod(action, 8)
         colour, uno = divmod(rest, 2)
         ev: dict[str, Any] = {"seat": seat, "act": "play", "card": C.code(card)}
-        if card == C.WILD:
+        if hand.namer[card]:
             ev["colour"] = C.COLOURS[colour]
         if uno:
             ev["uno"] = True
@@ -33,7 +33,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         if uno:
             ev["uno"] = True
         return ev
-    simple = {A.DRAW: "draw", A.PASS: "pass", A.TAKE: "take", A.UNO: "uno"}
+    simple = {A.DRAW: "draw", A.PASS: "pass", A.TAKE: "take", A.UNO: "uno", A.FLIP: "flip"}
     if action in simple:
         return {"seat": seat, "act": simple[action]}
     if action == A.CHALLENGE:
@@ -44,6 +44,8 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         return {"seat": seat, "act": "target", "target": action - A.TARGET}
     if A.CATCH <= action < A.CATCH + 100:
         return {"seat": seat, "act": "catch", "target": action - A.CATCH}
+    if A.MISPLAY <= action < A.MISPLAY + C.NCARDS:
+        return {"seat": seat, "act": "misplay", "card": C.code(action - A.MISPLAY)}
     raise EventError(f"no event for action {action}")  # DISCARD/DONE are aggregated by Game
 
 
@@ -59,6 +61,8 @@ _ACTS = {
     "take",
     "discard",
     "colour",
+    "misplay",
+    "flip",
 }
 
 
@@ -86,9 +90,11 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
     if act == "play":
         card = C.card(ev.get("card"))
         colour = 0
-        if card == C.WILD:
+        if hand.namer[card]:
             if "colour" not in ev:
-                raise RuleError("colour", 'Name the colour when you play a Wild ("colour": ...).')
+                raise RuleError(
+                "colour", f'Name the colour when you play a {C.name(card)} ("colour": ...).'
+            )
             colour = C.colour(ev["colour"])
         elif "colour" in ev:
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
@@ -131,6 +137,8 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         return seat, acts if more else [*acts, A.DONE]
     if act == "draw":
         return seat, [A.DRAW]
+    if act == "flip":
+        return seat, [A.FLIP]
     if act == "pass":
         return seat, [A.PASS]
     if act == "take":
@@ -143,4 +151,6 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         return seat, [A.COLOUR + C.colour(ev.get("colour"))]
     if act == "target":
         return seat, [A.TARGET + _seat(ev, "target")]
+    if act == "misplay":
+        return seat, [A.MISPLAY + C.card(ev.get("card"))]
     return seat, [A.CATCH + _seat(ev, "target")]  # catch

@@ -31,6 +31,24 @@ class Ruleset:
     effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
     returned_first_discards: frozenset[int] = frozenset()
     """Cards that go back under the deck when turned up as the first discard."""
+    first_discard: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Effect name -> what that card does when turned up as the first discard (`colour`: the
+    player to the dealer's left names it; `skip`; `draw2`; `reverse_right_of_dealer`;
+    `reverse_dealer_first`; `tinker_bell`). Effects not listed do nothing: the player to the
+    dealer's left plays first."""
+    failed_challenge_loses_turn: bool = False
+    """Wild Draw 4: does a challenger who is wrong also lose their turn?"""
+    uno_to_go_out: bool = False
+    """Classic: "A player cannot win if he forgets to declare Uno because he is not allowed to
+    discard his last card until he does so." """
+    uno_penalty: int = 2
+    """Cards drawn by a player caught without calling UNO."""
+    collected_value: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    """Card -> points per card the scorer collects (Elvis's Vegas: "Count up the number of cards
+    you collected and multiply it by ten"); such cards are worth 0 in `points`."""
+    misplay_penalty: int = 0
+    """Cards drawn by a player who lays a card that does not match and takes it back (0: the
+    rule book has no such penalty and the engine refuses a `misplay`)."""
     hand_size: int = 7
     min_players: int = 2
     max_players: int = 10
@@ -147,11 +165,180 @@ def _disney() -> Ruleset:
         options=options,
         effects=effects,
         returned_first_discards=frozenset({C.WILD_DISCARD_ALL, C.VILLAIN_DRAW4}),
+        first_discard={
+            "wild": "colour",
+            "reverse": "reverse_right_of_dealer",
+            "skip": "skip",
+            "draw2_tinker_bell": "tinker_bell",
+        },
+    )
+
+
+HOUSE_OPTIONS: dict[str, Option] = {
+    "stacking": Option(
+        "none",
+        ("none", "same", "mixed"),
+        'Progressive or Stacking UNO: "the next player in turn order has a card with the same '
+        'symbol, that player can play that card and \u201cstack\u201d the penalty ... (although a '
+        '+4 cannot be stacked on a +2, or vice versa)". none (default), same (Draw 2 on Draw 2, '
+        "Wild Draw 4 on Wild Draw 4), mixed (also one on the other).",
+    ),
+    "seven_o": Option(
+        False,
+        (False, True),
+        'Seven-O: "Every time a \u201c7\u201d is played, whoever played it must swap hands with '
+        'another player of their choice ... Every time a \u201c0\u201d is played, all players pass '
+        'their hands to the next player in the current direction of play".',
+    ),
+    "jump_in": Option(
+        False,
+        (False, True),
+        'Jump-In: "If a player has exactly the same card (both number and color) as the top card '
+        'of the discard pile, they may play it immediately, even if it is not their turn."',
+    ),
+    "keep_drawing": Option(
+        False,
+        (False, True),
+        "Keep-Drawing: \"When it's a player's turn and they don't have a card in their hand that "
+        'they can play, the player will have to draw until they find a playable card."',
+    ),
+}
+
+
+def _draw4_options(draw_default: bool, renege_default: str, source: str) -> dict[str, Option]:
+    return {
+        **SCORING_OPTIONS,
+        "draw_when_playable": Option(
+            draw_default, (False, True), "May a player draw while holding a card that matches?"
+        ),
+        "must_play_drawn": Option(
+            False, (False, True), "Must a drawn card that can be played be played?"
+        ),
+        "renege_test": Option(
+            renege_default,
+            ("colour", "matching", "playable"),
+            f"{source} A challenge of a Wild Draw 4 succeeds if its player held another card of "
+            "the colour in play (colour), another card matching by colour, number or symbol "
+            "(matching), or any other card they could have played, wilds included (playable).",
+        ),
+        **HOUSE_OPTIONS,
+    }
+
+
+def _classic_deck() -> list[int]:
+    deck = _standard_numbers()
+    for colour in range(4):
+        for rank in (C.SKIP, C.REVERSE, C.DRAW2):
+            deck += [colour * 16 + rank] * 2
+    return deck + [C.WILD] * 4 + [C.WILD_DRAW4] * 4
+
+
+_CLASSIC_EFFECTS = {
+    C.SKIP: "skip",
+    C.REVERSE: "reverse",
+    C.DRAW2: "draw2",
+    C.WILD: "wild",
+    C.WILD_DRAW4: "wild_draw4",
+}
+
+
+def _classic() -> Ruleset:
+    return Ruleset(
+        name="classic",
+        title="UNO (classic 108 cards)",
+        deck=tuple(_classic_deck()),
+        points=_points(20, {}),
+        options=_draw4_options(
+            True,
+            "matching",
+            'Classic: "ONLY IF he has no other valid card in terms of Color or Value" (matching).',
+        ),
+        effects=_CLASSIC_EFFECTS,
+        returned_first_discards=frozenset({C.WILD_DRAW4}),
+        first_discard={"wild": "colour"},
+        misplay_penalty=2,
+        uno_to_go_out=True,
+    )
+
+
+def _official_2018() -> Ruleset:
+    options = _draw4_options(
+        True,
+        "colour",
+        'Official 2018: "can only be played if the player holding it has no other cards matching '
+        'the current color" (colour).',
+    )
+    options["wild_customizable"] = Option(
+        "wild",
+        ("wild", "swap_hands", "shuffle_hands"),
+        'The three Wild Customizable cards: "blank cards that can have a house rule assigned to '
+        'them". wild (plain wilds, default), swap_hands (swap hands with a player of your choice), '
+        "shuffle_hands (another Wild Shuffle Hands).",
+    )
+    return Ruleset(
+        name="official-2018",
+        title="UNO (official 2018 rules, 112 cards)",
+        deck=tuple(_classic_deck() + [C.WILD_SHUFFLE_HANDS] + [C.WILD_CUSTOM] * 3),
+        points=_points(20, {}),
+        options=options,
+        effects={**_CLASSIC_EFFECTS, C.WILD_SHUFFLE_HANDS: "shuffle_hands", C.WILD_CUSTOM: "wild"},
+        returned_first_discards=frozenset({C.WILD_DRAW4}),
+        first_discard={
+            "wild": "colour",
+            "shuffle_hands": "colour",
+            "swap_hands": "colour",
+            "skip": "skip",
+            "draw2": "draw2",
+            "reverse": "reverse_dealer_first",
+        },
+        failed_challenge_loses_turn=True,
+    )
+
+
+def _elvis() -> Ruleset:
+    vegas = [colour * 16 + C.VEGAS for colour in range(4)]
+    points = list(_points(20, {}))
+    for v in vegas:
+        points[v] = 0  # counted by `collected_value`
+    options = _draw4_options(
+        True,
+        "colour",
+        'Elvis: "You may only play a Wild Draw 4 card if you have no other cards in your hand '
+        'that match the color of the top card" (colour).',
+    )
+    for house in HOUSE_OPTIONS:  # the Elvis book has no house rules; its Draw 2 never stacks
+        del options[house]
+    options["partners_rotation"] = Option(
+        False,
+        (False, True),
+        'Four players: "play four hands with each other player as your partner. You will play a '
+        "total of twelve hands. ... The player that scores the most points wins the game.\"",
+    )
+    return Ruleset(
+        name="elvis",
+        title="UNO Elvis Presley",
+        deck=tuple(_classic_deck() + vegas),
+        points=tuple(points),
+        options=options,
+        effects={**_CLASSIC_EFFECTS, C.VEGAS: "vegas"},
+        returned_first_discards=frozenset({C.WILD_DRAW4, *vegas}),
+        first_discard={
+            "wild": "colour",
+            "skip": "skip",
+            "draw2": "draw2",
+            "reverse": "reverse_dealer_first",
+        },
+        failed_challenge_loses_turn=True,
+        uno_penalty=5,
+        collected_value={v: 10 for v in vegas},
     )
 
 
 DISNEY = _disney()
-RULESETS: dict[str, Ruleset] = {DISNEY.name: DISNEY}
+CLASSIC = _classic()
+OFFICIAL_2018 = _official_2018()
+ELVIS = _elvis()
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018, ELVIS)}
 
 
 def get(name: str) -> Ruleset:

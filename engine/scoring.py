@@ -18,6 +18,8 @@ class Sheet:
     eliminated: frozenset[int] = frozenset()
     winner: int | tuple[int, ...] | None = None
     """The game's winner: a seat, or the two seats of the winning partners; None while playing."""
+    hands: int = 0
+    """Hands settled so far (the partners rotation changes partners every four)."""
 
     @classmethod
     def new(cls, players: int) -> Sheet:
@@ -34,6 +36,15 @@ class Sheet:
 
 def check_options(options: Mapping[str, Any], players: int) -> None:
     """Refuse combinations the rules do not define, naming the rule."""
+    if options.get("partners_rotation"):
+        if players != 4:
+            raise ValueError(
+                "the partners rotation is for four players at a table (\"play four hands with each "
+                'other player as your partner"); eight players play two tables at once, see '
+                "scoring.partner_schedule"
+            )
+        if options.get("partners") or options.get("scoring", "standard") != "standard":
+            raise ValueError("the partners rotation is scored the standard way, without partners")
     if options.get("partners"):
         if players != 4:
             raise ValueError('partners need exactly four players ("Partners (Four Players)")')
@@ -43,6 +54,42 @@ def check_options(options: Mapping[str, Any], players: int) -> None:
 
 def partner(seat: int) -> int:
     return (seat + 2) % 4
+
+
+ROTATION_HANDS = 4  # "play four hands with each other player as your partner"
+
+
+def partner_schedule(players: int) -> list[list[tuple[tuple[int, int], tuple[int, int]]]]:
+    """Elvis's partners rotation: rounds of four hands in which every player partners every other
+    player once. Each round is a list of tables; each table is two teams of two. Four players:
+    three rounds (twelve hands) at one table; eight players: seven rounds (28 hands each) at two
+    tables at once. The circle method: seat 0 stays, the others turn one place a round."""
+    if players not in (4, 8):
+        raise ValueError("the partners rotation is for four or eight players")
+    others = list(range(1, players))
+    rounds = []
+    for _ in range(players - 1):
+        ring = [0, *others]
+        pairs = [(ring[i], ring[players - 1 - i]) for i in range(players // 2)]
+        pairs = [tuple(sorted(p)) for p in pairs]
+        rounds.append([(pairs[i], pairs[i + 1]) for i in range(0, len(pairs), 2)])
+        others = others[-1:] + others[:-1]
+    return rounds
+
+
+def rotation_team(seat: int, hands_played: int) -> tuple[int, int]:
+    """The team of `seat` (four players) in the hand after `hands_played` hands."""
+    (a, b), (c, d) = partner_schedule(4)[(hands_played // ROTATION_HANDS) % 3][0]
+    for team in ((a, b), (c, d)):
+        if seat in team:
+            return team
+    raise ValueError(f"seat {seat} is not at the table")
+
+
+def rotation_seating(hands_played: int) -> list[int]:
+    """Order of play for the next hand: "The teams will alternate positions around the table"."""
+    (a, b), (c, d) = partner_schedule(4)[(hands_played // ROTATION_HANDS) % 3][0]
+    return [a, c, b, d]
 
 
 def settle(
@@ -69,7 +116,19 @@ def settle(
     winner: int | tuple[int, ...] | None = None
     eliminated = sheet.eliminated
 
-    if mode == "standard":
+    if mode == "standard" and options.get("partners_rotation"):
+        # "Each player keeps track of the points they score throughout the game. The player that
+        # scores the most points wins the game." after twelve hands
+        team = rotation_team(hand_winner, sheet.hands)
+        won = sum(p for s, p in enumerate(hand_points) if s not in team)
+        for s in team:
+            delta[s] = won
+        scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
+        if sheet.hands + 1 >= 3 * ROTATION_HANDS:
+            best = max(scores)
+            tied = tuple(s for s in range(n) if scores[s] == best)
+            winner = tied[0] if len(tied) == 1 else tied
+    elif mode == "standard":
         if options.get("partners"):
             team = (hand_winner, partner(hand_winner))
             won = sum(p for s, p in enumerate(hand_points) if s not in team)
@@ -102,4 +161,5 @@ def settle(
                 winner = alive[0]
         else:
             raise ValueError(f"unknown scoring {mode!r}")
-    return Sheet(scores=scores, eliminated=eliminated, winner=winner), tuple(delta)
+    sheet = Sheet(scores=scores, eliminated=eliminated, winner=winner, hands=sheet.hands + 1)
+    return sheet, tuple(delta)

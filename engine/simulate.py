@@ -46,19 +46,23 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
     step = game.step
     seats = h.seats
     while h.phase != OVER:
-        if h.catchable or h.challenge_open:
+        if h.catchable or h.challenge_open or h.jump_in:
             _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break
         ph = h.phase
-        if ph == TINKER:
+        if ph < TINKER:  # a player moves
+            step(bots[seats[h.cur]].act(game))
+        elif ph == TINKER:
             game.apply_tinker_bell(randrange(4))
         elif ph == RESHUFFLE:
             pool = h.reshuffle_pool()
             rng.shuffle(pool)
             game.apply_reshuffle(pool)
-        else:
-            step(bots[seats[h.cur]].act(game))
+        else:  # SHUFFLE: Wild Shuffle Hands
+            pool = h.shuffle_pool()
+            rng.shuffle(pool)
+            game.apply_shuffle_hands(pool)
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
@@ -136,6 +140,7 @@ def simulate(
     bot_list = bots_mod.make(list(bots), players, rng)
     names = [b.name for b in bot_list]
     stats = new_stats(players, names)
+    stats["ruleset"] = ruleset
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
     for i in range(total):

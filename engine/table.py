@@ -33,7 +33,7 @@ from typing import Any
 
 from engine import cards as C
 from engine import rulesets
-from engine.scoring import Sheet, check_options, partner, settle
+from engine.scoring import Sheet, check_options, partner, rotation_team, settle
 
 Entry = Mapping[str, Any]
 Held = tuple[str, ...] | int | None
@@ -379,8 +379,11 @@ def _hand_points(
     if winner in sheet.eliminated:
         raise SeatError(f"{where}{names[winner]} is out of the game and cannot win a hand")
     mate = partner(winner) if opts.get("partners") else None
+    if opts.get("partners_rotation"):
+        mate = next(s for s in rotation_team(winner, sheet.hands) if s != winner)
     in_hand: Counter[int] = Counter()
     points = []
+    ids_by_seat: dict[int, list[int]] = {}
     for seat, h in enumerate(held):
         who = names[seat]
         if seat in sheet.eliminated or seat == winner:
@@ -399,6 +402,7 @@ def _hand_points(
             continue
         ids = [C.card(c) for c in h]
         in_hand.update(ids)
+        ids_by_seat[seat] = ids
         points.append(sum(ruleset.card_points(i) for i in ids))
     deck = Counter(ruleset.deck)
     for cid, n in in_hand.items():
@@ -406,7 +410,29 @@ def _hand_points(
             raise HeldError(
                 f"{where}{n} × {C.name(cid)} entered, but the deck has only {deck[cid]}"
             )
+    if ruleset.collected_value:
+        _add_collected_value(ruleset, opts, held, points, ids_by_seat, (winner, mate), where)
     return tuple(points)
+
+
+def _add_collected_value(ruleset, opts, held, points, ids_by_seat, team, where) -> None:
+    """Elvis's Vegas: "Count up the number of cards you collected and multiply it by ten" (the
+    other hands, or with lowest/challenge scoring the holder's own hand)."""
+    per = ruleset.collected_value
+    standard = opts.get("scoring", "standard") == "standard"
+    collected = 0
+    if standard:
+        scored = [s for s, h in enumerate(held) if s not in team and h not in (None, 0, ())]
+        has_per = any(per.get(i) for ids in ids_by_seat.values() for i in ids)
+        if has_per and any(s not in ids_by_seat for s in scored):
+            raise HeldError(
+                f"{where}enter every hand as cards: a Vegas is worth ten per card collected"
+            )
+        collected = sum(len(ids_by_seat[s]) for s in scored if s in ids_by_seat)
+    for seat, ids in ids_by_seat.items():
+        value = sum(per.get(i, 0) for i in ids)
+        if value and seat not in team:
+            points[seat] += value * (collected if standard else len(ids))
 
 
 def _held_list(game: Game, held: Any) -> tuple[Held, ...]:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from engine import actions as A
 from engine import cards as C
+from engine import rulesets
 from engine.game import Game
-from engine.rulesets import DISNEY
 
 
 def deck_for(
@@ -18,10 +18,11 @@ def deck_for(
     draw: Sequence[str] = (),
     dealer: int = 0,
     returned: Sequence[str] = (),
+    ruleset: str = "disney",
 ) -> list[int]:
-    """A Disney deck (top card first) that deals `hands` (seat -> up to 7 codes, padded with
-    filler), turns up `returned` cards then `top`, and has `draw` on top of the DRAW pile."""
-    pool = Counter(DISNEY.deck)
+    """A deck of `ruleset` (top card first) that deals `hands` (seat -> up to 7 codes, padded
+    with filler), turns up `returned` cards then `top`, and has `draw` on top of the DRAW pile."""
+    pool = Counter(rulesets.get(ruleset).deck)
     wanted = [c for h in hands.values() for c in h] + [top, *draw, *returned]
     for code in wanted:
         cid = C.card(code)
@@ -48,11 +49,12 @@ def game(
     dealer: int = 0,
     options: dict | None = None,
     returned: Sequence[str] = (),
+    ruleset: str = "disney",
 ) -> Game:
-    """A dealt game in which each seat listed in `hands` holds exactly those cards (the padding
-    a deal needs goes under the DRAW pile, so every card stays accounted for)."""
-    g = Game("disney", [f"P{s}" for s in range(players)], dealer, options)
-    g.start_hand(deck_for(players, hands, top, draw, dealer, returned))
+    """A dealt game of `ruleset` in which each seat listed in `hands` holds exactly those cards
+    (the padding a deal needs goes under the DRAW pile, so every card stays accounted for)."""
+    g = Game(ruleset, [f"P{s}" for s in range(players)], dealer, options)
+    g.start_hand(deck_for(players, hands, top, draw, dealer, returned, ruleset))
     h = g.hand
     for seat, codes in hands.items():
         held = h.hands[h.pos_of[seat]]
@@ -88,4 +90,37 @@ def counts(g: Game) -> Counter:
     return Counter(g.hand.all_cards())
 
 
-__all__ = ["A", "act", "counts", "deck_for", "game", "hand_of", "play", "tinker"]
+
+
+def refused(g: Game, fn, *args, rule: str | None = None, **kw):
+    """Apply and expect a RuleError that changes nothing at all; returns the error."""
+    import pytest
+
+    from engine.hand import RuleError
+
+    before = (g.summary(), counts(g), list(g.events))
+    with pytest.raises(RuleError) as info:
+        fn(g, *args, **kw)
+    assert (g.summary(), counts(g), list(g.events)) == before
+    if rule:
+        assert info.value.rule == rule, info.value.rule
+    return info.value
+
+
+def legal_codes(g: Game) -> set[str]:
+    """The cards the player to move may play now, as codes."""
+    return {C.code(a // 8) for a in g.legal_actions() if a < A.PROTECT}
+
+
+__all__ = [
+    "A",
+    "act",
+    "counts",
+    "deck_for",
+    "game",
+    "hand_of",
+    "legal_codes",
+    "play",
+    "refused",
+    "tinker",
+]

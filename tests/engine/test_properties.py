@@ -1,5 +1,6 @@
 """Invariants over random play (hypothesis): cards accounted for, only legal actions offered, a
-refused action changes nothing, replays reproduce every state, games terminate."""
+refused action changes nothing, replays reproduce every state, games terminate; for every ruleset
+and every combination of its options (hypothesis draws the combinations)."""
 
 import json
 import random
@@ -9,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import actions as A
+from engine import cards as C
 from engine import record
 from engine.bots import make
 from engine.game import Game
@@ -26,6 +28,34 @@ OPTIONS = st.fixed_dictionaries(
         "target": st.integers(50, 300),
     },
 )
+HOUSE = {
+    "stacking": st.sampled_from(["none", "same", "mixed"]),
+    "seven_o": st.booleans(),
+    "jump_in": st.booleans(),
+    "keep_drawing": st.booleans(),
+}
+DRAW4 = {
+    "draw_when_playable": st.booleans(),
+    "must_play_drawn": st.booleans(),
+    "renege_test": st.sampled_from(["colour", "matching", "playable"]),
+    "scoring": st.sampled_from(["standard", "lowest", "challenge"]),
+    "target": st.integers(50, 200),
+    **HOUSE,
+}
+RULESET_OPTIONS = {
+    "disney": OPTIONS,
+    "classic": st.fixed_dictionaries({}, optional=DRAW4),
+    "official-2018": st.fixed_dictionaries(
+        {},
+        optional={
+            **DRAW4,
+            "wild_customizable": st.sampled_from(["wild", "swap_hands", "shuffle_hands"]),
+        },
+    ),
+    "elvis": st.fixed_dictionaries(
+        {}, optional={k: v for k, v in DRAW4.items() if k not in HOUSE}
+    ),
+}
 PROBES = [
     A.DRAW,
     A.PASS,
@@ -40,6 +70,10 @@ PROBES = [
     A.play(64, 2, True),
     A.protect(5),
     A.discard(20),
+    A.play(C.WILD_DRAW4, 1),
+    A.play(C.WILD_SHUFFLE_HANDS, 3),
+    A.TARGET + 1,
+    A.FLIP,
 ]
 
 STEP_LIMIT = 60_000
@@ -55,9 +89,9 @@ def snapshot(g: Game):
     )
 
 
-def play_checked(seed: int, players: int, options: dict, deep_every: int):
+def play_checked(seed: int, players: int, options: dict, deep_every: int, ruleset="disney"):
     rng = random.Random(seed)
-    g = Game("disney", [f"p{i}" for i in range(players)], seed % players, options)
+    g = Game(ruleset, [f"p{i}" for i in range(players)], seed % players, options)
     g.start_hand(g.shuffled_deck(rng))
     bots = make(["random", "greedy"], players, rng)
     deck = Counter(g.rules.deck)
@@ -88,6 +122,19 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int):
                         assert snapshot(g) == before
                     else:
                         raise AssertionError(f"{A.describe(probe)} was accepted but not offered")
+                offered = set(g.interjections())
+                for pos, held in enumerate(h.hands):  # out of turn: only what is offered
+                    seat = h.seats[pos]
+                    for card in set(held):
+                        if pos == h.cur or (seat, A.play(card)) in offered:
+                            continue
+                        before = snapshot(g)
+                        try:
+                            g.apply_action(A.play(card), seat)
+                        except RuleError:
+                            assert snapshot(g) == before
+                        else:
+                            raise AssertionError(f"seat {seat} played {C.name(card)} out of turn")
             if h.catchable or h.challenge_open:
                 _offer_interjections(g, bots, rng)
                 states.append(g.summary())
@@ -123,8 +170,51 @@ def test_replay_reproduces_every_state(seed, players, options):
     assert all(s in states for s in seen)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 10),
+)
+def test_every_ruleset_and_option_combination_keeps_every_invariant(data, ruleset, seed, players):
+    options = data.draw(RULESET_OPTIONS[ruleset])
+    g, _ = play_checked(seed, players, options, deep_every=7, ruleset=ruleset)
+    assert g.sheet.winner is not None
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+)
+def test_every_ruleset_replay_reproduces_every_state(data, ruleset, seed, players):
+    options = data.draw(RULESET_OPTIONS[ruleset])
+    options["target"] = min(options.get("target", 100), 100)
+    g, states = play_checked(seed, players, options, deep_every=10_000, ruleset=ruleset)
+    lines = record.dumps(g).splitlines()
+    assert json.loads(lines[0])["ruleset"] == ruleset
+    replayed = record.game_from_header(json.loads(lines[0]))
+    seen = [replayed.summary()]
+    for line in lines[1:]:
+        replayed.apply_event(json.loads(line))
+        seen.append(replayed.summary())
+    assert seen[-1] == states[-1]
+    assert all(s in states for s in seen)
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_partner_games_keep_every_invariant(seed):
     g, _ = play_checked(seed, 4, {"partners": True, "target": 200}, deep_every=9)
     assert isinstance(g.sheet.winner, tuple)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_elvis_partners_rotation_keeps_every_invariant(seed):
+    options = {"partners_rotation": True, "draw_when_playable": False}
+    g, _ = play_checked(seed, 4, options, deep_every=9, ruleset="elvis")
+    assert len(g.history) == 12 and g.sheet.winner is not None

@@ -213,3 +213,19 @@ def test_clone_is_independent_of_the_original_record():
     assert record.dumps(g) == before
     assert before.rstrip().endswith('"cards": ["R3"]}')
     assert record.dumps(c).rstrip().endswith('"cards": ["R3", "R2"]}')
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "official-2018"])
+def test_simulate_and_replay_every_ruleset(ruleset, tmp_path, capsys):
+    """`tinker-tray simulate --ruleset R` plays and writes records that `replay` runs."""
+    options = ["--option", "stacking=mixed", "--option", "seven_o=true", "--option", "jump_in=true"]
+    args = ["simulate", "--ruleset", ruleset, "--hands", "4", "--players", "3", "--seed", "5"]
+    assert main([*args, "--json", "--records", str(tmp_path), *options]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["hands"] == 4 and stats["ruleset"] == ruleset
+    for path in sorted(tmp_path.glob("hand-*.jsonl")):
+        assert json.loads(path.read_text().splitlines()[0])["ruleset"] == ruleset
+        assert main(["replay", str(path)]) == 0
+        assert json.loads(capsys.readouterr().out)["ok"] is True
+    assert main([*args]) == 0
+    assert "Tinker Bell" not in capsys.readouterr().out

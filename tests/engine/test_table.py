@@ -119,7 +119,7 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
         (start(dealer=3), "dealer must be a seat from 0 to 2"),
         (start(target=0), "option 'target' must be a whole number"),
         (start(scoring="highest"), "option 'scoring' must be one of"),
-        ({"kind": "start", "players": ["A", "B"], "ruleset": "elvis"}, "unknown ruleset 'elvis'"),
+        ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
     ],
 )
 def test_bad_starts_are_refused(entry, message):
@@ -280,3 +280,25 @@ def test_replaying_the_entries_rebuilds_the_same_state(game):
     entries, table = game
     assert T.fold(entries) == table
     assert T.fold(json.loads(json.dumps(entries))) == table  # as the journal stores them
+
+
+def test_elvis_vegas_is_ten_per_card_collected_at_the_table():
+    """ "Vegas – Count up the number of cards you collected and multiply it by ten." """
+    elvis = {**start(), "ruleset": "elvis"}
+    t = T.fold([elvis, hand(0, None, ["RV", "G3"], ["B4", "W"])])
+    assert t.game.sheet.scores == (10 * 4 + 3 + 4 + 50, 0, 0)
+    with pytest.raises(T.HeldError, match="enter every hand as cards"):
+        T.fold([elvis, hand(0, None, ["RV", "G3"], 54)])
+    t = T.fold([{**elvis, "options": {"scoring": "lowest"}}, hand(0, None, ["RV", "G3"], 7)])
+    assert t.game.sheet.scores == (0, 10 * 2 + 3, 7)
+
+
+def test_elvis_partners_rotation_at_the_table():
+    """ "play four hands with each other player as your partner": seat 0 partners seat 3 in
+    hands 1-4, then seat 2 in hands 5-8; the partner's cards are not entered."""
+    rot = {**start(("Ann", "Bea", "Cy", "Dot")), "ruleset": "elvis",
+           "options": {"partners_rotation": True}}
+    entries = [rot] + [hand(0, None, ["R5"], ["B1"], None)] * 4
+    entries += [hand(0, None, ["R5"], None, ["B1"])]
+    t = T.fold(entries)
+    assert t.game.sheet.scores == (4 * 6 + 6, 0, 6, 4 * 6)

@@ -21,7 +21,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="NAMES",
         help="random, greedy, or a comma-separated mix dealt round the table (default random)",
     )
-    p.add_argument("--ruleset", default="disney", help="rules to play (default disney)")
+    p.add_argument(
+        "--ruleset",
+        default="disney",
+        help="rules to play: disney (default), classic, official-2018",
+    )
     p.add_argument(
         "--option",
         action="append",
@@ -142,13 +146,14 @@ def _print_table(stats: dict) -> None:
     console.print(table)
     console.print(f"average turns per hand: {stats['average_turns_per_hand']}")
     console.print(f"average points per hand: {stats['average_points_per_hand']}")
-    console.print(
-        f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "
-        f"({stats['draw2_match_rate']:.1%})"
-    )
-    console.print(
-        f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} of "
-        f"{stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
-    )
+    if stats.get("ruleset", "disney") == "disney":  # the tray's own cards
+        console.print(
+            f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "
+            f"({stats['draw2_match_rate']:.1%})"
+        )
+        console.print(
+            f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} "
+            f"of {stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
+        )
     if stats["blocked_hands"]:
         console.print(f"blocked hands (nobody could move): {stats['blocked_hands']}")

@@ -1,0 +1,231 @@
+"""House rules of shared/rules/official-2018-and-house-rules.txt as named options (on classic and
+official-2018), one test per rule quoting its sentence, and the corners where they combine
+(decided in docs/RULES-MAP.md, "House rules")."""
+
+from functools import partial
+
+import pytest
+
+from engine import actions as A
+from engine import cards as C
+from engine import record
+from engine.game import Game
+from tests.engine.helpers import act, deck_for, game, hand_of, legal_codes, play, refused
+
+og = partial(game, ruleset="official-2018")
+SAME = {"stacking": "same"}
+MIXED = {"stacking": "mixed"}
+
+
+# ---------------------------------------------------------------- Progressive or Stacking UNO
+def test_stacking_adds_to_the_penalty_and_passes_it_on():
+    """ "If a player plays a draw card, the next player in turn order has a card with the same
+    symbol, that player can play that card and “stack” the penalty. This adds to the current
+    penalty and passes it to the next player" """
+    g = og(4, {1: ["RD2", "B1", "B2"], 2: ["GD2", "B3", "B4"], 3: ["Y1", "Y2"]}, top="R5",
+           options=SAME)
+    play(g, "RD2")
+    assert g.awaiting() == {"kind": "respond", "seat": 2}
+    assert legal_codes(g) == {"GD2"} and A.TAKE in g.legal_actions()
+    assert A.CHALLENGE not in g.legal_actions()
+    play(g, "GD2")
+    assert len(hand_of(g, 3)) == 2 + 4  # seat 3 holds no Draw 2: takes the four at once
+    assert g.awaiting() == {"kind": "play", "seat": 0}
+
+
+def test_stacking_never_mixes_unless_the_option_says_so():
+    """ "(although a +4 cannot be stacked on a +2, or vice versa)"; stacking=mixed allows it."""
+    hands = {1: ["RD2", "B1", "B2"], 2: ["W4", "GD2", "B4"], 3: ["Y1", "Y2"]}
+    g = og(4, hands, top="R5", options=SAME)
+    play(g, "RD2")
+    assert legal_codes(g) == {"GD2"}
+    err = refused(g, play, "W4", colour="blue", rule="stacking")
+    assert "a +4 cannot be stacked on a +2" in str(err)
+    g = og(4, hands, top="R5", options=MIXED)
+    play(g, "RD2")
+    assert legal_codes(g) == {"GD2", "W4"}
+    play(g, "W4", colour="yellow")
+    assert g.awaiting() == {"kind": "respond", "seat": 3}  # a Draw 4: take or challenge
+    act(g, "take")
+    assert len(hand_of(g, 3)) == 2 + 6
+
+
+def test_no_stacking_by_default():
+    """Stacking "was not part of the standard rules of Uno": without the option the next player
+    draws at once, holding a Draw 2 or not."""
+    g = og(3, {1: ["RD2", "B1", "B2"], 2: ["GD2", "B3"]}, top="R5")
+    play(g, "RD2")
+    assert len(hand_of(g, 2)) == 4 and g.awaiting() == {"kind": "play", "seat": 0}
+
+
+def test_stacked_wild_draw4_challenge_concerns_the_last_one_and_the_whole_stack():
+    """A challenge of a stacked Wild Draw 4 judges the last one; the loser draws the whole stack
+    (plus 2 for a wrong challenger) (RULES-MAP: stack-challenge)."""
+    hands = {1: ["W4", "G1", "G2"], 2: ["W4", "B3", "B4"], 3: ["Y1", "Y2"]}
+    g = og(4, hands, top="R5", options=SAME)
+    play(g, "W4", colour="blue")
+    play(g, "W4", colour="green")  # seat 2 held blue: guilty
+    act(g, "challenge", target=2)
+    assert len(hand_of(g, 2)) == 2 + 8 and g.awaiting() == {"kind": "play", "seat": 3}
+    g = og(4, {**hands, 2: ["W4", "Y3", "Y4"]}, top="R5", options=SAME)
+    play(g, "W4", colour="blue")
+    play(g, "W4", colour="green")
+    act(g, "challenge", target=2)
+    assert len(hand_of(g, 3)) == 2 + 10 and g.current_player() == 0
+
+
+# ---------------------------------------------------------------- Seven-O
+def test_seven_swaps_hands_with_a_player_of_their_choice():
+    """ "Every time a “7” is played, whoever played it must swap hands with another player of
+    their choice before ending their turn." """
+    g = og(3, {1: ["R7", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]}, top="R5",
+           options={"seven_o": True})
+    play(g, "R7")
+    assert g.awaiting() == {"kind": "target", "seat": 1}
+    refused(g, act, "target", target=1, rule="swap-target")
+    act(g, "target", target=2)
+    assert hand_of(g, 1) == ["G1"] and hand_of(g, 2) == ["B1", "B2"]
+    assert g.awaiting() == {"kind": "play", "seat": 2}
+
+
+def test_zero_passes_every_hand_along_the_direction_of_play():
+    """ "Every time a “0” is played, all players pass their hands to the next player in the
+    current direction of play, after which play continues normally." """
+    g = og(3, {1: ["R0", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]}, top="R5",
+           options={"seven_o": True})
+    play(g, "R0")
+    assert hand_of(g, 2) == ["B1", "B2"] and hand_of(g, 0) == ["G1"]
+    assert hand_of(g, 1) == ["Y1", "Y2", "Y3"]
+    assert g.awaiting() == {"kind": "play", "seat": 2}
+    g = og(3, {1: ["RR", "B1"], 0: ["R0", "Y1", "Y2"], 2: ["G1", "G2"]}, top="R5",
+           options={"seven_o": True})
+    play(g, "RR")
+    play(g, "R0")  # direction is now right: seat 0's hand goes to seat 2
+    assert hand_of(g, 2) == ["Y1", "Y2"] and hand_of(g, 1) == ["G1", "G2"]
+
+
+def test_seven_swap_leaving_someone_on_one_card_owes_no_uno():
+    """Corner: a hand received by a swap was not "played down" to one card, so its new holder
+    cannot be caught; the 7's player, now holding more, cannot either (RULES-MAP: swap-uno)."""
+    g = og(3, {1: ["R7", "B1"], 2: ["G1", "G2", "G3"]}, top="R5", options={"seven_o": True})
+    play(g, "R7")  # down to one card without UNO: catchable until the swap
+    assert g.awaiting()["catchable"] == [1]
+    act(g, "target", target=2)
+    assert hand_of(g, 2) == ["B1"] and "catchable" not in g.awaiting()
+
+
+def test_seven_o_with_two_players_swaps_at_once():
+    """Corner: with two players the 7's "player of their choice" can only be the other one, so
+    the engine swaps without a `target` event; the 0 swaps too (RULES-MAP: seven-o-two)."""
+    for card in ("R7", "R0"):
+        g = og(2, {1: [card, "B1", "B2"], 0: ["G1"]}, top="R5", options={"seven_o": True})
+        play(g, card)
+        assert hand_of(g, 0) == ["B1", "B2"] and hand_of(g, 1) == ["G1"]
+        assert g.awaiting() == {"kind": "play", "seat": 0}
+
+
+def test_seven_as_the_last_card_goes_out_without_swapping():
+    """Corner: "Once a player plays their last card" the hand is over, so a last 7 or 0 swaps
+    nothing."""
+    g = og(3, {1: ["R7"], 2: ["G1"]}, top="R5", options={"seven_o": True})
+    play(g, "R7")
+    assert g.summary()["hand_winner"] == 1 and hand_of(g, 2) == ["G1"]
+
+
+# ---------------------------------------------------------------- Jump-In
+def test_jump_in_with_the_identical_card_out_of_turn():
+    """ "If a player has exactly the same card (both number and color) as the top card of the
+    discard pile, they may play it immediately, even if it is not their turn. Play then
+    continues as if that player had just taken their turn." """
+    g = og(4, {1: ["G5", "B1", "B2"], 3: ["G5", "G4", "W"]}, top="R5", options={"jump_in": True})
+    play(g, "G5")
+    assert (3, A.play(C.card("G5"))) in g.interjections()
+    play(g, "G5", seat=3)
+    assert g.awaiting() == {"kind": "play", "seat": 0}  # seat 2 was jumped over
+    assert g.events[-1] == {"seat": 3, "act": "play", "card": "G5"}
+
+
+def test_jump_in_only_with_the_identical_coloured_card():
+    """ "exactly the same card (both number and color)": another card, a wild, or no Jump-In
+    option is refused."""
+    g = og(4, {1: ["G5", "B1", "B2"], 3: ["G4", "W", "B5"]}, top="R5", options={"jump_in": True})
+    play(g, "G5")
+    refused(g, play, "G4", seat=3, rule="jump-in")
+    refused(g, play, "B5", seat=3, rule="jump-in")
+    g = og(4, {1: ["W", "B1", "B2"], 3: ["W", "B5"]}, top="R5", options={"jump_in": True})
+    play(g, "W", colour="blue")
+    refused(g, play, "W", seat=3, colour="blue", rule="jump-in")
+    g = og(4, {1: ["G5", "B1", "B2"], 3: ["G5", "B5"]}, top="R5")
+    play(g, "G5")
+    refused(g, play, "G5", seat=3, rule="turn")
+
+
+def test_jump_in_only_between_turns():
+    """Corner: a jump-in waits until no turn is half done (not after a draw, nor while a player
+    chooses whom to swap with) (RULES-MAP: jump-in-when)."""
+    g = og(4, {1: ["B1", "B2"], 3: ["R5", "B5"]}, top="R5", draw=["R9"],
+           options={"jump_in": True})
+    act(g, "draw")
+    assert g.awaiting()["kind"] == "play_drawn"
+    refused(g, play, "R5", seat=3, rule="jump-in")
+
+
+def test_jump_in_during_a_stack_adds_to_it():
+    """Corner: with stacking, an identical Draw 2 jumping in on a pending stack is a stack: the
+    total grows and passes to the player after the jumper (RULES-MAP: jump-in-stack)."""
+    hands = {1: ["RD2", "B1", "B2"], 2: ["BD2", "B3"], 0: ["RD2", "Y1", "Y2"], 3: ["G1", "G2"]}
+    g = og(4, hands, top="R5", options={"jump_in": True, **SAME})
+    play(g, "RD2")
+    assert g.awaiting() == {"kind": "respond", "seat": 2}
+    play(g, "RD2", seat=0)
+    assert len(hand_of(g, 1)) == 2 + 4  # seat 1 holds no Draw 2: takes the four
+    assert len(hand_of(g, 2)) == 2 and g.awaiting() == {"kind": "play", "seat": 2}
+
+
+def test_jump_in_records_replay():
+    """A jump-in is written as a `play` by a seat that is not the one to move, and replays."""
+    g = Game("official-2018", ["A", "B", "C", "D"], 0, {"jump_in": True})
+    sevens = {
+        1: ["G5", "B1", "B2", "B3", "B4", "B6", "B7"],
+        3: ["G5", "G4", "Y1", "Y2", "Y3", "Y4", "Y6"],
+    }
+    g.start_hand(deck_for(4, sevens, top="R5", ruleset="official-2018"))
+    play(g, "G5")
+    play(g, "G5", seat=3)
+    assert g.current_player() == 0
+    replayed, _ = record.replay(record.dumps(g))
+    assert replayed.summary() == g.summary()
+
+
+# ---------------------------------------------------------------- Keep-Drawing
+def test_keep_drawing_until_a_playable_card():
+    """ "When it’s a player’s turn and they don’t have a card in their hand that they can play,
+    the player will have to draw until they find a playable card." """
+    g = og(3, {1: ["B1", "B2"]}, top="R5", draw=["G1", "Y2", "R9"], options={"keep_drawing": True})
+    act(g, "draw")
+    assert g.awaiting() == {"kind": "play", "seat": 1} and g.legal_actions() == [A.DRAW]
+    act(g, "draw")
+    act(g, "draw")
+    assert g.awaiting() == {"kind": "play_drawn", "seat": 1}
+    play(g, "R9")
+    g = og(3, {1: ["B1", "B2"]}, top="R5", draw=["G1"])
+    act(g, "draw")
+    assert g.current_player() == 2  # without the option one card ends the turn
+
+
+def test_keep_drawing_is_for_players_without_a_playable_card():
+    """Corner: a player who draws while holding a playable card (allowed by the 2018 rules) ends
+    the turn on an unplayable draw as usual (RULES-MAP: keep-drawing-when)."""
+    g = og(3, {1: ["R1", "B2"]}, top="R5", draw=["G1"], options={"keep_drawing": True})
+    act(g, "draw")
+    assert g.current_player() == 2
+
+
+def test_house_rules_play_on_classic_too_and_not_on_disney():
+    """The options belong to classic and official-2018; Disney's Draw 2 goes through Tinker Bell,
+    so it takes none of them."""
+    g = game(3, {1: ["R7", "B1", "B2"]}, top="R5", ruleset="classic", options={"seven_o": True})
+    play(g, "R7")
+    assert g.awaiting()["kind"] == "target"
+    with pytest.raises(ValueError, match="unknown option 'seven_o'"):
+        game(3, {}, top="R5", options={"seven_o": True})
