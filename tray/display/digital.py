@@ -72,6 +72,7 @@ class DigitalSession:
         bots: Any = "greedy",
         dealer: Any = 0,
         options: Any = None,
+        ruleset: Any = "disney",
         *,
         seed: Any = None,
         pace: Any = None,
@@ -93,12 +94,15 @@ class DigitalSession:
             raise ValueError("options is an object of rule options")
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise ValueError(f"the dealer must be a seat number, not {dealer!r}")
-        game = Game("disney", names, dealer, options)  # ValueError for bad options or counts
+        if not isinstance(ruleset, str):
+            raise ValueError("ruleset is a name: disney, classic, official-2018 or elvis")
+        game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
         seats = _humans(humans, len(names))
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         bot_list = B.make(bot_names, len(names), rng)  # ValueError for an unknown bot
         if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
-            self.table.new_game(names, dealer, options, name="digital game", confirm=confirm)
+            self.table.new_game(names, dealer, options, name="digital game", confirm=confirm,
+                                ruleset=ruleset)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace))
         with self._lock:
@@ -341,6 +345,10 @@ def _words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return "A new hand is dealt."
     if chance == "reshuffle":
         return "The discard pile is shuffled into a new draw pile."
+    if chance == "shuffle_hands":
+        return "Every hand is gathered, shuffled and dealt again."
+    if chance is not None:
+        return f"Chance: {chance}."
     who = names[event["seat"]]
     act = event.get("act")
     uno = " and calls UNO" if event.get("uno") else ""
@@ -357,9 +365,11 @@ def _words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         "draw": f"{who} draws a card.",
         "pass": f"{who} keeps the card drawn.",
         "uno": f"{who} calls UNO!",
-        "catch": f"{who} catches {target} without UNO: {target} draws 2.",
-        "challenge": f"{who} challenges {target}'s Villain Draw 4.",
-        "target": f"{who} makes {target} draw 2.",
+        "catch": f"{who} catches {target} without UNO.",
+        "challenge": f"{who} challenges {target}'s draw-four card.",
+        "target": f"{who} chooses {target}.",
+        "misplay": f"{who} laid a card that does not match: takes it back and draws.",
+        "flip": f"{who} turns over the top card for the Vegas card.",
         "protect": f"{who} protects with {C.name(C.card(event.get('card', 'W')))}{uno}.",
         "take": f"{who} takes four cards.",
         "colour": f"{who} names {event.get('colour')}.",

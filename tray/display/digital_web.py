@@ -35,7 +35,9 @@ from tray.display.digital import DigitalSession, NoGameError, SeatError
 from tray.journal import ConfirmError
 
 STATIC = Path(__file__).with_name("static")
-NEW_FIELDS = {"players", "humans", "bots", "dealer", "options", "seed", "pace", "confirm"}
+NEW_FIELDS = {
+    "players", "humans", "bots", "dealer", "options", "ruleset", "seed", "pace", "confirm",
+}
 
 
 class DigitalPlay:

@@ -118,11 +118,12 @@ class TableSession:
         *,
         name: str | None = None,
         confirm: bool = False,
+        ruleset: str = "disney",
     ) -> int:
         """Start a new game (the old one stays in the journal). While a game with hands entered
         is unfinished, `confirm=True` is needed: a stray tap must not end it."""
         start = {"kind": "start", "players": players, "dealer": dealer,
-                 "options": {} if options is None else options}
+                 "options": {} if options is None else options, "ruleset": ruleset}
         with self._lock:
             game = self.table.game
             if game is not None and game.hands and not game.over and not confirm:

@@ -278,3 +278,25 @@ def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journa
     assert len(view["hands"]) == len(game.history) and view["winner"] is not None
     assert [e.entry["kind"] for e in journal.entries(view["game"])].count("hand") == len(
         game.history)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "official-2018", "elvis"])
+def test_every_ruleset_plays_digitally_to_the_end(bus, ruleset):
+    """Issue 6: each ruleset is playable in the emulator's digital play, its moves all offered
+    on the page, and its record replays."""
+    session = DigitalSession(bus, pace=0)
+    keys = session.new_game(["P0", "P1", "P2"], [0], "greedy", ruleset=ruleset, seed=3,
+                            options={"target": 100, "draw_when_playable": False})
+    rng = random.Random(2)
+    play_out(session, Picks(bus, rng), 0, keys[0], rng)
+    game = session.link.game
+    assert game.rules.name == ruleset and game.is_terminal()
+    replayed, _ = record.replay(session.record())
+    assert replayed.summary() == game.summary()
+
+
+def test_an_unknown_ruleset_is_refused(bus):
+    session = DigitalSession(bus, pace=0)
+    with pytest.raises(ValueError, match="unknown ruleset 'poker'"):
+        session.new_game(["a", "b"], [0], "greedy", ruleset="poker")
+    assert session.link is None

@@ -49,7 +49,7 @@
     const body = {
       players: seats.map(([n]) => n.trim()),
       humans: seats.map(([, p], i) => (p ? i : null)).filter((i) => i !== null),
-      bots: $("bots").value, pace: Number($("pace").value),
+      bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
       options: { target: Number($("target").value) }, confirm: !!confirm,
     };
     try {
