@@ -159,13 +159,19 @@ def test_random_games_keep_every_invariant(seed, players, options):
 def test_replay_reproduces_every_state(seed, players, options):
     options["target"] = min(options.get("target", 100), 100)
     g, states = play_checked(seed, players, options, deep_every=10_000)
+    assert_replay_reproduces(g, states)
+
+
+def assert_replay_reproduces(g, states):
+    """Replay `g`'s record event by event: every state seen is one the game passed through, and
+    the last is the game's own (events are coarser than actions: a discard event holds
+    several, so the two are compared as sequences)."""
     lines = record.dumps(g).splitlines()
     replayed = record.game_from_header(json.loads(lines[0]))
     seen = [replayed.summary()]
     for line in lines[1:]:
         replayed.apply_event(json.loads(line))
         seen.append(replayed.summary())
-    # events are coarser than actions (a discard event holds several), so compare as sequences
     assert seen[-1] == states[-1]
     assert all(s in states for s in seen)
 
@@ -194,15 +200,8 @@ def test_every_ruleset_replay_reproduces_every_state(data, ruleset, seed, player
     options = data.draw(RULESET_OPTIONS[ruleset])
     options["target"] = min(options.get("target", 100), 100)
     g, states = play_checked(seed, players, options, deep_every=10_000, ruleset=ruleset)
-    lines = record.dumps(g).splitlines()
-    assert json.loads(lines[0])["ruleset"] == ruleset
-    replayed = record.game_from_header(json.loads(lines[0]))
-    seen = [replayed.summary()]
-    for line in lines[1:]:
-        replayed.apply_event(json.loads(line))
-        seen.append(replayed.summary())
-    assert seen[-1] == states[-1]
-    assert all(s in states for s in seen)
+    assert json.loads(record.dumps(g).splitlines()[0])["ruleset"] == ruleset
+    assert_replay_reproduces(g, states)
 
 
 @settings(max_examples=10, deadline=None)
