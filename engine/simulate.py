@@ -11,6 +11,7 @@ from typing import Any
 
 from engine import bots as bots_mod
 from engine import cards as C
+from engine import scoring
 from engine.game import Game
 from engine.hand import OVER, RESHUFFLE, TINKER, RuleError
 
@@ -101,10 +102,13 @@ def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _count_hand(stats: dict[str, Any], game: Game, names: Sequence[str]) -> None:
+def _count_hand(
+    stats: dict[str, Any], game: Game, names: Sequence[str], seating: Sequence[int] | None = None
+) -> None:
+    """Add the hand just finished; `seating` maps a table's seats to the players' own seats."""
     h = game.hand
     last = game.history[-1]
-    seat = last["winner"]
+    seat = last["winner"] if seating is None else seating[last["winner"]]
     stats["hands"] += 1
     stats["hand_wins_by_seat"][seat] += 1
     bot = names[seat]
@@ -116,6 +120,44 @@ def _count_hand(stats: dict[str, Any], game: Game, names: Sequence[str]) -> None
     stats["villain_draw4s"] += h.vd4_resolved
     stats["villain_draw4s_fully_protected"] += h.vd4_full
     stats["blocked_hands"] += last["blocked"]
+
+
+def eight_player_rotation(
+    ruleset: str,
+    options: Mapping[str, Any],
+    names: Sequence[str],
+    bots: Sequence[bots_mod.Bot],
+    rng: random.Random,
+    *,
+    record: bool = False,
+    on_hand: Callable[[Game, list[int]], None] | None = None,
+) -> tuple[list[int], list[tuple[Game, list[int]]]]:
+    """UNO Elvis partners with eight players: "you will use the rules in the previous paragraph
+    except that you will play two games at the same time. Four people will play in each game.
+    Each player will play a total of 28 hands."
+
+    Seven rounds (`scoring.partner_schedule(8)`: everyone partners everyone once); in each, two
+    four-player tables with partners opposite play four hands. Each player keeps the points they
+    score. Returns every player's total and each table's game with its seating (table seat ->
+    player). The two tables of a round are independent, so they are played one after the other.
+    """
+    table_options = {k: v for k, v in options.items() if k != "partners_rotation"}
+    table_options.update(partners=True, target=100_000)  # the rotation, not a target, ends it
+    totals = [0] * 8
+    tables = []
+    for round_ in scoring.partner_schedule(8):
+        for (a, b), (c, d) in round_:
+            seating = [a, c, b, d]  # "The teams will alternate positions around the table."
+            game = Game(ruleset, [names[s] for s in seating], 0, table_options, record=record)
+            for _ in range(scoring.ROTATION_HANDS):
+                game.start_hand(game.shuffled_deck(rng), check=False)
+                play_hand(game, [bots[s] for s in seating], rng)
+                if on_hand is not None:
+                    on_hand(game, seating)
+            for pos, player in enumerate(seating):
+                totals[player] += game.sheet.scores[pos]
+            tables.append((game, seating))
+    return totals, tables
 
 
 def simulate(
@@ -143,7 +185,27 @@ def simulate(
     stats["ruleset"] = ruleset
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
+    eight = players == 8 and bool((options or {}).get("partners_rotation"))
+    if eight and hands is not None:
+        raise ValueError("the eight-player partners rotation is played as whole games (--games)")
     for i in range(total):
+        if eight:
+            totals, tables = eight_player_rotation(
+                ruleset, dict(options or {}), seat_names, bot_list, rng, record=record,
+                on_hand=lambda g, seating: _count_hand(stats, g, names, seating),
+            )
+            stats["games"] += 1
+            best = max(totals)
+            for seat in (s for s in range(8) if totals[s] == best):
+                stats["game_wins_by_seat"][seat] += 1
+                bot = names[seat]
+                stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
+            if on_game is not None:
+                for game, _seating in tables:
+                    on_game(game)
+            if on_progress is not None:
+                on_progress(i + 1)
+            continue
         if hands is not None:
             game = Game(ruleset, seat_names, i % players, options, record=record)
             game.start_hand(game.shuffled_deck(rng), check=False)

@@ -255,3 +255,50 @@ def test_partners_rotation_twelve_hands_most_points_wins():
     ))
     with pytest.raises(ValueError, match="four players"):
         Game("elvis", ["A", "B", "C"], 0, {"partners_rotation": True})
+
+
+def test_eight_players_play_two_games_at_once_28_hands_each():
+    """ "If there are eight players, you will use the rules in the previous paragraph except that
+    you will play two games at the same time. Four people will play in each game. Each player
+    will play a total of 28 hands." """
+    import itertools
+    import random
+    from collections import Counter
+
+    from engine.bots import make
+    from engine.simulate import eight_player_rotation
+
+    rng = random.Random(4)
+    names = [f"p{i}" for i in range(8)]
+    totals, tables = eight_player_rotation(
+        "elvis", {"partners_rotation": True}, names, make(["greedy"], 8, rng), rng
+    )
+    played, partnered = Counter(), Counter()
+    for table, seating in tables:
+        assert table.hand_no == 4 and table.options["partners"]
+        for s in seating:
+            played[s] += table.hand_no
+        partnered[frozenset(seating[0::2])] += table.hand_no  # partners sit opposite
+        partnered[frozenset(seating[1::2])] += table.hand_no
+    assert played == {s: 28 for s in range(8)}
+    assert partnered == {frozenset(p): 4 for p in itertools.combinations(range(8), 2)}
+    for r in range(7):  # each round: two games at once, everyone seated once
+        (_, one), (_, two) = tables[2 * r], tables[2 * r + 1]
+        assert sorted(one + two) == list(range(8))
+    assert totals == [
+        sum(g.sheet.scores[seat.index(s)] for g, seat in tables if s in seat) for s in range(8)
+    ]
+
+
+def test_eight_player_rotation_from_the_command_line(capsys):
+    import json
+
+    from tray.cli import main
+
+    args = ["simulate", "--ruleset", "elvis", "--players", "8", "--option",
+            "partners_rotation=true", "--bots", "greedy", "--json"]
+    assert main([*args, "--games", "1"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["hands"] == 56 and stats["games"] == 1 and sum(stats["game_wins_by_seat"]) >= 1
+    assert main([*args, "--hands", "3"]) == 2
+    assert "whole games" in capsys.readouterr().err
