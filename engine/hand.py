@@ -407,19 +407,16 @@ class Hand:
             if ph != PLAY:
                 raise RuleError("phase", self._phase_hint("draw"))
             if not self.draw_any and self.playable(pos) and not self._silenced(pos):
-                raise RuleError(
-                    "draw-when-stuck",
-                    "You have a card that matches, so you may not draw: \"If you don't have "
-                    "anything that matches, you must pick a card from the DRAW pile.\"",
+                raise self._refusal(
+                    "draw-when-stuck", "You have a card that matches, so you may not draw"
                 )
         elif action == _PASS:
             if ph != PLAY_DRAWN:
                 raise RuleError("phase", "You can keep a card only right after drawing it.")
             if self.must_play:
-                raise RuleError(
+                raise self._refusal(
                     "must-play-drawn",
-                    f"You drew {C.name(self.drawn)} and can play it, so you must: \"If you draw "
-                    "a card you can play, play it.\"",
+                    f"You drew {C.name(self.drawn)} and can play it, so you must play it",
                 )
         elif action == _DONE:
             if ph != DISCARD:
@@ -552,27 +549,25 @@ class Hand:
             if not self._stacks(card):
                 raise self._stack_refusal(card)
         elif self.phase == PLAY_DRAWN and card != self.drawn:
-            raise RuleError(
+            raise self._refusal(
                 "play-drawn",
-                f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played: "
-                "\"If you draw a card you can play, play it. Otherwise, play moves to the next "
-                "person.\"",
+                f"After drawing, only the card drawn ({C.name(self.drawn)}) may be played",
             )
         top = self.discard[-1]
         if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
-            raise RuleError(  # (in RESPOND `_stacks` has checked the match already)
+            raise self._refusal(  # (in RESPOND `_stacks` has checked the match already)
                 "match",
-                f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play): "
-                "\"Match the top card on the DISCARD pile either by number, color or word.\"",
+                f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play)",
             )
         if chosen and not self.namer[card]:
             raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
         if uno and len(hand) != 2:
-            raise RuleError(
-                "uno-call",
-                "UNO is called as you play your next-to-last card (\"Before playing your next to "
-                "last card, you must say UNO\").",
-            )
+            raise self._refusal("uno-call", "UNO is called as you play your next-to-last card")
+
+    def _refusal(self, rule: str, text: str) -> RuleError:
+        """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
+        quote = self.rules.quotes.get(rule)
+        return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
 
     def _do_play(self, pos: int, action: int) -> None:
         card = action >> 3

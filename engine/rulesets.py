@@ -29,6 +29,8 @@ class Ruleset:
     points: tuple[int, ...]  # indexed by card id
     options: Mapping[str, Option]
     effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
+    quotes: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The book's own sentence for a rule key (see docs/RULES-MAP.md), quoted in its errors."""
     returned_first_discards: frozenset[int] = frozenset()
     """Cards that go back under the deck when turned up as the first discard."""
     first_discard: Mapping[str, str] = dataclasses.field(default_factory=dict)
@@ -159,6 +161,15 @@ def _disney() -> Ruleset:
     }
     return Ruleset(
         name="disney",
+        quotes={
+            "match": "Match the top card on the DISCARD pile either by number, color or word.",
+            "draw-when-stuck": "If you don't have anything that matches, you must pick a card "
+            "from the DRAW pile.",
+            "play-drawn": "If you draw a card you can play, play it. Otherwise, play moves to "
+            "the next person.",
+            "must-play-drawn": "If you draw a card you can play, play it.",
+            "uno-call": "Before playing your next to last card, you must say UNO.",
+        },
         title="Disney UNO with the Tinker Bell tray",
         deck=tuple(deck),
         points=_points(20, {C.WILD: 50, C.WILD_DISCARD_ALL: 50, C.VILLAIN_DRAW4: 75}),
@@ -245,6 +256,13 @@ _CLASSIC_EFFECTS = {
 def _classic() -> Ruleset:
     return Ruleset(
         name="classic",
+        quotes={
+            "match": "Players are supposed to play the Color or the Value of the card that was "
+            "discarded by the player before him.",
+            "play-drawn": "He is allowed to immediately discard this newly drawn card if it is a "
+            "valid card for this purpose",
+            "uno-call": "Failing to declare Uno deserves a penalty when caught.",
+        },
         title="UNO (classic 108 cards)",
         deck=tuple(_classic_deck()),
         points=_points(20, {}),
@@ -277,6 +295,11 @@ def _official_2018() -> Ruleset:
     )
     return Ruleset(
         name="official-2018",
+        quotes={
+            "match": "Play a card matching the discard in color, number, or symbol.",
+            "play-drawn": "Or draw the top card from the deck, and optionally play it if "
+            "possible.",
+        },
         title="UNO (official 2018 rules, 112 cards)",
         deck=tuple(_classic_deck() + [C.WILD_SHUFFLE_HANDS] + [C.WILD_CUSTOM] * 3),
         points=_points(20, {}),
@@ -316,6 +339,17 @@ def _elvis() -> Ruleset:
     )
     return Ruleset(
         name="elvis",
+        quotes={
+            "match": "To play a card to the Discard Pile it has to match the top card in one of "
+            "three ways: Color, Number, Symbol",
+            "draw-when-stuck": "If you do not have a card in your hand that you can play (none "
+            "match the card on the top of the Discard Pile), you have to draw the top card from "
+            "the Draw Pile.",
+            "play-drawn": "If you can play the card you draw, you can play it immediately. "
+            "Otherwise you will add the card to your hand.",
+            "uno-call": "Once you play the second to last card from your hand (you only have one "
+            "card left in your hand), you must call out UNO Elvis.",
+        },
         title="UNO Elvis Presley",
         deck=tuple(_classic_deck() + vegas),
         points=tuple(points),

@@ -4,6 +4,8 @@ sentence it proves. Choices where the book is silent are in docs/RULES-MAP.md ("
 from collections import Counter
 from functools import partial
 
+import pytest
+
 from engine import actions as A
 from engine import cards as C
 from engine.rulesets import CLASSIC
@@ -223,3 +225,16 @@ def test_a_player_who_has_not_called_uno_may_draw_instead():
     assert g.legal_actions() == [A.DRAW]
     act(g, "draw")
     assert len(hand_of(g, 1)) == 2
+
+
+def test_a_refusal_quotes_this_rulesets_own_book():
+    """Errors name the rule in the words of the book being played, not the Disney one."""
+    from engine.hand import RuleError as Refused
+
+    for ruleset, words in [("classic", "Color or the Value"), ("disney", "number, color or word"),
+                           ("official-2018", "color, number, or symbol"),
+                           ("elvis", "one of three ways")]:
+        g = game(3, {1: ["R5", "B1"]}, top="G7", ruleset=ruleset)
+        with pytest.raises(Refused) as info:
+            g.apply_event({"seat": 1, "act": "play", "card": "B1"})
+        assert info.value.rule == "match" and words in str(info.value), ruleset
