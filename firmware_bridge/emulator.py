@@ -87,24 +87,35 @@ class Emulator:
         """The firmware's output. Waits briefly if the host is slow, then drops (and counts),
         as a USB device does when nobody reads: the firmware thread never blocks for good."""
         with self._lock:
-            view = memoryview(data)
-            deadline = time.monotonic() + 0.5
-            while view and self._master >= 0:
-                try:
-                    view = view[os.write(self._master, view):]
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        self.dropped_output += 1
-                        return
-                    select.select([], [self._master], [], 0.01)
-                except OSError:
-                    return
+            self._write_locked(data)
         if self._on_output is not None:
             self._on_output(data)
 
-    def inject(self, data: bytes) -> None:
-        """Send raw bytes to the host as if the device had (noise, truncated frames...)."""
-        self._write(data)
+    def _write_locked(self, data: bytes) -> None:
+        view = memoryview(data)
+        deadline = time.monotonic() + 0.5
+        while view and self._master >= 0:
+            try:
+                view = view[os.write(self._master, view):]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    self.dropped_output += 1
+                    return
+                select.select([], [self._master], [], 0.01)
+            except OSError:
+                return
+
+    def inject(self, *parts: bytes, gap_s: float = 0.0) -> None:
+        """Send raw bytes to the host as if the device had (noise, truncated frames...).
+
+        Several parts are written `gap_s` apart so the host reads them separately, and nothing
+        the firmware says (a heartbeat reply) can land between them: a real device has one
+        writer, so a frame split across reads never has another frame inside it."""
+        with self._lock:
+            for i, part in enumerate(parts):
+                if i and gap_s:
+                    time.sleep(gap_s)
+                self._write_locked(part)
 
     def reboot(self) -> None:
         """Restart the firmware without unplugging (a watchdog reset): the port stays open."""

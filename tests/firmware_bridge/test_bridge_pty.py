@@ -155,8 +155,7 @@ def test_frames_split_across_reads_at_every_offset(linked):
     # A BUTTON frame written to the pty in two parts, cut at each offset: one press each time.
     for cut in range(len(_tap_frame(1))):
         frame = _tap_frame(1000 + cut)
-        emulator.inject(frame[:cut])
-        emulator.inject(frame[cut:])
+        emulator.inject(frame[:cut], frame[cut:], gap_s=0.002)
         events.wait_for(ButtonPressed, cut + 1)
     assert tray.bridge.counters.dropped == 0
 
