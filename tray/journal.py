@@ -6,6 +6,10 @@ moment loses nothing that was shown. A game is the fold of its entries (`engine.
 undo is a compensating entry, never a deletion. Only a whole game can be deleted, and only with
 its confirmation phrase.
 
+A digital game also keeps its game record here (`records`: how it was set up; `moves`: every
+game-record event, in order), written before the page shows the move, so the hand in play is
+replayed exactly after a restart and the record can be exported long after.
+
 A file that is not ours (another application's database, a corrupt file, a text file) is refused
 with a message and opened read-only for the check, so it is never modified.
 """
@@ -28,7 +32,7 @@ from typing import Any
 from engine import table as T
 
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: records and moves of digital games
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -45,6 +49,18 @@ CREATE TABLE entries (
 );
 CREATE INDEX entries_game ON entries(game, id);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+_SCHEMA_2 = """
+CREATE TABLE records (
+    game  INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    setup TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
+);
+CREATE TABLE moves (
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
+    game  INTEGER NOT NULL REFERENCES records(game) ON DELETE CASCADE,
+    event TEXT NOT NULL  -- one game-record event
+);
+CREATE INDEX moves_game ON moves(game, id);
 """
 
 
@@ -89,8 +105,14 @@ class Journal:
         if self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             with self._lock:
                 self._db.executescript(
-                    f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
+                    f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} "
+                    f"PRAGMA application_id={APPLICATION_ID}; "
                     f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+                )
+        elif self._db.execute("PRAGMA user_version").fetchone()[0] == 1:
+            with self._lock:  # a journal from before digital games were kept: add their tables
+                self._db.executescript(
+                    f"BEGIN IMMEDIATE; {_SCHEMA_2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
                 )
 
     # --- writing: one transaction per call ---
@@ -121,8 +143,33 @@ class Journal:
             self._require(game)
             if confirm != phrase:
                 raise ConfirmError(f"to delete game {game}, confirm with the words {phrase!r}")
+            self._db.execute("DELETE FROM moves WHERE game=?", (game,))
+            self._db.execute("DELETE FROM records WHERE game=?", (game,))
             self._db.execute("DELETE FROM entries WHERE game=?", (game,))
             self._db.execute("DELETE FROM games WHERE id=?", (game,))
+
+    def start_record(self, game: int, setup: Mapping[str, Any]) -> None:
+        """Keep the record of digital game `game` from here on; `setup["header"]` is the game
+        record's header (the first deal)."""
+        with self._tx():
+            self._require(game)
+            self._db.execute("INSERT INTO records(game, setup) VALUES (?, ?)",
+                             (game, _json(setup)))
+
+    def append_moves(self, game: int, events: list[Mapping[str, Any]],
+                     revised: Mapping[str, Any] | None = None) -> None:
+        """Commit the game-record events that followed, all in one transaction. `revised` is
+        the game's latest move as it stands now, if it grew since it was kept (a player's
+        discard is one event whose cards are added as they are laid)."""
+        with self._tx():
+            if not self._db.execute("SELECT 1 FROM records WHERE game=?", (game,)).fetchone():
+                raise UnknownGameError(f"game {game} has no record in this journal")
+            if revised is not None:
+                self._db.execute(
+                    "UPDATE moves SET event=? WHERE id=(SELECT MAX(id) FROM moves WHERE game=?)",
+                    (_json(revised), game))
+            self._db.executemany("INSERT INTO moves(game, event) VALUES (?, ?)",
+                                 [(game, _json(e)) for e in events])
 
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
@@ -159,6 +206,24 @@ class Journal:
                 "SELECT id, t, entry FROM entries WHERE game IS NULL ORDER BY id"
             )
         return [Logged(i, t, json.loads(e)) for i, t, e in rows]
+
+    def record(self, game: int) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """(setup, events) of digital game `game`; None for a game played at the table."""
+        row = self._db.execute("SELECT setup FROM records WHERE game=?", (game,)).fetchone()
+        if row is None:
+            return None
+        rows = self._db.execute("SELECT event FROM moves WHERE game=? ORDER BY id", (game,))
+        return json.loads(row[0]), [json.loads(e) for (e,) in rows]
+
+    def export_record(self, game: int) -> str:
+        """The game record of digital game `game` (`tinker-tray-record/1`, JSON Lines)."""
+        self._require(game)
+        saved = self.record(game)
+        if saved is None:
+            raise UnknownGameError(f"game {game} was played at the table: it has no game record")
+        setup, events = saved
+        lines = [setup["header"], *events]
+        return "".join(json.dumps(x, separators=(", ", ": ")) + "\n" for x in lines)
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
@@ -227,6 +292,10 @@ class Journal:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db, self._lock)
+
+
+def _json(obj: Mapping[str, Any]) -> str:
+    return json.dumps(dict(obj), separators=(",", ":"))
 
 
 class _Transaction:

@@ -10,13 +10,20 @@ engine while the game runs; the game record (which holds the decks) is exported 
 
 Finished hands are also entered on the table session (when given one), so the scoreboard, its
 chart and the journal's CSV/JSON export follow a digital game exactly as a table game.
+
+With a table session, every move is also committed to its journal (`Journal.append_moves`)
+before any page can see it: the link publishes its progress under its lock, which `view` takes
+too. A restart (or kill -9) then resumes the game where it stood: the record is replayed, each
+person's seat keeps its key (their page reconnects as it was), and the bots carry on.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -27,6 +34,7 @@ from engine import cards as C
 from engine import record
 from engine.game import Game
 from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+from engine.record import RecordError
 from tray.bus import Bus
 from tray.engine_link import EngineLink, GameProgress
 
@@ -62,7 +70,11 @@ class DigitalSession:
         self.version = 0
         self._lock = threading.Lock()
         self._mirrored = 0
+        self.journal_error: str | None = None
+        self._saved: _Saved | None = None
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
+        if table is not None:
+            self._resume()
 
     # ------------------------------------------------------------------ starting
     def new_game(
@@ -104,13 +116,50 @@ class DigitalSession:
             self.table.new_game(names, dealer, options, name="digital game", confirm=confirm,
                                 ruleset=ruleset)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
+        saved = None
+        if self.table is not None:
+            seating = {"humans": sorted(seats), "keys": {str(s): k for s, k in keys.items()},
+                       "bots": bot_names, "pace": float(pace)}
+            saved = _Saved(self.table.journal, self.table.game_id, seating)
         link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace))
+        self._adopt(link, keys, saved, mirrored=0)
+        return keys
+
+    def _adopt(self, link: EngineLink, keys: dict[int, str], saved: _Saved | None,
+               mirrored: int) -> None:
         with self._lock:
-            old, self.link, self.keys, self._mirrored = self.link, link, keys, 0
+            old, self.link, self.keys = self.link, link, keys
+            self._saved, self._mirrored, self.journal_error = saved, mirrored, None
         if old is not None:
             old.close()
         link.start()
-        return keys
+
+    def _resume(self) -> None:
+        """Carry on with the journal's latest game if it is a digital game (finished or not: a
+        finished one is shown as it ended, and its record stays exportable)."""
+        journal, game_id = self.table.journal, self.table.game_id
+        found = journal.record(game_id) if game_id is not None else None
+        if found is None:
+            return
+        setup, events = found
+        try:
+            game = _replay(setup, events)
+            humans = frozenset(setup["humans"])
+            keys = {int(s): k for s, k in setup["keys"].items()}
+            rng = random.SystemRandom()
+            bot_list = B.make(setup["bots"], len(game.players), rng)
+            pace = float(setup["pace"])
+        except (RecordError, KeyError, TypeError, ValueError) as exc:
+            self.journal_error = (f"the digital game {game_id} in the journal cannot be resumed "
+                                 f"({exc}); it is kept there untouched")
+            log.error("%s", self.journal_error)
+            return
+        saved = _Saved(journal, game_id, setup, events)
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace)
+        hands = self.table.table.game.hands if self.table.table.game is not None else []
+        self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
+        log.info("resumed digital game %d at hand %d after %d moves", game_id, game.hand_no,
+                 len(events))
 
     def close(self) -> None:
         self._unsubscribe()
@@ -154,6 +203,13 @@ class DigitalSession:
         return self.link
 
     def _progress(self, _event: GameProgress) -> None:
+        saved, link = self._saved, self.link
+        if saved is not None and link is not None:
+            try:
+                saved.keep(link.game)  # in the journal before any page can read it
+            except (sqlite3.Error, OSError, LookupError) as exc:
+                self.journal_error = f"moves are not being saved in the journal ({exc})"
+                log.exception("the journal refused the digital game's moves")
         with self._lock:
             self.version += 1
         self._mirror()
@@ -183,11 +239,49 @@ class DigitalSession:
             seat = self.check_key(seat, key)
         link = self.link
         if link is None:
-            return {"version": self.version, "game": None, "seat": seat}
-        with link.lock:
-            out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell)
+            out: dict[str, Any] = {"game": None, "seat": seat}
+        else:
+            with link.lock:
+                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell)
         out["version"] = self.version
+        if self.journal_error:
+            out["journal_error"] = self.journal_error
         return out
+
+
+class _Saved:
+    """The journal's copy of one digital game's record: the set-up once the first hand is
+    dealt (the record's header holds that deck), then each new event. The latest event may
+    still grow after it is kept (a discard of several cards is one event), so its text is
+    remembered and the journal's copy revised when it changes."""
+
+    def __init__(self, journal: Any, game_id: int, setup: dict[str, Any],
+                 events: list[dict[str, Any]] | None = None):
+        self.journal, self.game_id, self.setup = journal, game_id, setup
+        self.kept = -1 if events is None else len(events)  # -1: not even the set-up yet
+        self.last = json.dumps(events[-1]) if events else None
+
+    def keep(self, game: Game) -> None:
+        if self.kept < 0:
+            if not game.decks:
+                return  # not dealt yet
+            self.journal.start_record(self.game_id, {**self.setup, "header": game.header()})
+            self.kept = 0
+        events = game.events
+        revised = None
+        if self.kept and json.dumps(events[self.kept - 1]) != self.last:
+            revised = events[self.kept - 1]
+        new = events[self.kept:]
+        if new or revised is not None:
+            self.journal.append_moves(self.game_id, new, revised)
+            self.kept = len(events)
+            self.last = json.dumps(events[-1])
+
+
+def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
+    text = "\n".join(json.dumps(x) for x in (setup["header"], *events))
+    game, _ = record.replay(text)
+    return game
 
 
 # ---------------------------------------------------------------------- the view of one seat

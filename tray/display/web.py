@@ -45,6 +45,9 @@ WEB_KINDS = frozenset({"hand", "edit", "void", "dealer", "undo", "declare"})
 MAX_BODY = 64 * 1024
 
 
+EXPORT_TYPES = {"csv": "text/csv", "json": "application/json", "jsonl": "application/x-ndjson"}
+
+
 class _Clients:
     """The open event streams: each waits on its own asyncio.Event, set from any thread."""
 
@@ -189,12 +192,22 @@ def create_app(
 
     async def export(request: Request) -> Response:
         game, fmt = request.path_params["game"], request.path_params["fmt"]
-        if fmt not in ("csv", "json"):
-            raise HTTPException(404, "export as .csv or .json")
-        text = journal.export_csv(game) if fmt == "csv" else journal.export_json(game)
+        if fmt == "jsonl":  # a digital game's record: every hand, so only once it is over
+            table = journal.load(game).game
+            if table is None or not table.over:
+                authorised(request)
+                if request.query_params.get("reveal") != "yes":
+                    raise HTTPException(
+                        409, "the record shows every hand: export it when the game is over, "
+                        "or add ?reveal=yes to show it now")
+            text = journal.export_record(game)
+        elif fmt in ("csv", "json"):
+            text = journal.export_csv(game) if fmt == "csv" else journal.export_json(game)
+        else:
+            raise HTTPException(404, "export as .csv, .json or (a digital game) .jsonl")
         return Response(
             text,
-            media_type="text/csv" if fmt == "csv" else "application/json",
+            media_type=EXPORT_TYPES[fmt],
             headers={"Content-Disposition": f'attachment; filename="tinker-game-{game}.{fmt}"'},
         )
 

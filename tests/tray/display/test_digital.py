@@ -17,46 +17,7 @@ from tray.display.digital import DigitalSession, SeatError, seat_view
 from tray.events import Pick
 
 from .conftest import TOKEN
-
-COLOURS = ["red", "blue", "green", "yellow"]
-
-
-class Picks:
-    """Presses the Tinker Bell button: publishes the next pick on the bus."""
-
-    def __init__(self, bus: Bus, rng: random.Random):
-        self.bus, self.rng, self.seq = bus, rng, 0
-
-    def __call__(self) -> None:
-        self.seq += 1
-        self.bus.publish(Pick(seq=self.seq, colour=self.rng.choice(COLOURS), t=float(self.seq)))
-
-
-def offered(view):
-    return [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
-
-
-def play_out(session, picks, seat, key, rng, check=None, limit=20_000):
-    """Play `seat` from its view alone (a random offered move, now and then a call) until the
-    game ends; the button is pressed whenever the engine waits for Tinker Bell."""
-    link = session.link
-    game = link.game
-    for _ in range(limit):
-        if game.is_terminal():
-            return
-        if link.waiting_for_tinker_bell:
-            picks()
-            continue
-        view = session.view(seat, key)
-        if check:
-            check(view)
-        assert game.current_player() == seat, "the link stops only for the person or the button"
-        assert sorted(set(offered(view))) == sorted(game.legal_actions())
-        if view["calls"] and rng.random() < 0.5:
-            session.act(seat, key, view["calls"][0]["a"])
-            continue
-        session.act(seat, key, rng.choice(offered(view)))
-    raise AssertionError("the game did not end")
+from .digital_helpers import Picks, offered, play_out
 
 
 @pytest.fixture

@@ -70,6 +70,8 @@
   // ---------------------------------------------------------------- the game
   function render(v) {
     view = v;
+    $("journalerr").textContent = v.journal_error ? `Not saved: ${v.journal_error}` : "";
+    $("journalerr").classList.toggle("hidden", !v.journal_error);
     const setup = !v.game || params.has("new");
     $("setup").classList.toggle("hidden", !setup);
     $("game").classList.toggle("hidden", setup);
