@@ -155,10 +155,19 @@ class Emulator:
         self.button.drive(1)
 
     def tap(self, seconds: float = 0.05) -> None:
-        """Press and release (the debounce needs the level stable for 20 ms, so hold > that)."""
+        """Press and release (the debounce needs the level stable for 20 ms, so hold > that).
+        The release waits until the firmware has seen the press: on a loaded machine its thread
+        may not have run during `seconds`, and a finger that quick would be lost as bounce."""
         self.press()
         time.sleep(seconds)
+        deadline = time.monotonic() + 5.0
+        while not self._sees_pressed() and time.monotonic() < deadline:
+            time.sleep(0.002)
         self.release()
+
+    def _sees_pressed(self) -> bool:
+        fw = self.firmware
+        return fw is None or fw.pressed
 
     def lights(self) -> tuple[float, float, float, float]:
         """What the four LEDs show now, 0..1 in COLOURS order."""

@@ -56,6 +56,11 @@ class Scheduler:
         self.call_soon(done.set)
         return done.wait(timeout)
 
+    def pending(self) -> int:
+        """Jobs and timers not yet run (tests wait for 0 instead of sleeping on a guess)."""
+        with self._cond:
+            return len(self._timers)
+
     def in_thread(self) -> bool:
         return threading.current_thread() is self._thread
 

@@ -2,7 +2,6 @@
 
 import dataclasses
 import random
-import time
 
 import pytest
 from bridge_helpers import FAST, Events, eventually
@@ -40,7 +39,7 @@ def test_a_hold_is_delivered_as_button_held_and_not_as_a_tap(linked):
     (held,) = events.wait_for(ButtonHeld)
     emulator.release()
     assert held.seconds >= FAST.hold_s
-    time.sleep(0.05)  # let the release settle past the debounce, or it is contact bounce
+    eventually(lambda: not emulator.firmware.pressed)  # past the debounce, or it is bounce
     emulator.tap()  # the next tap still arrives, and the hold's release was not one
     events.wait_for(ButtonPressed)
     assert len(events.of(ButtonPressed)) == 1
