@@ -176,7 +176,7 @@ def test_bench_fails_on_a_no_and_says_what_to_check(mock_factory):
 
 def test_bench_catches_bounce_longer_than_the_debounce(mock_factory):
     out = io.StringIO()
-    args = bench_args("y" * 8, mock_bounce=15)  # about 30 ms of bounce against 20 ms
+    args = bench_args("y" * 8, mock_bounce=15, mock_bounce_ms=30)  # 30 ms against 20 ms
     assert bench.bench(load(), mock_factory, args, out) == 1
     assert "FAIL  button: debounce" in out.getvalue()
 

@@ -53,7 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mock-presses", type=int, default=5, metavar="N",
                         help="with --mock: presses to script (default %(default)s)")
     parser.add_argument("--mock-bounce", type=int, default=3, metavar="K",
-                        help="with --mock: bounces per edge, 1 ms apart (default %(default)s)")
+                        help="with --mock: bounces per edge (default %(default)s)")
+    parser.add_argument("--mock-bounce-ms", type=float, default=0.0, metavar="MS",
+                        help="with --mock: how long each edge bounces, in ms (default 0: the "
+                             "bounces come back to back)")
 
 
 def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
@@ -179,21 +182,32 @@ def count_presses(devices: Any, seconds: float, script: Callable[[], None] | Non
     devices.button.when_deactivated = edge(False)
     print(f"Press the Tinker Bell button a few times in the next {seconds:g} seconds...",
           file=out, flush=True)
+    presser = None
     if script is not None:
-        threading.Thread(target=script, daemon=True).start()
+        presser = threading.Thread(target=script, daemon=True)
+        presser.start()
     time.sleep(seconds)
+    if presser is not None:
+        presser.join()  # every scripted press counts, however slowly a loaded machine ran it
     devices.button.when_activated = None
     devices.button.when_deactivated = None
     return edges
 
 
-def scripted_presses(pin: Any, presses: int, bounces: int) -> Callable[[], None]:
+def scripted_presses(pin: Any, presses: int, bounces: int,
+                     bounce_s: float = 0.0) -> Callable[[], None]:
+    """A finger on mock pins: each edge bounces `bounces` times over at least `bounce_s`
+    seconds (0: back to back, so the machine's scheduling cannot stretch it)."""
+    gap = bounce_s / (2 * bounces) if bounces else 0.0
+
     def wiggle(final_low: bool) -> None:
         for _ in range(bounces):
             (pin.drive_low if final_low else pin.drive_high)()
-            time.sleep(0.001)
+            if gap:
+                time.sleep(gap)
             (pin.drive_high if final_low else pin.drive_low)()
-            time.sleep(0.001)
+            if gap:
+                time.sleep(gap)
         (pin.drive_low if final_low else pin.drive_high)()
 
     def script() -> None:
@@ -217,8 +231,8 @@ def bench(config: Config, factory: Any, args: argparse.Namespace, out: Any = sys
         checks = check_idle_input(devices, config)
         checks += walk_lights(devices, config, ask, args.fade_seconds)
         checks += beep(devices, config, ask)
-        script = (scripted_presses(devices.button.pin, args.mock_presses, args.mock_bounce)
-                  if args.mock else None)
+        script = (scripted_presses(devices.button.pin, args.mock_presses, args.mock_bounce,
+                                   args.mock_bounce_ms / 1000) if args.mock else None)
         edges = count_presses(devices, args.seconds, script, out)
         press_checks, summary = bounce_report(edges, config)
         checks += press_checks
