@@ -101,14 +101,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _save(session, path: Path | None, console) -> None:
     if path is None:
-        console.print("Nothing was saved (add --record FILE to keep the game record).")
+        console.print("Nothing was saved (add --record FILE to keep the game record).",
+                      soft_wrap=True)
         return
     try:
         path.write_text(session.record(), encoding="utf-8")
     except OSError as exc:
-        console.print(f"Could not write the game record to {path}: {exc}")
+        console.print(f"Could not write the game record to {path}: {exc}", soft_wrap=True)
         return
-    console.print(f"The game record is in {path} (tinker-tray replay {path}).")
+    console.print(f"The game record is in {path} (tinker-tray replay {path}).",
+                  soft_wrap=True, markup=False)
 
 
 def _skippable_wait(seconds: float) -> bool:

@@ -66,10 +66,10 @@ def table(view: Mapping[str, Any]) -> list[Text]:
         if tags:
             text += f"  ({', '.join(tags)})"
         lines.append(Text(text, style="dim" if p["out"] else ""))
-    facts = f"  Target {view['target']} points"
+    facts = f"target {view['target']} points"
     if view.get("top"):
-        facts = f"  Play goes {view['direction']} · {view['draw_pile']} cards to draw ·" + facts
-    lines.append(Text(facts, style="dim"))
+        facts = f"Play goes {view['direction']} · {view['draw_pile']} cards to draw · {facts}"
+    lines.append(Text(f"  {facts[0].upper()}{facts[1:]}", style="dim"))
     return lines
 
 
