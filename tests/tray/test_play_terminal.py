@@ -3,11 +3,13 @@ in-process from scripted input, and one run on a real pseudo-terminal."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
 import re
 import subprocess
 import sys
+import termios
 import threading
 from pathlib import Path
 
@@ -271,8 +273,10 @@ def test_a_person_plays_a_seeded_game_to_the_end_from_the_menu():
         assert game.is_terminal()
         out = buf.getvalue()
         assert f"Game over: {session.view()['winner']} won after {len(game.history)} hands." in out
-        for h in game.history:  # every hand's result was announced, in order
-            assert f"Hand {h['hand']}: {game.players[h['winner']]} won it" in out
+        for h in game.history[:-1]:  # every hand's result and the scores, before the next deal
+            assert re.search(rf"Hand {h['hand']}: {game.players[h['winner']]} won it and scores "
+                             rf"\d+ points\.\nScores: [^\n]*\.\n  · A new hand is dealt\.", out)
+        assert len(game.history) > 1 and out.count("Scores: ") == len(game.history)
         assert any(p.startswith("Press Enter for the Tinker Bell button") for p in script.prompts)
         assert any(p.startswith("Your move") for p in script.prompts)
     finally:
@@ -452,6 +456,12 @@ def test_the_command_plays_to_the_end_from_piped_input(monkeypatch, capsys):
 
 
 # ---------------------------------------------------------------------- a real terminal
+def _controlling_terminal():
+    """In the child, after setsid: make the pty its controlling terminal, so Ctrl-C typed on
+    it is a SIGINT, as in a real terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Pty:
     """A child process on a pseudo-terminal; `wait_for` polls its output (never sleeps as a
     way to synchronise)."""
@@ -462,7 +472,8 @@ class Pty:
                "PYTHONUNBUFFERED": "1"}
         env.pop("NO_COLOR", None)
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     cwd=ROOT, close_fds=True, start_new_session=True)
+                                     cwd=ROOT, close_fds=True, start_new_session=True,
+                                     preexec_fn=_controlling_terminal)
         os.close(slave)
         self.master = master
         self.raw = b""
@@ -522,6 +533,19 @@ def test_play_on_a_real_terminal():
         term.send("q")
         term.wait_for(r"You left the game at hand \d+\.\nNothing was saved", at)
         assert term.proc.wait(30) == 0
+        assert "Traceback" not in term.text
+    finally:
+        term.close()
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_real_terminal_exits_130_without_a_traceback():
+    term = Pty([sys.executable, "-m", "tray", "play", "--seed", "3", "--no-show"])
+    try:
+        term.wait_for(r"Press Enter for the Tinker Bell button")
+        os.write(term.master, b"\x03")  # the terminal turns it into SIGINT
+        term.wait_for(r"Stopped \(Ctrl-C\)\.")
+        assert term.proc.wait(30) == 130
         assert "Traceback" not in term.text
     finally:
         term.close()

@@ -50,6 +50,7 @@ from tray.show import frames
 # A shorter show than the tray's: in a terminal it is a moment of suspense, not a light to find.
 TERMINAL_SHOW = ShowSettings(steps=12, first_step_s=0.03, last_step_s=0.18, trail=0.25,
                              blinks=2, blink_s=0.12, lit_s=0.0)
+NEW_HAND = "A new hand is dealt."  # the log's line for a deal (tray.display.digital._words)
 GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
 
 
@@ -81,7 +82,7 @@ class TerminalPlay:
         self.hot_seat = len(self.keys) > 1
         self.revealed: int | None = None  # hot seat: the seat whose hand is on the screen
         self._log: list[str] = []
-        self._announced = 0
+        self._announced = 0  # finished hands whose result is on screen
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -198,14 +199,20 @@ class TerminalPlay:
         """Print what happened since the last look: new log lines, finished hands."""
         if not view.get("game"):
             return
-        self._print(*T.log(T.new_lines(self._log, view["log"])))
+        pending = list(view["hands"][self._announced:])
+        self._announced = len(view["hands"])
+        for line in T.new_lines(self._log, view["log"]):
+            if line == NEW_HAND and pending:  # a hand's result before the next deal
+                self._result(view, pending)
+            self._print(*T.log([line]))
         self._log = list(view["log"])
-        new_hands = view["hands"][self._announced:]
-        for entry in new_hands:
-            self._print(*T.hand_result(view, entry)[:1])
-        if new_hands:
-            self._print(*T.hand_result(view, new_hands[-1])[1:])
-            self._announced = len(view["hands"])
+        while pending:  # its deal has scrolled out of the log's last lines
+            self._result(view, pending)
+
+    def _result(self, view: Mapping[str, Any], pending: list[dict[str, Any]]) -> None:
+        """The next finished hand's result; the scores (as they stand now) after the last."""
+        lines = T.hand_result(view, pending.pop(0))
+        self._print(*(lines if not pending else lines[:1]))
 
     def _print(self, *lines: Any) -> None:
         for line in lines:
