@@ -181,6 +181,12 @@ def test_the_table_names_every_colour_and_marks_whose_move_it_is():
     assert "Your hand (3):  ▲ Red 7   ◆ Wild   ■ Blue 2" in text
 
 
+def test_the_hand_breaks_between_cards_never_inside_one():
+    lines = [line.plain for line in T.hand(a_view(), width=30)]
+    assert lines == ["Your hand (3):  ▲ Red 7 ", "    ◆ Wild   ■ Blue 2 "]
+    assert all(len(line) <= 30 for line in lines)
+
+
 def test_the_menu_text_numbers_each_choice_with_its_colour_symbol_and_letters():
     text = T.plain(T.choices(menu(a_view())))
     assert text.splitlines()[:3] == [
@@ -539,13 +545,20 @@ def test_play_on_a_real_terminal():
 
 
 @pytest.mark.slow
-def test_ctrl_c_on_a_real_terminal_exits_130_without_a_traceback():
+@pytest.mark.parametrize(
+    ("key", "says", "code"),
+    [(b"\x03", r"Stopped \(Ctrl-C\)\.", 130), (b"\x04", r"You left the game at hand 1\.", 0)],
+    ids=["ctrl-c", "ctrl-d"],
+)
+def test_ctrl_c_and_ctrl_d_on_a_real_terminal_leave_without_a_traceback(key, says, code):
+    """The default pace (bots on timer threads), as a person plays: Ctrl-C is a SIGINT from the
+    terminal, Ctrl-D the end of input."""
     term = Pty([sys.executable, "-m", "tray", "play", "--seed", "3", "--no-show"])
     try:
         term.wait_for(r"Press Enter for the Tinker Bell button")
-        os.write(term.master, b"\x03")  # the terminal turns it into SIGINT
-        term.wait_for(r"Stopped \(Ctrl-C\)\.")
-        assert term.proc.wait(30) == 130
+        os.write(term.master, key)
+        term.wait_for(says)
+        assert term.proc.wait(30) == code
         assert "Traceback" not in term.text
     finally:
         term.close()

@@ -4,6 +4,7 @@ turns at one keyboard) against bots; Enter is the Tinker Bell button. No browser
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -84,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
     show = None
     if not args.no_show and console.is_terminal and sys.stdin.isatty():
         show = text_show(console, _skippable_wait)
-    play = TerminalPlay(session, keys, changed, Picker(args.seed), console=console, show=show,
-                        hands=args.hands)
+    read = TtyInput() if sys.stdin.isatty() else input
+    play = TerminalPlay(session, keys, changed, Picker(args.seed), read=read, console=console,
+                        show=show, hands=args.hands)
     names = ", ".join(args.players.split(","))
     console.print(f"[bold]Disney UNO with Tinker Bell[/] ({args.ruleset}): {names}. "
                   "Type ? for help, q to leave.")
@@ -95,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         console.print("\nStopped (Ctrl-C).")
         return 130
     finally:
+        if isinstance(read, TtyInput):
+            read.close()
         session.close()
         _save(session, args.record, console)
 
@@ -122,3 +126,48 @@ def _skippable_wait(seconds: float) -> bool:
         sys.stdin.readline()
         return True
     return False
+
+
+class TtyInput:
+    """`input()` for a terminal that Ctrl-C always interrupts.
+
+    CPython notices a signal in a blocking read only if the read fails with EINTR: a Ctrl-C that
+    lands between the prompt being written and the read starting is only seen after the next
+    Enter. Here the prompt is written, then `select` waits on the terminal and on a pipe that
+    the signal machinery writes to (`signal.set_wakeup_fd`) the moment any signal arrives, so
+    the KeyboardInterrupt is raised at once. Only for a terminal: in canonical mode a read
+    returns one line, so nothing waits unseen in Python's buffer."""
+
+    def __init__(self) -> None:
+        import os
+        import signal
+
+        self._r, self._w = os.pipe()
+        os.set_blocking(self._r, False)
+        os.set_blocking(self._w, False)
+        self._old = signal.set_wakeup_fd(self._w)
+
+    def __call__(self, prompt: str) -> str:
+        import os
+        import select
+
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while True:
+            ready, _, _ = select.select([sys.stdin, self._r], [], [])
+            if self._r in ready:  # a signal: its handler (SIGINT: KeyboardInterrupt) runs next
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._r, 512)
+                continue
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line.rstrip("\n")
+
+    def close(self) -> None:
+        import os
+        import signal
+
+        signal.set_wakeup_fd(self._old)
+        os.close(self._r)
+        os.close(self._w)

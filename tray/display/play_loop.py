@@ -193,7 +193,8 @@ class TerminalPlay:
 
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:
-        self._print(Text(""), T.header(view), *T.table(view), *T.hand(view))
+        self._print(Text(""), T.header(view), *T.table(view),
+                    *T.hand(view, self.console.width))
 
     def _catch_up(self, view: Mapping[str, Any]) -> None:
         """Print what happened since the last look: new log lines, finished hands."""
@@ -241,3 +242,4 @@ def text_show(console: Console, wait: Callable[[float], bool],
                     break
 
     return play
+

@@ -73,19 +73,21 @@ def table(view: Mapping[str, Any]) -> list[Text]:
     return lines
 
 
-def hand(view: Mapping[str, Any]) -> list[Text]:
-    """The viewer's hand, every card (those with no move now are dim)."""
+def hand(view: Mapping[str, Any], width: int = 80) -> list[Text]:
+    """The viewer's hand, every card (those with no move now are dim), broken into lines of at
+    most `width` cells between cards, never inside one."""
     if not view.get("hand"):
         return []
-    line = Text(f"Your hand ({len(view['hand'])}): ")
-    for i, c in enumerate(view["hand"]):
-        if i:
-            line.append(" ")
+    lines = [Text(f"Your hand ({len(view['hand'])}):")]
+    for c in view["hand"]:
         text = card(c)
         if not c["moves"]:
             text.stylize("dim")
-        line.append_text(text)
-    return [line]
+        if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
+            lines.append(Text("  "))
+        lines[-1].append(" ")
+        lines[-1].append_text(text)
+    return lines
 
 
 def choices(menu: Sequence[Choice]) -> list[Text]:
