@@ -402,7 +402,7 @@ def test_hot_seat_hides_each_hand_until_its_player_presses_enter():
         match = re.match(r"(You|Ann), press Enter to see your hand", prompt)
         if match:
             name = match.group(1)
-            assert f"{name}'s turn. Pass the keyboard to {name}." in since
+            assert f"{name} to move: pass the keyboard to {name}." in since
             assert "Your hand" not in raw_since_clear(), "a hand was on screen at the handover"
             checked["handovers"] += 1
             return ""

@@ -126,7 +126,7 @@ class TerminalPlay:
         """Hot seat: clear the screen, then show the hand only once its player is there."""
         name = self.session.view()["players"][seat]["name"]
         self.console.clear()
-        self._say(f"{name}'s turn. Pass the keyboard to {name}.", style="bold")
+        self._say(f"{name} to move: pass the keyboard to {name}.", style="bold")
         self._print(*T.log(self._log[-3:]))  # a little context for the newcomer
         self._read(f"{name}, press Enter to see your hand (q leaves the game): ")
         self.revealed = seat
