@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "bench": ("tray.commands.bench", "bench-test the LEDs and the button while wiring"),
     "simulate": ("tray.commands.simulate", "play hands or games between bots and print statistics"),
+    "play": ("tray.commands.play", "play a digital game in the terminal against bots"),
     "replay": ("tray.commands.replay", "replay a game record and print the resulting state"),
     "bridge": ("firmware_bridge.cli", "talk to a USB microcontroller tray (ports, monitor)"),
     "display": ("tray.commands.display", "serve the scoring display (web, or --terminal too)"),

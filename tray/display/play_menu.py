@@ -1,0 +1,186 @@
+"""Terminal play's menu: from one seat's view to numbered choices, and from a typed line back to
+a command. Pure functions of plain data, so every answer a person can type is testable without a
+terminal.
+
+The menu offers exactly what the view offers (the moves per card in the hand, the other moves,
+the out-of-turn calls) and nothing else: the engine stays the judge of every move, and the
+terminal never sees more than a page would. A card played with UNO! is the same menu line with
+`u` typed after its number ("3u"), as the page's UNO checkbox is one box for every card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import actions as A
+
+# Short letters for the moves people make most; a letter works only while its move is offered.
+ALIASES: dict[int, str] = {A.DRAW: "d", A.PASS: "p", A.DONE: "s", A.UNO: "u", A.CHALLENGE: "c"}
+PRESS_WORDS = frozenset({"", "t", "tb", "tinker", "b", "button"})
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+HELP_WORDS = frozenset({"?", "h", "help"})
+REDRAW_WORDS = frozenset({"r", "redraw", "l", "look"})
+
+_NUMBER = re.compile(r"^(\d+)\s*(u|uno)?\s*!?$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """One numbered line: `action` as offered; `uno` the same move with UNO! said, if offered."""
+
+    label: str
+    action: int
+    kind: str  # "card" (a card from the hand), "move" or "call" (out of turn)
+    colour: str | None = None  # the card's colour (or the colour a Wild calls), for drawing it
+    alias: str | None = None
+    uno: int | None = None
+    seat: int | None = None  # whose move it is (hot seat: calls of several people on one menu)
+
+
+@dataclasses.dataclass(frozen=True)
+class Act:
+    action: int
+    label: str
+    seat: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Press:
+    """Press the Tinker Bell button."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Quit:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Redraw:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Refuse:
+    """Input that is not a move: `message` says why, in one line; nothing has changed."""
+
+    message: str
+
+
+Command = Act | Press | Quit | Help | Redraw | Refuse
+
+_VERB = {"play": "Play", "protect": "Protect with", "discard": "Discard"}
+
+
+def tinker_bell_waits(view: Mapping[str, Any]) -> bool:
+    """True while the game waits for a press of the Tinker Bell button."""
+    return bool(view.get("game")) and (view.get("awaiting") or {}).get("kind") == "tinker_bell"
+
+
+def menu(view: Mapping[str, Any]) -> list[Choice]:
+    """The seat's legal moves as numbered choices: cards in hand first (in the order the view
+    sorts them), then the other moves (draw, pass, take four...), then out-of-turn calls."""
+    out: list[Choice] = []
+    seat = view.get("seat")
+    for card in view.get("hand", []):
+        plain: dict[tuple[str, str | None], int] = {}
+        said: dict[tuple[str, str | None], int] = {}
+        for move in card["moves"]:
+            key = (move["verb"], move.get("call"))
+            (said if move.get("uno") else plain)[key] = move["a"]
+        for key in list(plain) + [k for k in said if k not in plain]:
+            verb, call = key
+            label = f"{_VERB.get(verb, verb.capitalize())} {card['name']}"
+            if call:
+                label += f", calling {call}"
+            action = plain.get(key, said.get(key))
+            out.append(
+                Choice(label, action, "card", call or card["colour"],
+                       uno=said.get(key) if key in plain else None, seat=seat)
+            )
+    for kind, moves in (("move", view.get("moves", [])), ("call", view.get("calls", []))):
+        for move in moves:
+            out.append(Choice(move["text"], move["a"], kind, alias=ALIASES.get(move["a"]),
+                              seat=seat))
+    return out
+
+
+def calls_menu(views: Sequence[Mapping[str, Any]]) -> list[Choice]:
+    """The out-of-turn calls of several people at one keyboard (hot seat), each named: no
+    letters, since two people may have the same call."""
+    return [
+        Choice(f"{_name(view)}: {move['text']}", move["a"], "call", seat=view["seat"])
+        for view in views
+        for move in view.get("calls", [])
+    ]
+
+
+def _name(view: Mapping[str, Any]) -> str:
+    return view["players"][view["seat"]]["name"]
+
+
+def parse(text: str, choices: Sequence[Choice], tinker_bell: bool = False) -> Command:
+    """What a typed line means, given the menu on screen and whether the game waits for the
+    Tinker Bell button. Never raises: anything that is not a move becomes a `Refuse`."""
+    word = text.strip().lower()
+    if word in QUIT_WORDS:
+        return Quit()
+    if word in HELP_WORDS:
+        return Help()
+    if word in REDRAW_WORDS:
+        return Redraw()
+    if word in PRESS_WORDS and tinker_bell:
+        return Press()
+    if not word:
+        return Refuse(_ask(choices))
+    for choice in choices:
+        if choice.alias and word == choice.alias:
+            return Act(choice.action, choice.label, choice.seat)
+    match = _NUMBER.match(word)
+    if match is None:
+        if word in PRESS_WORDS:
+            return Refuse("The game is not waiting for the Tinker Bell button.")
+        if word in ALIASES.values():
+            return Refuse(f"{word!r} is not a move you can make now. {_ask(choices)}")
+        return Refuse(f"{text.strip()!r} is not a move. {_ask(choices)}")
+    if not choices:
+        return Refuse("There is no move to choose now.")
+    number = int(match.group(1))
+    if not 1 <= number <= len(choices):
+        return Refuse(f"There is no move {number}. {_ask(choices)}")
+    choice = choices[number - 1]
+    if match.group(2):
+        if choice.uno is None:
+            return Refuse(f"Move {number} cannot be made with UNO!: say it as you play your "
+                          "next-to-last card.")
+        return Act(choice.uno, f"{choice.label} and UNO!", choice.seat)
+    return Act(choice.action, choice.label, choice.seat)
+
+
+def _ask(choices: Sequence[Choice]) -> str:
+    if not choices:
+        return "Type ? for help."
+    letters = ", ".join(f"{c.alias}" for c in choices if c.alias)
+    extra = f" (or {letters})" if letters else ""
+    if len(choices) == 1:
+        return f"Type 1{extra}, or ? for help."
+    return f"Type a number from 1 to {len(choices)}{extra}, or ? for help."
+
+
+HELP = """\
+Type the number of a move and press Enter.
+  3u      play move 3 and say UNO! (with your next-to-last card)
+  d       draw a card            p  keep the card drawn (pass)
+  u       call UNO! late         c  challenge a Villain Draw 4
+  s       stop discarding
+  Enter   (or t) press the Tinker Bell button when the game waits for it
+  r       show the table again   ?  this help
+  q       leave the game (Ctrl-D too)
+Bad input changes nothing: the game asks again."""
