@@ -316,7 +316,7 @@ def seat_view(
         "draw_pile": summary["draw_pile"],
         "awaiting": awaiting,
         "says": _says(game, awaiting, seat, tinker_bell),
-        "log": [line for line in (_words(e, names) for e in game.events[-40:]) if line][
+        "log": [line for line in (_words(e, names, seat) for e in game.events[-40:]) if line][
             -LOG_LINES:
         ],
         "hands": [
@@ -429,9 +429,9 @@ def _winner(game: Game) -> str | None:
     return " and ".join(game.players[s] for s in (w if isinstance(w, tuple) else (w,)))
 
 
-def _words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+def _words(event: Mapping[str, Any], names: Sequence[str], you: int | None = None) -> str | None:
     """A game-record event in words, without the secret part (a deal's or a reshuffle's deck,
-    which card was drawn: the record never says)."""
+    which card was drawn: the record never says). Seat `you` (the page's own) is "You"."""
     chance = event.get("chance")
     if chance == "tinker_bell":
         return f"Tinker Bell chose {event['colour']}."
@@ -443,30 +443,39 @@ def _words(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return "Every hand is gathered, shuffled and dealt again."
     if chance is not None:
         return f"Chance: {chance}."
-    who = names[event["seat"]]
+    me = event["seat"] == you
+    who = "You" if me else names[event["seat"]]
+
+    def v(verb: str) -> str:  # "plays" -> "play" when it is you
+        return verb if not me else verb[:-2] if verb.endswith("ches") else verb[:-1]
+
     act = event.get("act")
-    uno = " and calls UNO" if event.get("uno") else ""
+    uno = f" and {v('calls')} UNO" if event.get("uno") else ""
     if act == "play":
-        text = f"{who} plays {C.name(C.card(event['card']))}"
+        text = f"{who} {v('plays')} {C.name(C.card(event['card']))}"
         if "colour" in event:
             text += f", calling {event['colour']}"
         return text + uno + "."
     if act == "discard":
         cards = ", ".join(C.name(C.card(c)) for c in event.get("cards", []))
-        return f"{who} discards {cards or 'nothing'}{uno}."
-    target = names[event["target"]] if isinstance(event.get("target"), int) else ""
+        return f"{who} {v('discards')} {cards or 'nothing'}{uno}."
+    target = ""
+    if isinstance(event.get("target"), int):
+        target = "you" if event["target"] == you else names[event["target"]]
+    owner = "your" if target == "you" else f"{target}'s"
     return {
-        "draw": f"{who} draws a card.",
-        "pass": f"{who} keeps the card drawn.",
-        "uno": f"{who} calls UNO!",
-        "catch": f"{who} catches {target} without UNO.",
-        "challenge": f"{who} challenges {target}'s draw-four card.",
-        "target": f"{who} chooses {target}.",
-        "misplay": f"{who} laid a card that does not match: takes it back and draws.",
-        "flip": f"{who} turns over the top card for the Vegas card.",
-        "protect": f"{who} protects with {C.name(C.card(event.get('card', 'W')))}{uno}.",
-        "take": f"{who} takes four cards.",
-        "colour": f"{who} names {event.get('colour')}.",
+        "draw": f"{who} {v('draws')} a card.",
+        "pass": f"{who} {v('keeps')} the card drawn.",
+        "uno": f"{who} {v('calls')} UNO!",
+        "catch": f"{who} {v('catches')} {target} without UNO.",
+        "challenge": f"{who} {v('challenges')} {owner} draw-four card.",
+        "target": f"{who} {v('chooses')} {target}.",
+        "misplay": f"{who} laid a card that does not match: {v('takes')} it back and "
+                   f"{v('draws')}.",
+        "flip": f"{who} {v('turns')} over the top card for the Vegas card.",
+        "protect": f"{who} {v('protects')} with {C.name(C.card(event.get('card', 'W')))}{uno}.",
+        "take": f"{who} {v('takes')} four cards.",
+        "colour": f"{who} {v('names')} {event.get('colour')}.",
     }.get(act, f"{who}: {act}.")
 
 

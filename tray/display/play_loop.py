@@ -89,7 +89,7 @@ class TerminalPlay:
         try:
             while True:
                 self.changed.clear()  # before reading: a change after this wakes the wait
-                view = self.session.view()
+                view = self._table_view()
                 self._catch_up(view)
                 if view["winner"]:
                     self._print(*T.game_over(view))
@@ -109,6 +109,14 @@ class TerminalPlay:
             self._print(Text(""))
             self._say(f"You left the game at hand {self.session.view()['hand_no']}.")
             return 0
+
+    def _table_view(self) -> dict[str, Any]:
+        """The one person's own view (the log says "You play..."), or with several people at
+        one keyboard, nobody's: the hand in it is never printed from here."""
+        if len(self.keys) == 1:
+            seat, key = next(iter(self.keys.items()))
+            return self.session.view(seat, key)
+        return self.session.view()
 
     # ------------------------------------------------------------------ a person's move
     def _turn(self, seat: int) -> None:
