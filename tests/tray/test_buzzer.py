@@ -20,7 +20,10 @@ from tray import tunes
 from tray.commands import bench
 from tray.config import BuzzerConfig
 from tray.devices import TrayDevices
+from tray.events import Pick
 from tray.gpio_tray import GpioTray
+from tray.pick import Picker
+from tray.service import TrayService
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
 E6, G6, A6, C7 = 1318.51, 1567.98, 1760.0, 2093.0
@@ -203,6 +206,25 @@ def test_a_passive_buzzer_needs_pwm_pins(quick_config):
         assert not any(factory._reservations.values())  # the pins claimed first are released
     finally:
         factory.reset()
+
+
+def test_the_service_chirps_on_a_press_and_chimes_when_the_pick_lands(
+    passive, clock, bus, recorder
+):
+    service = TrayService(passive, bus, Picker(seed=3), passive.config)
+    service.start()
+    try:
+        service.press()
+        run_until(passive, clock, 0.0)
+        assert heard(passive) == near([E6])  # the chirp starts with the show
+        # The service times the end of the show on time.monotonic(): jump far past it, twice
+        # (the chime is timed from the moment it starts).
+        run_until(passive, clock, 1e12)
+        run_until(passive, clock, 2e12)
+        recorder.wait_for(Pick)
+        assert heard(passive) == near([E6, A6, None, E6, None, G6, None, C7, None])
+    finally:
+        service.stop()
 
 
 # --- the active buzzer, unchanged ----------------------------------------------------------
