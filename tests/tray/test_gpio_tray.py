@@ -1,6 +1,4 @@
-"""The GPIO tray on gpiozero's MockFactory pins: real gpiozero devices, our debounce.
-
-The buzzer (active and passive) is tested in test_buzzer.py."""
+"""The GPIO tray on gpiozero's MockFactory pins: real gpiozero devices, our debounce."""
 
 from __future__ import annotations
 
@@ -10,6 +8,7 @@ import threading
 import pytest
 
 from tray.backend import DARK, Frame, Tray
+from tray.config import BuzzerConfig
 from tray.events import ButtonHeld, ButtonPressed, Fault
 from tray.gpio_tray import GpioTray
 from tray.player import Scheduler
@@ -137,6 +136,19 @@ def test_on_off_leds_without_pwm(mock_factory, quick_config):
         tray.set_lights((0.7, 0.2, 0, 0))
         assert tray.scheduler.alive()
         assert tray.devices.levels() == (1.0, 0.0, 0.0, 0.0)
+    finally:
+        tray.close()
+
+
+def test_buzzer_plays_a_tune_on_its_pin(mock_factory, quick_config):
+    config = dataclasses.replace(quick_config, buzzer=BuzzerConfig(enabled=True, pin=16))
+    tray = GpioTray(config)
+    try:
+        tray.buzz("pick")
+        tray.buzz("no such tune")
+        threading.Event().wait(0.7)
+        assert tray.scheduler.alive()
+        assert [s.state for s in tray.devices.buzzer.pin.states] == [0, 1, 0, 1, 0, 1, 0]
     finally:
         tray.close()
 
