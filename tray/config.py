@@ -31,6 +31,7 @@ BUS_PINS: dict[str, tuple[int, ...]] = {
 }
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "mock")
 HOLD_ACTIONS = ("repeat", "selftest", "none")
+BUZZER_KINDS = ("active", "passive")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,7 +55,8 @@ class ButtonConfig:
 class BuzzerConfig:
     enabled: bool = False
     pin: int = 16
-    active_high: bool = True
+    active_high: bool = True  # an active buzzer's polarity; a tone sounds the same either way
+    kind: str = "active"  # "active": on/off (gpiozero Buzzer); "passive": tones (TonalBuzzer)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,7 +176,12 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "stuck_s": _number(0.5, 600.0),
     },
     "leds": {"pwm": _boolean, **dict.fromkeys(COLOURS, _LED_SCHEMA)},  # type: ignore[dict-item]
-    "buzzer": {"enabled": _boolean, "pin": _pin, "active_high": _boolean},
+    "buzzer": {
+        "enabled": _boolean,
+        "kind": _choice(*BUZZER_KINDS),
+        "pin": _pin,
+        "active_high": _boolean,
+    },
     "show": {
         "steps": _integer(4, 200),
         "first_step_s": _number(0.01, 2.0),
@@ -314,6 +321,10 @@ class _Checker:
             self.problem(("show", "first_step_s"), "show.first_step_s must not exceed last_step_s")
         if button.stuck_s <= button.hold_s:
             self.problem(("button", "stuck_s"), "button.stuck_s must be longer than hold_s")
+        if buzzer.kind == "passive" and not buzzer.active_high:
+            self.problem(("buzzer", "active_high"),
+                         "buzzer.active_high = false does nothing for a passive buzzer (a tone "
+                         "sounds the same either way up): remove it, or set kind = \"active\"")
         buses = tuple(gpio.get("buses", ("i2c", "spi", "uart")))
         self.check_pins(button, buzzer, leds, buses)
         if self.problems:

@@ -3,7 +3,8 @@
 `TrayDevices` composes the Tinker Bell button, the four lights and the optional buzzer the way
 gpiozero composes boards (`CompositeDevice`), so one `close()` releases every pin. The button is
 a plain `DigitalInputDevice` with no `bounce_time`: debounce and tap-versus-hold are ours
-(`tray.press`), so gpiozero's `Button` would only add its idle hold thread.
+(`tray.press`), so gpiozero's `Button` would only add its idle hold thread. The buzzer is a
+`Buzzer` (on/off) for an active one, a `TonalBuzzer` (a PWM tone) for a passive piezo.
 
 `make_pin_factory` picks the backend: "mock" (MockFactory with PWM-capable pins, for the
 emulator), a named one, or "auto" (GPIOZERO_PIN_FACTORY if set, else lgpio then RPi.GPIO).
@@ -14,11 +15,22 @@ from __future__ import annotations
 
 import os
 
-from gpiozero import LED, PWMLED, Buzzer, CompositeDevice, DigitalInputDevice, Factory
+from gpiozero import (
+    LED,
+    PWMLED,
+    Buzzer,
+    CompositeDevice,
+    DigitalInputDevice,
+    Factory,
+    TonalBuzzer,
+)
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.tones import Tone
 
 from tray.backend import COLOURS, Levels
-from tray.config import Config
+from tray.config import BuzzerConfig, Config
+from tray.player import Sound
+from tray.tunes import PASSIVE_MID_TONE, PASSIVE_OCTAVES
 
 _FACTORIES = {
     "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
@@ -53,7 +65,7 @@ def make_pin_factory(name: str = "auto") -> Factory:
 
 
 class TrayDevices(CompositeDevice):
-    """Button, four lights (PWMLED or LED) and an optional Buzzer; COLOURS order for levels."""
+    """Button, four lights (PWMLED or LED) and an optional buzzer; COLOURS order for levels."""
 
     def __init__(self, config: Config, *, pin_factory: Factory | None = None) -> None:
         made = []
@@ -73,10 +85,7 @@ class TrayDevices(CompositeDevice):
             made.append(button)
             extra = {}
             if config.buzzer.enabled:
-                extra["buzzer"] = Buzzer(
-                    config.buzzer.pin, active_high=config.buzzer.active_high,
-                    pin_factory=pin_factory,
-                )
+                extra["buzzer"] = _buzzer(config.buzzer, pin_factory)
                 made.append(extra["buzzer"])
             order = ["button", *COLOURS, *extra]
             super().__init__(
@@ -104,7 +113,25 @@ class TrayDevices(CompositeDevice):
         """What the lights show now, 0..1 each (as driven, after calibration)."""
         return tuple(float(led.value) for led in self.lights)  # type: ignore[return-value]
 
-    def sound(self, on: bool) -> None:
+    def sound(self, value: Sound) -> None:
+        """Drive the buzzer, if any: False or None silences either kind; True sounds an active
+        buzzer; a frequency in Hz plays that tone on a passive one (ValueError outside its range
+        or for True: a passive piezo has no tone of its own). Without a buzzer, nothing."""
         buzzer = self._named.get("buzzer")
-        if buzzer is not None:
-            buzzer.value = on
+        if buzzer is None:
+            return
+        if not isinstance(buzzer, TonalBuzzer):
+            buzzer.value = bool(value)
+        elif value is None or value is False:
+            buzzer.stop()
+        elif value is True:
+            raise ValueError("a passive buzzer needs a frequency, not True")
+        else:
+            buzzer.play(Tone.from_frequency(value))
+
+
+def _buzzer(config: BuzzerConfig, pin_factory: Factory | None) -> Buzzer | TonalBuzzer:
+    if config.kind == "passive":
+        return TonalBuzzer(config.pin, mid_tone=Tone.from_note(PASSIVE_MID_TONE),
+                           octaves=PASSIVE_OCTAVES, pin_factory=pin_factory)
+    return Buzzer(config.pin, active_high=config.active_high, pin_factory=pin_factory)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import Factory
 
@@ -21,24 +21,30 @@ from tray.devices import TrayDevices
 from tray.events import Event
 from tray.player import Player, Scheduler
 from tray.press import PressDetector
+from tray.tunes import TUNES
 
 log = logging.getLogger(__name__)
-
-TUNES: dict[str, tuple[tuple[bool, float], ...]] = {
-    "press": ((True, 0.03),),
-    "pick": ((True, 0.08), (False, 0.06), (True, 0.08), (False, 0.06), (True, 0.25)),
-}
-"""Buzzer patterns (on/off, seconds) for an active piezo buzzer."""
 
 
 class GpioTray:
     name = "gpio"
 
-    def __init__(self, config: Config, *, pin_factory: Factory | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        pin_factory: Factory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`clock` times the button's edges and the scheduler's timers alike (tests pass a
+        clock they move by hand, to play a whole tune or show without waiting for it)."""
         self.config = config
         self.capabilities = Capabilities(leds=4, pwm=config.pwm, buzzer=config.buzzer.enabled)
         self.devices = TrayDevices(config, pin_factory=pin_factory)
-        self.scheduler = Scheduler("gpio-tray")
+        self.clock = clock
+        self.scheduler = Scheduler("gpio-tray", clock)
+        # Each tune as this tray's buzzer plays it, worked out once (note names -> Hz).
+        self._tunes = {name: tune.steps(config.buzzer.kind) for name, tune in TUNES.items()}
         self.player = Player(
             self.scheduler, self.devices.set_levels,
             self.devices.sound if config.buzzer.enabled else None,
@@ -54,7 +60,7 @@ class GpioTray:
         button = self.config.button
         self.detector = PressDetector(
             button.debounce_s, button.hold_s, button.stuck_s,
-            pressed=self.devices.button.is_active, now=time.monotonic(),
+            pressed=self.devices.button.is_active, now=self.clock(),
         )
         self.scheduler.call_soon(self._rearm)  # a button down at start may be stuck
         self.devices.button.when_activated = self._pressed_edge
@@ -67,8 +73,9 @@ class GpioTray:
         self.player.set_lights(levels)
 
     def buzz(self, tune: str) -> None:
-        if self.capabilities.buzzer and tune in TUNES:
-            self.player.buzz(TUNES[tune])
+        """Play a named tune ("press", "pick") on the buzzer; an unknown name plays nothing."""
+        if self.capabilities.buzzer and tune in self._tunes:
+            self.player.buzz(self._tunes[tune])
 
     def healthy(self) -> bool:
         """For the service's watchdog: the scheduler thread still runs jobs."""
@@ -84,20 +91,20 @@ class GpioTray:
                 self.devices.button.when_deactivated = None
             self.scheduler.close()
             self.devices.set_levels(DARK)
-            self.devices.sound(False)
+            self.devices.sound(None)
         finally:
             self.devices.close()  # releases every pin
 
     # --- GPIO callbacks: any thread; catch everything, only hand over ---
     def _pressed_edge(self) -> None:
         try:
-            self.scheduler.call_soon(self._edge, True, time.monotonic())
+            self.scheduler.call_soon(self._edge, True, self.clock())
         except Exception:
             log.exception("could not hand a button edge to the tray scheduler")
 
     def _released_edge(self) -> None:
         try:
-            self.scheduler.call_soon(self._edge, False, time.monotonic())
+            self.scheduler.call_soon(self._edge, False, self.clock())
         except Exception:
             log.exception("could not hand a button edge to the tray scheduler")
 

@@ -24,6 +24,10 @@ from tray.backend import DARK, Frame, Levels
 
 log = logging.getLogger(__name__)
 
+Sound = bool | float | None
+"""One buzzer step's value: on/off for an active buzzer; a frequency in Hz, or None for a rest,
+for a passive one. False and None are silence for both."""
+
 
 class Scheduler:
     """A tiny single-threaded event loop: FIFO jobs plus a heap of timers."""
@@ -97,7 +101,7 @@ class Player:
         self,
         scheduler: Scheduler,
         show: Callable[[Levels], None],
-        sound: Callable[[bool], None] | None = None,
+        sound: Callable[[Sound], None] | None = None,
     ) -> None:
         self.scheduler = scheduler
         self._show = show
@@ -116,7 +120,9 @@ class Player:
     def set_lights(self, levels: Levels) -> None:
         self.play((Frame(levels, 0.0),))
 
-    def buzz(self, steps: Sequence[tuple[bool, float]]) -> None:
+    def buzz(self, steps: Sequence[tuple[Sound, float]]) -> None:
+        """Play (value, seconds) steps on the buzzer, then fall silent; replaces a tune still
+        playing. The steps' values are whatever the `sound` callable takes."""
         if self._sound is not None:
             self.scheduler.call_soon(self._start_sound, tuple(steps))
 
@@ -135,16 +141,16 @@ class Player:
             self.scheduler.call_at(due + frame.seconds, self._step, gen, frames, i + 1,
                                    due + frame.seconds)
 
-    def _start_sound(self, steps: tuple[tuple[bool, float], ...]) -> None:
+    def _start_sound(self, steps: tuple[tuple[Sound, float], ...]) -> None:
         self._sound_gen += 1
         self._sound_step(self._sound_gen, steps, 0, self.scheduler.clock())
 
-    def _sound_step(self, gen: int, steps: tuple[tuple[bool, float], ...], i: int, due: float):
+    def _sound_step(self, gen: int, steps: tuple[tuple[Sound, float], ...], i: int, due: float):
         if gen != self._sound_gen or self._sound is None:
             return
         if i >= len(steps):
-            self._sound(False)
+            self._sound(None)
             return
-        on, seconds = steps[i]
-        self._sound(on)
+        value, seconds = steps[i]
+        self._sound(value)
         self.scheduler.call_at(due + seconds, self._sound_step, gen, steps, i + 1, due + seconds)

@@ -3,7 +3,8 @@
 1. The button input, untouched: it must rest at its released level (pull resistor on the right
    rail, nothing shorted) and not change at all while sampled (a floating or noisy input does).
 2. Each light: on alone, then a fade out (PWM) or off; the person confirms what they saw.
-3. The buzzer, if enabled: a beep to confirm.
+3. The buzzer, if enabled: the press chirp and the pick chime, as the service plays them on the
+   configured kind (active: beeps; passive: notes), to confirm by ear.
 4. Presses for a few seconds: raw edges are timestamped, grouped into physical transitions
    (edges closer than 50 ms), the contact bounce of each is measured, presses are counted by
    the same detector the service uses, and a debounce time is recommended.
@@ -22,13 +23,14 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tray.backend import COLOURS, DARK
 from tray.commands.run import load_config
 from tray.config import Config
 from tray.press import PressDetector
+from tray.tunes import TUNES
 
 CLUSTER_GAP = 0.05  # edges closer than this belong to one physical transition
 
@@ -121,15 +123,37 @@ def walk_lights(devices: Any, config: Config, ask: Callable[[str], bool],
     return checks
 
 
-def beep(devices: Any, config: Config, ask: Callable[[str], bool]) -> list[Check]:
+def play_steps(sound: Callable[[Any], None], steps: Sequence[tuple[Any, float]],
+               sleep: Callable[[float], None] = time.sleep) -> None:
+    """Play a tune's steps in real time (the bench has no scheduler), then silence."""
+    try:
+        for value, seconds in steps:
+            sound(value)
+            sleep(seconds)
+    finally:
+        sound(None)
+
+
+BUZZER_HINTS = {
+    "active": "silent or only a click: if it is a passive piezo (no sound on plain 3.3 V), set "
+              "kind = \"passive\"; else check its + leg is on the GPIO and active_high",
+    "passive": "silent or a rasp: if it beeps by itself on 3.3 V it is an active buzzer, set "
+               "kind = \"active\"; else check its two wires (GPIO and ground)",
+}
+
+
+def beep(devices: Any, config: Config, ask: Callable[[str], bool],
+         sleep: Callable[[float], None] = time.sleep) -> list[Check]:
+    """Play both tunes, with a pause between them, and ask whether they were heard."""
     if not config.buzzer.enabled:
         return []
-    devices.sound(True)
-    time.sleep(0.2)
-    devices.sound(False)
-    heard = ask("Did you hear a short beep?")
-    return [Check("buzzer", heard, f"GPIO{config.buzzer.pin}: " +
-                  ("beep heard" if heard else "silent: an active buzzer? polarity?"))]
+    kind = config.buzzer.kind
+    for name in ("press", "pick"):
+        play_steps(devices.sound, TUNES[name].steps(kind), sleep)
+        sleep(0.5)
+    heard = ask(f"Did you hear a quick chirp, then a little chime ({kind} buzzer)?")
+    return [Check("buzzer", heard, f"GPIO{config.buzzer.pin} ({kind}): " +
+                  ("both tunes heard" if heard else BUZZER_HINTS[kind]))]
 
 
 def bounce_report(edges: list[tuple[float, bool]], config: Config) -> tuple[list[Check], str]:
