@@ -9,7 +9,6 @@ import time
 import pytest
 
 from tray.backend import DARK, Frame, Tray
-from tray.config import BuzzerConfig
 from tray.events import ButtonHeld, ButtonPressed, Fault
 from tray.gpio_tray import GpioTray
 from tray.player import Scheduler
@@ -144,18 +143,6 @@ def test_on_off_leds_without_pwm(mock_factory, quick_config):
         tray.set_lights((0.7, 0.2, 0, 0))
         assert tray.scheduler.alive()
         assert tray.devices.levels() == (1.0, 0.0, 0.0, 0.0)
-    finally:
-        tray.close()
-
-
-def test_buzzer_plays_a_tune_on_its_pin(mock_factory, quick_config):
-    config = dataclasses.replace(quick_config, buzzer=BuzzerConfig(enabled=True, pin=16))
-    tray = GpioTray(config)
-    try:
-        tray.buzz("pick")
-        tray.buzz("no such tune")
-        drain(tray.scheduler)
-        assert [s.state for s in tray.devices.buzzer.pin.states] == [0, 1, 0, 1, 0, 1, 0]
     finally:
         tray.close()
 
