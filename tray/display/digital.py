@@ -218,9 +218,11 @@ class DigitalSession:
 
     def _mirror(self) -> None:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
-        link = self.link
-        if self.table is None or link is None:
+        link, saved = self.link, self._saved
+        if self.table is None or link is None or saved is None:
             return
+        if self.table.game_id != saved.game_id:
+            return  # the scoreboard has moved on to another game: this one's hands are not its
         history = link.game.history
         while self._mirrored < len(history):
             h = history[self._mirrored]

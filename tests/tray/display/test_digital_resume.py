@@ -215,3 +215,21 @@ def test_the_journal_holds_every_move_after_every_move(tmp_path):
         assert kept == json.loads(json.dumps(link.game.events))
     assert any(len(e.get("cards", ())) >= 2 for e in kept), "no discard of several cards: reseed"
     table.stop()
+
+
+def test_a_new_scoreboard_game_takes_no_hand_of_a_digital_game_still_running(tmp_path):
+    table = Table(tmp_path / "journal.sqlite3")
+    keys = table.digital.new_game(PLAYERS, [0], "greedy", options={"target": 100000}, seed=8)
+    rng = random.Random(3)
+    link = table.digital.link
+    while not link.game.history:
+        some_moves(table, 0, keys[0], rng, 1)
+    digital_game = table.table.game_id
+    table.table.new_game(["Dee", "Eve"], confirm=True)  # someone starts a game at the table
+    while len(link.game.history) < 2:
+        some_moves(table, 0, keys[0], rng, 1)
+    kinds = [x.entry["kind"] for x in table.journal.entries(table.table.game_id)]
+    assert "hand" not in kinds  # its picks are journaled there, as every pick is
+    assert [x.entry["kind"] for x in table.journal.entries(digital_game)].count("hand") == 1
+    assert len(table.journal.record(digital_game)[1]) == len(link.game.events)  # still kept
+    table.stop()
