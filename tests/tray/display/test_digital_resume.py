@@ -225,7 +225,7 @@ def test_a_new_scoreboard_game_takes_no_hand_of_a_digital_game_still_running(tmp
     while not link.game.history:
         some_moves(table, 0, keys[0], rng, 1)
     digital_game = table.table.game_id
-    table.table.new_game(["Dee", "Eve"], confirm=True)  # someone starts a game at the table
+    table.table.new_game(["Dee", "Eve", "Fay"], confirm=True)  # a game at the table
     while len(link.game.history) < 2:
         some_moves(table, 0, keys[0], rng, 1)
     kinds = [x.entry["kind"] for x in table.journal.entries(table.table.game_id)]
