@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 
@@ -14,18 +15,25 @@ from tray.bus import Bus
 from tray.events import Event
 
 
-@pytest.fixture
-def mock_factory():
-    """Install a fresh MockFactory (PWM-capable pins) as the default, like gpiozero's own tests:
-    MockFactory.close() does not release pins, so reset() it and restore the previous factory."""
+@contextlib.contextmanager
+def installed_factory(pin_class=MockPWMPin):
+    """Install a fresh MockFactory as the default, like gpiozero's own tests: MockFactory.close()
+    does not release pins, so reset() it and restore the previous factory afterwards."""
     previous = Device.pin_factory
-    factory = MockFactory(pin_class=MockPWMPin)
+    factory = MockFactory(pin_class=pin_class)
     Device.pin_factory = factory
     try:
         yield factory
     finally:
         factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.fixture
+def mock_factory():
+    """A fresh MockFactory with PWM-capable pins, installed as the default."""
+    with installed_factory() as factory:
+        yield factory
 
 
 @pytest.fixture

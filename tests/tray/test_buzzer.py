@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from gpiozero import Device, PinPWMUnsupported, TonalBuzzer
+from gpiozero import PinPWMUnsupported, TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from tray import config as tray_config
@@ -25,7 +25,9 @@ from tray.gpio_tray import GpioTray
 from tray.pick import Picker
 from tray.service import TrayService
 
-HARDWARE = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
+from .conftest import installed_factory
+from .test_config import GOOD, HARDWARE, problems
+
 E6, G6, A6, C7 = 1318.51, 1567.98, 1760.0, 2093.0
 
 
@@ -49,14 +51,8 @@ class TonePin(MockPWMPin):
 @pytest.fixture
 def tone_factory():
     """As conftest's mock_factory, with frequency-recording pins."""
-    previous = Device.pin_factory
-    factory = MockFactory(pin_class=TonePin)
-    Device.pin_factory = factory
-    try:
+    with installed_factory(TonePin) as factory:
         yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = previous
 
 
 class HandClock:
@@ -268,19 +264,6 @@ def test_no_buzzer_no_sound(mock_factory, quick_config, clock):
 
 # --- the pin map ---------------------------------------------------------------------------
 
-GOOD = """\
-[leds]
-red = { pin = 5 }
-blue = { pin = 6 }
-green = { pin = 13 }
-yellow = { pin = 19 }
-"""
-
-
-def problems(text: str) -> list[str]:
-    with pytest.raises(tray_config.ConfigError) as info:
-        tray_config.parse(text, source="pins.toml")
-    return str(info.value).splitlines()
 
 
 def test_kind_defaults_to_active_so_existing_pin_maps_keep_working():

@@ -5,17 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from tray.journal import ConfirmError, Journal, JournalError, UnknownGameError
+
+from .crash import shown_until_killed
 
 START = {"kind": "start", "players": ["Ann", "Bea", "Cy"], "dealer": 0, "options": {}}
 
@@ -168,17 +166,7 @@ WRITER = textwrap.dedent(
 @pytest.mark.parametrize("after", [1, 37, 150])
 def test_kill_9_loses_no_acknowledged_entry(tmp_path, after):
     path = tmp_path / "j.sqlite3"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE,
-                            text=True, env=env)
-    shown = []
-    for line in proc.stdout:
-        shown.append(int(line))
-        if len(shown) >= after:
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-    proc.wait()
-    shown += [int(x) for x in proc.stdout.read().split()]  # printed before the kill landed
+    shown = shown_until_killed(WRITER, str(path), after=after)
     j = Journal(path)
     hands = [x.entry for x in j.entries(1) if x.entry["kind"] == "hand"]
     assert len(hands) >= len(shown)

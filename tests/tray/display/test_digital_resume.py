@@ -5,12 +5,8 @@ the next start replays the record and carries on (issue 4: "Killing the service 
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,6 +18,7 @@ from tray.bus import Bus
 from tray.display.web import create_app
 from tray.journal import Journal
 
+from ..crash import shown_until_killed
 from .conftest import TOKEN
 from .digital_helpers import Picks, Table, play_out, some_moves
 
@@ -159,7 +156,6 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
 PLAYER = textwrap.dedent(
     """
     import random, sys
-    sys.path.insert(0, sys.argv[2])
     from digital_helpers import Table, some_moves
     table = Table(sys.argv[1])
     keys = table.digital.new_game(["Ann", "Bob", "Cy"], [0], "greedy",
@@ -177,20 +173,8 @@ PLAYER = textwrap.dedent(
 @pytest.mark.parametrize("after", [1, 40, 300])
 def test_kill_9_in_a_digital_game_loses_no_move_that_was_shown(tmp_path, after):
     path = tmp_path / "journal.sqlite3"
-    root = Path(__file__).resolve().parents[3]
-    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{Path(__file__).parent}"}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", PLAYER, str(path), str(Path(__file__).parent)],
-        stdout=subprocess.PIPE, text=True, env=env, cwd=root)
-    shown: list[int] = []
-    for line in proc.stdout:
-        shown.append(int(line))
-        if len(shown) >= after:
-            os.kill(proc.pid, signal.SIGKILL)
-            break
-    proc.wait()
-    shown += [int(x) for x in proc.stdout.read().split()]  # printed before the kill landed
-    assert shown, "the player printed nothing"
+    here = Path(__file__).parent
+    shown = shown_until_killed(PLAYER, str(path), after=after, path=[here])
 
     again = Table(path)
     assert again.digital.journal_error is None
