@@ -76,13 +76,15 @@ class ButtonHeld(Event):
 @event_type
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pick(Event):
-    """Tinker Bell's colour choice: `seq` rises by one per pick so a table can audit them."""
+    """Tinker Bell's colour choice: `seq` rises by one per pick so a table can audit them.
+    `lead` is the light its show starts on (drawn apart from the colour; None: no show)."""
 
     type: ClassVar[str] = "pick"
     seq: int
     colour: str
     t: float
     source: str = "tray"
+    lead: str | None = None
 
 
 @event_type

@@ -23,6 +23,10 @@ class Picker:
 
     def __init__(self, seed: int | None = None, *, first_seq: int = 1) -> None:
         self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+        # Where the light show starts: its own source, so the colours a seed gives are the same
+        # with or without it, and the start says nothing about the pick (tray.show).
+        self._leads: random.Random = (secrets.SystemRandom() if seed is None
+                                      else random.Random(f"lead {seed}"))
         self.seeded = seed is not None
         self._next_seq = first_seq
         self._lock = threading.Lock()
@@ -30,8 +34,9 @@ class Picker:
     def pick(self, source: str = "tray") -> Pick:
         with self._lock:
             colour = COLOURS[self._rng.randrange(len(COLOURS))]
+            lead = COLOURS[self._leads.randrange(len(COLOURS))]
             seq, self._next_seq = self._next_seq, self._next_seq + 1
-        return Pick(seq=seq, colour=colour, t=time.time(), source=source)
+        return Pick(seq=seq, colour=colour, t=time.time(), source=source, lead=lead)
 
     @property
     def next_seq(self) -> int:

@@ -45,7 +45,6 @@ class TrayService:
         self.history: collections.deque[Pick] = collections.deque(maxlen=100)
         self.ignored = 0  # taps ignored because a show was spinning
         self._busy_until = float("-inf")
-        self._spin = show.spin_seconds(settings.show)
         self._loop: Scheduler | None = None
         self._stop_requested = threading.Event()
         self._stopped = False
@@ -153,7 +152,7 @@ class TrayService:
             return
         pick = self.picker.pick(source=event.source)  # first: the show is computed from it
         try:
-            self._play(show.frames(pick.colour, self.settings.show), self._spin)
+            self._show(pick)
             self.tray.buzz("press")
         except Exception as exc:  # the pick stands (no gap in the sequence); say the tray failed
             log.exception("the tray could not show pick %d", pick.seq)
@@ -171,10 +170,16 @@ class TrayService:
         self.bus.publish(event)
         action = self.settings.button.hold_action
         if action == "repeat" and self.history:
-            self._play(show.frames(self.history[-1].colour, self.settings.show), self._spin)
+            self._show(self.history[-1])
         elif action == "selftest":
             frames = show.walk(brightness=self.settings.show.brightness)
             self._play(frames, sum(f.seconds for f in frames))
+
+    def _show(self, pick: Pick) -> None:
+        """The light show that lands on `pick` (taps are ignored until it has landed)."""
+        settings = self.settings.show
+        self._play(show.frames(pick.colour, settings, pick.lead),
+                   show.spin_seconds(settings, pick.colour, pick.lead))
 
     def _play(self, frames: list, busy_for: float) -> None:
         """Start a show; taps are ignored for `busy_for` seconds (until the pick has landed)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import threading
 from collections import Counter
 
@@ -48,22 +49,51 @@ def uniformity(colours: list[str]) -> float:
 
 def independence(colours: list[str]) -> float:
     """Chi-square test of the 4x4 table (previous colour, next colour) for independence."""
-    pairs = Counter(itertools.pairwise(colours))
-    rows = Counter(colours[:-1])
-    cols = Counter(colours[1:])
-    n = len(colours) - 1
+    return table_independence(list(itertools.pairwise(colours)))
+
+
+def table_independence(pairs: list[tuple[str, str]]) -> float:
+    """Chi-square test of the 4x4 table of (a, b) colour pairs for independence."""
+    counts = Counter(pairs)
+    rows = Counter(a for a, _ in pairs)
+    cols = Counter(b for _, b in pairs)
     stat = 0.0
     for a in COLOURS:
         for b in COLOURS:
-            expected = rows[a] * cols[b] / n
-            stat += (pairs[(a, b)] - expected) ** 2 / expected
+            expected = rows[a] * cols[b] / len(pairs)
+            stat += (counts[(a, b)] - expected) ** 2 / expected
     return chi2_sf(stat, 9)
 
 
 @pytest.fixture(scope="module")
-def system_picks() -> list[str]:
+def system_pick_events() -> list:
     picker = Picker()
-    return [picker.pick().colour for _ in range(N)]
+    return [picker.pick() for _ in range(N)]
+
+
+@pytest.fixture(scope="module")
+def system_picks(system_pick_events) -> list[str]:
+    return [p.colour for p in system_pick_events]
+
+
+def test_the_show_starts_on_a_light_that_says_nothing_of_the_pick(system_pick_events):
+    """The show's first light (`lead`, tray.show) is uniform and independent of the colour:
+    otherwise the start of the scan would hint at where it lands."""
+    leads = [p.lead for p in system_pick_events]
+    assert uniformity(leads) > 1e-6
+    assert table_independence([(p.colour, p.lead) for p in system_pick_events]) > 1e-6
+    tied = [(p.colour, COLOURS[(COLOURS.index(p.colour) + 1) % 4]) for p in system_pick_events]
+    assert table_independence(tied) < 1e-6  # what the old fixed start was: the test can fail
+
+
+def test_a_seed_gives_the_same_colours_with_leads_beside_them():
+    picker = Picker(seed=7)
+    picks = [picker.pick() for _ in range(2000)]
+    colours = random.Random(7)
+    assert [p.colour for p in picks] == [COLOURS[colours.randrange(4)] for _ in range(2000)]
+    again = Picker(seed=7)
+    assert [again.pick().lead for _ in range(2000)] == [p.lead for p in picks]
+    assert table_independence([(p.colour, p.lead) for p in picks]) > 0.001
 
 
 def test_system_picks_are_uniform(system_picks):

@@ -290,8 +290,9 @@ def test_a_person_plays_a_seeded_game_to_the_end_from_the_menu():
 
 
 def test_every_press_is_a_fair_pick_from_the_picker_published_on_the_bus():
-    shown: list[str] = []
-    play, session, _script, buf = make_play(first_choice, show=shown.append, hands=1)
+    shown: list[tuple[str, str | None]] = []
+    play, session, _script, buf = make_play(
+        first_choice, show=lambda colour, lead: shown.append((colour, lead)), hands=1)
     picks: list[Pick] = []
     session.bus.subscribe(picks.append, Pick)
     try:
@@ -299,7 +300,7 @@ def test_every_press_is_a_fair_pick_from_the_picker_published_on_the_bus():
         assert picks, "the seeded first hand has a Tinker Bell card"
         assert [p.seq for p in picks] == list(range(1, len(picks) + 1))
         assert {p.source for p in picks} == {"terminal"}
-        assert shown == [p.colour for p in picks]  # each show lands on its pick
+        assert shown == [(p.colour, p.lead) for p in picks]  # each show is its pick's
         expected = Picker(3)
         assert [p.colour for p in picks] == [expected.pick().colour for _ in picks]
         assert session.link.consumed == [p.seq for p in picks]

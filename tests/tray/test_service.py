@@ -57,8 +57,9 @@ def test_the_show_lands_on_the_pick_on_the_pins(service, recorder):
     [pick] = recorder.wait_for(Pick)
     wait_idle(service)
     assert tray.scheduler.alive()
-    expected = show.frames(pick.colour, service.settings.show)
-    n = service.settings.show.steps + 2 * service.settings.show.blinks
+    expected = show.frames(pick.colour, service.settings.show, pick.lead)
+    settings = service.settings.show
+    n = settings.steps + show.extra_steps(pick.colour, pick.lead, settings) + 2 * settings.blinks
     while seen and seen[0] == DARK:  # the lights-off of start() may or may not be recorded
         seen.pop(0)
     assert seen[: n + 1] == [f.levels for f in expected[: n + 1]]
@@ -149,7 +150,7 @@ def test_hold_repeats_the_last_show_without_a_new_pick(service, recorder, mocker
     recorder.wait_for(ButtonHeld)
     service.tray.devices.button.pin.drive_high()
     assert service._loop.alive()
-    play.assert_called_once_with(show.frames(pick.colour, service.settings.show))
+    play.assert_called_once_with(show.frames(pick.colour, service.settings.show, pick.lead))
     assert len(recorder.of(Pick)) == 1 and recorder.of(ButtonPressed)[-1].source == "virtual"
 
 

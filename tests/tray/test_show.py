@@ -80,3 +80,33 @@ def test_walk_lights_each_colour_alone_then_all_then_dark():
     frames = show.walk(seconds=0.1)
     assert [brightest(f.levels) for f in frames[:4]] == list(COLOURS)
     assert frames[4].levels == (1.0,) * 4 and frames[-1].levels == DARK
+
+
+@given(colour=st.sampled_from(COLOURS), lead=st.sampled_from(COLOURS), settings=settings_st)
+def test_a_show_starts_on_its_lead_and_nothing_before_the_landing_names_the_pick(
+        colour, lead, settings):
+    frames = show.frames(colour, settings, lead)
+    extra = show.extra_steps(colour, lead, settings)
+    assert 0 <= extra <= 3
+    assert brightest(frames[0].levels) == lead
+    scan = frames[: settings.steps + extra]
+    assert brightest(scan[-1].levels) == colour
+    # The first `steps` frames are the same whichever colour it lands on: they say nothing.
+    others = [show.frames(c, settings, lead)[: settings.steps] for c in COLOURS]
+    assert all(o == frames[: settings.steps] for o in others)
+    assert [f.seconds for f in scan[settings.steps:]] == [settings.last_step_s] * extra
+    landed = sum(f.seconds for f in frames[: settings.steps + extra + 2 * settings.blinks])
+    assert landed == pytest.approx(show.spin_seconds(settings, colour, lead))
+
+
+def test_over_the_leads_every_length_is_equally_likely_whatever_the_pick():
+    settings = ShowSettings(steps=20)
+    for colour in COLOURS:
+        assert sorted(show.extra_steps(colour, lead, settings) for lead in COLOURS) == [0, 1, 2, 3]
+    assert show.extra_steps("red", None, settings) == 0
+    assert show.frames("red", settings, None) == show.frames("red", settings)
+
+
+def test_an_unknown_lead_is_refused():
+    with pytest.raises(ValueError, match="unknown colour 'pink'"):
+        show.frames("red", ShowSettings(), "pink")

@@ -71,7 +71,7 @@ class TerminalPlay:
         *,
         read: Callable[[str], str] = input,
         console: Console | None = None,
-        show: Callable[[str], None] | None = None,
+        show: Callable[[str, str | None], None] | None = None,
         hands: int | None = None,
     ) -> None:
         self.session, self.keys, self.changed, self.picker = session, dict(keys), changed, picker
@@ -159,7 +159,7 @@ class TerminalPlay:
         """The Tinker Bell button: a fair pick, its show, then the pick on the bus."""
         pick = self.picker.pick(source="terminal")
         if self.show is not None:
-            self.show(pick.colour)
+            self.show(pick.colour, pick.lead)
         line = Text(f"Tinker Bell's pick #{pick.seq}: ")
         line.append_text(T.swatch(pick.colour, pick.colour.upper()))
         self._print(line)
@@ -237,14 +237,14 @@ def _person_to_move(view: Mapping[str, Any], keys: Mapping[int, str]) -> int | N
 
 
 def text_show(console: Console, wait: Callable[[float], bool],
-              settings: ShowSettings = TERMINAL_SHOW) -> Callable[[str], None]:
+              settings: ShowSettings = TERMINAL_SHOW) -> Callable[[str, str | None], None]:
     """The light show in text, for a pick's colour: a scan across the four colours that settles
     on it. `wait(seconds)` sleeps a frame and returns True if the person asked to skip."""
     from rich.live import Live
 
-    def play(colour: str) -> None:
+    def play(colour: str, lead: str | None = None) -> None:
         with Live(console=console, auto_refresh=False, transient=True) as live:
-            for frame in frames(colour, settings):
+            for frame in frames(colour, settings, lead):
                 live.update(T.lights(frame.levels), refresh=True)
                 if frame.seconds and wait(frame.seconds):
                     break

@@ -56,8 +56,8 @@ def start(pick: Pick, settings: ShowSettings, now: float) -> Showing:
         seq=pick.seq,
         colour=pick.colour,
         started=min(pick.t, now),
-        spin_s=show.spin_seconds(settings),
-        frames=tuple(show.frames(pick.colour, settings)),
+        spin_s=show.spin_seconds(settings, pick.colour, pick.lead),
+        frames=tuple(show.frames(pick.colour, settings, pick.lead)),
     )
 
 

@@ -199,8 +199,14 @@ WATCH_SWATCH = """() => {
 @pytest.fixture
 def emulated(tmp_path):
     picker = Picker()
-    s = Served(tmp_path / "journal.sqlite3", show=QUICK,
-               press=lambda: s.bus.publish(picker.pick(source="virtual")))
+    picks = []
+
+    def press():
+        picks.append(picker.pick(source="virtual"))
+        s.bus.publish(picks[-1])
+
+    s = Served(tmp_path / "journal.sqlite3", show=QUICK, press=press)
+    s.picks = picks
     s.start()
     yield s
     s.stop()
@@ -213,8 +219,10 @@ def test_the_virtual_tray_plays_the_leds_show_and_names_the_colour_when_it_settl
     page.evaluate(WATCH_LIGHTS)
     page.click("#tinker")
     page.wait_for_selector("#lights[data-done='1']", timeout=WAIT)
-    colour = emulated.app.state.session.table.last_pick.colour
-    frames = light_show.frames(colour, QUICK)
+    [pick] = emulated.picks
+    colour = pick.colour
+    assert emulated.app.state.session.table.last_pick.colour == colour
+    frames = light_show.frames(colour, QUICK, pick.lead)  # as the LEDs play it
     seen = page.evaluate("window.seen")
     # every frame of the LEDs' show, in order, each with the LEDs' levels: the lights moved.
     # The page joins at the frame the LEDs have reached when the show reaches it (on a loaded

@@ -84,6 +84,22 @@ def test_the_virtual_tray_gets_exactly_the_frames_the_leds_play(quick_app, bus, 
     assert served["elapsed"] == pytest.approx(0.25) and served["spin_s"] == pytest.approx(SPIN)
 
 
+def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
+        quick_app, bus, clock):
+    for lead in COLOURS:  # one lead needs extra steps to reach blue, and the reveal waits
+        bus.publish(Pick(seq=COLOURS.index(lead) + 1, colour="blue", t=clock.now, lead=lead))
+        served = quick_app.get("/api/show").json()
+        assert served["frames"][0]["levels"] == [1.0 if c == lead else 0.0 for c in COLOURS]
+        assert served["frames"] == [{"levels": list(f.levels), "seconds": f.seconds}
+                                    for f in show.frames("blue", QUICK, lead)]
+        spin = show.spin_seconds(QUICK, "blue", lead)
+        assert served["spin_s"] == pytest.approx(spin) and spin >= SPIN
+        clock.now += spin - 1e-6
+        assert quick_app.get("/api/view").json()["pick"]["pending"] is True
+        clock.now += 1e-6
+        assert quick_app.get("/api/view").json()["pick"]["colour"] == "blue"
+
+
 def test_the_frames_follow_the_services_settings_not_the_defaults(journal, bus, clock):
     slow = ShowSettings(steps=30, blinks=4, lit_s=0.0, brightness=0.5)
     with TestClient(create_app(journal, bus, TOKEN, show=slow, clock=clock)) as c:
