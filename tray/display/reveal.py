@@ -39,13 +39,23 @@ class Showing:
         return now < self.reveal_at
 
     def payload(self, now: float) -> dict[str, Any]:
-        """What the virtual tray needs to play along: the frames and how far in the show is
+        """What the virtual tray needs to play along: the frames the lights have reached so far
+        (never one ahead: a frame to come, or the show's length, would tell the pick early to
+        anyone reading the page's traffic), whether more follow, and how far in the show is
         (relative seconds, so the page's clock never has to agree with the server's)."""
+        elapsed = max(0.0, now - self.started)
+        reached, begins = 0, 0.0
+        for frame in self.frames:
+            if begins > elapsed:
+                break
+            reached += 1
+            begins += frame.seconds
         return {
             "seq": self.seq,
-            "frames": [{"levels": list(f.levels), "seconds": f.seconds} for f in self.frames],
-            "elapsed": max(0.0, now - self.started),
-            "spin_s": self.spin_s,
+            "frames": [{"levels": list(f.levels), "seconds": f.seconds}
+                       for f in self.frames[:reached]],
+            "more": reached < len(self.frames),
+            "elapsed": elapsed,
         }
 
 
@@ -64,4 +74,4 @@ def start(pick: Pick, settings: ShowSettings, now: float) -> Showing:
 def no_show(seq: int | None) -> dict[str, Any]:
     """The payload when no show is known for the latest pick (none yet, or one made before a
     restart): the real lights are dark then, and so are the virtual ones."""
-    return {"seq": seq, "frames": [], "elapsed": 0.0, "spin_s": 0.0}
+    return {"seq": seq, "frames": [], "more": False, "elapsed": 0.0}

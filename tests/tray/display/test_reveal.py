@@ -70,18 +70,37 @@ def quick_app(journal, bus, clock):
         yield c
 
 
-def frames_json(colour, settings):
-    return [{"levels": list(f.levels), "seconds": f.seconds} for f in show.frames(colour, settings)]
+def frames_json(colour, settings, lead=None):
+    return [{"levels": list(f.levels), "seconds": f.seconds}
+            for f in show.frames(colour, settings, lead)]
 
 
 @pytest.mark.parametrize("colour", COLOURS)
 def test_the_virtual_tray_gets_exactly_the_frames_the_leds_play(quick_app, bus, clock, colour):
-    bus.publish(Pick(seq=3, colour=colour, t=T0))
-    clock.now = T0 + 0.25
+    bus.publish(Pick(seq=3, colour=colour, t=T0, lead="green"))
+    clock.now = T0 + 60  # long after: the whole show
     served = quick_app.get("/api/show").json()
-    assert served["seq"] == 3
-    assert served["frames"] == frames_json(colour, QUICK)
-    assert served["elapsed"] == pytest.approx(0.25) and served["spin_s"] == pytest.approx(SPIN)
+    assert served["seq"] == 3 and served["more"] is False
+    assert served["frames"] == frames_json(colour, QUICK, "green")
+    assert served["elapsed"] == pytest.approx(60)
+
+
+@pytest.mark.parametrize("colour", COLOURS)
+def test_the_page_gets_each_frame_only_as_the_leds_reach_it(quick_app, bus, clock, colour):
+    """No frame to come, and not the show's length: either would name the pick early to anyone
+    reading the page's traffic (the first frames are the same whatever the pick)."""
+    full = frames_json(colour, QUICK, "red")
+    bus.publish(Pick(seq=1, colour=colour, t=T0, lead="red"))
+    begins = 0.0
+    for n, frame in enumerate(full, start=1):
+        for now in (T0 + begins + 1e-6, T0 + begins + frame["seconds"] / 2 + 1e-6):
+            clock.now = now
+            served = quick_app.get("/api/show").json()
+            assert served["frames"] == full[:n]
+            assert served["more"] == (n < len(full))
+            assert served["elapsed"] == pytest.approx(now - T0)
+            assert set(served) == {"seq", "frames", "more", "elapsed"}
+        begins += frame["seconds"]
 
 
 def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
@@ -89,11 +108,10 @@ def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
     for lead in COLOURS:  # one lead needs extra steps to reach blue, and the reveal waits
         bus.publish(Pick(seq=COLOURS.index(lead) + 1, colour="blue", t=clock.now, lead=lead))
         served = quick_app.get("/api/show").json()
+        assert served["frames"] == frames_json("blue", QUICK, lead)[:1]
         assert served["frames"][0]["levels"] == [1.0 if c == lead else 0.0 for c in COLOURS]
-        assert served["frames"] == [{"levels": list(f.levels), "seconds": f.seconds}
-                                    for f in show.frames("blue", QUICK, lead)]
         spin = show.spin_seconds(QUICK, "blue", lead)
-        assert served["spin_s"] == pytest.approx(spin) and spin >= SPIN
+        assert spin >= SPIN
         clock.now += spin - 1e-6
         assert quick_app.get("/api/view").json()["pick"]["pending"] is True
         clock.now += 1e-6
@@ -104,6 +122,7 @@ def test_the_frames_follow_the_services_settings_not_the_defaults(journal, bus, 
     slow = ShowSettings(steps=30, blinks=4, lit_s=0.0, brightness=0.5)
     with TestClient(create_app(journal, bus, TOKEN, show=slow, clock=clock)) as c:
         bus.publish(Pick(seq=1, colour="green", t=T0))
+        clock.now = T0 + 60
         assert c.get("/api/show").json()["frames"] == frames_json("green", slow)
         assert frames_json("green", slow) != frames_json("green", ShowSettings())
 
