@@ -45,12 +45,28 @@ def quick_file(tmp_path) -> Path:
     return path
 
 
+_started: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left_behind():
+    """A test that fails half-way must not leave its service running (holding a port, a CPU)."""
+    yield
+    while _started:
+        proc = _started.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 def tinker(*args: str, **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("GPIOZERO_PIN_FACTORY", None)
-    return subprocess.Popen([sys.executable, "-m", "tray", *args], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "tray", *args], cwd=ROOT, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
+    _started.append(proc)
+    return proc
 
 
 def test_emulate_scripted_presses(quick_file):
