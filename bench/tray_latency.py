@@ -38,10 +38,11 @@ from tray.pick import Picker  # noqa: E402
 from tray.service import TrayService  # noqa: E402
 
 
-def spin(seconds: float) -> None:
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        pass
+def wait(seconds: float) -> None:
+    """The finger's pauses. Sleeping, not spinning: a busy loop here would hold the GIL, and the
+    tray's thread would queue behind it for up to the 5 ms switch interval (on a Pi the edges
+    come from lgpio's thread, and nothing in the service spins)."""
+    time.sleep(seconds)
 
 
 def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> str:
@@ -121,10 +122,10 @@ def service_latency(factory: MockFactory, n: int) -> tuple[list[int], list[int],
     missed = 0
     for _ in range(n):
         while service.spinning:
-            spin(0.0002)
-        spin(0.002)  # the finger stays up longer than the debounce time, as a real one does
+            wait(0.0002)
+        wait(0.002)  # the finger stays up longer than the debounce time, as a real one does
         pin.drive_low()
-        spin(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
+        wait(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
         waiting_frame[0] = True
         edges.append(time.perf_counter_ns())
         pin.drive_high()
