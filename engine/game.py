@@ -250,15 +250,17 @@ class Game:
         if len(acts) == 1:
             self.apply_action(acts[0], seat)
             return
-        saved = self.clone()
-        try:  # a discard event is several steps: all of them or none
-            for action in acts:
-                if action == A.DONE and self.hand.phase != DISCARD:
-                    break
-                self.apply_action(action, seat)
-        except RuleError:
-            self.__dict__.update(saved.__dict__)
-            raise
+        # A discard event is several steps: all of them or none. They are tried on a copy of
+        # the hand first (copying the whole game, events and all, made a long replay quadratic).
+        trial = h.clone()
+        for action in acts:
+            if action == A.DONE and trial.phase != DISCARD:
+                break
+            trial.apply(action, seat)  # RuleError: nothing has changed
+        for action in acts:
+            if action == A.DONE and self.hand.phase != DISCARD:
+                break
+            self.apply_action(action, seat)
 
     def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
         kind = event["chance"]

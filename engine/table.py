@@ -245,7 +245,7 @@ def _hand(table: Table, e: Entry) -> Table:
             f"the game is over ({' and '.join(game.winner_names())} won): start a new game"
         )
     record = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
-    return _push(table, _rescore(game, [*_records(game), record]))
+    return _push(table, _rescore(game, [*_records(game), record], kept=len(game.hands)))
 
 
 def _edit(table: Table, e: Entry) -> Table:
@@ -341,14 +341,21 @@ def _records(game: Game) -> list[tuple[int, tuple[Held, ...]]]:
     return [(h.winner, h.held) for h in game.hands]
 
 
-def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]]) -> Game:
-    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
+def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]],
+             kept: int = 0) -> Game:
+    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands.
+    `kept`: the game's first hands are unchanged (a new hand only adds one), so settling
+    starts after them, from the game's own sheet (folding a long game stays linear)."""
     ruleset = rulesets.get(game.ruleset)
     options = game.opts
-    sheet = Sheet.new(len(game.players))
-    hands: list[Hand] = []
-    partial = dataclasses.replace(game, hands=(), sheet=sheet)
-    for number, (winner, held) in enumerate(records, start=1):
+    if kept and kept == len(game.hands) and game.sheet is not None:
+        sheet, hands, partial = game.sheet, list(game.hands), game
+    else:
+        kept = 0
+        sheet = Sheet.new(len(game.players))
+        hands = []
+        partial = dataclasses.replace(game, hands=(), sheet=sheet)
+    for number, (winner, held) in enumerate(records[kept:], start=kept + 1):
         if sheet.over:
             raise GameOverError(
                 f"after this change the game ends at hand {number - 1}, "

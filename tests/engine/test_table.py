@@ -302,3 +302,13 @@ def test_elvis_partners_rotation_at_the_table():
     entries += [hand(0, None, ["R5"], None, ["B1"])]
     t = T.fold(entries)
     assert t.game.sheet.scores == (4 * 6 + 6, 0, 6, 4 * 6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_a_new_hand_settled_alone_equals_the_whole_game_settled_again(game):
+    """A hand entry settles only the new hand (a long game folds in linear time); settling
+    every hand again from a fresh sheet must give the same game."""
+    _, table = game
+    g = table.game
+    assert T._rescore(g, T._records(g)) == g
