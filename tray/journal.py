@@ -82,6 +82,7 @@ class GameInfo:
     name: str
     created: float
     entries: int
+    digital: bool = False  # played in digital play: its game record is kept too
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -185,10 +186,12 @@ class Journal:
 
     def games(self) -> list[GameInfo]:
         rows = self._db.execute(
-            "SELECT g.id, g.name, g.created, COUNT(e.id) FROM games g "
+            "SELECT g.id, g.name, g.created, COUNT(e.id), "
+            "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id) FROM games g "
             "LEFT JOIN entries e ON e.game = g.id GROUP BY g.id ORDER BY g.id"
         ).fetchall()
-        return [GameInfo(*r) for r in rows]
+        return [GameInfo(i, name, created, n, bool(digital))
+                for i, name, created, n, digital in rows]
 
     def latest_game(self) -> int | None:
         row = self._db.execute("SELECT MAX(id) FROM games").fetchone()

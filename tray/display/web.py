@@ -186,8 +186,8 @@ def create_app(
     async def games(request: Request) -> Response:
         return JSONResponse(
             {"current": session.game_id,
-             "games": [{"id": g.id, "name": g.name, "created": g.created, "entries": g.entries}
-                       for g in journal.games()]}
+             "games": [{"id": g.id, "name": g.name, "created": g.created, "entries": g.entries,
+                        "digital": g.digital} for g in journal.games()]}
         )
 
     async def export(request: Request) -> Response:

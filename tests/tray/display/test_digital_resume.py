@@ -72,7 +72,9 @@ def test_the_record_of_a_digital_game_is_exported_from_the_journal(tmp_path):
     with TestClient(create_app(Journal(path), Bus(), TOKEN)) as client:
         key = client.post("/api/digital/new", json=new,
                           headers={"X-Table-Token": TOKEN}).json()["keys"]["0"]
-        game_id = client.get("/api/games").json()["current"]
+        listed = client.get("/api/games").json()
+        game_id = listed["current"]
+        assert [g["digital"] for g in listed["games"]] == [True]  # the entry page links it
         url = f"/api/games/{game_id}.jsonl"
         assert client.get(url).status_code == 403  # in play: it shows every hand
         refused = client.get(url, headers={"X-Table-Token": TOKEN})
@@ -94,7 +96,9 @@ def test_the_record_of_a_digital_game_is_exported_from_the_journal(tmp_path):
 
 def test_a_table_game_has_no_record_to_export(writer):
     assert writer.post("/api/new-game", json={"players": ["A", "B"]}).status_code == 200
-    game_id = writer.get("/api/games").json()["current"]
+    listed = writer.get("/api/games").json()
+    game_id = listed["current"]
+    assert [g["digital"] for g in listed["games"]] == [False]
     res = writer.get(f"/api/games/{game_id}.jsonl?reveal=yes")
     assert res.status_code == 404 and "played at the table" in res.json()["error"]
     assert writer.get(f"/api/games/{game_id}.xml").status_code == 404

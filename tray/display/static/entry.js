@@ -200,6 +200,7 @@
       el("span", { text: `${g.name}${g.id === data.current ? " (current)" : ""}` }),
       el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }),
       el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }),
+      g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,
       g.id === data.current ? null : el("button", { class: "danger", text: "Delete",
         onclick: async () => {
           const phrase = prompt(`This deletes ${g.name} for good. Type: delete game ${g.id}`);
