@@ -102,6 +102,8 @@ def test_a_table_game_has_no_record_to_export(writer):
     res = writer.get(f"/api/games/{game_id}.jsonl?reveal=yes")
     assert res.status_code == 404 and "played at the table" in res.json()["error"]
     assert writer.get(f"/api/games/{game_id}.xml").status_code == 404
+    missing = writer.get("/api/games/99.jsonl?reveal=yes")
+    assert missing.status_code == 404 and "no game 99" in missing.json()["error"]
 
 
 def test_a_damaged_record_is_reported_and_left_untouched(tmp_path):
