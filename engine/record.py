@@ -73,7 +73,13 @@ def replay(text: str) -> tuple[Game, int]:
     A rule broken by an event raises RecordError with `event` set; the game as it stood before
     that event is attached as `exc.game` (the replay command prints it).
     """
-    lines = iter(_lines(text))
+    return replay_objects(_lines(text))
+
+
+def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[Game, int]:
+    """`replay` of a record already parsed: (line number, object) pairs, the header first
+    (the journal keeps a digital game's record as objects: no text to write and read again)."""
+    lines = iter(objects)
     try:
         number, header = next(lines)
     except StopIteration:
@@ -99,6 +105,9 @@ def dumps(game: Game) -> str:
     """The game's record: the header, then every event applied so far."""
     if not game.recording:
         raise ValueError("this game was played without recording")
-    lines = [json.dumps(game.header(), separators=(", ", ": "))]
-    lines += [json.dumps(e, separators=(", ", ": ")) for e in game.events]
-    return "\n".join(lines) + "\n"
+    return as_text(game.header(), game.events)
+
+
+def as_text(header: dict[str, Any], events: Iterable[dict[str, Any]]) -> str:
+    """A record's text: the header, then one event per line."""
+    return "".join(json.dumps(x, separators=(", ", ": ")) + "\n" for x in (header, *events))

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from engine import record
 from engine import table as T
 
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
@@ -225,8 +226,7 @@ class Journal:
         if saved is None:
             raise UnknownGameError(f"game {game} was played at the table: it has no game record")
         setup, events = saved
-        lines = [setup["header"], *events]
-        return "".join(json.dumps(x, separators=(", ", ": ")) + "\n" for x in lines)
+        return record.as_text(setup["header"], events)
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]

@@ -281,8 +281,7 @@ class _Saved:
 
 
 def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
-    text = "\n".join(json.dumps(x) for x in (setup["header"], *events))
-    game, _ = record.replay(text)
+    game, _ = record.replay_objects(enumerate((setup["header"], *events), start=1))
     return game
 
 
