@@ -14,7 +14,7 @@ from engine import actions as A
 from engine import cards as C
 from engine import scoring
 from engine.game import Game
-from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 
 class Bot(Protocol):
@@ -54,13 +54,14 @@ class GreedyBot:
     def act(self, game: Game) -> int:
         h = game.hand
         legal = h.legal_actions()
-        hand = h.hands[h.cur]
+        hand = h.hands[h.to_move]
         points = game.rules.points
         ph = h.phase
         if ph == COLOUR:
             return A.COLOUR + _favourite_colour(hand)
         if ph == TARGET:
-            others = [a for a in legal if a - A.TARGET not in _partners(game, h.seats[h.cur])]
+            team = _partners(game, h.seats[h.to_move])
+            others = [a for a in legal if a - A.TARGET not in team]
             return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
         if ph in (PROTECT, DISCARD):
             lays = [a for a in legal if a not in (A.TAKE, A.DONE)]

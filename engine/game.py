@@ -16,20 +16,12 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine import notation, rulesets, scoring
-from engine.hand import (
-    COLOUR,
-    DISCARD,
-    OVER,
-    PHASE_NAMES,
-    RESHUFFLE,
-    SHUFFLE,
-    TINKER,
-    Hand,
-    RuleError,
-)
+from engine.hand import Hand, RuleError
+from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 
 CHANCE = -1
 TERMINAL = -4
+_DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
 
 class Game:
@@ -72,7 +64,7 @@ class Game:
             return TERMINAL
         if h is None or h.phase >= TINKER:  # chance phases and OVER
             return CHANCE
-        return h.seats[h.cur]
+        return h.seats[h.to_move]
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
@@ -101,6 +93,30 @@ class Game:
         if h is None or self.sheet.over:
             return []
         return h.legal_actions()
+
+    def num_legal(self) -> int:
+        """How many legal actions the player to move has (choose one with `legal_action`)."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            return 0
+        return h.num_legal()
+
+    def legal_action(self, index: int) -> int:
+        """The `index`-th legal action, without the caller keeping a list."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            raise IndexError("no legal actions: no hand is being played")
+        return h.legal_action(index)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At Tinker Bell's pick: `(action, probability)` for her four colours, equally likely;
+        `apply_action` takes the chosen one (a generic chance node, as in OpenSpiel). New decks,
+        reshuffles and Wild Shuffle Hands are orders of many cards: explicit events
+        (`start_hand`, `apply_reshuffle`, `apply_shuffle_hands`, or `sample_chance`)."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            return []
+        return h.chance_outcomes()
 
     def interjections(self) -> list[tuple[int, int]]:
         return [] if self.hand is None else self.hand.interjections()
@@ -189,11 +205,15 @@ class Game:
 
     # ------------------------------------------------------------------ players
     def apply_action(self, action: int, seat: int | None = None) -> None:
-        """Apply `action` by `seat` (default: the player to move); RuleError changes nothing."""
+        """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
+        At Tinker Bell's pick the action is one of `chance_outcomes()`."""
         h = self._live_hand()
+        if A.PICK <= action < A.PICK + 4:
+            self.apply_tinker_bell(action - A.PICK)
+            return
         if self.recording:
-            actor = h.seats[h.cur] if seat is None else seat
-            if (action >= A.DISCARD and action < A.DRAW) or action == A.DONE:
+            actor = h.seats[h.to_move] if seat is None else seat
+            if A.kind(action) in _DISCARDING:
                 h.apply(action, seat)
                 self._log_discard(actor, action)
             else:
@@ -213,9 +233,7 @@ class Game:
             self.apply_action(action)
             return
         h = self.hand
-        h._do(h.cur, action)
-        if h.owed or not h.draw:
-            h._settle_draws()
+        h.step(action)
         if h.phase == OVER:
             self._finish_hand()
 
@@ -231,10 +249,10 @@ class Game:
         if ev is None:
             ev = {"seat": seat, "act": "discard", "cards": []}
             self.events.append(ev)
-        if action != A.DONE:
-            card, uno = divmod(action - A.DISCARD, 2)
-            ev["cards"].append(C.code(card))
-            if uno:
+        move = A.decode(action)
+        if move.kind == A.Kind.DISCARD:
+            ev["cards"].append(C.code(move.card))
+            if move.uno:
                 ev["uno"] = True
         self._discard_event = ev if self.hand.phase == DISCARD else None
 
@@ -374,7 +392,7 @@ class Game:
         if h.phase == RESHUFFLE or h.phase == SHUFFLE:
             out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
         else:
-            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.cur]}
+            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
         if h.challenge_open:
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:
@@ -393,7 +411,7 @@ class Game:
         winner = self.sheet.winner
         return {
             "hand": self.hand_no,
-            "turn": None if h is None else h.seats[h.cur],
+            "turn": None if h is None else h.seats[h.to_move],
             "direction": None if h is None else h.direction,
             "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
             "discard_top": None if h is None else C.code(h.discard[-1]),

@@ -13,7 +13,8 @@ from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
 from engine.game import Game
-from engine.hand import OVER, RESHUFFLE, TINKER, RuleError
+from engine.hand import RuleError
+from engine.phases import OVER, RESHUFFLE, TINKER
 
 
 def choose_dealer(
@@ -53,7 +54,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
                 break
         ph = h.phase
         if ph < TINKER:  # a player moves
-            step(bots[seats[h.cur]].act(game))
+            step(bots[seats[h.to_move]].act(game))
         elif ph == TINKER:
             game.apply_tinker_bell(randrange(4))
         elif ph == RESHUFFLE:
@@ -113,12 +114,13 @@ def _count_hand(
     stats["hand_wins_by_seat"][seat] += 1
     bot = names[seat]
     stats["hand_wins_by_bot"][bot] = stats["hand_wins_by_bot"].get(bot, 0) + 1
-    stats["turns"] += h.turns
+    counted = h.stats
+    stats["turns"] += counted.turns
     stats["points"] += sum(last["held"])
-    stats["draw2_picks"] += h.d2_picks
-    stats["draw2_matches"] += h.d2_matches
-    stats["villain_draw4s"] += h.vd4_resolved
-    stats["villain_draw4s_fully_protected"] += h.vd4_full
+    stats["draw2_picks"] += counted.draw2_picks
+    stats["draw2_matches"] += counted.draw2_matches
+    stats["villain_draw4s"] += counted.villain_draw4s
+    stats["villain_draw4s_fully_protected"] += counted.villain_draw4s_fully_protected
     stats["blocked_hands"] += last["blocked"]
 
 
