@@ -34,7 +34,7 @@ class RandomBot:
         self._random = rng.random
 
     def act(self, game: Game) -> int:
-        legal = game.hand.legal_actions()
+        legal = game.dealt().legal_actions()
         return legal[int(self._random() * len(legal))]
 
     def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
@@ -52,7 +52,7 @@ class GreedyBot:
         self._rng = rng
 
     def act(self, game: Game) -> int:
-        h = game.hand
+        h = game.dealt()
         legal = h.legal_actions()
         hand = h.hands[h.to_move]
         points = game.rules.points

@@ -60,17 +60,14 @@ class CardError(ValueError):
     """A card code or colour name that does not exist."""
 
 
-def card(code: str) -> int:
+def card(code: object) -> int:
     """The card for a record code such as `R7`, `GD2` or `VD4`."""
-    try:
+    if isinstance(code, str) and code in CARD_OF_CODE:
         return CARD_OF_CODE[code]
-    except (KeyError, TypeError):
-        raise CardError(
-            f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)"
-        ) from None
+    raise CardError(f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)")
 
 
-def cards(codes: Iterable[str]) -> list[int]:
+def cards(codes: Iterable[object]) -> list[int]:
     return [card(c) for c in codes]
 
 
@@ -83,12 +80,11 @@ def name(card_id: int) -> str:
     return NAME_OF[card_id]
 
 
-def colour(name_: str) -> int:
+def colour(name_: object) -> int:
     """The colour index for a colour name (`red`, `blue`, `green`, `yellow`)."""
-    try:
+    if isinstance(name_, str) and name_ in COLOURS:
         return COLOURS.index(name_)
-    except ValueError:
-        raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})") from None
+    raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})")
 
 
 def is_wild(card_id: int) -> bool:

@@ -191,11 +191,11 @@ class Game:
         if kind == "tinker_bell":
             self.apply_tinker_bell(rng.randrange(4))
         elif kind == "reshuffle":
-            pool = self.hand.reshuffle_pool()
+            pool = self.dealt().reshuffle_pool()
             rng.shuffle(pool)
             self.apply_reshuffle(pool)
         elif kind == "shuffle_hands":
-            pool = self.hand.shuffle_pool()
+            pool = self.dealt().shuffle_pool()
             rng.shuffle(pool)
             self.apply_shuffle_hands(pool)
         elif kind == "new_hand":
@@ -232,7 +232,7 @@ class Game:
         if self.recording:
             self.apply_action(action)
             return
-        h = self.hand
+        h = self.dealt()
         h.step(action)
         if h.phase == OVER:
             self._finish_hand()
@@ -254,7 +254,7 @@ class Game:
             ev["cards"].append(C.code(move.card))
             if move.uno:
                 ev["uno"] = True
-        self._discard_event = ev if self.hand.phase == DISCARD else None
+        self._discard_event = ev if self.dealt().phase == DISCARD else None
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one game-record event; on any error the game is left exactly as it was."""
@@ -276,7 +276,7 @@ class Game:
                 break
             trial.apply(action, seat)  # RuleError: nothing has changed
         for action in acts:
-            if action == A.DONE and self.hand.phase != DISCARD:
+            if action == A.DONE and self.dealt().phase != DISCARD:
                 break
             self.apply_action(action, seat)
 
@@ -314,6 +314,12 @@ class Game:
             )
 
     # ------------------------------------------------------------------ bookkeeping
+    def dealt(self) -> Hand:
+        """The hand being played (or just finished); RuleError before the first deal."""
+        if self.hand is None:
+            raise RuleError("new-hand", "No hand has been dealt yet.")
+        return self.hand
+
     def _live_hand(self) -> Hand:
         if self.sheet.over:
             raise RuleError("game-over", "The game is over.")
@@ -326,7 +332,7 @@ class Game:
             self._finish_hand()
 
     def _finish_hand(self) -> None:
-        h = self.hand
+        h = self.dealt()
         if self.history and self.history[-1]["hand"] == self.hand_no:
             return
         n = len(self.players)
@@ -403,7 +409,7 @@ class Game:
         """The state as `replay` prints it (see docs/GAME-RECORD.md)."""
         h = self.hand
         n = len(self.players)
-        hands = {str(s): [] for s in range(n)}
+        hands: dict[str, list[str]] = {str(s): [] for s in range(n)}
         if h is not None:
             for pos, seat in enumerate(h.seats):
                 hands[str(seat)] = [C.code(c) for c in h.hands[pos]]

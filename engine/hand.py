@@ -156,6 +156,32 @@ class Hand:
     #   drawn_card          the card just drawn, while it may be played
     #   draw4_reneged       would a challenge of the Draw 4 just played succeed?
 
+    actor: int
+    blocked_turns: int
+    challenge_open: bool
+    colour: int
+    deal_top: int
+    direction: int
+    draw4_reneged: bool
+    draw_when_playable: bool
+    drawn_card: int
+    jump_in: bool
+    keep_drawing: bool
+    must_play_drawn: bool
+    num_players: int
+    pending_draws: int
+    phase: int
+    renege_test: RenegeTest
+    resume_phase: int
+    stacking: Stacking
+    tinker_colour: int
+    to_move: int
+    trigger: int
+    uno_penalty: int
+    uno_to_go_out: bool
+    villain_may_take: bool
+    villain_skips_next: bool
+    winner: int
     rules: Ruleset
     options: Mapping[str, Any]
     seats: tuple[int, ...]

@@ -19,7 +19,7 @@ from engine.phases import OVER, RESHUFFLE, TINKER
 
 def choose_dealer(
     players: int, rng: random.Random, deck: Sequence[int]
-) -> tuple[int, list[list[str]]]:
+) -> tuple[int, list[list[str | None]]]:
     """ "Each player draws a card. Player with the highest point value is the dealer."
 
     Ties draw again among the tied players. Returns the dealer and each round of draws (codes,
@@ -29,7 +29,7 @@ def choose_dealer(
 
     points = DISNEY.points
     contenders = list(range(players))
-    rounds: list[list[str]] = []
+    rounds: list[list[str | None]] = []
     while True:
         pile = list(deck)
         rng.shuffle(pile)
@@ -43,7 +43,7 @@ def choose_dealer(
 
 def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
     """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles."""
-    h = game.hand
+    h = game.dealt()
     randrange = rng.randrange
     step = game.step
     seats = h.seats
@@ -69,15 +69,15 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
     by_seat: dict[int, list[int]] = {}
-    for seat, action in game.hand.interjections():
+    for seat, action in game.dealt().interjections():
         by_seat.setdefault(seat, []).append(action)
     seats = list(by_seat)
     rng.shuffle(seats)  # who speaks first is chance, not seat order
     for seat in seats:
-        action = bots[seat].interject(game, seat, by_seat[seat])
-        if action is not None:
+        said = bots[seat].interject(game, seat, by_seat[seat])
+        if said is not None:
             try:
-                game.apply_action(action, seat)
+                game.apply_action(said, seat)
             except RuleError:
                 continue  # overtaken by someone faster (e.g. a catch after a late UNO)
             return
@@ -107,7 +107,7 @@ def _count_hand(
     stats: dict[str, Any], game: Game, names: Sequence[str], seating: Sequence[int] | None = None
 ) -> None:
     """Add the hand just finished; `seating` maps a table's seats to the players' own seats."""
-    h = game.hand
+    h = game.dealt()
     last = game.history[-1]
     seat = last["winner"] if seating is None else seating[last["winner"]]
     stats["hands"] += 1
@@ -187,6 +187,7 @@ def simulate(
     stats["ruleset"] = ruleset
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
+    assert total is not None
     eight = players == 8 and bool((options or {}).get("partners_rotation"))
     if eight and hands is not None:
         raise ValueError("the eight-player partners rotation is played as whole games (--games)")
@@ -222,6 +223,7 @@ def simulate(
                 _count_hand(stats, game, names)
             stats["games"] += 1
             w = game.sheet.winner
+            assert w is not None
             for seat in w if isinstance(w, tuple) else (w,):
                 stats["game_wins_by_seat"][seat] += 1
                 bot = names[seat]

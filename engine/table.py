@@ -160,7 +160,7 @@ class TinkerPick:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Table:
     game: TableGame | None = None
-    undo_stack: tuple[TableGame, ...] = ()
+    undo_stack: tuple[TableGame | None, ...] = ()
     declared: str | None = None
     declared_by: int | None = None
     last_pick: TinkerPick | None = None
@@ -194,7 +194,7 @@ def apply(table: Table, entry: Entry) -> Table:
         raise UnknownEntryError(
             f"unknown entry kind {kind!r} (kinds: {', '.join(sorted(_HANDLERS))})"
         )
-    fields, optional = _FIELDS[kind]
+    fields, optional = _FIELDS[str(kind)]
     given = set(entry) - {"kind"}
     missing = fields - given
     extra = given - fields - optional
