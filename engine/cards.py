@@ -13,12 +13,20 @@ COLOUR_LETTERS = "RBGY"
 BLACK = 4  # the "colour" of a wild card
 
 # ranks of coloured cards
-SKIP, REVERSE, DRAW2, VEGAS = 10, 11, 12, 13
+SKIP = 10
+REVERSE = 11
+DRAW2 = 12
+VEGAS = 13
 RANK_CODES = {**{str(n): n for n in range(10)}, "S": SKIP, "R": REVERSE, "D2": DRAW2, "V": VEGAS}
 RANK_WORDS = {SKIP: "Skip", REVERSE: "Reverse", DRAW2: "Draw 2", VEGAS: "Vegas"}
 
 # black cards
-WILD, WILD_DRAW4, VILLAIN_DRAW4, WILD_DISCARD_ALL, WILD_SHUFFLE_HANDS, WILD_CUSTOM = range(64, 70)
+WILD = 64
+WILD_DRAW4 = 65
+VILLAIN_DRAW4 = 66
+WILD_DISCARD_ALL = 67
+WILD_SHUFFLE_HANDS = 68
+WILD_CUSTOM = 69
 BLACK_CODES = {
     "W": WILD,
     "W4": WILD_DRAW4,

@@ -376,7 +376,9 @@ class Game:
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
+        g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
+        g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
+        g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
         g.hand = self.hand.clone() if self.hand is not None else None
         g.history = [dict(x) for x in self.history]
         g.events = [

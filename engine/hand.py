@@ -216,7 +216,7 @@ class Hand:
         "Each player is dealt 7 cards": one at a time, starting to the dealer's left. The next
         card is turned up; a card the ruleset sends back goes under the deck.
         """
-        h = cls.__new__(cls)
+        h = cls()
         n = len(seats)
         h.rules, h.options, h.num_players = rules, opts, n
         h.seats = tuple(seats)
@@ -303,9 +303,44 @@ class Hand:
             raise ValueError(f"unknown first-discard rule {how!r} in {self.rules.name}")
 
     def clone(self) -> Hand:
-        h = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            setattr(h, name, getattr(self, name))
+        """An independent copy (search and trial replays play on it; the rules and tables are
+        shared, being never changed)."""
+        h = Hand()
+        h.actor = self.actor
+        h.blocked_turns = self.blocked_turns
+        h.challenge_open = self.challenge_open
+        h.colour = self.colour
+        h.colour_wilds = self.colour_wilds
+        h.deal_top = self.deal_top
+        h.direction = self.direction
+        h.draw4_reneged = self.draw4_reneged
+        h.draw_when_playable = self.draw_when_playable
+        h.drawn_card = self.drawn_card
+        h.effect_fn = self.effect_fn
+        h.effect_of = self.effect_of
+        h.jump_in = self.jump_in
+        h.keep_drawing = self.keep_drawing
+        h.must_play_drawn = self.must_play_drawn
+        h.names = self.names
+        h.names_colour = self.names_colour
+        h.num_players = self.num_players
+        h.options = self.options
+        h.pending_draws = self.pending_draws
+        h.phase = self.phase
+        h.pos_of = self.pos_of
+        h.renege_test = self.renege_test
+        h.resume_phase = self.resume_phase
+        h.rules = self.rules
+        h.seats = self.seats
+        h.stacking = self.stacking
+        h.tinker_colour = self.tinker_colour
+        h.to_move = self.to_move
+        h.trigger = self.trigger
+        h.uno_penalty = self.uno_penalty
+        h.uno_to_go_out = self.uno_to_go_out
+        h.villain_may_take = self.villain_may_take
+        h.villain_skips_next = self.villain_skips_next
+        h.winner = self.winner
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.catchable, h.villain_queue = list(self.catchable), list(self.villain_queue)
