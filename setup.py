@@ -35,7 +35,8 @@ OUT = "build/mypyc"
 
 def write_stamp() -> None:
     """Record what was compiled, so that engine/__init__ never runs a stale build."""
-    lines = [f"{Path(p).name} {hashlib.sha256((HERE / p).read_bytes()).hexdigest()}" for p in COMPILED]
+    digest = {p: hashlib.sha256((HERE / p).read_bytes()).hexdigest() for p in COMPILED}
+    lines = [f"{Path(p).name} {digest[p]}" for p in COMPILED]
     (HERE / OUT / "engine" / "SOURCES").write_text("\n".join(lines) + "\n")
 
 

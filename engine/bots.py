@@ -31,14 +31,15 @@ class RandomBot:
     name = "random"
 
     def __init__(self, rng: random.Random) -> None:
-        self._random = rng.random
+        self.draw = rng.random
+        """Its source of randomness (the simulation's playout draws from it the same way)."""
 
     def act(self, game: Game) -> int:
         legal = game.dealt().legal_actions()
-        return legal[int(self._random() * len(legal))]
+        return legal[int(self.draw() * len(legal))]
 
     def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
-        i = int(self._random() * (len(options) + 1))
+        i = int(self.draw() * (len(options) + 1))
         return options[i] if i < len(options) else None
 
 

@@ -327,6 +327,11 @@ class Game:
             raise RuleError("new-hand", "No hand has been dealt yet.")
         return self.hand
 
+    def score_if_over(self) -> None:
+        """Score the hand if it has just ended (once: a scored hand is not scored again).
+        `apply_action` and the chance methods do it themselves; `Hand.step` callers call it."""
+        self._after()
+
     def _after(self) -> None:
         if self.hand is not None and self.hand.phase == OVER:
             self._finish_hand()

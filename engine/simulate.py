@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import engine
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
@@ -41,23 +42,37 @@ def choose_dealer(
             return contenders[0], rounds
 
 
-def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
-    """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles."""
+def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
+    """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles.
+    Returns the number of decisions taken (moves, and calls out of turn).
+
+    This is the simulation's playout: the same steps as `Game.step` and `bot.act` one by one,
+    with a random bot's choice inlined (the same draw from the same generator as
+    `RandomBot.act`), so a seed plays the same game either way (tests/engine/test_playout.py)."""
     h = game.dealt()
     randrange = rng.randrange
-    step = game.step
     seats = h.seats
+    move = game.apply_action if game.recording else h.step
+    choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
+    decisions = 0
     while h.phase != OVER:
         if h.catchable or h.challenge_open or h.jump_in:
-            _offer_interjections(game, bots, rng)
+            decisions += _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break
-        ph = h.phase
-        if ph < TINKER:  # a player moves
-            step(bots[seats[h.to_move]].act(game))
-        elif ph == TINKER:
+        phase = h.phase
+        if phase < TINKER:  # a player moves
+            seat = seats[h.to_move]
+            draw = choosers[seat]
+            if draw is None:
+                move(bots[seat].act(game))
+            else:
+                legal = h.legal_actions()
+                move(legal[int(draw() * len(legal))])
+            decisions += 1
+        elif phase == TINKER:
             game.apply_tinker_bell(randrange(4))
-        elif ph == RESHUFFLE:
+        elif phase == RESHUFFLE:
             pool = h.reshuffle_pool()
             rng.shuffle(pool)
             game.apply_reshuffle(pool)
@@ -65,9 +80,14 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> N
             pool = h.shuffle_pool()
             rng.shuffle(pool)
             game.apply_shuffle_hands(pool)
+    h.stats.decisions += decisions
+    game.score_if_over()
+    return decisions
 
 
-def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
+def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
+    """Every player who may act out of turn is asked, in random order; the first who acts does.
+    Returns 1 if someone acted, else 0."""
     by_seat: dict[int, list[int]] = {}
     for seat, action in game.dealt().interjections():
         by_seat.setdefault(seat, []).append(action)
@@ -80,7 +100,8 @@ def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.R
                 game.apply_action(said, seat)
             except RuleError:
                 continue  # overtaken by someone faster (e.g. a catch after a late UNO)
-            return
+            return 1
+    return 0
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
@@ -94,6 +115,7 @@ def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
         "hand_wins_by_bot": {},
         "game_wins_by_bot": {},
         "turns": 0,
+        "decisions": 0,
         "points": 0,
         "draw2_picks": 0,
         "draw2_matches": 0,
@@ -116,6 +138,7 @@ def _count_hand(
     stats["hand_wins_by_bot"][bot] = stats["hand_wins_by_bot"].get(bot, 0) + 1
     counted = h.stats
     stats["turns"] += counted.turns
+    stats["decisions"] += counted.decisions
     stats["points"] += sum(last["held"])
     stats["draw2_picks"] += counted.draw2_picks
     stats["draw2_matches"] += counted.draw2_matches
@@ -185,6 +208,7 @@ def simulate(
     names = [b.name for b in bot_list]
     stats = new_stats(players, names)
     stats["ruleset"] = ruleset
+    stats["engine"] = engine.BUILD  # "compiled" (mypyc) or "python"
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
     assert total is not None
@@ -234,6 +258,7 @@ def simulate(
             on_progress(i + 1)
     n = max(stats["hands"], 1)
     stats["average_turns_per_hand"] = round(stats["turns"] / n, 2)
+    stats["average_decisions_per_hand"] = round(stats["decisions"] / n, 2)
     stats["average_points_per_hand"] = round(stats["points"] / n, 2)
     stats["draw2_match_rate"] = round(stats["draw2_matches"] / max(stats["draw2_picks"], 1), 4)
     stats["villain_draw4_fully_protected_rate"] = round(

@@ -11,6 +11,7 @@ class HandStats:
     """Counters for one hand."""
 
     __slots__ = (
+        "decisions",
         "draw2_matches",
         "draw2_picks",
         "turns",
@@ -21,6 +22,7 @@ class HandStats:
 
     def __init__(self) -> None:
         self.turns = 0  # turns begun (a play or a draw; not the card played after drawing)
+        self.decisions = 0  # players' moves and calls out of turn (counted by the playout)
         self.draw2_picks = 0  # Tinker Bell's picks after a Draw 2
         self.draw2_matches = 0  # ... that matched its colour (its player chooses who draws)
         self.villain_draw4s = 0  # Villain Draw 4s resolved
@@ -30,6 +32,7 @@ class HandStats:
     def copy(self) -> HandStats:
         other = HandStats()
         other.turns = self.turns
+        other.decisions = self.decisions
         other.draw2_picks = self.draw2_picks
         other.draw2_matches = self.draw2_matches
         other.villain_draw4s = self.villain_draw4s
