@@ -63,7 +63,8 @@ __all__ = [
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
 _KIND_OF: Final = A.KIND_OF
-_DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)  # the challengeable cards
+_DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
+_NUMBER: Final = effects.number  # the challengeable cards
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -100,6 +101,7 @@ class Hand:
         "catchable",
         "challenge_open",
         "colour",
+        "colour_wild_set",
         "colour_wilds",
         "deal_top",
         "direction",
@@ -198,6 +200,7 @@ class Hand:
     effect_fn: tuple[effects.Effect, ...]
     names_colour: tuple[bool, ...]
     colour_wilds: tuple[int, ...]
+    colour_wild_set: frozenset[int]
     stats: HandStats
 
     # ------------------------------------------------------------------ setting up
@@ -225,6 +228,7 @@ class Hand:
         table = effects.effect_table(rules, opts)
         h.effect_of, h.effect_fn = table.effect_of, table.effect_fn
         h.names_colour, h.colour_wilds = table.names_colour, table.colour_wilds
+        h.colour_wild_set = frozenset(table.colour_wilds)
         h.draw_when_playable = bool(opts.get("draw_when_playable"))
         h.must_play_drawn = bool(opts.get("must_play_drawn"))
         h.villain_skips_next = bool(opts.get("villain_draw4_skips_next"))
@@ -311,6 +315,7 @@ class Hand:
         h.challenge_open = self.challenge_open
         h.colour = self.colour
         h.colour_wilds = self.colour_wilds
+        h.colour_wild_set = self.colour_wild_set
         h.deal_top = self.deal_top
         h.direction = self.direction
         h.draw4_reneged = self.draw4_reneged
@@ -404,8 +409,25 @@ class Hand:
     def legal_actions(self) -> list[int]:
         """Every action the player to move may take now (empty at chance nodes and the end)."""
         phase = self.phase
-        if phase == PLAY:
-            return self._legal_plays()
+        if phase == PLAY:  # most decisions: inline (the other phases are in `_LEGAL`)
+            hand = self.hands[self.to_move]
+            playable = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]].intersection(hand)
+            if len(hand) == 2:
+                acts: list[int] = []
+                for c in playable:
+                    _variants(acts, c, True, self.names_colour)
+            else:
+                acts = [c << 3 for c in playable]
+                if not self.colour_wild_set.isdisjoint(playable):
+                    for w in self.colour_wilds:  # a Wild names a colour: four actions
+                        if w in playable:
+                            acts.remove(w << 3)
+                            acts += _COLOUR_PLAYS[w]
+                if self.uncalled and self.to_move in self.uncalled:
+                    acts = []  # "not allowed to discard his last card until he does so"
+            if not acts or self.draw_when_playable:
+                acts.append(A.DRAW)
+            return acts
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
@@ -417,27 +439,6 @@ class Hand:
     def legal_action(self, index: int) -> int:
         """The `index`-th of `legal_actions()`."""
         return self.legal_actions()[index]
-
-    def _legal_plays(self) -> list[int]:
-        hand = self.hands[self.to_move]
-        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        acts: list[int]
-        if len(hand) == 2:
-            acts = []
-            for c in set(hand):
-                if c in matching:
-                    _variants(acts, c, True, self.names_colour)
-        else:
-            acts = [c << 3 for c in set(hand) if c in matching]
-            for w in self.colour_wilds:  # the cards that name a colour
-                if w in hand:
-                    acts.remove(w << 3)
-                    acts += _COLOUR_PLAYS[w]
-            if self.uncalled and self.to_move in self.uncalled:
-                acts = []  # "not allowed to discard his last card until he does so"
-        if not acts or self.draw_when_playable:
-            acts.append(A.DRAW)
-        return acts
 
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
@@ -549,7 +550,10 @@ class Hand:
         """Apply an action taken from `legal_actions()` for the player to move, without checking
         it again: the simulation's fast path (the property tests prove every offered action is
         legal, and `apply` runs the same changes after its checks)."""
-        _APPLY[_KIND_OF[action]](self, self.to_move, action)
+        if action < A.PROTECT:  # a play: most steps
+            self._do_play(self.to_move, action)
+        else:
+            _APPLY[_KIND_OF[action]](self, self.to_move, action)
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -741,7 +745,12 @@ class Hand:
             self.catchable.append(pos)
             if self.uno_to_go_out:
                 self.uncalled.append(pos)
-        self.effect_fn[card](self, pos, card)  # engine.effects
+        effect = self.effect_fn[card]
+        if effect is _NUMBER:  # the commonest card, inline: the next player's turn
+            self.to_move = (pos + self.direction) % self.num_players
+            self.phase = PLAY
+        else:
+            effect(self, pos, card)  # engine.effects
 
     def _do_draw(self, pos: int, action: int) -> None:
         self.stats.turns += 1
@@ -1206,7 +1215,7 @@ _MATCHING: Final = [
 _COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand._legal_plays,  # PLAY
+    Hand.legal_actions,  # PLAY: inline in `legal_actions`
     Hand._legal_after_drawing,  # PLAY_DRAWN
     Hand._legal_colours,  # COLOUR
     Hand._legal_targets,  # TARGET
@@ -1215,7 +1224,7 @@ _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
     Hand._legal_responses,  # RESPOND
     Hand._legal_flip,  # FLIP
 )
-"""The legal actions, by phase (the player phases: PLAY .. FLIP)."""
+"""The legal actions, by phase (the player phases PLAY .. FLIP)."""
 
 _Check = Callable[[Hand, int, Decoded], None]
 _CHECKS: Final[dict[Kind, _Check]] = {
