@@ -10,7 +10,7 @@ from engine import record
 from engine.bots import make
 from engine.game import CHANCE, Game
 from engine.hand import RuleError
-from engine.simulate import play_hand
+from engine.simulate import play_hand, shuffle
 from tests.engine.test_properties import RULESET_OPTIONS
 
 RULESETS = st.sampled_from(sorted(RULESET_OPTIONS))
@@ -48,11 +48,11 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
             game.apply_action(outcomes[rng.randrange(4)][0])
         elif game.chance_kind() == "reshuffle":
             pool = h.reshuffle_pool()
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             game.apply_reshuffle(pool)
         else:
             pool = h.shuffle_pool()
-            rng.shuffle(pool)
+            shuffle(pool, rng)
             game.apply_shuffle_hands(pool)
     return decisions
 
@@ -78,7 +78,7 @@ def test_playout_and_step_by_step_play_the_same_hand(seed, players, ruleset, bot
         rng = random.Random(seed)
         players_bots = make(bots, players, rng)
         game = Game(ruleset, [f"P{s}" for s in range(players)], seed % players, options, recording)
-        game.start_hand(game.shuffled_deck(rng), check=False)
+        game.start_hand(game.shuffled_deck(rng), check=False)  # (either shuffle will do)
         if playout:
             decisions = play_hand(game, players_bots, rng)
         else:
