@@ -11,27 +11,30 @@ source has changed since they were built (a stale build is never used). `BUILD` 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-_COMPILED = _HERE.parent / "build" / "mypyc"
+# (os.path, not pathlib: this runs at every start, and pathlib costs more to import than the rest)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_COMPILED = os.path.join(os.path.dirname(_HERE), "build", "mypyc")
 STAMP = "SOURCES"
 """File in the compiled package listing each compiled source with its SHA-256."""
 
 
 def _compiled_is_current() -> bool:
     try:
-        lines = (_COMPILED / "engine" / STAMP).read_text().splitlines()
+        with open(os.path.join(_COMPILED, "engine", STAMP)) as f:
+            lines = f.read().splitlines()
     except OSError:
         return False
+    import hashlib
+
     for line in lines:
         name, _, digest = line.partition(" ")
         try:
-            if hashlib.sha256((_HERE / name).read_bytes()).hexdigest() != digest:
-                return False
+            with open(os.path.join(_HERE, name), "rb") as f:
+                if hashlib.sha256(f.read()).hexdigest() != digest:
+                    return False
         except OSError:
             return False
     return bool(lines)
@@ -40,8 +43,8 @@ def _compiled_is_current() -> bool:
 def _choose_build() -> str:
     if os.environ.get("TINKER_TRAY_PURE") == "1" or not _compiled_is_current():
         return "python"
-    __path__.insert(0, str(_COMPILED / "engine"))  # the compiled modules first
-    sys.path.append(str(_COMPILED))  # mypyc's shared runtime library of the group
+    __path__.insert(0, os.path.join(_COMPILED, "engine"))  # the compiled modules first
+    sys.path.append(_COMPILED)  # mypyc's shared runtime library of the group
     return "compiled"
 
 

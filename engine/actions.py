@@ -111,15 +111,29 @@ def _decode(action: int) -> Decoded:
     return Decoded(Kind.UNKNOWN)
 
 
-_DECODED: Final = tuple(_decode(a) for a in range(SIZE))
-_UNKNOWN: Final = Decoded(Kind.UNKNOWN)
-KIND_OF: Final = tuple(d.kind for d in _DECODED)
-"""The kind of every action below SIZE, by index: the rules' dispatch on the hot path."""
-
-
 def decode(action: int) -> Decoded:
-    """The action taken apart (precomputed: one lookup)."""
-    return _DECODED[action] if 0 <= action < SIZE else _UNKNOWN
+    """The action taken apart."""
+    return _decode(action)
+
+
+def _kinds() -> tuple[Kind, ...]:
+    kinds = [Kind.PLAY] * PROTECT + [Kind.PROTECT] * (DISCARD - PROTECT)
+    kinds += [Kind.DISCARD] * (DRAW - DISCARD) + [Kind.UNKNOWN] * (SIZE - DRAW)
+    for action, fixed in _FIXED.items():
+        kinds[action] = fixed
+    for first, count, what in (
+        (COLOUR, 4, Kind.COLOUR),
+        (TARGET, 100, Kind.TARGET),
+        (CATCH, 100, Kind.CATCH),
+        (MISPLAY, C.NCARDS, Kind.MISPLAY),
+        (PICK, 4, Kind.PICK),
+    ):
+        kinds[first : first + count] = [what] * count
+    return tuple(kinds)
+
+
+KIND_OF: Final = _kinds()
+"""The kind of every action below SIZE, by index: the rules' dispatch on the hot path."""
 
 
 def kind(action: int) -> Kind:

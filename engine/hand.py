@@ -377,6 +377,40 @@ class Hand:
     def turns(self) -> int:
         return self.stats.turns
 
+    # Read-only names the fields had before they were renamed for legibility (issue 9), for code
+    # written against them.
+    @property
+    def tb_colour(self) -> int:
+        return self.tinker_colour
+
+    @property
+    def fx(self) -> tuple[str, ...]:
+        return self.effect_of
+
+    @property
+    def namer(self) -> tuple[bool, ...]:
+        return self.names_colour
+
+    @property
+    def drawn(self) -> int:
+        return self.drawn_card
+
+    @property
+    def pending(self) -> int:
+        return self.pending_draws
+
+    @property
+    def owed(self) -> list[list[int]]:
+        return self.owed_draws
+
+    @property
+    def queue(self) -> list[int]:
+        return self.villain_queue
+
+    @property
+    def opts(self) -> Mapping[str, Any]:
+        return self.options
+
     def current_seat(self) -> int:
         return self.seats[self.to_move]
 
@@ -1206,8 +1240,14 @@ class Hand:
         return [c for h in self.hands for c in h] + self.draw + self.discard
 
 
+_REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]
+_WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
 _MATCHING: Final = [
-    frozenset(c for c in range(C.NCARDS) if C.CODE_OF[c] and C.matches(c, colour, rank))
+    frozenset(
+        c for c in _REAL_CARDS if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank
+    )
+    if rank < 16 or rank >= 64
+    else _WILD_CARDS  # no card has this rank
     for colour in range(4)
     for rank in range(80)
 ]

@@ -52,6 +52,11 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def pick(rng: random.Random, n: int) -> int:
+    """One of 0..n-1, uniformly (a float, as `shuffle`: `randrange` costs three Python calls)."""
+    return int(rng.random() * n)
+
+
 def new_deck(game: Game, rng: random.Random) -> list[int]:
     """The game's deck, shuffled with `shuffle`."""
     deck = list(game.rules.deck)
@@ -67,9 +72,10 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     with a random bot's choice inlined (the same draw from the same generator as
     `RandomBot.act`), so a seed plays the same game either way (tests/engine/test_playout.py)."""
     h = game.dealt()
-    randrange = rng.randrange
+    draw_chance = rng.random
     seats = h.seats
-    move = game.apply_action if game.recording else h.step
+    recording = game.recording
+    move = game.apply_action if recording else h.step
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
     decisions = 0
     while h.phase != OVER:
@@ -87,16 +93,26 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 legal = h.legal_actions()
                 move(legal[int(draw() * len(legal))])
             decisions += 1
-        elif phase == TINKER:
-            game.apply_tinker_bell(randrange(4))
+        elif phase == TINKER:  # (the hand's own chance methods: the game's only add the record)
+            colour = int(draw_chance() * 4)  # = pick(rng, 4)
+            if recording:
+                game.apply_tinker_bell(colour)
+            else:
+                h.apply_tinker_bell(colour)
         elif phase == RESHUFFLE:
             pool = h.reshuffle_pool()
             shuffle(pool, rng)
-            game.apply_reshuffle(pool)
+            if recording:
+                game.apply_reshuffle(pool)
+            else:
+                h.apply_reshuffle(pool)
         else:  # SHUFFLE: Wild Shuffle Hands
             pool = h.shuffle_pool()
             shuffle(pool, rng)
-            game.apply_shuffle_hands(pool)
+            if recording:
+                game.apply_shuffle_hands(pool)
+            else:
+                h.apply_shuffle_hands(pool)
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
@@ -109,7 +125,7 @@ def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.R
     for seat, action in game.dealt().interjections():
         by_seat.setdefault(seat, []).append(action)
     seats = list(by_seat)
-    rng.shuffle(seats)  # who speaks first is chance, not seat order
+    shuffle(seats, rng)  # who speaks first is chance, not seat order
     for seat in seats:
         said = bots[seat].interject(game, seat, by_seat[seat])
         if said is not None:

@@ -10,7 +10,7 @@ from engine import record
 from engine.bots import make
 from engine.game import CHANCE, Game
 from engine.hand import RuleError
-from engine.simulate import play_hand, shuffle
+from engine.simulate import pick, play_hand, shuffle
 from tests.engine.test_properties import RULESET_OPTIONS
 
 RULESETS = st.sampled_from(sorted(RULESET_OPTIONS))
@@ -26,7 +26,7 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
             for seat, action in game.interjections():
                 offers.setdefault(seat, []).append(action)
             seats = list(offers)
-            rng.shuffle(seats)
+            shuffle(seats, rng)
             for seat in seats:
                 said = bots[seat].interject(game, seat, offers[seat])
                 if said is None:
@@ -45,7 +45,7 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
         elif game.chance_kind() == "tinker_bell":
             outcomes = game.chance_outcomes()
             assert [p for _, p in outcomes] == [0.25] * 4
-            game.apply_action(outcomes[rng.randrange(4)][0])
+            game.apply_action(outcomes[pick(rng, len(outcomes))][0])
         elif game.chance_kind() == "reshuffle":
             pool = h.reshuffle_pool()
             shuffle(pool, rng)
