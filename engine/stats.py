@@ -29,6 +29,17 @@ class HandStats:
         self.villain_draw4s_fully_protected = 0  # ... with nobody drawing four
         self.villain_hits = 0  # players drawing four for the Villain Draw 4 being resolved
 
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "turns": self.turns,
+            "decisions": self.decisions,
+            "draw2_picks": self.draw2_picks,
+            "draw2_matches": self.draw2_matches,
+            "villain_draw4s": self.villain_draw4s,
+            "villain_draw4s_fully_protected": self.villain_draw4s_fully_protected,
+            "villain_hits": self.villain_hits,
+        }
+
     def copy(self) -> HandStats:
         other = HandStats()
         other.turns = self.turns
