@@ -75,7 +75,6 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     draw_chance = rng.random
     seats = h.seats
     recording = game.recording
-    move = game.apply_action if recording else h.step
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
     decisions = 0
     while h.phase != OVER:
@@ -88,10 +87,14 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
             seat = seats[h.to_move]
             draw = choosers[seat]
             if draw is None:
-                move(bots[seat].act(game))
+                action = bots[seat].act(game)
             else:
                 legal = h.legal_actions()
-                move(legal[int(draw() * len(legal))])
+                action = legal[int(draw() * len(legal))]
+            if recording:
+                game.apply_action(action)
+            else:
+                h.step(action)
             decisions += 1
         elif phase == TINKER:  # (the hand's own chance methods: the game's only add the record)
             colour = int(draw_chance() * 4)  # = pick(rng, 4)
