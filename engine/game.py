@@ -208,8 +208,8 @@ class Game:
         """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
         At Tinker Bell's pick the action is one of `chance_outcomes()`."""
         h = self._live_hand()
-        if A.PICK <= action < A.PICK + 4:
-            self.apply_tinker_bell(action - A.PICK)
+        if A.kind(action) == A.Kind.PICK:
+            self.apply_tinker_bell(A.decode(action).colour)
             return
         if self.recording:
             actor = h.seats[h.to_move] if seat is None else seat
