@@ -6,8 +6,9 @@ was. Cards are small ints (`engine.cards`), players are positions 0..n-1 in seat
 seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
 
 Where to look: what a card does is in `engine.effects`; how an action int reads is
-`engine.actions.decode`; this module checks actions (`_CHECKS`, one method per kind of action)
-and applies them (`_APPLY`, likewise). What the rules leave to a table is decided in
+`engine.actions.decode`; whether an action is allowed now is `engine.checks` (one function per
+kind of action); this module lists the legal actions and applies them (`_APPLY`: one method per
+kind of action). What the rules leave to a table is decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
 choice.
 """
@@ -20,8 +21,9 @@ from typing import Any, Final
 
 from engine import actions as A
 from engine import cards as C
-from engine import effects
-from engine.actions import Decoded, Kind
+from engine import checks, effects
+from engine.actions import Kind
+from engine.errors import RuleError
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -84,12 +86,6 @@ class Stacking(IntEnum):
     MIXED = 2  # also one on the other
 
 
-class RuleError(ValueError):
-    """An action the rules forbid. `rule` is the key of the rule in docs/RULES-MAP.md."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
 
 
 class Hand:
@@ -480,7 +476,7 @@ class Hand:
         if self.stacking and not (self.uncalled and self.to_move in self.uncalled):
             two = len(hand) == 2
             for c in set(hand):
-                if self._stacks(c):
+                if self.stacks(c):
                     _variants(acts, c, two, self.names_colour)
         acts.append(A.TAKE)
         if self.effect_of[self.discard[-1]] == "wild_draw4":
@@ -575,7 +571,7 @@ class Hand:
                 return
             if kind == Kind.UNKNOWN:
                 raise RuleError("unknown", f"Unknown action {action}.")
-            _CHECKS[kind](self, pos, A.decode(action))
+            checks.CHECKS[kind](self, pos, A.decode(action))
             _APPLY[kind](self, pos, action)
         if self.owed_draws or not self.draw:
             self._settle_draws()
@@ -596,7 +592,7 @@ class Hand:
         pos = self.to_move
         p = self.pos_of.get(seat)
         if self.jump_in and action < A.PROTECT and p is not None:
-            self._check_jump(p, A.decode(action))
+            checks.jump_in(self, p, A.decode(action))
             self.to_move = p  # "Play then continues as if that player had just
             self._do_play(p, action)  # taken their turn."
             if self.owed_draws or not self.draw:
@@ -615,142 +611,13 @@ class Hand:
         )
 
     # ---- checks: one per kind of action, each raising RuleError before anything changes
-    def _check_play(self, pos: int, d: Decoded) -> None:
-        if self.phase != PLAY and self.phase != PLAY_DRAWN and self.phase != RESPOND:
-            raise RuleError("phase", self._phase_hint("play a card"))
-        card = d.card
-        hand = self.hands[pos]
-        if card >= C.NCARDS or card not in hand:
-            raise RuleError(
-                "not-in-hand", f"{self.names[pos]} has no {A.card_name(card)} to play."
-            )
-        if self.uncalled and len(hand) == 1 and pos in self.uncalled:
-            raise _uno_first()
-        if self.phase == RESPOND:
-            if not self._stacks(card):
-                raise self._stack_refusal(card)
-        elif self.phase == PLAY_DRAWN and card != self.drawn_card:
-            raise self._refusal(
-                "play-drawn",
-                f"After drawing, only the card drawn ({C.name(self.drawn_card)}) may be played",
-            )
-        top = self.discard[-1]
-        if not (card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]):
-            raise self._refusal(  # (in RESPOND `_stacks` has checked the match already)
-                "match",
-                f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[self.colour]} in play)",
-            )
-        if d.colour and not self.names_colour[card]:
-            raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
-        if d.uno and len(hand) != 2:
-            raise self._refusal("uno-call", "UNO is called as you play your next-to-last card")
-
-    def _check_protect(self, pos: int, d: Decoded) -> None:
-        if self.phase != PROTECT:
-            raise RuleError("phase", self._phase_hint("lay a protection card"))
-        self._check_lay(pos, d, "protect")
-
-    def _check_discard(self, pos: int, d: Decoded) -> None:
-        if self.phase != DISCARD:
-            raise RuleError("phase", self._phase_hint("discard"))
-        self._check_lay(pos, d, "discard")
-
-    def _check_draw(self, pos: int, d: Decoded) -> None:
-        if self.phase != PLAY:
-            raise RuleError("phase", self._phase_hint("draw"))
-        if not self.draw_when_playable and self.playable(pos) and not self._silenced(pos):
-            raise self._refusal(
-                "draw-when-stuck", "You have a card that matches, so you may not draw"
-            )
-
-    def _check_pass(self, pos: int, d: Decoded) -> None:
-        if self.phase != PLAY_DRAWN:
-            raise RuleError("phase", "You can keep a card only right after drawing it.")
-        if self.must_play_drawn:
-            raise self._refusal(
-                "must-play-drawn",
-                f"You drew {C.name(self.drawn_card)} and can play it, so you must play it",
-            )
-
-    def _check_done(self, pos: int, d: Decoded) -> None:
-        if self.phase != DISCARD:
-            raise RuleError("phase", self._phase_hint("stop discarding"))
-
-    def _check_take(self, pos: int, d: Decoded) -> None:
-        if self.phase != PROTECT and self.phase != RESPOND:
-            raise RuleError("phase", self._phase_hint("take the cards"))
-        if self.phase == PROTECT and not self.villain_may_take:
-            colour = C.COLOURS[self.tinker_colour]
-            raise RuleError(
-                "protect-must",
-                f"You hold a {colour} card, Tinker Bell's colour: lay it down as your Pixie Dust "
-                "Protection (\"each player will see if they have one card of that color to use "
-                "as their Pixie Dust Protection Card! If so, lay it down\").",
-            )
-
-    def _check_challenge(self, pos: int, d: Decoded) -> None:
-        """In RESPOND only: a challenge in any other phase is out of turn (`_interject`)."""
-        if self.effect_of[self.discard[-1]] != "wild_draw4":
-            raise RuleError(
-                "challenge-window",
-                "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
-                "they draw.",
-            )
-
-    def _check_colour(self, pos: int, d: Decoded) -> None:
-        if self.phase != COLOUR:
-            raise RuleError(
-                "colour", "A colour is named with the Wild that needs it, not on its own."
-            )
-
-    def _check_target(self, pos: int, d: Decoded) -> None:
-        if self.phase != TARGET:
-            raise RuleError("phase", self._phase_hint("choose a player"))
-        target = self.pos_of.get(d.seat)
-        if target is None or target == pos:
-            if self.effect_of[self.trigger] == "swap_hands":
-                raise RuleError(
-                    "swap-target",
-                    "Choose another player at the table to swap hands with (\"swap hands "
-                    "with another player of their choice\").",
-                )
-            raise RuleError(
-                "draw2-target",
-                "Choose another player at the table to draw 2 (\"the player gets to chose "
-                "whichever player they want to draw 2 cards\").",
-            )
-
-    def _check_misplay(self, pos: int, d: Decoded) -> None:
-        """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
-        more cards from the Stock"."""
-        card = d.card
-        if not self.rules.misplay_penalty:
-            raise RuleError(
-                "misplay",
-                f"The {self.rules.title} rules have no penalty for a wrong card: it is simply "
-                "taken back.",
-            )
-        if self.phase != PLAY:
-            raise RuleError("phase", self._phase_hint("lay a card"))
-        if card >= C.NCARDS or card not in self.hands[pos]:
-            raise RuleError("not-in-hand", f"{self.names[pos]} has no {A.card_name(card)}.")
-        top = self.discard[-1]
-        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
-            raise RuleError(
-                "misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card."
-            )
-
-    def _check_flip(self, pos: int, d: Decoded) -> None:
-        if self.phase != FLIP:
-            raise RuleError("phase", self._phase_hint("turn over a card"))
-
-    def _phase_hint(self, tried: str) -> str:
+    def phase_hint(self, tried: str) -> str:
         need = _NEEDS[self.phase]
         if self.phase == PROTECT and self.villain_may_take:
             need += " or take four cards"
         return f"You can't {tried} now: {self.names[self.to_move]} must {need}."
 
-    def _refusal(self, rule: str, text: str) -> RuleError:
+    def refusal(self, rule: str, text: str) -> RuleError:
         """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
         quote = self.rules.quotes.get(rule)
         return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
@@ -944,36 +811,8 @@ class Hand:
         self.winner = min(order, key=self.points_left)
         self.phase = OVER
 
-    def _check_jump(self, pos: int, d: Decoded) -> None:
-        """Jump-In: "If a player has exactly the same card (both number and color) as the top
-        card of the discard pile, they may play it immediately, even if it is not their turn." """
-        card = d.card
-        top = self.discard[-1]
-        if self.phase != PLAY and self.phase != RESPOND:
-            raise RuleError(
-                "jump-in",
-                f"You can jump in only between turns, not while {self.names[self.to_move]} must "
-                f"{PHASE_NAMES[self.phase].replace('_', ' ')}.",
-            )
-        if card != top or top >= 64:
-            raise RuleError(
-                "jump-in",
-                f"Only the identical card may jump in: {C.name(top)} is on top, not "
-                f"{A.card_name(card)} (\"exactly the same card (both number and color)\").",
-            )
-        if card not in self.hands[pos]:
-            raise RuleError("not-in-hand", f"{self.names[pos]} has no {C.name(card)} to play.")
-        if self.uncalled and len(self.hands[pos]) == 1 and pos in self.uncalled:
-            raise _uno_first()
-        if self.phase == RESPOND and not self._stacks(card):
-            raise RuleError("jump-in", "Only a card that stacks may jump in on a draw card.")
-        if d.colour:
-            raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
-        if d.uno and len(self.hands[pos]) != 2:
-            raise RuleError("uno-call", "UNO is called as you play your next-to-last card.")
-
     # ---- draw cards with a choice: take, challenge or stack (classic, official 2018)
-    def _stacks(self, card: int) -> bool:
+    def stacks(self, card: int) -> bool:
         """May `card` be stacked on the draw card on top of the pile?"""
         if not self.stacking:
             return False
@@ -984,11 +823,11 @@ class Hand:
             return False
         return card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]
 
-    def _silenced(self, pos: int) -> bool:
+    def silenced(self, pos: int) -> bool:
         """Classic: holding one card without having called UNO, so it may not be played."""
         return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
 
-    def _stack_refusal(self, card: int) -> RuleError:
+    def stack_refusal(self, card: int) -> RuleError:
         top = self.discard[-1]
         choice = " or challenge" if self.effect_of[top] == "wild_draw4" else ""
         if not self.stacking:
@@ -1010,7 +849,7 @@ class Hand:
         challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
         victim = (pos + self.direction) % self.num_players
         self.actor = pos
-        if draw4 or (self.stacking and any(self._stacks(c) for c in self.hands[victim])):
+        if draw4 or (self.stacking and any(self.stacks(c) for c in self.hands[victim])):
             self.phase = RESPOND
             self.to_move = victim
         else:
@@ -1019,28 +858,6 @@ class Hand:
             self.pass_turn(victim, 1)
 
     # ---- Villain Draw 4 protection, Wild Discard All discards
-    def _check_lay(self, pos: int, d: Decoded, what: str) -> None:
-        """Protection and discards: a card of Tinker Bell's colour from the hand (never a wild)."""
-        card = d.card
-        hand = self.hands[pos]
-        colour = self.tinker_colour
-        if card >= C.NCARDS or card not in hand:
-            raise RuleError(
-                "not-in-hand", f"{self.names[pos]} has no {A.card_name(card)} to lay."
-            )
-        if card >= 64 and what == "protect":
-            raise RuleError(
-                "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
-            )
-        if _COLOUR_OF[card] != colour:
-            raise RuleError(
-                f"{what}-colour",
-                f"Tinker Bell chose {C.COLOURS[colour]}: only a {C.COLOURS[colour]} card may be "
-                f"laid ({'protection' if what == 'protect' else 'discard'}), not {C.name(card)}.",
-            )
-        if d.uno and len(hand) != 2:
-            raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
-
     def _lay(self, pos: int, card: int, uno: bool) -> bool:
         """Move a card from the hand onto the discard pile; True if that was the last card."""
         hand = self.hands[pos]
@@ -1268,23 +1085,6 @@ _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
 )
 """The legal actions, by phase (the player phases PLAY .. FLIP)."""
 
-_Check = Callable[[Hand, int, Decoded], None]
-_CHECKS: Final[dict[Kind, _Check]] = {
-    Kind.PLAY: Hand._check_play,
-    Kind.PROTECT: Hand._check_protect,
-    Kind.DISCARD: Hand._check_discard,
-    Kind.DRAW: Hand._check_draw,
-    Kind.PASS: Hand._check_pass,
-    Kind.DONE: Hand._check_done,
-    Kind.TAKE: Hand._check_take,
-    Kind.CHALLENGE: Hand._check_challenge,
-    Kind.COLOUR: Hand._check_colour,
-    Kind.TARGET: Hand._check_target,
-    Kind.MISPLAY: Hand._check_misplay,
-    Kind.FLIP: Hand._check_flip,
-}
-"""How each kind of action by the player to move is checked (UNO, CATCH and a challenge out of
-turn go to `_interject`; PICK to `apply_tinker_bell`)."""
 
 _Apply = Callable[[Hand, int, int], None]
 _APPLY_BY_KIND: Final[dict[Kind, _Apply]] = {
@@ -1336,10 +1136,3 @@ def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool
         if two:
             acts.append(base + 1)
 
-
-def _uno_first() -> RuleError:
-    return RuleError(
-        "uno-first",
-        "Call UNO first: \"A player cannot win if he forgets to declare Uno because he is not "
-        'allowed to discard his last card until he does so."',
-    )
