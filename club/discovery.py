@@ -8,7 +8,7 @@ schemas (tests/club/test_discovery.py checks them):
 - sensor  `last_pick`  the last settled pick's colour, its JSON as attributes;
 - sensor  `leader`     who leads the current game;
 - sensor  `score_<player>`  one per player of the current game;
-- button  `press`      a virtual press, only when the table allows it (allow_press).
+- button  `virtual_press`  a virtual press, only when the table allows it (allow_press).
 
 What was announced is remembered in a small file beside the journal, so when the table is
 renamed or the players change, the configs no longer wanted are cleared (an empty retained
@@ -88,7 +88,7 @@ def configs(
             state_class="measurement", unit_of_measurement="points", icon="mdi:counter"))
     if can_press:
         entries.append(entity(
-            "button", "press", name="Press Tinker Bell",
+            "button", "virtual_press", name="Press Tinker Bell",
             command_topic=topics.topic(table, topics.PRESS_COMMAND),
             payload_press=topics.PRESS_PAYLOAD, icon="mdi:creation"))
     return dict(entries)

@@ -33,8 +33,7 @@ class ClubService:
     def __init__(self, broker: Broker, journal: Path, *, backoff: tuple[float, float] = (1, 30)):
         self.board = Board()
         self.journal = ClubJournal(journal)
-        replayed = self.journal.replay(self.board)
-        log.info("club journal %s: %d messages replayed", journal, replayed)
+        self.replayed = self.journal.replay(self.board)
         self.watchers = Watchers()
         self._lock = threading.Lock()
         self.link = Link(broker, client_id(journal), persistent_session=True, backoff=backoff)
@@ -57,6 +56,7 @@ class ClubService:
         from scoreboard.server import ServerThread, bind
 
         self.link.start()
+        log.info("club journal %s: %d messages replayed", self.journal.path, self.replayed)
         app = create_app(self.board, self.watchers)
         try:
             self.server = ServerThread(app, bind(host, port)).start()

@@ -4,6 +4,7 @@ in a temporary folder, and a way to kill it and start it again on the same port.
 from __future__ import annotations
 
 import os
+import pwd
 import signal
 import socket
 import subprocess
@@ -41,6 +42,9 @@ class Mosquitto:
         self.process: subprocess.Popen | None = None
         lines = [
             f"listener {self.port} 127.0.0.1",
+            # Started as root (a CI container), mosquitto would switch to the user "mosquitto",
+            # who cannot open this test's folder: stay whoever runs the tests.
+            f"user {pwd.getpwuid(os.geteuid()).pw_name}",
             "persistence true",
             f"persistence_location {folder}/",
             "autosave_interval 1",
