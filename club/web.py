@@ -14,7 +14,6 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
@@ -66,8 +65,11 @@ async def table_page(request: Request) -> Response:
     return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-cache"})
 
 
-async def shared_asset(request: Request) -> Response:
-    return FileResponse(SCOREBOARD_STATIC / request.path_params["name"])
+def shared_asset(name: str):
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(SCOREBOARD_STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return endpoint
 
 
 async def club_view(request: Request) -> Response:
@@ -116,7 +118,7 @@ routes = [
     Route("/api/club", club_view),
     Route("/api/tables/{name}", table_view),
     Route("/api/events", events),
-    *(Route(f"/static/{name}", shared_asset) for name in SHARED),
+    *(Route(f"/static/{name}", shared_asset(name)) for name in SHARED),
     Mount("/club-static", StaticFiles(directory=STATIC), name="club-static"),
 ]
 
@@ -136,7 +138,3 @@ def create_app(board: Board, watchers: Watchers | None = None, *, ping: float = 
     app.state.clients = watchers  # what scoreboard.server.ServerThread closes before stopping
     app.state.ping = ping
     return app
-
-
-def snapshot_json(board: Board) -> dict[str, Any]:
-    return board.snapshot()

@@ -12,12 +12,12 @@ pytestmark = pytest.mark.broker
 
 def test_an_unknown_host_is_one_line_at_start():
     link = Link(Broker.from_url("mqtt://no-such-broker.invalid:1883"), "t-unknown")
-    with pytest.raises(LinkError, match="^cannot find the MQTT broker mqtt://no-such-broker"):
+    with pytest.raises(LinkError, match=r"^cannot find the MQTT broker mqtt://no-such-broker"):
         link.start(wait=1)
 
 
 def test_a_password_file_that_is_missing_is_one_line():
-    with pytest.raises(LinkError, match="^cannot read the MQTT password file /nonexistent"):
+    with pytest.raises(LinkError, match=r"^cannot read the MQTT password file /nonexistent"):
         Broker.from_url("mqtt://127.0.0.1", password_file="/nonexistent/pw")
 
 
@@ -33,7 +33,7 @@ def test_refused_credentials_are_one_line_at_start(tmp_path, listen):
     try:
         (tmp_path / "pw").write_text("wrong\n")
         broker = Broker.from_url(guarded.url, username="tray", password_file=str(tmp_path / "pw"))
-        with pytest.raises(LinkError, match="^the MQTT broker .* refused us: Not authorized"):
+        with pytest.raises(LinkError, match=r"^the MQTT broker .* refused us: Not authorized"):
             Link(broker, "t-refused").start()
         (tmp_path / "pw").write_text("right\n")
         broker = Broker.from_url(guarded.url, username="tray", password_file=str(tmp_path / "pw"))
