@@ -50,7 +50,7 @@ COLOURS = ("red", "blue", "green", "yellow")
 
 def quantiles(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
-    p99 = ms[min(len(ms) - 1, int(round(0.99 * (len(ms) - 1))))]
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
 
 
