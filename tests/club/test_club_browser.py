@@ -33,7 +33,8 @@ def chromium():
         b.close()
 
 
-def test_the_club_page_shows_two_tables_live(broker, make_table, chromium, tmp_path):
+def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, tmp_path):
+    broker = own_broker  # its own: no table of another test retained on it
     kitchen, garden = make_table("kitchen"), make_table("garden")
     links = [publish_table(broker, kitchen, "kitchen"), publish_table(broker, garden, "garden")]
     club = ClubService(Broker.from_url(broker.url), tmp_path / "club.sqlite3",

@@ -35,14 +35,14 @@ def pick(table, seq, colour="red"):
 
 
 def test_a_pick_goes_out_only_once_its_lights_have_settled(broker, make_table, listen):
-    table = make_table()
-    listener = listen(broker.port, "tinker-tray/kitchen/#")
-    linked = publish_table(broker, table)
+    table = make_table("settle")
+    listener = listen(broker.port, "tinker-tray/settle/#")
+    linked = publish_table(broker, table, "settle")
     try:
         pick(table, 1, "green")
-        topic = topics.topic("kitchen", topics.PICK)
+        topic = topics.topic("settle", topics.PICK)
         listener.wait_for(lambda ls: ls.on(topic), what="the pick")
-        press = listener.on(topics.topic("kitchen", topics.PRESS))[0]
+        press = listener.on(topics.topic("settle", topics.PRESS))[0]
         assert json.loads(press.payload)["event_type"] == "press"
         # The press went out at once, the pick only after the show: the session had revealed
         # it (never the raw Pick at the press).
@@ -53,8 +53,8 @@ def test_a_pick_goes_out_only_once_its_lights_have_settled(broker, make_table, l
         assert not table.session.view()["pick"]["pending"]
     finally:
         linked.close()
-    listener.wait_for(lambda ls: ls.on(topics.topic("kitchen", topics.AVAILABILITY))
-                      and ls.on(topics.topic("kitchen", topics.AVAILABILITY))[-1].payload
+    listener.wait_for(lambda ls: ls.on(topics.topic("settle", topics.AVAILABILITY))
+                      and ls.on(topics.topic("settle", topics.AVAILABILITY))[-1].payload
                       == b"offline", what="offline on a clean stop")
 
 
