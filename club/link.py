@@ -149,7 +149,8 @@ class Link:
                 raise LinkError(f"cannot use the MQTT CA file {broker.ca_file}: {exc}") from None
         if will is not None:
             client.will_set(will[0], will[1], qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=backoff[0], max_delay=backoff[1])
+        # paho types these as int but waits any number of seconds (tests use fractions)
+        client.reconnect_delay_set(min_delay=backoff[0], max_delay=backoff[1])  # type: ignore[arg-type]
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message

@@ -7,12 +7,16 @@ import logging
 import socket
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from club import topics
 from club.board import Board
 from club.journal import ClubJournal
 from club.link import Broker, Link
 from club.web import Watchers, create_app
+
+if TYPE_CHECKING:
+    from scoreboard.server import ServerThread
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +42,7 @@ class ClubService:
         self._lock = threading.Lock()
         self.link = Link(broker, client_id(journal), persistent_session=True, backoff=backoff)
         self.link.subscribe(topics.every_table("#"), self._on_message)
-        self.server = None
+        self.server: ServerThread | None = None
 
     def _on_message(self, name: str, payload: bytes, _retained: bool) -> None:
         parts = topics.split(name)

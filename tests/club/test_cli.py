@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -107,3 +108,57 @@ def test_a_malformed_address_is_one_line(quick):
     assert done.stderr.strip().splitlines() == [
         "tinker-tray: --mqtt must look like mqtt://host:1883 or mqtts://host:8883, "
         "not 'localhost:1883'"]
+
+
+def _started(args: list[str], until: str) -> tuple[subprocess.Popen, str]:
+    """A long-running command, read up to the stdout line containing `until`."""
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    for _ in range(50):  # bounded: the lines it prints at start
+        line = process.stdout.readline()
+        if until in line or not line:
+            return process, line
+    return process, ""
+
+
+def _stop(process: subprocess.Popen) -> int:
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+        raise
+
+
+def test_display_publishes_its_table(broker, listen, tmp_path):
+    listener = listen(broker.port, "tinker-tray/lounge/#")
+    process, line = _started(["display", "--mqtt", broker.url, "--table", "lounge", "--port", "0",
+                              "--journal", str(tmp_path / "j.sqlite3")], "token:")
+    try:
+        assert "token:" in line, process.stderr.read() if process.poll() is not None else line
+        listener.wait_for(lambda ls: any(m.payload == b"online"
+                                         for m in ls.on("tinker-tray/lounge/availability")),
+                          what="the display's table online")
+    finally:
+        assert _stop(process) == 0
+    listener.wait_for(lambda ls: ls.on("tinker-tray/lounge/availability")[-1].payload
+                      == b"offline", what="offline after the display stopped")
+
+
+def test_the_club_command_serves_its_page(broker, tmp_path):
+    import httpx
+
+    process, line = _started(["club", "--mqtt", broker.url, "--port", "0",
+                              "--journal", str(tmp_path / "club.sqlite3")], "club:")
+    try:
+        assert line.startswith("club:"), line
+        url = line.split()[1]
+        res = httpx.get(url + "api/club", timeout=10)
+        assert res.status_code == 200 and "tables" in res.json()
+        assert "The club tonight" in httpx.get(url, timeout=10).text
+    finally:
+        assert _stop(process) == 0
+    assert (tmp_path / "club.sqlite3").exists()
