@@ -119,8 +119,9 @@ class TablePublisher:
     def _on_change(self, event: Event) -> None:
         view = self.session.view()
         players = [p["name"] for p in view.get("players", [])]
-        if players != self._players:
-            self._players = players
+        with self._lock:
+            changed, self._players = players != self._players, players
+        if changed:  # new players: their score sensors come, those who left go
             self._announce()
         self._publish_state(view)
 

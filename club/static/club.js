@@ -70,8 +70,10 @@
     $("scores").replaceChildren(...scoreRows(t));
     $("swatch").replaceWith(Object.assign(swatch(t.pick), { id: "swatch" }));
     $("says").textContent = t.pick ? t.pick.says : "";
-    $("picks").replaceChildren(...t.picks.slice(1).map((p) =>
-      el("li", { "data-seq": p.seq }, `#${p.seq} `, el("b", { text: p.colour }))));
+    const earlier = t.picks.slice(1);
+    $("picks").replaceChildren(...(earlier.length ? earlier.map((p) =>
+      el("li", { "data-seq": p.seq }, `#${p.seq} `, el("b", { text: p.colour })))
+      : [el("li", { class: "muted", text: "None yet." })]));
     $("finished").replaceChildren(...finishedItems(t.finished, false));
   }
 
