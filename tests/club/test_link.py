@@ -71,3 +71,20 @@ def test_nothing_listening_at_all_still_starts():
     link.publish("x", "y")
     assert link.queued == 1
     link.stop()
+
+
+def test_mqtts_with_our_own_ca_file(tmp_path):
+    require_mosquitto()
+    secure = Mosquitto(tmp_path / "tls", tls=True).start()
+    try:
+        assert secure.url.startswith("mqtts://")
+        link = Link(Broker.from_url(secure.url, ca_file=str(secure.ca_file)), "t-tls").start()
+        assert link.connected
+        link.stop()
+        # Without our CA the broker's certificate is not trusted: never connected.
+        untrusted = Link(Broker.from_url(secure.url), "t-untrusted", backoff=(0.05, 0.1))
+        untrusted.start(wait=0.5)
+        assert not untrusted.connected
+        untrusted.stop()
+    finally:
+        secure.stop()
