@@ -120,27 +120,28 @@ class Subscriber:
 
 
 def one_table(broker: Mosquitto, folder: Path, picks: int) -> None:
+    """Alternates a table's pick and a bare publish, so both see the same machine load."""
     sub = Subscriber(broker.port, "#")
     table = Table(broker, "bench", folder)
-    ours = []
-    for _ in range(picks):
+    bare = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    bare.connect("127.0.0.1", broker.port)
+    bare.loop_start()
+    ours, peer = [], []
+    for n in range(picks):
         seq = table.pick()
         table.wait_revealed(seq)
         got = sub.wait(f"tinker-tray/bench/pick:{seq}")
         if got is not None and seq in table.revealed:
             ours.append(got - table.revealed[seq])
-    table.close()
-    bare = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    bare.connect("127.0.0.1", broker.port)
-    bare.loop_start()
-    peer = []
-    for n in range(picks):
+        time.sleep(0.02)  # let both sides' acknowledgements settle before the other measures
         payload = f"bare-{n}"
         start = time.perf_counter()
         bare.publish("bare/pick-like", payload, qos=1)
         got = sub.wait(f"bare/pick-like:{payload}")
         if got is not None:
             peer.append(got - start)
+        time.sleep(0.02)
+    table.close()
     bare.disconnect()
     bare.loop_stop()
     sub.close()
