@@ -151,6 +151,7 @@ class Link:
             client.will_set(will[0], will[1], qos=1, retain=True)
         # paho types these as int but waits any number of seconds (tests use fractions)
         client.reconnect_delay_set(min_delay=backoff[0], max_delay=backoff[1])  # type: ignore[arg-type]
+        client.enable_logger(logging.getLogger("club.paho"))  # packets at DEBUG (-v), no password
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message

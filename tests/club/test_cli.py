@@ -162,3 +162,41 @@ def test_the_club_command_serves_its_page(broker, tmp_path):
     finally:
         assert _stop(process) == 0
     assert (tmp_path / "club.sqlite3").exists()
+
+
+def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_path, listen):
+    from tests.club.broker import Mosquitto, require_mosquitto
+
+    require_mosquitto()
+    secret = "s3cret-Pixie-Dust"
+    guarded = Mosquitto(tmp_path / "guarded", users={"tray": secret, "watch": "w"}).start()
+    try:
+        pins = tmp_path / "pins.toml"
+        pins.write_text(QUICK + textwrap.dedent(f"""\
+            [mqtt]
+            url = "{guarded.url}"
+            table = "attic"
+            username = "tray"
+            password_env = "TEST_TRAY_MQTT_PASSWORD"
+            """))
+        listener = listen(guarded.port, "tinker-tray/attic/pick", username="watch", password="w")
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "emulate", "--config", str(pins), "--presses", "1",
+             "--no-web", "--journal", str(tmp_path / "j.sqlite3"), "--verbose"],
+            cwd=ROOT, text=True, capture_output=True, timeout=60,
+            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": secret})
+        assert done.returncode == 0, done.stderr
+        listener.wait_for(lambda ls: ls.messages, what="the pick through the guarded broker")
+        assert secret not in done.stdout + done.stderr
+        assert "DEBUG" in done.stderr  # it did log, verbosely
+        wrong = subprocess.run(
+            [sys.executable, "-m", "cli.main", "emulate", "--config", str(pins), "--presses", "1",
+             "--no-web", "--journal", str(tmp_path / "j.sqlite3")],
+            cwd=ROOT, text=True, capture_output=True, timeout=60,
+            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": "wrong"})
+        assert wrong.returncode == 2
+        assert wrong.stderr.strip().splitlines()[-1].startswith(
+            f"tinker-tray: the MQTT broker {guarded.url} refused us: Not authorized")
+        assert "wrong" not in wrong.stderr.replace("refused us", "")
+    finally:
+        guarded.stop()
