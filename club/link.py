@@ -36,6 +36,16 @@ QUEUE_SIZE = 1000
 two a minute, a few retained states), a few hundred KiB at most."""
 
 
+def _not_paho_noise(record: logging.LogRecord) -> bool:
+    """paho logs an ERROR when its loop meets the socket a clean disconnect just closed (and
+    while reconnecting); our own lines already say when the connection is lost."""
+    return not str(record.msg).startswith("Client is not connected")
+
+
+PAHO_LOG = logging.getLogger("club.paho")
+PAHO_LOG.addFilter(_not_paho_noise)
+
+
 class LinkError(Exception):
     """The link cannot start: str() is one line a person can act on."""
 
@@ -151,7 +161,7 @@ class Link:
             client.will_set(will[0], will[1], qos=1, retain=True)
         # paho types these as int but waits any number of seconds (tests use fractions)
         client.reconnect_delay_set(min_delay=backoff[0], max_delay=backoff[1])  # type: ignore[arg-type]
-        client.enable_logger(logging.getLogger("club.paho"))  # packets at DEBUG (-v), no password
+        client.enable_logger(PAHO_LOG)  # packets at DEBUG (-v); it never logs a password
         client.on_connect = self._connected
         client.on_disconnect = self._disconnected
         client.on_message = self._message
