@@ -104,10 +104,15 @@ def attach_mqtt(
     journal_path = Path(getattr(args, "journal", None) or default_journal())
     closers: list[Callable[[], None]] = []
     if session is None:
-        from scoreboard.journal import Journal
+        from scoreboard.journal import Journal, JournalError
         from scoreboard.session import TableSession
 
-        journal = Journal(journal_path)
+        try:
+            journal = Journal(journal_path)
+        except JournalError as exc:  # the tray carries on, unpublished: the lights come first
+            log.warning("not publishing on MQTT: the journal did not open: %s", exc)
+            link.stop()
+            return lambda: None
         session = TableSession(journal, bus, show=config.show if config else None)
         closers += [session.close, journal.close]
     table = start_table(settings, link, session, bus, press=press,
@@ -159,6 +164,7 @@ def open_serial_tray(port: str, *, emulate: bool) -> Any:
 def attach_display(
     service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
 ) -> Callable[[], None]:
+    """`attach_display_session`'s closer alone."""
     return attach_display_session(service, bus, args, virtual_button=virtual_button)[0]
 
 
