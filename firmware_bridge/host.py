@@ -209,6 +209,12 @@ class Bridge:
             self._on_frame("out", msg)
         return True
 
+    @property
+    def running(self) -> bool:
+        """The port thread is alive and has not been asked to stop."""
+        return (self._thread is not None and self._thread.is_alive()
+                and not self._stop.is_set())
+
     def wait_linked(self, timeout: float) -> bool:
         return self.linked.wait(timeout)
 

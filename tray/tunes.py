@@ -5,9 +5,9 @@ pattern of (on, seconds). A *passive* piezo is a bare transducer: it sounds the 
 driven at (gpiozero's `TonalBuzzer`, a 50 % PWM square wave), so its tune is a melody of
 (note, seconds), a note being a name such as "E6", a frequency in Hz, or None for a rest.
 
-The pick's chime is the one the USB tray's firmware plays (`firmware_bridge.tray.TUNES`) and the
-press chirp ends on the firmware's press note (A6), so a table sounds much the same whichever
-tray it has. The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small
+This is the one tune table: the GPIO tray plays it on its buzzer, and the USB tray sends each
+melody to its firmware as (Hz, milliseconds) notes (`Tune.notes`), so a table sounds the same
+whichever tray it has. A name not in the table is refused by every tray (`tune()`). The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small
 piezos are loud near their resonance of a few kHz and feeble in the octaves below. Every note
 must lie within `PASSIVE_RANGE`, the range the passive buzzer is opened with; the tests check it.
 """
@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 
 from gpiozero.tones import Tone
+
+from tray.backend import UnknownTune
 
 Note = str | float | None  # "E6", 1318.5 (Hz) or None (a rest)
 Step = tuple[bool | float | None, float]  # (on/off, or Hz/None; seconds) as the Player plays it
@@ -59,6 +61,11 @@ class Tune:
             return tuple((None if note is None else frequency(note), s) for note, s in self.melody)
         raise ValueError(f"a buzzer is 'active' or 'passive', not {kind!r}")
 
+    def notes(self) -> tuple[tuple[int, int], ...]:
+        """The melody as the USB tray's firmware takes it: (Hz, or 0 for a rest; milliseconds)."""
+        return tuple((0 if note is None else round(frequency(note)), round(s * 1000))
+                     for note, s in self.melody)
+
 
 TUNES: dict[str, Tune] = {
     # A quick two-note chirp, upwards: the press was heard.
@@ -73,3 +80,10 @@ TUNES: dict[str, Tune] = {
     ),
 }
 
+
+def tune(name: str) -> Tune:
+    """The tune called `name`; `UnknownTune` (naming the known ones) if there is none."""
+    found = TUNES.get(name)
+    if found is None:
+        raise UnknownTune(f"unknown tune {name!r}; known: {', '.join(TUNES)}")
+    return found

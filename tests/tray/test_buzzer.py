@@ -19,6 +19,7 @@ from cli.commands import bench
 from tests.helpers.gpio import installed_factory
 from tray import config as tray_config
 from tray import tunes
+from tray.backend import UnknownTune
 from tray.config import BuzzerConfig
 from tray.devices import TrayDevices
 from tray.events import Pick
@@ -158,9 +159,10 @@ def test_a_new_tune_replaces_the_one_playing(passive, clock):
     assert heard(passive) == near([E6, E6, A6, None])  # the pick's first note only
 
 
-def test_an_unknown_tune_plays_nothing(passive, clock):
-    passive.buzz("fanfare")
-    passive.buzz("")
+def test_an_unknown_tune_is_refused_and_plays_nothing(passive, clock):
+    for name in ("fanfare", ""):
+        with pytest.raises(UnknownTune, match=f"unknown tune {name!r}; known: press, pick"):
+            passive.buzz(name)
     run_until(passive, clock, 10.0)
     assert heard(passive) == [] and passive.devices.buzzer.value is None
 
@@ -230,7 +232,8 @@ def test_an_active_buzzer_beeps_the_pick_pattern_on_its_pin(mock_factory, quick_
     tray = GpioTray(buzzer_config(quick_config, "active"), clock=clock)
     try:
         tray.buzz("pick")
-        tray.buzz("no such tune")
+        with pytest.raises(UnknownTune):
+            tray.buzz("no such tune")
         run_until(tray, clock, 10.0)
         assert [s.state for s in tray.devices.buzzer.pin.states] == [0, 1, 0, 1, 0, 1, 0]
         tray.buzz("press")
