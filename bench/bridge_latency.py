@@ -37,8 +37,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def open_port(path: str) -> serial.Serial:
-    return serial.Serial(path, 115200, timeout=1.0, exclusive=True)
+def open_port(path: str) -> serial.SerialBase:
+    return serial.serial_for_url(path, baudrate=115200, timeout=1.0, exclusive=True)
 
 
 def bare_echo(n: int, size: int) -> list[float]:
@@ -72,7 +72,7 @@ def bare_echo(n: int, size: int) -> list[float]:
     return times
 
 
-def linked_port(emulator: Emulator) -> tuple[serial.Serial, p.Decoder]:
+def linked_port(emulator: Emulator) -> tuple[serial.SerialBase, p.Decoder]:
     port = open_port(emulator.start())
     decoder = p.Decoder()
     port.write(p.encode(p.Hello(1, 1, 0, 1000, 60000), 0))

@@ -51,8 +51,8 @@ class EngineLink:
     """Runs a game of bots (and people, at the `humans` seats) between Tinker Bell picks.
 
     Thread-safe: picks arrive from the bus's relay thread, people's actions from the web
-    server's, paced bot steps from the link's loop; one re-entrant lock serialises them all. `bots[seat]` is
-    ignored (and may be None) for a human seat.
+    server's, paced bot steps from the link's loop; one re-entrant lock serialises them all.
+    `bots[seat]` is ignored (and may be None) for a human seat.
     """
 
     def __init__(

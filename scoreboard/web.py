@@ -93,7 +93,7 @@ def create_app(
     """The display app. `press` (emulator mode) adds the virtual tray page and /api/press;
     `public_url` is the address phones should open (for the QR code), default: as requested;
     `show` is the tray's show settings (None: no tray, picks show at once); `clock` is the
-    clock a pick's `settles_at` is on (monotonic; tests pass their own). Each of `extensions` (digital play, added
+    clock `Pick.settles_at` is on (tests pass theirs). Each of `extensions` (digital play, added
     by the command line) is called with the app's parts (bus, clients, authorised, read_body,
     table, emulator, ping) and gives `routes`, `state` (set as `app.state.<name>`) and
     `close()`."""

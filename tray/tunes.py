@@ -7,8 +7,9 @@ driven at (gpiozero's `TonalBuzzer`, a 50 % PWM square wave), so its tune is a m
 
 This is the one tune table: the GPIO tray plays it on its buzzer, and the USB tray sends each
 melody to its firmware as (Hz, milliseconds) notes (`Tune.notes`), so a table sounds the same
-whichever tray it has. A name not in the table is refused by every tray (`tune()`). The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small
-piezos are loud near their resonance of a few kHz and feeble in the octaves below. Every note
+whichever tray it has. A name not in the table is refused by every tray (`tune()`).
+The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small piezos are loud near their resonance
+of a few kHz and feeble in the octaves below. Every note
 must lie within `PASSIVE_RANGE`, the range the passive buzzer is opened with; the tests check it.
 """
 
