@@ -129,6 +129,7 @@ def burst(n: int) -> dict[str, float]:
     thread.join()
     elapsed = time.perf_counter() - t0
     fw = emulator.firmware
+    assert fw is not None
     result = {"sent": n, "replies": replies, "seconds": elapsed,
               "device_rx_bad": sum(fw.deframer.dropped.values()),
               "host_dropped": decoder.counters.dropped, "host_seq_gaps": decoder.counters.seq_gaps,
@@ -167,7 +168,7 @@ def replug(rounds: int) -> tuple[list[float], list[float]]:
         wait(Fault, i + 1, "serial_lost")
         t0 = time.perf_counter()
         emulator.start()
-        while emulator.firmware.mode != wire.MODE_LINKED:
+        while emulator.firmware is None or emulator.firmware.mode != wire.MODE_LINKED:
             time.sleep(0.0005)
         to_link.append(time.perf_counter() - t0)
         emulator.tap(0.03)

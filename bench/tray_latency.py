@@ -42,7 +42,7 @@ from tray import config as tray_config  # noqa: E402
 from tray.backend import DARK  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.config import ShowSettings  # noqa: E402
-from tray.events import Pick  # noqa: E402
+from tray.events import Event, Pick  # noqa: E402
 from tray.gpio_tray import GpioTray  # noqa: E402
 from tray.pick import Picker  # noqa: E402
 from tray.service import TrayService  # noqa: E402
@@ -112,7 +112,11 @@ def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
         journal = Journal(Path(tmp) / "journal.sqlite3")
         session = TableSession(journal, bus, show=show)
         session.new_game(["Ann", "Bea", "Cy"])
-        bus.subscribe(lambda e: journaled.release() if e.kind == "pick" else None, TableChanged)
+        def on_change(event: Event) -> None:
+            if isinstance(event, TableChanged) and event.kind == "pick":
+                journaled.release()
+
+        bus.subscribe(on_change, TableChanged)
         try:
             yield journaled
         finally:

@@ -165,7 +165,7 @@ class EngineLink:
         for seat, action in g.interjections():
             if seat in self.humans:
                 continue
-            choice = self.bots[seat].interject(g, seat, [action])
+            choice = self._bot(seat).interject(g, seat, [action])
             if choice is not None:
                 g.apply_action(choice, seat)
                 return True
@@ -175,7 +175,12 @@ class EngineLink:
         """One bot interjection, or else the bot to move moves."""
         g = self.game
         if not self._bot_interjects() and g.current_player() not in self.humans:
-            g.apply_action(self.bots[g.current_player()].act(g))
+            g.apply_action(self._bot(g.current_player()).act(g))
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self.bots[seat]
+        assert bot is not None, f"seat {seat} is a person's"  # checked in __init__
+        return bot
 
     def _schedule(self) -> None:
         if self._step_due:

@@ -90,6 +90,14 @@ def to_byte(level: float) -> int:
     return round(level * 255)
 
 
+def to_bytes(levels: Sequence[float]) -> p.Levels8:
+    """Four light levels (0..1) as the wire's bytes; ValueError unless there are four in 0..1."""
+    if len(levels) != 4:
+        raise ValueError(f"a frame has 4 levels, got {len(levels)}")
+    red, blue, green, yellow = (to_byte(v) for v in levels)
+    return red, blue, green, yellow
+
+
 def show_frames(frames: Sequence[Frame], max_frames: int) -> list[p.ShowFrame]:
     """Frames as wire tuples: long frames split at 65.535 s, then merged pairwise until the
     show fits the device (merging keeps the total time and the last frame's levels)."""
@@ -97,11 +105,9 @@ def show_frames(frames: Sequence[Frame], max_frames: int) -> list[p.ShowFrame]:
         raise ValueError(f"a device must hold at least 2 frames of a show, not {max_frames}")
     out: list[p.ShowFrame] = []
     for frame in frames:
-        if len(frame.levels) != 4:
-            raise ValueError(f"a frame has 4 levels, got {len(frame.levels)}")
+        levels = to_bytes(frame.levels)
         if frame.seconds < 0:
             raise ValueError(f"a frame lasts a non-negative time, got {frame.seconds}")
-        levels = tuple(to_byte(v) for v in frame.levels)
         ms = round(frame.seconds * 1000)
         while ms > 0xFFFF:
             out.append((*levels, 0xFFFF))
@@ -191,7 +197,7 @@ class Bridge:
     def set_lights(self, levels: Levels) -> None:
         if len(levels) != 4:
             raise ValueError(f"set_lights takes 4 levels, got {len(levels)}")
-        wire_levels = tuple(to_byte(v) for v in levels)
+        wire_levels = to_bytes(levels)
         with self._state_lock:
             self._wanted = _Wanted(self._next_state_id(), wire_levels)
         self._send_wanted()
@@ -202,7 +208,7 @@ class Bridge:
         device = self.device
         show = show_frames(frames, device.max_show if device else 128)
         with self._state_lock:
-            self._wanted = _Wanted(self._next_state_id(), tuple(show[-1][:4]), show,
+            self._wanted = _Wanted(self._next_state_id(), show[-1][:4], show,
                                    time.monotonic())
         self._send_wanted()
 

@@ -109,7 +109,7 @@ class TrayService:
 
         `ready()` is called once the signal handlers are in place (so a "ready" message is
         never printed before a signal can stop the service cleanly)."""
-        previous: dict[int, Any] = {}
+        previous: dict[signal.Signals, Any] = {}
         if signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, lambda *_: self._stop_requested.set())

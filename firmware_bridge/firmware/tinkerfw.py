@@ -16,7 +16,7 @@ import struct
 try:
     from . import wire
 except (ImportError, ValueError):  # on the device the files sit side by side
-    import wire
+    import wire  # type: ignore[no-redef]
 
 FIRMWARE_VERSION = "1.0.0"
 
