@@ -52,7 +52,8 @@ class BridgeSettings:
     handshake_max_s: float = 0.8
     handshake_attempts: int = 6
     rescan_s: float = 0.1            # look for the device again this often while it is away
-    refused_retry_s: float = 5.0     # after a version refusal, try again this much later
+    refused_retry_s: float = 5.0     # after refusing a device (its version, a field of its
+    #                                  hello), try again this much later
 
 
 class VersionRefused(Exception):
