@@ -16,8 +16,7 @@ must lie within `PASSIVE_RANGE`, the range the passive buzzer is opened with; th
 from __future__ import annotations
 
 import dataclasses
-
-from gpiozero.tones import Tone
+import re
 
 from tray.backend import UnknownTune
 
@@ -30,11 +29,33 @@ PASSIVE_OCTAVES = 1
 3520 Hz); gpiozero's default (A4, one octave) would stop at 880 Hz, below every note here."""
 
 
+_NOTE = re.compile(r"(?P<letter>[A-G])(?P<accidental>[#♯b♭♮]?)(?P<octave>[0-9])")
+_LETTERS = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+_ACCIDENTALS = {"#": 1, "♯": 1, "b": -1, "♭": -1, "♮": 0, "": 0}
+
+
+def midi(note: str) -> int:
+    """A note name's MIDI number ("A4" is 69), as gpiozero's `Tone.from_note` reads it.
+
+    Written out here, not borrowed from gpiozero, so that the table (which the USB tray reads
+    too) needs no GPIO library; a test holds the two to the same answers."""
+    match = _NOTE.fullmatch(note)
+    if match is None:
+        raise ValueError(f"a note is a name like 'E6', 'F#5' or 'Bb6', not {note!r}")
+    return (_LETTERS[match["letter"]] + _ACCIDENTALS[match["accidental"]]
+            + 12 * (int(match["octave"]) + 1))
+
+
+def midi_frequency(number: int) -> float:
+    """Equal temperament from A4 = 440 Hz (MIDI 69), as gpiozero computes it."""
+    return float(440 * 2 ** ((number - 69) / 12))
+
+
 def frequency(note: str | float) -> float:
-    """A note name ("E6", "F#5", "Bb6") or a frequency in Hz, as Hz (gpiozero's Tone does the
-    equal-temperament arithmetic; numbers are taken as Hz, never as MIDI note numbers)."""
+    """A note name ("E6", "F#5", "Bb6") or a frequency in Hz, as Hz (numbers are taken as Hz,
+    never as MIDI note numbers)."""
     if isinstance(note, str):
-        return Tone.from_note(note).frequency
+        return midi_frequency(midi(note))
     if isinstance(note, bool) or not isinstance(note, int | float) or note <= 0:
         raise ValueError(f"a note is a name like 'E6' or a frequency in Hz, not {note!r}")
     return float(note)
@@ -42,8 +63,8 @@ def frequency(note: str | float) -> float:
 
 def passive_range() -> tuple[float, float]:
     """The lowest and highest frequency the passive buzzer is opened to play, in Hz."""
-    mid = Tone.from_note(PASSIVE_MID_TONE)
-    return mid.down(12 * PASSIVE_OCTAVES).frequency, mid.up(12 * PASSIVE_OCTAVES).frequency
+    mid = midi(PASSIVE_MID_TONE)
+    return midi_frequency(mid - 12 * PASSIVE_OCTAVES), midi_frequency(mid + 12 * PASSIVE_OCTAVES)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -121,6 +121,25 @@ def test_the_press_chirps_up_and_the_pick_chime_rises():
     assert pick == near([E6, G6, C7]) and pick == sorted(pick)
 
 
+def test_note_names_read_as_gpiozero_reads_them():
+    """The tune table does its own note arithmetic (the USB tray reads it without gpiozero):
+    every name gives the frequency gpiozero's Tone gives."""
+    from gpiozero.tones import Tone
+
+    for octave in range(10):
+        for letter in "CDEFGAB":
+            for accidental in ("", "#", "b", "♯", "♭"):
+                name = f"{letter}{accidental}{octave}"
+                try:
+                    expected = Tone.from_note(name).frequency
+                except ValueError:  # beyond MIDI 0..127
+                    continue
+                assert tunes.frequency(name) == expected, name
+    for bad in ("E", "E10", "e6", "E6x", "Eb#6", ""):
+        with pytest.raises(ValueError, match="a note is a name like"):
+            tunes.frequency(bad)
+
+
 def test_notes_are_names_or_hertz_never_midi_numbers():
     assert tunes.frequency("A4") == 440.0 and tunes.frequency("Bb6") == near(1864.66)
     assert tunes.frequency(100) == 100.0  # Hz: gpiozero's Tone(100) would read MIDI note 100
