@@ -4,6 +4,7 @@
     tinker-tray bridge monitor [--port auto]      every frame both ways, events and drop counters
     tinker-tray bridge monitor --emulate          the same against the firmware emulator
     tinker-tray bridge emulate                    an emulated tray on a pty (Enter taps the button)
+    tinker-tray bridge emulate --tcp 7777         the same on socket://127.0.0.1:7777
     tinker-tray bridge deploy [--port auto]       copy the reference firmware to a Pico (mpremote)
 """
 
@@ -34,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mon.add_argument("--seconds", type=float, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
     emu.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    emu.add_argument("--tcp", type=int, metavar="PORT", default=None,
+                     help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
+                          "--serial socket://127.0.0.1:PORT")
     dep = sub.add_parser("deploy", help="copy the reference firmware to a Pico running "
                          "MicroPython (needs mpremote: pip install 'tinker-tray[firmware]')")
     dep.add_argument("--port", default="auto",
@@ -186,7 +190,16 @@ def _emulate(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import Emulator
 
     emulator = Emulator()
-    path = emulator.start()
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        print(f"tinker-tray: --tcp takes a port number 0 to 65535, not {args.tcp}",
+              file=sys.stderr)
+        return 2
+    try:
+        path = emulator.start() if args.tcp is None else emulator.start_tcp(port=args.tcp)
+    except OSError as exc:
+        print(f"tinker-tray: cannot serve the emulated tray on port {args.tcp}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"emulated tray on {path}\n"
           f"  tinker-tray run --serial {path}    (in another terminal)\n"
           "  press Enter to tap the Tinker Bell button, Ctrl-C to stop", flush=True)

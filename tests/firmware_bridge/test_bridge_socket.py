@@ -84,3 +84,24 @@ def test_a_device_announcing_an_absurd_max_show_is_refused_then_taps_work_on_a_g
 def test_a_show_for_a_device_with_no_room_is_refused_not_looped_on(max_frames):
     with pytest.raises(ValueError, match="at least 2 frames"):
         show_frames([Frame((1.0, 0.0, 0.0, 0.0), 0.1)] * 3, max_frames)
+
+
+def test_bridge_emulate_serves_a_socket_url(capsys):
+    from cli.main import main
+
+    assert main(["bridge", "emulate", "--tcp", "0", "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "emulated tray on socket://127.0.0.1:" in out and "run --serial socket://" in out
+
+
+def test_bridge_emulate_on_a_port_in_use_says_so_in_one_line(capsys):
+    import socket
+
+    from cli.main import main
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        assert main(["bridge", "emulate", "--tcp", str(port), "--seconds", "0"]) == 1
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"tinker-tray: cannot serve the emulated tray on port {port}: ")
+    assert main(["bridge", "emulate", "--tcp", "70000"]) == 2
