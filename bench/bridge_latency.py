@@ -20,6 +20,7 @@ import statistics
 import threading
 import time
 import tty
+from typing import cast
 
 import serial
 
@@ -27,7 +28,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.events import TrayLinked
 from firmware_bridge.firmware import wire
-from firmware_bridge.host import BridgeSettings
+from firmware_bridge.host import BridgeSettings, Port
 from firmware_bridge.tray import SerialTray
 from tray.events import ButtonPressed, Fault
 
@@ -37,8 +38,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def open_port(path: str) -> serial.SerialBase:
-    return serial.serial_for_url(path, baudrate=115200, timeout=1.0, exclusive=True)
+def open_port(path: str) -> Port:
+    return cast(Port, serial.serial_for_url(path, baudrate=115200, timeout=1.0, exclusive=True))
 
 
 def bare_echo(n: int, size: int) -> list[float]:
@@ -72,7 +73,7 @@ def bare_echo(n: int, size: int) -> list[float]:
     return times
 
 
-def linked_port(emulator: Emulator) -> tuple[serial.SerialBase, p.Decoder]:
+def linked_port(emulator: Emulator) -> tuple[Port, p.Decoder]:
     port = open_port(emulator.start())
     decoder = p.Decoder()
     port.write(p.encode(p.Hello(1, 1, 0, 1000, 60000), 0))

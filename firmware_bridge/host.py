@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 import serial
 
@@ -139,11 +140,25 @@ class LinkLost(Exception):
     pass
 
 
-def open_port(name: str, baudrate: int = 115200) -> serial.SerialBase:
+class Port(Protocol):
+    """What the bridge uses of an open pyserial port (every class `serial_for_url` returns)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_port(name: str, baudrate: int = 115200) -> Port:
     """Open a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`) the way
     the bridge reads it: short read timeout, bounded writes, exclusive where the OS allows."""
-    return serial.serial_for_url(name, baudrate=baudrate, timeout=0.02, write_timeout=1.0,
+    port = serial.serial_for_url(name, baudrate=baudrate, timeout=0.02, write_timeout=1.0,
                                  exclusive=True)
+    return cast(Port, port)  # SerialBase declares no in_waiting; each of its transports has one
 
 
 class Bridge:
@@ -161,7 +176,7 @@ class Bridge:
         self._write_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._port: serial.SerialBase | None = None
+        self._port: Port | None = None
         self._seq = 0
         self._token = 0
         self.decoder = p.Decoder()
@@ -306,7 +321,7 @@ class Bridge:
             missing_reported = False
             self._session(name, port)
 
-    def _session(self, name: str, port: serial.SerialBase) -> None:
+    def _session(self, name: str, port: Port) -> None:
         with self._write_lock:
             self._port = port
         self.port_name = name
@@ -337,7 +352,7 @@ class Bridge:
             with contextlib.suppress(serial.SerialException, OSError):
                 port.close()
 
-    def _read(self, port: serial.SerialBase) -> list[p.Received]:
+    def _read(self, port: Port) -> list[p.Received]:
         data = port.read(port.in_waiting or 1)
         received = self.decoder.feed(data) if data else []
         refused = self.decoder.take_refused(wire.HELLO_REPLY)
@@ -351,7 +366,7 @@ class Bridge:
         return p.Hello(HOST_MAJORS[0], HOST_MAJORS[1], p.PROTOCOL_MINOR,
                        round(s.hold_s * 1000), round(s.device_lost_s * 1000))
 
-    def _handshake(self, port: serial.SerialBase) -> p.HelloReply:
+    def _handshake(self, port: Port) -> p.HelloReply:
         s = self.settings
         wait = s.handshake_first_s
         for _attempt in range(s.handshake_attempts):
@@ -388,7 +403,7 @@ class Bridge:
                         f"{device.standalone_picks} pick(s) of its own; those are not in the "
                         "audit record")
 
-    def _serve(self, port: serial.SerialBase) -> None:
+    def _serve(self, port: Port) -> None:
         s = self.settings
         last_rx = next_beat = time.monotonic()
         while not self._stop.is_set():
