@@ -168,22 +168,19 @@ class Message:
         return wire_name(cls.TYPE)
 
     @classmethod
-    def _fixed_fields(cls) -> list[str]:
-        names = [f.name for f in dataclasses.fields(cls)]
-        tail = 0 if cls.TAIL is None else (cls.TAIL.count if isinstance(cls.TAIL, Strings) else 1)
-        return names[:len(names) - tail]
+    def _fixed_fields(cls) -> tuple[str, ...]:
+        return _layout(cls)[0]
 
     def pack(self) -> bytes:
+        fixed, tail = _layout(type(self))
         values: list[Any] = []
-        for name in self._fixed_fields():
+        for name in fixed:
             value = getattr(self, name)
             values.extend(value if name in self.GROUPS else (value,))
         try:
             out = struct.pack(self.FIXED, *values)
             if self.TAIL is not None:
-                tail = [getattr(self, f.name) for f in dataclasses.fields(self)][
-                    len(self._fixed_fields()):]
-                out += self.TAIL.pack(*tail)
+                out += self.TAIL.pack(*(getattr(self, name) for name in tail))
         except (struct.error, ProtocolError) as exc:
             raise ProtocolError(f"{self.name()}: {exc}") from None
         return out
@@ -194,15 +191,16 @@ class Message:
         if len(payload) < size or (cls.EXACT and cls.TAIL is None and len(payload) != size):
             expected = f"needs {size}" if len(payload) < size else f"expected {size}"
             raise ProtocolError(f"{cls.name()}: payload of {len(payload)} bytes, {expected}")
-        flat = list(struct.unpack(cls.FIXED, payload[:size]))
-        values: list[Any] = []
-        for name in cls._fixed_fields():
-            n = cls.GROUPS.get(name, 0)
-            if n:
-                values.append(tuple(flat[:n]))
-                del flat[:n]
-            else:
-                values.append(flat.pop(0))
+        flat = struct.unpack(cls.FIXED, payload[:size])
+        if cls.GROUPS:
+            values: list[Any] = []
+            at = 0
+            for name in _layout(cls)[0]:
+                n = cls.GROUPS.get(name, 0)
+                values.append(tuple(flat[at:at + n]) if n else flat[at])
+                at += n or 1
+        else:
+            values = list(flat)
         if cls.TAIL is not None:
             try:
                 values.extend(cls.TAIL.unpack(payload[size:]))
@@ -222,6 +220,17 @@ class Message:
 
 
 _TYPES: dict[int, type[Message]] = {}
+_LAYOUTS: dict[type[Message], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _layout(cls: type[Message]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the fields the fixed part fills, the fields the tail fills) of a message class."""
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        tail = 0 if cls.TAIL is None else (cls.TAIL.count if isinstance(cls.TAIL, Strings) else 1)
+        found = _LAYOUTS[cls] = (names[:len(names) - tail], names[len(names) - tail:])
+    return found
 
 
 def _register(cls: type[M]) -> type[M]:
