@@ -6,6 +6,7 @@ For each of N taps (the tap is decided on the release edge; debounce 1 ms, a sho
 0.1 ms steps so the next tap is not ignored), it measures from the pin edge to
   (a) the Pick arriving at a bus subscriber, and
   (b) the show's first frame written to the LED pins,
+and (c) how long the tray's thread was busy handling the tap (pick, show, posting the events),
 beside gpiozero's own edge -> `when_activated` callback on another mock pin. Then the service's
 start-up time and resident memory beside a bare `python -c 'import gpiozero'`.
 
@@ -42,7 +43,7 @@ from tray import config as tray_config  # noqa: E402
 from tray.backend import DARK  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.config import ShowSettings  # noqa: E402
-from tray.events import Event, Pick  # noqa: E402
+from tray.events import ButtonPressed, Event, Pick  # noqa: E402
 from tray.gpio_tray import GpioTray  # noqa: E402
 from tray.pick import Picker  # noqa: E402
 from tray.service import TrayService  # noqa: E402
@@ -124,8 +125,8 @@ def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
             journal.close()
 
 
-def service_latency(factory: MockFactory, n: int,
-                    with_scoreboard: bool = False) -> tuple[list[int], list[int], int]:
+def service_latency(factory: MockFactory, n: int, with_scoreboard: bool = False
+                    ) -> tuple[list[int], list[int], list[int], int]:
     base = tray_config.load()
     config = dataclasses.replace(
         base,
@@ -157,6 +158,16 @@ def service_latency(factory: MockFactory, n: int,
     with contextlib.ExitStack() as stack:
         journaled = stack.enter_context(scoreboard(bus, config.show)) if with_scoreboard else None
         service = TrayService(tray, bus, Picker(), config)
+        busy: list[int] = []
+        handle = service._handle
+
+        def timed_handle(event: Event) -> None:  # on the tray's thread
+            t0 = time.perf_counter_ns()
+            handle(event)
+            if isinstance(event, ButtonPressed):
+                busy.append(time.perf_counter_ns() - t0)
+
+        service._handle = timed_handle  # type: ignore[method-assign]
         service.start()
         stack.callback(service.stop)
         pin = tray.devices.button.pin
@@ -177,7 +188,7 @@ def service_latency(factory: MockFactory, n: int,
                 edges.pop()
                 waiting_frame[0] = False
     return ([p - e for e, p in zip(edges, t_pick, strict=False)],
-            [f - e for e, f in zip(edges, t_frame, strict=False)], missed)
+            [f - e for e, f in zip(edges, t_frame, strict=False)], busy, missed)
 
 
 CHILD_SERVICE = """
@@ -213,11 +224,12 @@ def child(code: str, runs: int = 7) -> tuple[float, float, float]:
 
 
 def figures(raw: list[int], handoff: list[int], to_pick: list[int], to_frame: list[int],
-            missed: int, args: argparse.Namespace) -> dict[str, Any]:
+            busy: list[int], missed: int, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"presses": args.presses, "missed": missed,
                            "scoreboard": args.scoreboard, "python": sys.version.split()[0]}
     for name, samples in (("raw_gpiozero_edge_to_callback", raw), ("bare_handoff", handoff),
-                          ("edge_to_pick", to_pick), ("edge_to_led", to_frame)):
+                          ("edge_to_pick", to_pick), ("edge_to_led", to_frame),
+                          ("tray_thread_busy_per_tap", busy)):
         median, p99 = percentiles(samples)
         out[f"{name}_median_us"], out[f"{name}_p99_us"] = round(median, 1), round(p99, 1)
     return out
@@ -233,9 +245,9 @@ def main() -> None:
     factory = MockFactory(pin_class=MockPWMPin)
     raw = raw_gpiozero(factory, args.presses)
     handoff = bare_handoff(args.presses)
-    to_pick, to_frame, missed = service_latency(factory, args.presses, args.scoreboard)
+    to_pick, to_frame, busy, missed = service_latency(factory, args.presses, args.scoreboard)
     if args.json:
-        print(json.dumps(figures(raw, handoff, to_pick, to_frame, missed, args)))
+        print(json.dumps(figures(raw, handoff, to_pick, to_frame, busy, missed, args)))
         return
     attached = ", scoreboard and journal attached" if args.scoreboard else ""
     print(f"tray latency on MockFactory pins, {args.presses} presses{attached} "
@@ -244,6 +256,7 @@ def main() -> None:
     print(summary("bare hop to another thread", handoff, raw))
     print(summary("edge -> Pick on the bus", to_pick, raw))
     print(summary("edge -> first LED frame on pins", to_frame, raw))
+    print(summary("tray thread busy per tap", busy))
     print()
     bare_wall, bare_in, bare_rss = child(CHILD_BARE)
     svc_wall, svc_in, svc_rss = child(CHILD_SERVICE)
