@@ -249,7 +249,6 @@ def wire_name(msg_type: int) -> str:
 
 MODES = OneOf((wire.MODE_LINKED, wire.MODE_STANDALONE))
 KINDS = OneOf((wire.KIND_DOWN, wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE))
-MS = Range(1, 0xFFFF)
 
 
 def _majors(msg: Hello | HelloReply) -> None:
@@ -266,11 +265,10 @@ class Hello(Message):
     TYPE: ClassVar[int] = wire.HELLO
     FIXED: ClassVar[str] = wire.FMT_HELLO
     EXACT: ClassVar[bool] = False  # later minors may append
-    LIMITS: ClassVar[Mapping[str, Limit]] = {"hold_ms": MS, "lost_ms": MS}
     major_min: int
     major_max: int
     minor: int
-    hold_ms: int
+    hold_ms: int  # 0: the device's default (PROTOCOL.md)
     lost_ms: int
 
     def check(self) -> None:
