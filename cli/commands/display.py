@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
 import socket
 import sys
@@ -116,6 +117,10 @@ def start_display(
     return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
 
 
+def _nothing() -> None:
+    pass
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.commands.run import attach_mqtt, open_mqtt
     from tray.bus import Bus
@@ -133,8 +138,14 @@ def run(args: argparse.Namespace) -> int:
             mqtt[1].stop()
         return 1
     print("\n".join(display.lines(args.journal)), flush=True)
-    close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
+    # A Ctrl-C from here on, even while MQTT attaches, is a clean stop: the link says offline.
+    close_mqtt: Callable[[], None] = _nothing
+    if mqtt is not None:
+        from club.table import stop_link
+
+        close_mqtt = functools.partial(stop_link, mqtt[0].table, mqtt[1])
     try:
+        close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
         if args.terminal:
             from scoreboard.terminal import run_live
 
