@@ -686,17 +686,15 @@ class Hand:
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        laid = A.decode(action)
+        # card = (action - PROTECT) >> 1, uno = action & 1 (`actions.decode`, read here directly)
         self.villain_queue.pop(0)
-        if not self._lay(pos, laid.card, laid.uno):
+        if not self._lay(pos, (action - A.PROTECT) >> 1, bool(action & 1)):
             self.villain_next()
 
     def _do_discard(self, pos: int, action: int) -> None:
-        laid = A.decode(action)
-        if self._lay(pos, laid.card, laid.uno):
+        if self._lay(pos, (action - A.DISCARD) >> 1, bool(action & 1)):
             return
-        colour = self.tinker_colour
-        if not any(_COLOUR_OF[c] == colour for c in self.hands[pos]):
+        if _OF_COLOUR[self.tinker_colour].isdisjoint(self.hands[pos]):
             self.pass_turn(pos, 1)
 
     def _do_take(self, pos: int, action: int) -> None:
@@ -878,7 +876,7 @@ class Hand:
         queue, colour, hands = self.villain_queue, self.tinker_colour, self.hands
         while queue:
             p = queue[0]
-            if any(_COLOUR_OF[c] == colour for c in hands[p]):
+            if not _OF_COLOUR[colour].isdisjoint(hands[p]):
                 self.to_move = p
                 self.phase = PROTECT
                 return
@@ -1060,6 +1058,11 @@ class Hand:
 
 
 _REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]
+_OF_COLOUR: Final = [
+    frozenset(c for c in range(C.NCARDS) if _COLOUR_OF[c] == k) for k in range(C.BLACK + 1)
+] + [frozenset()]
+"""The cards of each colour, by colour (Tinker Bell's: who must protect or may discard); the
+last, empty, is for -1 (no colour picked yet)."""
 _WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
 _MATCHING: Final = [
     frozenset(

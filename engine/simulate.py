@@ -10,12 +10,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
+from engine import actions as A
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
+from engine.effects import number as _NUMBER
 from engine.game import Game
-from engine.hand import RuleError
-from engine.phases import OVER, RESHUFFLE, TINKER
+from engine.hand import _MATCHING, Hand, RuleError
+from engine.phases import OVER, PLAY, PLAY_DRAWN, RESHUFFLE, TINKER
+from engine.stats import HandStats
+
+_COLOUR_OF = C.COLOUR_OF
+_RANK_OF = C.RANK_OF
 
 
 def choose_dealer(
@@ -76,18 +82,98 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     seats = h.seats
     recording = game.recording
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
+    # The commonest decision, a random bot's move in PLAY, runs here without the calls of
+    # `legal_actions` and `step`: the same list of legal actions (the same set intersection, in
+    # the same order), the same draw, and for a plain play or a draw the same changes as
+    # `Hand._do_play` / `Hand._do_draw` (tests/engine/test_playout.py holds them equal).
+    matching = _MATCHING
+    rank_of = C.RANK_OF
+    colour_of = C.COLOUR_OF
+    number = _NUMBER
+    effect_fn = h.effect_fn
+    colour_wild_set = h.colour_wild_set
+    when_playable = h.draw_when_playable
+    must_play_drawn = h.must_play_drawn
+    names_colour = h.names_colour
+    stats = h.stats
+    discard = h.discard
+    n = h.num_players
     decisions = 0
-    while h.phase != OVER:
+    while True:
+        phase = h.phase
+        if phase == OVER:
+            break
         if h.catchable or h.challenge_open or h.jump_in:
             decisions += _offer_interjections(game, bots, rng)
-            if h.phase == OVER:
+            phase = h.phase
+            if phase == OVER:
                 break
-        phase = h.phase
         if phase < TINKER:  # a player moves
-            seat = seats[h.to_move]
-            draw = choosers[seat]
+            pos = h.to_move
+            draw = choosers[seats[pos]]
             if draw is None:
-                action = bots[seat].act(game)
+                action = bots[seats[pos]].act(game)
+            elif phase == PLAY and not recording:
+                decisions += 1
+                hand = h.hands[pos]
+                if len(hand) < 3 or h.uncalled:
+                    h.step(_choose(h, draw))
+                    continue
+                playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
+                if playable and colour_wild_set.isdisjoint(playable):
+                    k = len(playable)
+                    i = int(draw() * (k + 1 if when_playable else k))
+                    if i == k:
+                        _draw_card(h, pos, stats, hand, discard)
+                        continue
+                    card = list(playable)[i]
+                    effect = effect_fn[card]
+                    if card < 64 and effect is number:  # = h.step(card << 3)
+                        stats.turns += 1
+                        if h.catchable:
+                            h.catchable.clear()
+                        hand.remove(card)
+                        discard.append(card)
+                        h.blocked_turns = 0
+                        h.colour = colour_of[card]
+                        h.to_move = (pos + h.direction) % n
+                        if h.owed_draws or not h.draw:
+                            h._settle_draws()
+                        continue
+                    h._do_play(pos, card << 3)  # = h.step(card << 3)
+                    if h.owed_draws or not h.draw:
+                        h._settle_draws()
+                    continue
+                if not playable:
+                    draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
+                    _draw_card(h, pos, stats, hand, discard)
+                    continue
+                h.step(_choose(h, draw))
+                continue
+            elif phase == PLAY_DRAWN and not recording:
+                decisions += 1
+                hand = h.hands[pos]
+                card = h.drawn_card
+                if len(hand) < 3 or names_colour[card]:
+                    h.step(_choose(h, draw))
+                    continue
+                # legal: [card << 3, PASS], or [card << 3] with must_play_drawn
+                chosen = draw()
+                if not must_play_drawn and chosen >= 0.5:  # = int(chosen * 2) == 1: PASS
+                    h.to_move = (pos + h.direction) % n
+                    h.phase = PLAY
+                elif card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
+                    hand.remove(card)
+                    discard.append(card)
+                    h.blocked_turns = 0
+                    h.colour = colour_of[card]
+                    h.to_move = (pos + h.direction) % n
+                    h.phase = PLAY
+                else:
+                    h._do_play(pos, card << 3)
+                if h.owed_draws or not h.draw:
+                    h._settle_draws()
+                continue
             else:
                 legal = h.legal_actions()
                 action = legal[int(draw() * len(legal))]
@@ -109,6 +195,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 game.apply_reshuffle(pool)
             else:
                 h.apply_reshuffle(pool)
+            discard = h.discard
         else:  # SHUFFLE: Wild Shuffle Hands
             pool = h.shuffle_pool()
             shuffle(pool, rng)
@@ -119,6 +206,33 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
+
+
+def _choose(h: Hand, draw: Callable[[], float]) -> int:
+    """`RandomBot.act`'s choice."""
+    legal = h.legal_actions()
+    return legal[int(draw() * len(legal))]
+
+
+def _draw_card(h: Hand, pos: int, stats: HandStats, hand: list[int], discard: list[int]) -> None:
+    """`h.step(DRAW)` for a player in PLAY who holds cards (`Hand._do_draw`, then settling)."""
+    pile = h.draw
+    if not pile:
+        h.step(A.DRAW)
+        return
+    stats.turns += 1
+    if h.catchable:
+        h.catchable.clear()
+    card = pile.pop()
+    hand.append(card)
+    if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[discard[-1]]:
+        h.drawn_card = card
+        h.phase = PLAY_DRAWN
+    elif not h.keep_drawing or h.playable(pos):
+        h.to_move = (pos + h.direction) % h.num_players
+    # (else Keep-Drawing: "draw until they find a playable card")
+    if h.owed_draws or not pile:
+        h._settle_draws()
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
