@@ -238,19 +238,37 @@ def _draw_card(h: Hand, pos: int, stats: HandStats, hand: list[int], discard: li
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
     """Every player who may act out of turn is asked, in random order; the first who acts does.
     Returns 1 if someone acted, else 0."""
+    h = game.dealt()
     by_seat: dict[int, list[int]] = {}
-    for seat, action in game.dealt().interjections():
-        by_seat.setdefault(seat, []).append(action)
+    for seat, action in h.interjections():
+        if seat in by_seat:
+            by_seat[seat].append(action)
+        else:
+            by_seat[seat] = [action]
     seats = list(by_seat)
     shuffle(seats, rng)  # who speaks first is chance, not seat order
+    recording = game.recording
     for seat in seats:
-        said = bots[seat].interject(game, seat, by_seat[seat])
-        if said is not None:
-            try:
+        offered = by_seat[seat]
+        bot = bots[seat]
+        if type(bot) is bots_mod.RandomBot:  # = bot.interject(game, seat, offered)
+            i = int(bot.draw() * (len(offered) + 1))
+            if i == len(offered):
+                continue
+            said = offered[i]
+        else:
+            said_or_none = bot.interject(game, seat, offered)
+            if said_or_none is None:
+                continue
+            said = said_or_none
+        try:
+            if recording:
                 game.apply_action(said, seat)
-            except RuleError:
-                continue  # overtaken by someone faster (e.g. a catch after a late UNO)
-            return 1
+            else:
+                h.apply(said, seat)  # (the game scores the hand when the playout ends)
+        except RuleError:
+            continue  # overtaken by someone faster (e.g. a catch after a late UNO)
+        return 1
     return 0
 
 
