@@ -76,104 +76,33 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
 
     This is the simulation's playout: the same steps as `Game.step` and `bot.act` one by one,
     with a random bot's choice inlined (the same draw from the same generator as
-    `RandomBot.act`), so a seed plays the same game either way (tests/engine/test_playout.py)."""
+    `RandomBot.act`), so a seed plays the same game either way (tests/engine/test_playout.py).
+    Random bots all drawing from `rng`, unrecorded (a simulation's usual hand), play in
+    `_random_playout`."""
     h = game.dealt()
     draw_chance = rng.random
+    if not game.recording and all(
+        type(b) is bots_mod.RandomBot and b.draw == draw_chance for b in bots
+    ):
+        decisions = _random_playout(game, h, bots, rng)
+        h.stats.decisions += decisions
+        game.score_if_over()
+        return decisions
     seats = h.seats
     recording = game.recording
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
-    # The commonest decision, a random bot's move in PLAY, runs here without the calls of
-    # `legal_actions` and `step`: the same list of legal actions (the same set intersection, in
-    # the same order), the same draw, and for a plain play or a draw the same changes as
-    # `Hand._do_play` / `Hand._do_draw` (tests/engine/test_playout.py holds them equal).
-    matching = _MATCHING
-    rank_of = C.RANK_OF
-    colour_of = C.COLOUR_OF
-    number = _NUMBER
-    effect_fn = h.effect_fn
-    colour_wild_set = h.colour_wild_set
-    when_playable = h.draw_when_playable
-    must_play_drawn = h.must_play_drawn
-    names_colour = h.names_colour
-    stats = h.stats
-    discard = h.discard
-    n = h.num_players
     decisions = 0
-    while True:
-        phase = h.phase
-        if phase == OVER:
-            break
+    while h.phase != OVER:
         if h.catchable or h.challenge_open or h.jump_in:
             decisions += _offer_interjections(game, bots, rng)
-            phase = h.phase
-            if phase == OVER:
+            if h.phase == OVER:
                 break
+        phase = h.phase
         if phase < TINKER:  # a player moves
-            pos = h.to_move
-            draw = choosers[seats[pos]]
+            seat = seats[h.to_move]
+            draw = choosers[seat]
             if draw is None:
-                action = bots[seats[pos]].act(game)
-            elif phase == PLAY and not recording:
-                decisions += 1
-                hand = h.hands[pos]
-                if len(hand) < 3 or h.uncalled:
-                    h.step(_choose(h, draw))
-                    continue
-                playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
-                if playable and colour_wild_set.isdisjoint(playable):
-                    k = len(playable)
-                    i = int(draw() * (k + 1 if when_playable else k))
-                    if i == k:
-                        _draw_card(h, pos, stats, hand, discard)
-                        continue
-                    card = list(playable)[i]
-                    effect = effect_fn[card]
-                    if card < 64 and effect is number:  # = h.step(card << 3)
-                        stats.turns += 1
-                        if h.catchable:
-                            h.catchable.clear()
-                        hand.remove(card)
-                        discard.append(card)
-                        h.blocked_turns = 0
-                        h.colour = colour_of[card]
-                        h.to_move = (pos + h.direction) % n
-                        if h.owed_draws or not h.draw:
-                            h._settle_draws()
-                        continue
-                    h._do_play(pos, card << 3)  # = h.step(card << 3)
-                    if h.owed_draws or not h.draw:
-                        h._settle_draws()
-                    continue
-                if not playable:
-                    draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
-                    _draw_card(h, pos, stats, hand, discard)
-                    continue
-                h.step(_choose(h, draw))
-                continue
-            elif phase == PLAY_DRAWN and not recording:
-                decisions += 1
-                hand = h.hands[pos]
-                card = h.drawn_card
-                if len(hand) < 3 or names_colour[card]:
-                    h.step(_choose(h, draw))
-                    continue
-                # legal: [card << 3, PASS], or [card << 3] with must_play_drawn
-                chosen = draw()
-                if not must_play_drawn and chosen >= 0.5:  # = int(chosen * 2) == 1: PASS
-                    h.to_move = (pos + h.direction) % n
-                    h.phase = PLAY
-                elif card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
-                    hand.remove(card)
-                    discard.append(card)
-                    h.blocked_turns = 0
-                    h.colour = colour_of[card]
-                    h.to_move = (pos + h.direction) % n
-                    h.phase = PLAY
-                else:
-                    h._do_play(pos, card << 3)
-                if h.owed_draws or not h.draw:
-                    h._settle_draws()
-                continue
+                action = bots[seat].act(game)
             else:
                 legal = h.legal_actions()
                 action = legal[int(draw() * len(legal))]
@@ -195,7 +124,6 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 game.apply_reshuffle(pool)
             else:
                 h.apply_reshuffle(pool)
-            discard = h.discard
         else:  # SHUFFLE: Wild Shuffle Hands
             pool = h.shuffle_pool()
             shuffle(pool, rng)
@@ -205,6 +133,118 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 h.apply_shuffle_hands(pool)
     h.stats.decisions += decisions
     game.score_if_over()
+    return decisions
+
+
+def _random_playout(
+    game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: random.Random
+) -> int:
+    """`play_hand`'s loop for random bots drawing from `rng`, unrecorded: the same draws and
+    the same changes, with the commonest moves inline. In PLAY, the same list of legal actions
+    as `Hand.legal_actions` (the same set intersection, in the same order) and the same draw as
+    `RandomBot.act`; a plain number card or a draw makes the same changes as `Hand._do_play` /
+    `Hand._do_draw`; likewise the card just drawn (PLAY_DRAWN). Anything else goes through
+    `legal_actions` and `Hand.step` (tests/engine/test_playout.py holds both ways equal)."""
+    draw = rng.random
+    matching = _MATCHING
+    rank_of = C.RANK_OF
+    colour_of = C.COLOUR_OF
+    number = _NUMBER
+    effect_fn = h.effect_fn
+    colour_wild_set = h.colour_wild_set
+    when_playable = h.draw_when_playable
+    must_play_drawn = h.must_play_drawn
+    names_colour = h.names_colour
+    jump_in = h.jump_in
+    stats = h.stats
+    discard = h.discard
+    n = h.num_players
+    decisions = 0
+    while True:
+        phase = h.phase
+        if h.catchable or h.challenge_open or jump_in:
+            if phase == OVER:
+                break
+            decisions += _offer_interjections(game, bots, rng)
+            phase = h.phase
+        if phase == PLAY:
+            decisions += 1
+            pos = h.to_move
+            hand = h.hands[pos]
+            if len(hand) < 3 or h.uncalled:
+                legal = h.legal_actions()
+                h.step(legal[int(draw() * len(legal))])
+                continue
+            playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
+            if not playable:
+                draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
+                _draw_card(h, pos, stats, hand, discard)
+                continue
+            if not colour_wild_set.isdisjoint(playable):
+                legal = h.legal_actions()
+                h.step(legal[int(draw() * len(legal))])
+                continue
+            k = len(playable)
+            i = int(draw() * (k + 1 if when_playable else k))
+            if i == k:
+                _draw_card(h, pos, stats, hand, discard)
+                continue
+            card = list(playable)[i]
+            if card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
+                stats.turns += 1
+                if h.catchable:
+                    h.catchable.clear()
+                hand.remove(card)
+                discard.append(card)
+                h.blocked_turns = 0
+                h.colour = colour_of[card]
+                h.to_move = (pos + h.direction) % n
+            else:
+                h._do_play(pos, card << 3)  # = h.step(card << 3)
+            if h.owed_draws or not h.draw:
+                h._settle_draws()
+        elif phase == PLAY_DRAWN:
+            decisions += 1
+            pos = h.to_move
+            hand = h.hands[pos]
+            card = h.drawn_card
+            if len(hand) < 3 or names_colour[card]:
+                legal = h.legal_actions()
+                h.step(legal[int(draw() * len(legal))])
+                continue
+            # legal: [card << 3, PASS], or [card << 3] with must_play_drawn
+            chosen = draw()
+            if not must_play_drawn and chosen >= 0.5:  # = int(chosen * 2) == 1: PASS
+                h.to_move = (pos + h.direction) % n
+                h.phase = PLAY
+            elif card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
+                hand.remove(card)
+                discard.append(card)
+                h.blocked_turns = 0
+                h.colour = colour_of[card]
+                h.to_move = (pos + h.direction) % n
+                h.phase = PLAY
+            else:
+                h._do_play(pos, card << 3)
+            if h.owed_draws or not h.draw:
+                h._settle_draws()
+        elif phase == TINKER:
+            h.apply_tinker_bell(int(draw() * 4))  # = pick(rng, 4)
+        elif phase < TINKER:  # the other moves
+            decisions += 1
+            legal = h.legal_actions()
+            h.step(legal[int(draw() * len(legal))])
+        elif phase == RESHUFFLE:
+            pool = h.reshuffle_pool()
+            shuffle(pool, rng)
+            h.apply_reshuffle(pool)
+            discard = h.discard
+        elif phase == OVER:
+            break
+        else:  # SHUFFLE: Wild Shuffle Hands
+            pool = h.shuffle_pool()
+            shuffle(pool, rng)
+            h.apply_shuffle_hands(pool)
     return decisions
 
 
