@@ -152,6 +152,7 @@ def _random_playout(
     number = _NUMBER
     effect_fn = h.effect_fn
     colour_wild_set = h.colour_wild_set
+    colour_wilds = h.colour_wilds
     when_playable = h.draw_when_playable
     must_play_drawn = h.must_play_drawn
     names_colour = h.names_colour
@@ -171,7 +172,7 @@ def _random_playout(
             decisions += 1
             pos = h.to_move
             hand = h.hands[pos]
-            if len(hand) < 3 or h.uncalled:
+            if h.uncalled and pos in h.uncalled:
                 legal = h.legal_actions()
                 h.step(legal[int(draw() * len(legal))])
                 continue
@@ -180,17 +181,45 @@ def _random_playout(
                 draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
                 _draw_card(h, pos, stats, hand, discard)
                 continue
-            if not colour_wild_set.isdisjoint(playable):
+            # The legal actions: each playable card (with the UNO call as well, holding two),
+            # then each Wild naming each colour, then DRAW if allowed; one of them at random.
+            two = len(hand) == 2
+            if colour_wild_set.isdisjoint(playable):
+                k = len(playable)
+                if two:
+                    i = int(draw() * (2 * k + 1 if when_playable else 2 * k))
+                    if i == 2 * k:
+                        _draw_card(h, pos, stats, hand, discard)
+                        continue
+                    h._do_play(pos, (list(playable)[i >> 1] << 3) | (i & 1))
+                    if h.owed_draws or not h.draw:
+                        h._settle_draws()
+                    continue
+                i = int(draw() * (k + 1 if when_playable else k))
+                if i == k:
+                    _draw_card(h, pos, stats, hand, discard)
+                    continue
+                card = list(playable)[i]
+            elif two:
                 legal = h.legal_actions()
                 h.step(legal[int(draw() * len(legal))])
                 continue
-            k = len(playable)
-            i = int(draw() * (k + 1 if when_playable else k))
-            if i == k:
-                _draw_card(h, pos, stats, hand, discard)
-                continue
-            card = list(playable)[i]
-            if card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
+            else:
+                plain = [c for c in playable if c not in colour_wild_set]
+                wilds = [w for w in colour_wilds if w in playable]
+                k = len(plain)
+                m = k + 4 * len(wilds)
+                i = int(draw() * (m + 1 if when_playable else m))
+                if i == m:
+                    _draw_card(h, pos, stats, hand, discard)
+                    continue
+                if i >= k:  # a Wild, naming colour (i - k) % 4
+                    h._do_play(pos, (wilds[(i - k) >> 2] << 3) | (((i - k) & 3) << 1))
+                    if h.owed_draws or not h.draw:
+                        h._settle_draws()
+                    continue
+                card = plain[i]
+            if card < 64 and effect_fn[card] is number and len(hand) > 2:  # = h.step(card << 3)
                 stats.turns += 1
                 if h.catchable:
                     h.catchable.clear()
