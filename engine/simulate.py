@@ -157,6 +157,7 @@ def _random_playout(
     must_play_drawn = h.must_play_drawn
     names_colour = h.names_colour
     jump_in = h.jump_in
+    seats, pos_of = h.seats, h.pos_of
     stats = h.stats
     discard = h.discard
     n = h.num_players
@@ -166,7 +167,26 @@ def _random_playout(
         if h.catchable or h.challenge_open or jump_in:
             if phase == OVER:
                 break
-            decisions += _offer_interjections(game, bots, rng)
+            catchable = h.catchable
+            if len(catchable) == 1 and not (h.challenge_open or jump_in or h.uncalled):
+                # = _offer_interjections with one player to catch: they may call UNO, anyone
+                # else may catch them; asked in random order, each acting with odds 1 in 2.
+                p = catchable[0]
+                late = seats[p]
+                speakers = [late] + [seats[q] for q in range(n) if q != p]
+                shuffle(speakers, rng)
+                for seat in speakers:
+                    if draw() < 0.5:  # = int(draw() * 2) == 0: the one action offered
+                        if seat == late:
+                            catchable.clear()  # = h.apply(UNO, seat)
+                        else:
+                            h._catch(pos_of[seat], late)  # = h.apply(CATCH + late, seat)
+                        if h.owed_draws or not h.draw:
+                            h._settle_draws()
+                        decisions += 1
+                        break
+            else:
+                decisions += _offer_interjections(game, bots, rng)
             phase = h.phase
         if phase == PLAY:
             decisions += 1
