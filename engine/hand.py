@@ -237,12 +237,11 @@ class Hand:
         h.uno_to_go_out = rules.uno_to_go_out
         h.uno_penalty = rules.uno_penalty
         h.uncalled = []
-        h.hands = [[] for _ in range(n)]
         size = rules.hand_size
         if len(deck) <= size * n:
             raise RuleError("dealing", f"{len(deck)} cards are too few to deal {size} to {n}")
-        for i in range(size * n):
-            h.hands[(dealer + 1 + i) % n].append(deck[i])
+        # one card at a time from the dealer's left: card i to position (dealer + 1 + i) % n
+        h.hands = [list(deck[(p - dealer - 1) % n : size * n : n]) for p in range(n)]
         rest = list(deck[size * n :])
         returned = rules.returned_first_discards
         turns = 0
