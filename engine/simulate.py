@@ -14,7 +14,7 @@ from engine import actions as A
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
-from engine.effects import number as _NUMBER
+from engine.effects import number, reverse, skip, tinker_bell
 from engine.game import Game
 from engine.hand import _MATCHING, Hand, RuleError
 from engine.phases import OVER, PLAY, PLAY_DRAWN, RESHUFFLE, TINKER
@@ -149,7 +149,6 @@ def _random_playout(
     matching = _MATCHING
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
-    number = _NUMBER
     effect_fn = h.effect_fn
     colour_wild_set = h.colour_wild_set
     colour_wilds = h.colour_wilds
@@ -239,7 +238,10 @@ def _random_playout(
                         h._settle_draws()
                     continue
                 card = plain[i]
-            if card < 64 and effect_fn[card] is number and len(hand) > 2:  # = h.step(card << 3)
+            effect = effect_fn[card]
+            if card < 64 and len(hand) > 2 and (
+                effect is number or effect is skip or effect is reverse or effect is tinker_bell
+            ):  # = h.step(card << 3): `Hand._do_play` and the effect
                 stats.turns += 1
                 if h.catchable:
                     h.catchable.clear()
@@ -247,7 +249,20 @@ def _random_playout(
                 discard.append(card)
                 h.blocked_turns = 0
                 h.colour = colour_of[card]
-                h.to_move = (pos + h.direction) % n
+                if effect is number:
+                    h.to_move = (pos + h.direction) % n
+                elif effect is skip:
+                    h.to_move = (pos + 2 * h.direction) % n
+                elif effect is reverse:
+                    if n == 2:
+                        h.to_move = pos
+                    else:
+                        h.direction = -h.direction
+                        h.to_move = (pos + h.direction) % n
+                else:  # Tinker Bell's Draw 2: she picks next (chance)
+                    h.phase = TINKER
+                    h.trigger = card
+                    h.actor = pos
             else:
                 h._do_play(pos, card << 3)  # = h.step(card << 3)
             if h.owed_draws or not h.draw:
