@@ -121,7 +121,8 @@ class DigitalSession:
             seating = {"humans": sorted(seats), "keys": {str(s): k for s, k in keys.items()},
                        "bots": bot_names, "pace": float(pace)}
             saved = _Saved(self.table.journal, self.table.game_id, seating)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace))
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace),
+                          settles_in=self._settles_in)
         self._adopt(link, keys, saved, mirrored=0)
         return keys
 
@@ -155,11 +156,17 @@ class DigitalSession:
             log.error("%s", self.journal_error)
             return
         saved = _Saved(journal, game_id, setup, events)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace)
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace,
+                          settles_in=self._settles_in)
         hands = self.table.table.game.hands if self.table.table.game is not None else []
         self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
         log.info("resumed digital game %d at hand %d after %d moves", game_id, game.hand_no,
                  len(events))
+
+    def _settles_in(self, pick: Any) -> float:
+        """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
+        page can tell it early (0 without a tray, or without a table session)."""
+        return self.table.settles_in(pick) if self.table is not None else 0.0
 
     def close(self) -> None:
         self._unsubscribe()
@@ -174,11 +181,21 @@ class DigitalSession:
             raise SeatError(f"seat {seat!r} is not yours: open the link made for it at the start")
         return seat
 
+    def seat_of(self, key: str) -> int | None:
+        """The seat whose key is `key` in the game in play (None: no such key)."""
+        for seat, want in list(self.keys.items()):
+            if isinstance(key, str) and secrets.compare_digest(key.encode(), want.encode()):
+                return seat
+        return None
+
     def act(self, seat: Any, key: Any, action: Any = None, event: Any = None) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
         engine's message and nothing changed, if the rules forbid it)."""
+        self.act_as(self.check_key(seat, key), action, event)
+
+    def act_as(self, seat: int, action: Any = None, event: Any = None) -> None:
+        """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self._link()
-        seat = self.check_key(seat, key)
         if event is not None:
             if not isinstance(event, Mapping):
                 raise ValueError("event is a game-record event object")
@@ -239,12 +256,17 @@ class DigitalSession:
         is that seat's key (SeatError otherwise). No other hand is ever in it."""
         if seat is not None:
             seat = self.check_key(seat, key)
+        return self.seat_view(seat)
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
         if link is None:
             out: dict[str, Any] = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell)
+                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell,
+                                link.choosing)
         out["version"] = self.version
         if self.journal_error:
             out["journal_error"] = self.journal_error
@@ -287,7 +309,8 @@ def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
 
 # ---------------------------------------------------------------------- the view of one seat
 def seat_view(
-    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool
+    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool,
+    choosing: bool = False,
 ) -> dict[str, Any]:
     """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator)."""
     h = game.hand
@@ -316,7 +339,8 @@ def seat_view(
         "direction": "left" if summary["direction"] == 1 else "right",
         "draw_pile": summary["draw_pile"],
         "awaiting": awaiting,
-        "says": _says(game, awaiting, seat, tinker_bell),
+        "says": _says(game, awaiting, seat, tinker_bell, choosing),
+        "choosing": choosing,
         "log": [line for line in (_words(e, names, seat) for e in game.events[-40:]) if line][
             -LOG_LINES:
         ],
@@ -404,11 +428,14 @@ _PHASE_WORDS = {
 }
 
 
-def _says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool) -> str:
+def _says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool,
+          choosing: bool = False) -> str:
     """What the game waits for, in words, from `seat`'s point of view."""
     names = game.players
     if game.is_terminal():
         return f"Game over: {_winner(game)} won."
+    if choosing:
+        return "Tinker Bell is choosing…"
     if tinker_bell:
         actor = names[game.hand.seats[game.hand.actor]]
         card = C.name(game.hand.trigger)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from engine import table as T
 from scoreboard import reveal
 from scoreboard.journal import ConfirmError, Journal
-from scoreboard.view import build_view
+from scoreboard.view import bounded, build_view
 from tray.backend import COLOURS
 from tray.bus import Bus
 from tray.config import ShowSettings
@@ -166,6 +166,31 @@ class TableSession:
         return (showing is not None and last is not None and last.seq == showing.seq
                 and showing.hidden(now))
 
+    # --- what may be shown yet: every read of a pick goes through these ---
+
+    def pick_shown(self, seq: int) -> bool:
+        """False while the lights still spin for pick `seq` (no page, export or log may name
+        it yet); True once they have settled, or when there is no show to wait for."""
+        with self._lock:
+            showing = self._showing
+            return showing is None or showing.seq != seq or not showing.hidden(self._clock())
+
+    def settles_in(self, pick: Pick) -> float:
+        """Seconds from now until the lights settle on `pick` (0: shown already, or no tray).
+        Digital play takes a pick into its game only then, so its pages cannot tell it early."""
+        if self.show_settings is None or pick.colour not in COLOURS:
+            return 0.0
+        now = self._clock()
+        return max(0.0, reveal.start(pick, self.show_settings, now).reveal_at - now)
+
+    def entry_shown(self, entry: Mapping[str, Any]) -> bool:
+        """False for a pick entry whose lights are still spinning."""
+        return entry.get("kind") != "pick" or self.pick_shown(entry.get("seq", -1))
+
+    def export_json(self, game: int) -> str:
+        """The journal's JSON export of `game`, without a pick the lights have not settled on."""
+        return self.journal.export_json(game, shown=self.entry_shown)
+
     def show(self) -> dict[str, Any]:
         """The latest pick's light show as the virtual tray plays it (`reveal.Showing.payload`)."""
         with self._lock:
@@ -182,7 +207,8 @@ class TableSession:
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
-        The text can change without a new version: when the latest pick is revealed."""
+        The text can change without a new version: when the latest pick is revealed. Bounded:
+        the last `RECENT_HANDS` hands and the chart (see `bounded`), whatever the game's length."""
         (version, _), _, text = self._snapshot()
         return version, text
 
@@ -193,7 +219,7 @@ class TableSession:
             if cached is None or cached[0] != key:
                 view = build_view(self.table, game_id=self.game_id, version=self.version,
                                   pick_hidden=key[1])
-                cached = (key, view, json.dumps(view, separators=(",", ":")))
+                cached = (key, view, json.dumps(bounded(view), separators=(",", ":")))
                 self._cached = cached
             return cached
 

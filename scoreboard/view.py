@@ -31,6 +31,7 @@ def build_view(
         "declared": _declared(table),
         "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
+        "hand_count": 0,
     }
     g = table.game
     if g is None:
@@ -58,6 +59,7 @@ def build_view(
     ]
     view["dealer"] = None if g.over else g.dealer
     view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands, start=1)]
+    view["hand_count"] = len(g.hands)
     target = opts.get("target", 500)
     view["rules"] = {
         "scoring": mode,
@@ -71,6 +73,30 @@ def build_view(
         view["winner"] = {"seats": list(winners), "names": names,
                           "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
     return view
+
+
+RECENT_HANDS = 20
+CHART_POINTS = 120
+
+
+def bounded(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as pages receive it: the last `RECENT_HANDS` hands (`hand_count` says how many
+    there are; the export has them all) and the chart's totals at most `CHART_POINTS` hands
+    apart, so each message stays a few KiB however long the game."""
+    hands = view["hands"]
+    return {**view, "hands": hands[-RECENT_HANDS:], "chart": chart(hands)}
+
+
+def chart(hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """Running totals for the chart: (hand numbers, totals), every hand up to `CHART_POINTS`,
+    then evenly spaced ones (always with the last)."""
+    n = len(hands)
+    step = max(1, -(-n // CHART_POINTS))
+    picked = list(range(step - 1, n, step))
+    if n and picked[-1] != n - 1:
+        picked.append(n - 1)
+    return {"numbers": [hands[i]["number"] for i in picked],
+            "totals": [hands[i]["totals"] for i in picked]}
 
 
 def _rules_text(mode: str, target: int, partners: bool) -> str:
