@@ -3,8 +3,8 @@ scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.
 
 Roles (`scoreboard.auth`): the host starts games and sees every seat's link and QR code; a seat
 key (from its link, then a cookie) acts for that seat and sees its hand; anybody watches the
-public state. The host exports the record; of a game in play (it shows every hand, the bots' too) only with
-`?reveal=yes`; never to a seat key or a reader.
+public state. The host exports the record; of a game in play (it shows every hand, the bots'
+too) only with `?reveal=yes`; never to a seat key or a reader.
 
     GET  /play                     the page (?key=K once, from a seat's link: sets its cookie)
     GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -104,10 +104,9 @@ async def events(request: Request) -> Response:
 async def record(request: Request) -> Response:
     """The host exports the record; while the game is in play only with ?reveal=yes."""
     session: DigitalSession = request.state.digital
-    if not session.over:
-        if request.query_params.get("reveal") != "yes":
-            raise HTTPException(409, "the record shows every hand, the bots' too: export it "
-                                "when the game is over, or add ?reveal=yes to show it now")
+    if not session.over and request.query_params.get("reveal") != "yes":
+        raise HTTPException(409, "the record shows every hand, the bots' too: export it "
+                            "when the game is over, or add ?reveal=yes to show it now")
     text = session.record()
     return Response(text, media_type="application/x-ndjson", headers={
         "Content-Disposition": 'attachment; filename="tinker-digital-game.jsonl"',
@@ -169,7 +168,7 @@ class DigitalPlay:
     """The extension `scoreboard.web.create_app` takes: routes, errors, and the session."""
 
     name = "digital"  # `request.state.digital` (and `app.state.digital`) is the session
-    routes: list[BaseRoute] = [
+    routes: ClassVar[list[BaseRoute]] = [
         Route("/play", page),
         Route("/api/digital/view", view),
         Route("/api/digital/events", events),
@@ -180,7 +179,7 @@ class DigitalPlay:
         Route("/api/digital/record", record),
         Mount("/play/static", StaticFiles(directory=STATIC), name="play-static"),
     ]
-    exception_handlers = {
+    exception_handlers: ClassVar[dict[type[Exception], int]] = {
         SeatError: 403,
         NoGameError: 409,
         RuleError: 422,  # the engine's message: the state is unchanged

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
@@ -243,7 +242,8 @@ async def new_game(request: Request) -> Response:
     session: TableSession = request.state.table
     game = await run_in_threadpool(
         lambda: session.new_game(data["players"], data.get("dealer", 0), data.get("options"),
-                                 name=data.get("name") or None, confirm=data.get("confirm") is True))
+                                 name=data.get("name") or None,
+                                 confirm=data.get("confirm") is True))
     return JSONResponse({"game": game, "version": session.version})
 
 

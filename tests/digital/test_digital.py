@@ -66,7 +66,7 @@ def test_a_seat_sees_its_own_hand_and_never_another(bus):
                 k = len(oh.hands[p])
                 oh.hands[p], pool = pool[:k], pool[k:]
         oh.draw = pool
-        again = seat_view(other, 0, session.link.humans, False)
+        again = seat_view(other, 0, session.link.humans, False, False, session._notes.notes)
         again["version"] = view["version"]
         assert json.dumps(again, sort_keys=True) == json.dumps(view, sort_keys=True)
         assert "hands" not in json.dumps(view["players"])
@@ -244,7 +244,7 @@ def test_the_record_is_exported_when_the_game_is_over(writer, client, bus):
     session = writer.app.state.digital
     rng = random.Random(7)
     play_out(session, Picks(bus, rng), 0, key, rng)
-    assert client.get("/api/digital/record").status_code == 403  # the host exports
+    assert client.get("/api/digital/record", headers={"X-Table-Token": ""}).status_code == 403
     res = writer.get("/api/digital/record")  # over: no confirmation needed
     assert res.status_code == 200
     game, _ = record.replay(res.text)
