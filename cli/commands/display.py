@@ -113,15 +113,50 @@ def start_display(
     return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
 
 
+class VirtualButton:
+    """The Tinker Bell button of a display with no tray (on the scoreboard, the entry page, the
+    virtual tray and in digital play): each press publishes a fair pick (`tray.pick.Picker`)
+    on the bus, as the tray's own button does, and the pages play the same light show before
+    they name it. A press while the lights still spin is ignored, as on the tray: a double tap
+    picks once. Sequence numbers carry on from the journal's last pick."""
+
+    def __init__(self, bus: Any):
+        import threading
+
+        self.bus = bus
+        self.session: Any = None  # the display's table session, once it runs
+        self._picker: Any = None
+        self._last: Any = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> None:
+        from tray.pick import Picker
+
+        with self._lock:
+            if self.session is None:
+                return
+            if self._last is not None and not self.session.pick_shown(self._last.seq):
+                return  # the lights are still spinning for the last press
+            if self._picker is None:
+                last = self.session.table.last_pick
+                self._picker = Picker(first_seq=last.seq + 1 if last is not None else 1)
+            self._last = self._picker.pick(source="virtual")
+        self.bus.publish(self._last)
+
+
 def run(args: argparse.Namespace) -> int:
+    from tray import config as tray_config
     from tray.bus import Bus
 
     bus = Bus()
+    button = VirtualButton(bus)  # no tray here: the pages offer the button
     try:
-        display = start_display(bus, args.journal, args.host, args.port, url=args.url)
+        display = start_display(bus, args.journal, args.host, args.port, url=args.url,
+                                press=button, show=tray_config.load().show)
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
         return 1
+    button.session = display.session
     print("\n".join(display.lines(args.journal)), flush=True)
     try:
         if args.terminal:

@@ -123,13 +123,34 @@ def start_service(
     return service, attach_display(service, bus, args, virtual_button=virtual_button)
 
 
+def log_picks_when_settled(bus: Any, show: Any) -> None:
+    """Log each pick once the tray's lights have settled on it: a console by the table (or the
+    journal of a kiosk) must not tell the colour while the lights still spin."""
+    import threading
+    import time
+
+    from tray import show as light_show
+    from tray.events import Pick
+
+    def settled(pick: Pick) -> None:
+        spin = light_show.spin_seconds(show, pick.colour, pick.lead)
+        wait = max(0.0, pick.t + spin - time.time())
+        log.info("pick #%d: the lights are spinning (%s)", pick.seq, pick.source)
+        timer = threading.Timer(wait, log.info, ("pick #%d: %s (%s)", pick.seq, pick.colour,
+                                                 pick.source))
+        timer.daemon = True
+        timer.start()
+
+    bus.subscribe(settled, Pick)
+
+
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
     """Run the service headless until SIGINT/SIGTERM, logging every pick."""
     from tray.bus import Bus
-    from tray.events import Fault, Pick
+    from tray.events import Fault
 
     bus = Bus()
-    bus.subscribe(lambda e: log.info("pick #%d: %s (%s)", e.seq, e.colour, e.source), Pick)
+    log_picks_when_settled(bus, config.show)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
     service, close_display = start_service(tray, config, args, bus)
     try:

@@ -49,7 +49,8 @@ ids = st.one_of(st.integers(min_value=0, max_value=5).map(str),
 queries = st.dictionaries(
     st.sampled_from(["seat", "key", "token", "before", "limit", "hands", "reveal", "new"]),
     st.one_of(ids, st.text(max_size=10), st.sampled_from(["all", "yes", TOKEN])), max_size=3)
-headers = st.just({"X-Table-Token": TOKEN}) | st.just({"X-Seat-Key": "SEAT"}) | st.fixed_dictionaries({}, optional={
+clean = st.sampled_from([{"X-Table-Token": TOKEN}, {"X-Seat-Key": "SEAT"}])
+headers = clean | st.fixed_dictionaries({}, optional={
     "X-Table-Token": st.sampled_from([TOKEN, "wrong", ""]),
     "X-Seat-Key": st.sampled_from(["nope", "SEAT"]),
     "Origin": st.sampled_from(["http://testserver", "https://evil.example", "null", "::"]),
@@ -117,7 +118,7 @@ def test_no_route_answers_bad_input_with_a_5xx(table, data):
     table.answers[res.status_code] = table.answers.get(res.status_code, 0) + 1
     assert res.status_code < 500, (method, path, query, head, body and body[:80], res.text[:300])
     assert "Traceback" not in res.text
-    if res.status_code >= 400 and res.headers.get("content-type", "").startswith("application/json"):
+    if res.status_code >= 400 and "json" in res.headers.get("content-type", ""):
         error = res.json()["error"]
         assert isinstance(error, str) and error, res.text
 

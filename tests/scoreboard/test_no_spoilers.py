@@ -116,3 +116,24 @@ def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
     assert poll_until_settled(served, reads, pick, names_it) > 20
     after = httpx.get(served.url + "/api/digital/view", headers=seat).json()
     assert "Tinker Bell chose yellow." in after["log"] and after["choosing"] is False
+
+
+def test_the_console_logs_a_pick_once_its_lights_settle(caplog):
+    """`tinker-tray run` logged `pick #6: red` at the press, while the lights spun."""
+    import logging
+
+    from cli.commands.run import log_picks_when_settled
+    from tray.bus import Bus
+
+    quick = ShowSettings(steps=2, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.01,
+                         lit_s=0.05)
+    bus = Bus()
+    log_picks_when_settled(bus, quick)
+    with caplog.at_level(logging.INFO, logger="tinker-tray"):
+        bus.publish(Pick(seq=6, colour="red", t=time.time(), lead="blue"))
+        at_press = caplog.text
+        deadline = time.monotonic() + 5
+        while "pick #6: red" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert "pick #6" in at_press and "red" not in at_press
+    assert "pick #6: red" in caplog.text
