@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from engine import table as T
 from scoreboard import reveal
 from scoreboard.journal import ConfirmError, Journal
-from scoreboard.view import bounded, build_view
+from scoreboard.view import RECENT_HANDS, build_view
 from tray.backend import COLOURS
 from tray.bus import Bus
 from tray.config import ShowSettings
@@ -90,6 +90,7 @@ class TableSession:
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
         self._cancel_reveal: Callable[[], None] = lambda: None
         self._cached: tuple[tuple[int, bool], dict[str, Any], str] | None = None
+        self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
 
     # --- writing ---
@@ -203,25 +204,38 @@ class TableSession:
     # --- reading ---
 
     def view(self) -> dict[str, Any]:
-        return self._snapshot()[1]
+        """The whole view, every hand (the terminal, /api/view?hands=all)."""
+        with self._lock:
+            return build_view(self.table, game_id=self.game_id, version=self.version,
+                              pick_hidden=self._pick_hidden(self._clock()))
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
         The text can change without a new version: when the latest pick is revealed. Bounded:
-        the last `RECENT_HANDS` hands and the chart (see `bounded`), whatever the game's length."""
-        (version, _), _, text = self._snapshot()
-        return version, text
-
-    def _snapshot(self) -> tuple[tuple[int, bool], dict[str, Any], str]:
+        the last `RECENT_HANDS` hands and the chart, whatever the game's length."""
         with self._lock:
             key = (self.version, self._pick_hidden(self._clock()))
             cached = self._cached
             if cached is None or cached[0] != key:
                 view = build_view(self.table, game_id=self.game_id, version=self.version,
-                                  pick_hidden=key[1])
-                cached = (key, view, json.dumps(bounded(view), separators=(",", ":")))
+                                  pick_hidden=key[1], recent=RECENT_HANDS)
+                cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
-            return cached
+            return key[0], cached[2]
+
+    def view_change(self, old: str, new: str) -> str:
+        """The top-level keys of view text `new` that differ from view text `old`, as JSON:
+        what the event stream sends a page that has `old` (computed once for all of them)."""
+        with self._lock:
+            cached = self._change
+            if cached is not None and cached[0] is old and cached[1] is new:
+                return cached[2]
+        before, after = json.loads(old), json.loads(new)
+        text = json.dumps({k: v for k, v in after.items() if before.get(k) != v},
+                          separators=(",", ":"))
+        with self._lock:
+            self._change = (old, new, text)
+        return text
 
     def close(self) -> None:
         self._unsubscribe()

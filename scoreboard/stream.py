@@ -24,6 +24,15 @@ class Clients:
     def __init__(self) -> None:
         self._waiting: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
         self.closing = False
+        self._encoded: tuple[str, int, str, bytes] | None = None
+
+    def encoded(self, event: str, version: int, text: str) -> bytes:
+        """The event as sent, encoded once for all the clients that send the same one."""
+        last = self._encoded
+        if last is None or last[:2] != (event, version) or last[2] != text:
+            data = ServerSentEvent(data=text, event=event, id=str(version), retry=1000).encode()
+            last = self._encoded = (event, version, text, data)
+        return last[3]
 
     def close(self) -> None:
         """End every stream (before the server stops, so it need not cancel them)."""
@@ -49,9 +58,17 @@ class Clients:
         return len(self._waiting)
 
 
-def respond(request: Request, snapshot: Snapshot, event: str) -> EventSourceResponse:
+Changes = Callable[[str, str], str]
+"""(the text a client has, the new text) -> JSON of the top-level keys that changed."""
+
+
+def respond(request: Request, snapshot: Snapshot, event: str,
+            changes: Changes | None = None) -> EventSourceResponse:
     """An event stream of `snapshot()`: sent at once, then whenever its text changes (a new
-    version, or the same version with a pick revealed)."""
+    version, or the same version with a pick revealed). With `changes`, only the first message
+    is the whole snapshot (`event`); each later one (`<event>-change`) holds the keys that
+    changed since the client's last, so a pick sends a few hundred bytes to each page, not the
+    whole view. A reconnecting page gets the whole snapshot again."""
     clients: Clients = request.state.clients
 
     async def stream():
@@ -63,7 +80,10 @@ def respond(request: Request, snapshot: Snapshot, event: str) -> EventSourceResp
                 changed.clear()
                 version, text = snapshot()
                 if text != sent:
-                    yield ServerSentEvent(data=text, event=event, id=str(version), retry=1000)
+                    if sent is None or changes is None:
+                        yield clients.encoded(event, version, text)
+                    else:
+                        yield clients.encoded(f"{event}-change", version, changes(sent, text))
                     sent = text
                 await changed.wait()
         finally:

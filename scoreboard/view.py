@@ -16,10 +16,13 @@ TEAMS = ("A", "B")
 
 
 def build_view(
-    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False
+    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False,
+    recent: int | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
-    without its colour or meaning (see scoreboard.reveal)."""
+    without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
+    hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
+    every hand."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -33,6 +36,8 @@ def build_view(
         "can_undo": bool(table.undo_stack),
         "hand_count": 0,
     }
+    if recent is not None:
+        view["chart"] = {"numbers": [], "totals": []}
     g = table.game
     if g is None:
         return view
@@ -58,8 +63,11 @@ def build_view(
         for s, name in enumerate(g.players)
     ]
     view["dealer"] = None if g.over else g.dealer
-    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands, start=1)]
+    first = 0 if recent is None else max(0, len(g.hands) - recent)
+    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
     view["hand_count"] = len(g.hands)
+    if recent is not None:
+        view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
     target = opts.get("target", 500)
     view["rules"] = {
         "scoring": mode,
@@ -79,24 +87,16 @@ RECENT_HANDS = 20
 CHART_POINTS = 120
 
 
-def bounded(view: dict[str, Any]) -> dict[str, Any]:
-    """The view as pages receive it: the last `RECENT_HANDS` hands (`hand_count` says how many
-    there are; the export has them all) and the chart's totals at most `CHART_POINTS` hands
-    apart, so each message stays a few KiB however long the game."""
-    hands = view["hands"]
-    return {**view, "hands": hands[-RECENT_HANDS:], "chart": chart(hands)}
-
-
-def chart(hands: list[dict[str, Any]]) -> dict[str, Any]:
-    """Running totals for the chart: (hand numbers, totals), every hand up to `CHART_POINTS`,
-    then evenly spaced ones (always with the last)."""
-    n = len(hands)
+def chart(totals: list[tuple[int, tuple[int, ...]]]) -> dict[str, Any]:
+    """Running totals for the chart from (hand number, totals) pairs: every hand up to
+    `CHART_POINTS`, then evenly spaced ones (always with the last)."""
+    n = len(totals)
     step = max(1, -(-n // CHART_POINTS))
     picked = list(range(step - 1, n, step))
     if n and picked[-1] != n - 1:
         picked.append(n - 1)
-    return {"numbers": [hands[i]["number"] for i in picked],
-            "totals": [hands[i]["totals"] for i in picked]}
+    return {"numbers": [totals[i][0] for i in picked],
+            "totals": [list(totals[i][1]) for i in picked]}
 
 
 def _rules_text(mode: str, target: int, partners: bool) -> str:

@@ -163,7 +163,8 @@ async def whoami(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    return stream.respond(request, request.state.table.view_json, "view")
+    session: TableSession = request.state.table
+    return stream.respond(request, session.view_json, "view", session.view_change)
 
 
 async def games(request: Request) -> Response:

@@ -44,17 +44,23 @@ const Tinker = (() => {
     return node;
   }
 
-  // Each message is a whole snapshot with the journal id as its SSE id, so a page that
-  // reconnects (EventSource does so by itself) is up to date with its first message.
+  // Each message carries the journal id as its SSE id; a page that reconnects (EventSource does
+  // so by itself) gets the whole view again with its first message.
   function live(render) {
     const status = el("div", { class: "status", role: "status", text: "connecting…" });
     document.body.append(status);
+    // The first message is the whole view; each later one ("view-change") only the keys
+    // that changed since, merged into the view this page has.
     const source = new EventSource("/api/events");
-    source.addEventListener("view", (e) => {
+    let current = null;
+    const show = (view) => {
+      current = view;
       status.textContent = "live";
       status.classList.remove("down");
-      render(JSON.parse(e.data));
-    });
+      render(view);
+    };
+    source.addEventListener("view", (e) => show(JSON.parse(e.data)));
+    source.addEventListener("view-change", (e) => show({ ...current, ...JSON.parse(e.data) }));
     source.addEventListener("error", () => {
       status.textContent = "reconnecting…";
       status.classList.add("down");
