@@ -112,7 +112,7 @@
             (form.held[form.selected] ||= []).push(k.code);
             delete form.typed[form.selected];
             renderForm();
-          } }, k.label));
+          } }, el("span", { class: "ks", "aria-hidden": "true", text: SYMBOL[colour] }), k.label));
       }
     }
     $("keys").replaceChildren(...out);
@@ -167,12 +167,12 @@
     const cards = [["RD2", "red", "Red +2"], ["BD2", "blue", "Blue +2"], ["GD2", "green", "Green +2"],
                    ["YD2", "yellow", "Yellow +2"], ["WDA", "wild", "Discard All"], ["VD4", "wild", "Villain +4"]];
     $("declare").replaceChildren(...cards.map(([code, colour, label]) =>
-      el("button", { class: "key c-" + colour, "data-declare": code,
+      el("button", { class: "key c-" + colour, "data-declare": code, title: label,
         "aria-pressed": String(!!view.declared && view.declared.card === code),
         onclick: () => {
           const seat = $("declarer").value === "" ? null : Number($("declarer").value);
           send("/api/entry", { kind: "declare", card: code, seat }, `${label} declared: press the button.`);
-        } }, label)),
+        } }, `${SYMBOL[colour]} ${label}`)),
       el("button", { text: "Clear", onclick: () => send("/api/entry", { kind: "declare", card: null }) }));
     const sel = $("declarer");
     const keep = sel.value;
