@@ -63,7 +63,7 @@ async def page(request: Request) -> Response:
     key = request.query_params.get("key")
     session: DigitalSession = request.state.digital
     seat = session.seat_of(key) if key else None
-    if seat is not None:
+    if key and seat is not None:
         response.set_cookie(f"{auth.SEAT_COOKIE}{seat}", key, **auth.cookie_options())
     return response
 

@@ -16,7 +16,7 @@ refusal says). Writes from another site are refused before any of this (`SameOri
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -94,9 +94,9 @@ def needs(scope: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return decorate
 
 
-def refusal(scope: dict[str, Any]) -> str:
+def refusal(scope: MutableMapping[str, Any]) -> str:
     """The sentence for a 403 from `needs`: what the endpoint wanted."""
-    wanted = getattr(scope.get("endpoint"), "needs", None)
+    wanted = getattr(scope.get("endpoint"), "needs", "")
     return REFUSALS.get(wanted, "this is not yours to do")
 
 

@@ -170,7 +170,7 @@ async def events(request: Request) -> Response:
 async def games(request: Request) -> Response:
     """Kept games, newest first, a page at a time: `next` is the `before` of the next page."""
     before = _query_int(request, "before", 1, MAX_GAME_ID + 1, None)
-    limit = _query_int(request, "limit", 1, MAX_PAGE + 1, PAGE_SIZE)
+    limit = _query_int(request, "limit", 1, MAX_PAGE + 1, PAGE_SIZE) or PAGE_SIZE
     journal: Journal = request.state.journal
     found = journal.games(before=before, limit=limit + 1)
     more = len(found) > limit

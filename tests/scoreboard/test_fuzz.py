@@ -19,6 +19,8 @@ from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
 
+pytestmark = pytest.mark.slow
+
 STREAM = "/api/digital/events"  # endless: only its refusals are fuzzed
 ENDLESS = {"/api/events"}  # nothing to refuse: tested in test_browser (a real server)
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1500"))

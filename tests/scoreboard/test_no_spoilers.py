@@ -54,6 +54,7 @@ def first_event(served, path, headers=None):
     return ""
 
 
+@pytest.mark.slow
 def test_a_table_pick_is_named_nowhere_before_its_lights_settle(served):
     served.post("/api/new-game", {"players": ["Ann", "Bea", "Cy"]})
     served.post("/api/entry", {"kind": "declare", "card": "RD2", "seat": 0})
@@ -78,6 +79,7 @@ def test_a_table_pick_is_named_nowhere_before_its_lights_settle(served):
                httpx.get(served.url + "/api/games/1.json", headers=HOST).json()["entries"])
 
 
+@pytest.mark.slow
 def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
     """Seed 17 deals Ann Wild Discard All for her first move: she plays it, the tray picks."""
     res = served.post("/api/digital/new", {"players": ["Ann", "Bo", "Cy"], "humans": [0],
