@@ -168,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     button.session = display.session
     print("\n".join(display.lines(args.journal)), flush=True)
-    close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
-    try:
+    closers: list[Callable[[], None]] = []
+    try:  # Ctrl-C (or SIGINT) from here on stops the display cleanly, even mid-start
+        closers.append(attach_mqtt(mqtt, None, args, bus, display.session, press=None))
         if args.terminal:
             from scoreboard.terminal import run_live
 
@@ -179,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        close_mqtt()
+        for close in closers:
+            close()
         display.close()
     return 0
