@@ -363,14 +363,14 @@ def create_app(
     public_url: str | None = None,
     ping: float = 15,
     show: ShowSettings | None = None,
-    clock: Callable[[], float] = time.time,
+    clock: Callable[[], float] = time.monotonic,
     extensions: Sequence[Extension] = (),
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
     standalone display's fair pick) and the virtual tray page; `public_url` is the address
     phones should open (for the QR codes), default: as requested; `show` is the tray's show
-    settings (None: no tray, picks show at once); `clock` is the clock picks are stamped on
-    (tests pass their own). `extensions` (digital play, added by the command line) add routes
+    settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
+    on (tests pass theirs). `extensions` (digital play, added by the command line) add routes
     and state (see `Extension`)."""
 
     @contextlib.asynccontextmanager

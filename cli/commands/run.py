@@ -239,25 +239,27 @@ def start_service(
     return service, close
 
 
-def log_picks_when_settled(bus: Any, show: Any) -> None:
-    """Log each pick once the tray's lights have settled on it: a console by the table (or the
-    journal of a kiosk) must not tell the colour while the lights still spin."""
-    import threading
-    import time
+def log_picks_when_settled(bus: Any) -> None:
+    """Log each pick once the tray's lights have landed on it (`PickSettled`): a console by the
+    table (or the journal of a kiosk) must not tell the colour while the lights still spin."""
+    from tray.events import Pick, PickSettled
 
-    from tray import show as light_show
-    from tray.events import Pick
+    spinning: dict[int, Pick] = {}
 
-    def settled(pick: Pick) -> None:
-        spin = light_show.spin_seconds(show, pick.colour, pick.lead)
-        wait = max(0.0, pick.t + spin - time.time())
+    def made(pick: Pick) -> None:
+        if pick.settles_at is None:  # no show: nothing to spoil
+            log.info("pick #%d: %s (%s)", pick.seq, pick.colour, pick.source)
+            return
+        spinning[pick.seq] = pick
         log.info("pick #%d: the lights are spinning (%s)", pick.seq, pick.source)
-        timer = threading.Timer(wait, log.info, ("pick #%d: %s (%s)", pick.seq, pick.colour,
-                                                 pick.source))
-        timer.daemon = True
-        timer.start()
 
-    bus.subscribe(settled, Pick)
+    def landed(event: PickSettled) -> None:
+        pick = spinning.pop(event.seq, None)
+        if pick is not None:
+            log.info("pick #%d: %s (%s)", pick.seq, pick.colour, pick.source)
+
+    bus.subscribe(made, Pick)
+    bus.subscribe(landed, PickSettled)
 
 
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
@@ -266,7 +268,7 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
     from tray.events import Fault
 
     bus = Bus()
-    log_picks_when_settled(bus, config.show)
+    log_picks_when_settled(bus)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
     service, close_display = start_service(tray, config, args, bus)
     try:

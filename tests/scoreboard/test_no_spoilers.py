@@ -10,6 +10,7 @@ import time
 import httpx
 import pytest
 
+from tests.helpers.picks import ShowingTray
 from tests.helpers.web import TOKEN
 from tests.scoreboard.test_browser import Served
 from tray import show as light_show
@@ -32,13 +33,13 @@ def served(tmp_path):
 def poll_until_settled(served, reads, pick, names_it):
     """GET each of `reads` (path, headers) over and over until the lights have settled; each
     answer that names the pick must have come back after the settle time."""
-    settle = pick.t + light_show.spin_seconds(SLOW, pick.colour, pick.lead)
+    settle = pick.settles_at  # monotonic, as the tray stamps it
     polls = 0
     with httpx.Client(base_url=served.url, timeout=10) as http:
-        while time.time() < settle + 0.2:
+        while time.monotonic() < settle + 0.2:
             for path, headers in reads:
                 res = http.get(path, headers=headers)
-                back = time.time()
+                back = time.monotonic()
                 assert res.status_code < 500, (path, res.text)
                 if res.status_code == 200 and names_it(path, res):
                     assert back >= settle, f"{path} named pick {pick.seq} before its lights settled"
@@ -58,8 +59,8 @@ def first_event(served, path, headers=None):
 def test_a_table_pick_is_named_nowhere_before_its_lights_settle(served):
     served.post("/api/new-game", {"players": ["Ann", "Bea", "Cy"]})
     served.post("/api/entry", {"kind": "declare", "card": "RD2", "seat": 0})
-    pick = Pick(seq=5, colour="green", t=time.time(), lead="red")
-    served.bus.publish(pick)
+    tray = ShowingTray(served.bus, SLOW)
+    pick = tray.publish(Pick(seq=5, colour="green", t=time.time(), lead="red"))
     assert json.loads(first_event(served, "/api/events"))["pick"]["colour"] is None
 
     def names_it(path, res):
@@ -90,8 +91,8 @@ def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
     assert act.status_code == 200, act.text
     before = httpx.get(served.url + "/api/digital/view", headers=seat).json()
     assert before["awaiting"]["kind"] == "tinker_bell" and before["colour"] is None
-    pick = Pick(seq=1, colour="yellow", t=time.time(), lead="blue")
-    served.bus.publish(pick)
+    tray = ShowingTray(served.bus, SLOW)
+    pick = tray.publish(Pick(seq=1, colour="yellow", t=time.time(), lead="blue"))
     choosing = httpx.get(served.url + "/api/digital/view", headers=seat).json()
     assert choosing["choosing"] is True and "choosing" in choosing["says"]
     assert "Tinker Bell chose" not in " ".join(choosing["log"])
@@ -126,16 +127,14 @@ def test_the_console_logs_a_pick_once_its_lights_settle(caplog):
 
     from cli.commands.run import log_picks_when_settled
     from tray.bus import Bus
+    from tray.events import PickSettled
 
-    quick = ShowSettings(steps=2, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.01,
-                         lit_s=0.05)
     bus = Bus()
-    log_picks_when_settled(bus, quick)
+    log_picks_when_settled(bus)
     with caplog.at_level(logging.INFO, logger="tinker-tray"):
-        bus.publish(Pick(seq=6, colour="red", t=time.time(), lead="blue"))
+        bus.publish(Pick(seq=6, colour="red", t=time.time(), lead="blue", shown_at=1.0,
+                         settles_at=5.0))
         at_press = caplog.text
-        deadline = time.monotonic() + 5
-        while "pick #6: red" not in caplog.text and time.monotonic() < deadline:
-            time.sleep(0.01)
+        bus.publish(PickSettled(6))
     assert "pick #6" in at_press and "red" not in at_press
     assert "pick #6: red" in caplog.text

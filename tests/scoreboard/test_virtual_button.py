@@ -25,11 +25,12 @@ def test_a_press_picks_once_until_the_lights_settle_and_the_numbers_carry_on(jou
     session = TableSession(journal, bus, show=SHOW, clock=clock)
     bus.publish(Pick(seq=41, colour="red", t=T0))  # a pick kept from before
     clock.now += 60
-    button = VirtualButton(bus)
+    button = VirtualButton(bus, SHOW, clock)
     button.session = session
     button()
     picks = recorder.of(Pick)
     assert [p.seq for p in picks] == [41, 42] and picks[-1].source == "virtual"
+    assert session.hidden_pick() == 42  # stamped with its show: named when the lights land
     button()  # a double tap while the lights spin
     assert len(recorder.of(Pick)) == 2
     clock.now += show.spin_seconds(SHOW, picks[-1].colour, picks[-1].lead) + 0.01
@@ -39,7 +40,7 @@ def test_a_press_picks_once_until_the_lights_settle_and_the_numbers_carry_on(jou
 
 
 def test_the_pages_offer_the_button_to_the_host(journal, bus, recorder):
-    button = VirtualButton(bus)
+    button = VirtualButton(bus, SHOW)
     with TestClient(create_app(journal, bus, TOKEN, press=button)) as client:
         button.session = client.app.state.session
         assert client.get("/api/whoami").json()["press"] is True
