@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
 import socket
 import sys
@@ -116,6 +117,10 @@ def start_display(
     return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
 
 
+def _nothing() -> None:
+    pass
+
+
 class VirtualButton:
     """The Tinker Bell button of a display with no tray (on the scoreboard, the entry page, the
     virtual tray and in digital play): each press publishes a fair pick (`tray.pick.Picker`)
@@ -184,9 +189,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     button.session = display.session
     print("\n".join(display.lines(args.journal)), flush=True)
-    closers: list[Callable[[], None]] = []
-    try:  # Ctrl-C (or SIGINT) from here on stops the display cleanly, even mid-start
-        closers.append(attach_mqtt(mqtt, None, args, bus, display.session, press=None))
+    # A Ctrl-C from here on, even while MQTT attaches, is a clean stop: the link says offline.
+    close_mqtt: Callable[[], None] = _nothing
+    if mqtt is not None:
+        from club.table import stop_link
+
+        close_mqtt = functools.partial(stop_link, mqtt[0].table, mqtt[1])
+    try:
+        close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
         if args.terminal:
             from scoreboard.terminal import run_live
 
@@ -196,7 +206,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        for close in closers:
-            close()
+        close_mqtt()
         display.close()
     return 0
