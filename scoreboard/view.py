@@ -16,10 +16,13 @@ TEAMS = ("A", "B")
 
 
 def build_view(
-    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False
+    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False,
+    recent: int | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
-    without its colour or meaning (see scoreboard.reveal)."""
+    without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
+    hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
+    every hand."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -31,19 +34,48 @@ def build_view(
         "declared": _declared(table),
         "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
+        "hand_count": 0,
     }
+    if recent is not None:
+        view["chart"] = {"numbers": [], "totals": []}
     g = table.game
     if g is None:
         return view
     opts = g.opts
-    sheet = g.sheet
+    view["players"] = _players(g)
+    view["dealer"] = None if g.over else g.dealer
+    first = 0 if recent is None else max(0, len(g.hands) - recent)
+    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
+    view["hand_count"] = len(g.hands)
+    if recent is not None:
+        view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
+    target = opts.get("target", 500)
+    mode = opts.get("scoring", "standard")
+    view["rules"] = {
+        "scoring": mode,
+        "target": target,
+        "partners": bool(opts.get("partners")),
+        "title": rulesets.get(g.ruleset).title,
+        "says": _rules_text(mode, target, bool(opts.get("partners"))),
+    }
+    if g.over:
+        names = g.winner_names()
+        winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
+        view["winner"] = {"seats": list(winners), "names": names,
+                          "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
+    return view
+
+
+def _players(g: T.TableGame) -> list[dict[str, Any]]:
+    """Each player's line: total, out, whose deal, team, who leads, who won."""
+    opts, sheet = g.opts, g.sheet
     scores = sheet.scores if sheet else (0,) * len(g.players)
     out = sheet.eliminated if sheet else frozenset()
     winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
-    mode = opts.get("scoring", "standard")
     alive = [scores[s] for s in range(len(scores)) if s not in out]
-    best = (max if mode == "standard" else min)(alive) if alive and g.hands else None
-    view["players"] = [
+    lowest_wins = opts.get("scoring", "standard") != "standard"
+    best = (min if lowest_wins else max)(alive) if alive and g.hands else None
+    return [
         {
             "seat": s,
             "name": name,
@@ -56,21 +88,22 @@ def build_view(
         }
         for s, name in enumerate(g.players)
     ]
-    view["dealer"] = None if g.over else g.dealer
-    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands, start=1)]
-    target = opts.get("target", 500)
-    view["rules"] = {
-        "scoring": mode,
-        "target": target,
-        "partners": bool(opts.get("partners")),
-        "title": rulesets.get(g.ruleset).title,
-        "says": _rules_text(mode, target, bool(opts.get("partners"))),
-    }
-    if g.over:
-        names = g.winner_names()
-        view["winner"] = {"seats": list(winners), "names": names,
-                          "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
-    return view
+
+
+RECENT_HANDS = 20
+CHART_POINTS = 120
+
+
+def chart(totals: list[tuple[int, tuple[int, ...]]]) -> dict[str, Any]:
+    """Running totals for the chart from (hand number, totals) pairs: every hand up to
+    `CHART_POINTS`, then evenly spaced ones (always with the last)."""
+    n = len(totals)
+    step = max(1, -(-n // CHART_POINTS))
+    picked = list(range(step - 1, n, step))
+    if n and picked[-1] != n - 1:
+        picked.append(n - 1)
+    return {"numbers": [totals[i][0] for i in picked],
+            "totals": [list(totals[i][1]) for i in picked]}
 
 
 def _rules_text(mode: str, target: int, partners: bool) -> str:
