@@ -167,16 +167,24 @@ def _random_playout(
             if phase == OVER:
                 break
             catchable = h.catchable
-            if len(catchable) == 1 and not (h.challenge_open or jump_in or h.uncalled):
-                # = _offer_interjections with one player to catch: they may call UNO, anyone
-                # else may catch them; asked in random order, each acting with odds 1 in 2.
-                p = catchable[0]
+            if jump_in or h.uncalled or (catchable and h.challenge_open) or len(catchable) > 1:
+                decisions += _offer_interjections(game, bots, rng)
+            else:
+                # = _offer_interjections with one offer per player, the commonest: one player to
+                # catch (they may call UNO, anyone else may catch them), or a Villain Draw 4 that
+                # anyone but its player may challenge. Asked in random order, as there, each
+                # acts with odds 1 in 2 (`RandomBot.interject` with one option).
+                p = catchable[0] if catchable else h.actor
                 late = seats[p]
-                speakers = [late] + [seats[q] for q in range(n) if q != p]
+                speakers = [seats[q] for q in range(n) if q != p]
+                if catchable:
+                    speakers.insert(0, late)
                 shuffle(speakers, rng)
                 for seat in speakers:
                     if draw() < 0.5:  # = int(draw() * 2) == 0: the one action offered
-                        if seat == late:
+                        if not catchable:
+                            h._challenge_villain(pos_of[seat])  # = h.apply(CHALLENGE, seat)
+                        elif seat == late:
                             catchable.clear()  # = h.apply(UNO, seat)
                         else:
                             h._catch(pos_of[seat], late)  # = h.apply(CATCH + late, seat)
@@ -184,8 +192,6 @@ def _random_playout(
                             h._settle_draws()
                         decisions += 1
                         break
-            else:
-                decisions += _offer_interjections(game, bots, rng)
             phase = h.phase
         if phase == PLAY:
             decisions += 1
