@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -25,6 +26,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from engine import bots as B  # noqa: E402
+from engine.game import CHANCE, Game  # noqa: E402
 from engine.simulate import simulate  # noqa: E402
 
 PEER_ENV = HERE / ".rlcard-venv"
@@ -55,12 +58,60 @@ def ours(hands: int, players: int, seed: int, ruleset: str = "disney") -> dict:
     return {"hands_per_s": hands / seconds, "turns_per_hand": stats["average_turns_per_hand"]}
 
 
+class _Timed:
+    """A bot whose every move is timed (seconds, and whether it had a choice)."""
+
+    def __init__(self, bot: B.Bot) -> None:
+        self.bot, self.name, self.times = bot, bot.name, []
+
+    def act(self, game: Game) -> int:
+        choice = len(game.legal_actions()) > 1
+        start = time.perf_counter()
+        action = self.bot.act(game)
+        self.times.append((time.perf_counter() - start, choice))
+        return action
+
+    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
+        return self.bot.interject(game, seat, options)
+
+
+def bot_move_times(hands: int, seed: int, spec: str = "search") -> None:
+    """Per-move time of the search bot (as digital play makes it: its default budget, capped by
+    the clock) beside the greedy bot's, in one run of two-player Disney hands against each other."""
+    rng = random.Random(seed)
+    bots = [_Timed(b) for b in B.make([spec, "greedy"], 2, rng, clock=time.perf_counter)]
+    game = Game("disney", ["search", "greedy"], 0, {"target": 100_000}, record=False)
+    for _ in range(hands):
+        game.sample_chance(rng)  # a new hand
+        while game.current_player() != CHANCE or game.chance_kind() != "new_hand":
+            who = game.current_player()
+            if who == CHANCE:
+                game.sample_chance(rng)
+                continue
+            game.apply_action(bots[who].act(game))
+            for seat, action in game.interjections():
+                if bots[seat].interject(game, seat, [action]) is not None:
+                    game.apply_action(action, seat)
+                    break
+    print(f"bot move times, {hands} two-player Disney hands, search ({spec}) against greedy")
+    for bot in bots:
+        every = sorted(t for t, _ in bot.times)
+        chosen = sorted(t for t, choice in bot.times if choice) or [0.0]
+        print(f"{bot.name:>8}: {len(every)} moves, median {_ms(every, 50)} p99 {_ms(every, 99)};"
+              f" {len(chosen)} with a choice: median {_ms(chosen, 50)} p99 {_ms(chosen, 99)}")
+
+
+def _ms(times: list[float], percent: int) -> str:
+    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.2f} ms"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rulesets", default="disney,classic,official-2018,elvis")
+    ap.add_argument("--bot-hands", type=int, default=20, help="hands for the bots' move times")
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
@@ -90,6 +141,8 @@ def main() -> None:
             per_decision = (o * ot) / (r * rt)
             print(f"{name:>13} {p:>7} {o:>13,.0f} {r:>15,.0f} {o / r:>5.2f}x {ot:>15.1f}"
                   f" {rt:>18.1f} {per_decision:>17.2f}x")
+    if args.bot_hands:
+        bot_move_times(args.bot_hands, args.seed)
 
 
 if __name__ == "__main__":

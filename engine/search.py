@@ -27,7 +27,10 @@ from engine.bots import GreedyBot
 from engine.game import CHANCE, Game
 
 DEFAULT_ROLLOUTS = 400
-"""Rollouts per move by default: about 0.1-0.2 s a move on a Raspberry-Pi-class core."""
+"""Rollouts a move by default (about 0.1 s on the development machine; a clock caps it)."""
+MOVE_SECONDS = 0.2
+"""With a clock and no budget given, a move also stops after this long (digital play answers
+within 300 ms)."""
 WIN_HAND = 0.5
 """Value of winning the hand, beside its points (points / 100)."""
 WIN_GAME = 5.0
@@ -105,6 +108,8 @@ class SearchBot:
     ) -> None:
         if rollouts is None:  # a time budget alone is bounded by its time
             rollouts = DEFAULT_ROLLOUTS if seconds is None else 1_000_000
+            if seconds is None and clock is not None:
+                seconds = MOVE_SECONDS
         if rollouts < 1:
             raise ValueError("the search bot needs at least one rollout a move")
         if seconds is not None and clock is None:
@@ -139,7 +144,12 @@ class SearchBot:
         worlds = max(1, self.rollouts // len(candidates))
         greedy = self._greedy
         hands_done = len(root.history)
+        last = 0.0  # how long the last imagined deal took: do not start one that would overrun
         for _ in range(worlds):
+            if deadline is not None:
+                now = clock()  # type: ignore[misc]
+                if self.last_rollouts and now + last >= deadline:
+                    break
             world = imagine(root, view, rng)
             luck = rng.getrandbits(32)
             for i, action in enumerate(candidates):
@@ -147,8 +157,8 @@ class SearchBot:
                 g.apply_action(action)
                 totals[i] += _rollout(g, seat, greedy, random.Random(luck), hands_done)
             self.last_rollouts += len(candidates)
-            if deadline is not None and clock() >= deadline:  # type: ignore[misc]
-                break
+            if deadline is not None:
+                last = clock() - now  # type: ignore[misc]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
