@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from digital.session import DigitalSession  # noqa: E402
+from scoreboard.journal import Journal  # noqa: E402
+from scoreboard.session import TableSession  # noqa: E402
 from tray.bus import Bus  # noqa: E402
-from tray.display.digital import DigitalSession  # noqa: E402
-from tray.display.session import TableSession  # noqa: E402
 from tray.events import Pick  # noqa: E402
-from tray.journal import Journal  # noqa: E402
 
 COLOURS = ("red", "blue", "green", "yellow")
 

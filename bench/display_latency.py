@@ -34,11 +34,11 @@ from starlette.applications import Starlette  # noqa: E402
 from starlette.responses import HTMLResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
+from cli.app import create_app  # noqa: E402
+from scoreboard.journal import Journal  # noqa: E402
+from scoreboard.server import ServerThread, bind  # noqa: E402
 from tray.bus import Bus  # noqa: E402
-from tray.display.server import ServerThread, bind  # noqa: E402
-from tray.display.web import create_app  # noqa: E402
 from tray.events import Pick  # noqa: E402
-from tray.journal import Journal  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

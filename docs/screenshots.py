@@ -14,11 +14,11 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cli.app import create_app  # noqa: E402
+from scoreboard.journal import Journal  # noqa: E402
+from scoreboard.server import ServerThread, bind  # noqa: E402
 from tray.bus import Bus  # noqa: E402
-from tray.display.server import ServerThread, bind  # noqa: E402
-from tray.display.web import create_app  # noqa: E402
 from tray.events import Pick  # noqa: E402
-from tray.journal import Journal  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import actions as A
@@ -124,7 +124,8 @@ class SearchBot:
 
     def act(self, game: Game) -> int:
         self.last_rollouts = 0
-        candidates = _candidates(game.legal_actions())
+        hand = game.hand
+        candidates = _candidates(game.legal_actions(), hand.hands[hand.cur])
         if len(candidates) == 1:
             return candidates[0]
         first = self._greedy.act(game)  # ties go to the greedy choice
@@ -166,11 +167,20 @@ class SearchBot:
         return self._greedy.interject(game, seat, options)
 
 
-def _candidates(legal: list[int]) -> list[int]:
+def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
     """The legal actions worth comparing: a card laid without calling UNO is dropped when the
-    same card may be laid calling it (the call costs nothing; forgetting it risks two cards)."""
+    same card may be laid calling it (the call costs nothing; forgetting it risks two cards),
+    and a wild names only colours still held in `own` (any colour when none is)."""
     options = set(legal)
-    return [a for a in legal if not (a < A.DRAW and a % 2 == 0 and a + 1 in options)]
+    kept = [a for a in legal if not (a < A.DRAW and a % 2 == 0 and a + 1 in options)]
+    held = {c >> 4 for c in own if c < 64}  # colours of the coloured cards held
+    plays = [a >> 3 for a in kept if a < A.PROTECT]
+    namers = {card for card in plays if plays.count(card) > 1}  # offered in several colours
+    if not held or not namers:
+        return kept
+    return [
+        a for a in kept if not (a < A.PROTECT and a >> 3 in namers and (a >> 1) & 3 not in held)
+    ]
 
 
 def _rollout(

@@ -1,1 +1,4 @@
-"""The table tray: devices, the light show, the fair pick, the bus, the service and its displays."""
+"""The tray: the Tinker Bell button and four lights on gpiozero pins, debounce and tap-versus-hold,
+the light show, the fair pick, the bus that publishes it, the service and its settings. Other
+trays (`firmware_bridge`'s USB tray) honour the same `tray.backend.Tray` protocol.
+"""

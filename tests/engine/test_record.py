@@ -4,12 +4,12 @@ import json
 
 import pytest
 
+from cli.main import main
 from engine import cards as C
 from engine import record
 from engine.record import RecordError
 from engine.simulate import simulate
 from tests.engine.helpers import deck_for
-from tray.cli import main
 
 
 def recorded_games(n=3, players=3, seed=11):

@@ -293,7 +293,7 @@ def test_eight_players_play_two_games_at_once_28_hands_each():
 def test_eight_player_rotation_from_the_command_line(capsys):
     import json
 
-    from tray.cli import main
+    from cli.main import main
 
     args = ["simulate", "--ruleset", "elvis", "--players", "8", "--option",
             "partners_rotation=true", "--bots", "greedy", "--json"]

@@ -140,3 +140,14 @@ def test_made_by_name_with_a_budget():
     for bad in (["search:lots"], ["greedy:5"], ["search:200ms"]):
         with pytest.raises(ValueError):
             B.make(bad, 2, random.Random(0))  # the last: a time budget needs a clock
+
+
+def test_candidates_call_uno_and_name_colours_held():
+    from engine import actions as A
+    from engine import cards as C
+
+    wild, vd4, r5 = C.card("W"), C.card("VD4"), C.card("R5")
+    legal = [A.play(r5), A.play(r5, uno=True), *(A.play(wild, k) for k in range(4)),
+             A.play(vd4), A.DRAW]
+    kept = _candidates(legal, [r5, wild, vd4, C.card("B2")])
+    assert kept == [A.play(r5, uno=True), A.play(wild, 0), A.play(wild, 1), A.play(vd4), A.DRAW]

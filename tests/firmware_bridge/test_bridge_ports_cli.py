@@ -3,8 +3,8 @@
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
+from cli.main import main
 from firmware_bridge import ports
-from tray.cli import main
 
 
 def port(device, vid=None, pid=None, serial_number=None, description="n/a"):

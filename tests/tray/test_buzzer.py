@@ -15,9 +15,10 @@ import pytest
 from gpiozero import PinPWMUnsupported, TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from cli.commands import bench
+from tests.helpers.gpio import installed_factory
 from tray import config as tray_config
 from tray import tunes
-from tray.commands import bench
 from tray.config import BuzzerConfig
 from tray.devices import TrayDevices
 from tray.events import Pick
@@ -25,7 +26,6 @@ from tray.gpio_tray import GpioTray
 from tray.pick import Picker
 from tray.service import TrayService
 
-from .conftest import installed_factory
 from .test_config import GOOD, HARDWARE, problems
 
 E6, G6, A6, C7 = 1318.51, 1567.98, 1760.0, 2093.0

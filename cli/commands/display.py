@@ -1,0 +1,137 @@
+"""`tinker-tray display`: the scoring display on its own (web, and optionally the terminal).
+
+Prints the table's token and the addresses to open. The app itself comes from
+`scoreboard.web.create_app`, which the tray service can serve the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tray.config import ShowSettings
+
+
+def default_journal() -> Path:
+    state = os.environ.get("STATE_DIRECTORY") or os.environ.get("XDG_STATE_HOME")
+    base = Path(state) if state else Path.home() / ".local" / "state"
+    return base / "tinker-tray" / "journal.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--journal", type=Path, default=default_journal(),
+                        help="the SQLite journal of games (default: %(default)s)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to serve on (default: %(default)s, this machine only; "
+                             "0.0.0.0 serves the phones on the LAN)")
+    parser.add_argument("--port", type=int, default=8000, help="default: %(default)s")
+    parser.add_argument("--url", help="the address phones should open, for the QR code "
+                                      "(default: from --host and --port)")
+    parser.add_argument("--terminal", action="store_true",
+                        help="also draw the scores in this terminal (for a Pi's HDMI console)")
+
+
+def public_url(host: str, port: int) -> str:
+    if host in ("0.0.0.0", "::"):
+        host = f"{socket.gethostname()}.local"  # mDNS name: what a Raspberry Pi answers to
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+class DisplayError(Exception):
+    """The display could not start (a journal it must not touch, a port in use)."""
+
+
+@dataclasses.dataclass
+class Display:
+    """A running web display: its journal, its server thread and what to tell the table."""
+
+    journal: Any
+    server: Any
+    session: Any
+    url: str
+    token: str
+    virtual_tray: bool = False
+
+    def lines(self, journal_path: Path) -> list[str]:
+        url, token = self.url, self.token
+        lines = [
+            f"journal:    {journal_path}",
+            f"scoreboard: {url}/?token={token}   (the kiosk: shows the QR code for phones)",
+            f"entry page: {url}/enter?token={token}",
+            f"read-only:  {url}/",
+            f"token:      {token}",
+        ]
+        if self.virtual_tray:
+            lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual button)")
+        return lines
+
+    def close(self) -> None:
+        self.server.stop()
+        self.journal.close()
+
+
+def start_display(
+    bus: Any,
+    journal_path: Path,
+    host: str,
+    port: int,
+    *,
+    press: Callable[[], None] | None = None,
+    url: str | None = None,
+    show: ShowSettings | None = None,
+) -> Display:
+    """Open the journal and serve the display app on host:port in a background thread.
+
+    `show`: the tray's `ShowSettings`, so the pages wait for its lights to settle before they
+    show a pick, and the virtual tray plays the same show (None: no tray, picks show at once)."""
+    from cli.app import create_app
+    from scoreboard.journal import Journal, JournalError
+    from scoreboard.server import ServerThread, bind
+
+    try:
+        journal = Journal(journal_path)
+    except JournalError as exc:
+        raise DisplayError(str(exc)) from None
+    token = journal.token()
+    url = url or public_url(host, port)
+    app = create_app(journal, bus, token, press=press, public_url=url, show=show)
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        journal.close()
+        raise DisplayError(f"cannot serve on {host}:{port}: {exc}") from None
+    server = ServerThread(app, sock, log_level="warning").start()
+    return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tray.bus import Bus
+
+    bus = Bus()
+    try:
+        display = start_display(bus, args.journal, args.host, args.port, url=args.url)
+    except DisplayError as exc:
+        print(f"tinker-tray display: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(display.lines(args.journal)), flush=True)
+    try:
+        if args.terminal:
+            from scoreboard.terminal import run_live
+
+            run_live(display.session, bus)
+        else:
+            display.server.thread.join()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        display.close()
+    return 0

@@ -1,0 +1,138 @@
+"""`tinker-tray emulate`: the tray service on gpiozero's MockFactory pins, driven from the keyboard.
+
+In a terminal: the four lights drawn live, the pick history beside them, space bar = tap,
+h = long hold, q = quit. Without a terminal (CI, pipes), or with --presses/--seconds, it runs
+scripted and prints one line per pick, and still stops cleanly on SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from cli.commands.run import (
+    add_common_arguments,
+    load_config,
+    open_serial_tray,
+    setup_logging,
+    start_service,
+)
+from tray.config import Config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_common_arguments(parser)
+    parser.add_argument("--serial", action="store_true",
+                        help="emulate the USB tray (firmware_bridge's emulator) instead of GPIO")
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args)
+    config = load_config(args)
+    if config is None:
+        return 2
+    return emulate(config, args)
+
+
+def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(tap, hold): through the mock button pin when there is one (so debounce runs too),
+    else the service's virtual press."""
+    pin = getattr(getattr(getattr(tray, "devices", None), "button", None), "pin", None)
+    if pin is None or not hasattr(pin, "drive_low"):
+        return service.press, service.hold
+    pause = threading.Event()
+    down, up = (pin.drive_low, pin.drive_high) if tray.config.button.pull_up else (
+        pin.drive_high, pin.drive_low)
+
+    def tap() -> None:
+        down()
+        pause.wait(0.08)
+        up()
+
+    def hold() -> None:
+        down()
+        pause.wait(hold_s + 0.1)
+        up()
+
+    return tap, hold
+
+
+def emulate(config: Config, args: argparse.Namespace) -> int:
+    from tray.bus import Bus
+
+    if getattr(args, "serial", False):
+        port = args.serial if isinstance(args.serial, str) else "auto"
+        tray = open_serial_tray(port, emulate=True)
+        if tray is None:
+            return 2
+    else:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        from tray.gpio_tray import GpioTray
+
+        tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin))
+    bus = Bus()
+    service, close_display = start_service(tray, config, args, bus, virtual_button=True)
+    try:
+        return _drive(service, bus, tray, config, args)
+    finally:
+        close_display()
+
+
+def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Namespace) -> int:
+    """Press the button from the keyboard (a terminal) or from a script (--presses/--seconds)."""
+    from tray.events import Fault, Pick
+
+    tap, hold = finger(tray, service, config.button.hold_s)
+    scripted = args.presses is not None or args.seconds is not None
+    if not scripted and sys.stdin.isatty() and sys.stdout.isatty():
+        from tray.terminal_emulator import TerminalEmulator
+
+        TerminalEmulator(service, bus, tray, tap, hold).run()
+        return 0
+
+    picks = threading.Semaphore(0)
+
+    def say(line: str) -> None:
+        """One write per line: the service and the script speak from different threads, and
+        print() writes the text and its newline separately."""
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def show(event: Any) -> None:
+        if isinstance(event, Pick):
+            say(f"pick #{event.seq}: {event.colour}")
+            picks.release()
+        else:
+            say(f"fault {event.kind}: {event.message}")
+
+    bus.subscribe(show, Pick, Fault)
+    if args.seconds is not None:
+        timer = threading.Timer(args.seconds, service.request_stop)
+        timer.daemon = True
+        timer.start()
+    if args.presses is not None:
+        def script() -> None:
+            for _ in range(args.presses):
+                while service.spinning:
+                    threading.Event().wait(0.02)
+                tap()
+                if not picks.acquire(timeout=10):
+                    break
+            while service.spinning:
+                threading.Event().wait(0.02)
+            service.request_stop()
+
+    else:
+        script = None
+
+    def ready() -> None:
+        say(f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM")
+        if script is not None:  # presses begin once the service is listening
+            threading.Thread(target=script, name="emulator-script", daemon=True).start()
+
+    service.run_forever(ready=ready)
+    return 0

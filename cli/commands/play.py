@@ -1,0 +1,174 @@
+"""`tinker-tray play`: digital play in the terminal. A person plays one seat (or several take
+turns at one keyboard) against bots; Enter is the Tinker Bell button. No browser, no GPIO."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+
+DEFAULT_PLAYERS = "You,Ann,Bob,Cy"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="NAMES",
+                   help=f"comma-separated player names, in seat order (default {DEFAULT_PLAYERS})")
+    p.add_argument("--humans", default="0", metavar="SEATS",
+                   help="comma-separated seats played by people at this keyboard (0 is the first "
+                        "player; several = hot seat; 'none' = watch the bots); default 0")
+    p.add_argument("--bots", default="greedy", metavar="NAMES",
+                   help="greedy (default), random (easiest), search (hardest; search:300 rollouts "
+                        "or search:200ms a move), or a comma-separated mix dealt round the table")
+    p.add_argument("--ruleset", default="disney",
+                   help="disney (default), classic, official-2018 or elvis")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a ruleset option, e.g. target=200, scoring=challenge (repeatable)")
+    p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="first dealer (default 0)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed the deal, the bots and Tinker Bell's picks (a repeatable demo); "
+                        "without it the picks are fair picks from the operating system")
+    p.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
+                   help="seconds between bot moves, 0 to 5 (default 0.6)")
+    p.add_argument("--hands", type=_positive, metavar="N", help="stop after N hands")
+    p.add_argument("--no-show", action="store_true",
+                   help="no light show in text when the button is pressed")
+    p.add_argument("--record", type=Path, metavar="FILE",
+                   help="on leaving, write the game record to FILE (for `tinker-tray replay`)")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def parse_seats(text: str) -> list[int]:
+    """`0,2` -> [0, 2]; `none` (or empty) -> [] (bots only: watch, and press the button)."""
+    if text.strip().lower() in ("", "none"):
+        return []
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"--humans takes seat numbers like 0 or 0,2, not {text!r}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    import threading
+
+    from rich.console import Console
+
+    from cli.commands.simulate import parse_options
+    from digital.play_loop import TerminalPlay, text_show
+    from digital.session import DigitalSession
+    from tray.bus import Bus
+    from tray.pick import Picker
+
+    console = Console(highlight=False)
+    changed = threading.Event()
+    session = DigitalSession(Bus(), on_change=changed.set)
+    try:
+        keys = session.new_game(
+            [name for name in args.players.split(",")],
+            parse_seats(args.humans),
+            [b.strip() for b in args.bots.split(",") if b.strip()],
+            args.dealer,
+            parse_options(args.option),
+            args.ruleset,
+            seed=args.seed,
+            pace=args.pace,
+        )
+    except ValueError as exc:
+        print(f"tinker-tray play: {exc}", file=sys.stderr)
+        session.close()
+        return 2
+    show = None
+    if not args.no_show and console.is_terminal and sys.stdin.isatty():
+        show = text_show(console, _skippable_wait)
+    read = TtyInput() if sys.stdin.isatty() else input
+    play = TerminalPlay(session, keys, changed, Picker(args.seed), read=read, console=console,
+                        show=show, hands=args.hands)
+    names = ", ".join(args.players.split(","))
+    console.print(f"[bold]Disney UNO with Tinker Bell[/] ({args.ruleset}): {names}. "
+                  "Type ? for help, q to leave.")
+    try:
+        return play.run()
+    except KeyboardInterrupt:
+        console.print("\nStopped (Ctrl-C).")
+        return 130
+    finally:
+        if isinstance(read, TtyInput):
+            read.close()
+        session.close()
+        _save(session, args.record, console)
+
+
+def _save(session, path: Path | None, console) -> None:
+    if path is None:
+        console.print("Nothing was saved (add --record FILE to keep the game record).",
+                      soft_wrap=True)
+        return
+    try:
+        path.write_text(session.record(), encoding="utf-8")
+    except OSError as exc:
+        console.print(f"Could not write the game record to {path}: {exc}", soft_wrap=True)
+        return
+    console.print(f"The game record is in {path} (tinker-tray replay {path}).",
+                  soft_wrap=True, markup=False)
+
+
+def _skippable_wait(seconds: float) -> bool:
+    """Wait one frame of the show; True (and the line eaten) if the person pressed Enter."""
+    import select
+
+    ready, _, _ = select.select([sys.stdin], [], [], seconds)
+    if ready:
+        sys.stdin.readline()
+        return True
+    return False
+
+
+class TtyInput:
+    """`input()` for a terminal that Ctrl-C always interrupts.
+
+    CPython notices a signal in a blocking read only if the read fails with EINTR: a Ctrl-C that
+    lands between the prompt being written and the read starting is only seen after the next
+    Enter. Here the prompt is written, then `select` waits on the terminal and on a pipe that
+    the signal machinery writes to (`signal.set_wakeup_fd`) the moment any signal arrives, so
+    the KeyboardInterrupt is raised at once. Only for a terminal: in canonical mode a read
+    returns one line, so nothing waits unseen in Python's buffer."""
+
+    def __init__(self) -> None:
+        import os
+        import signal
+
+        self._r, self._w = os.pipe()
+        os.set_blocking(self._r, False)
+        os.set_blocking(self._w, False)
+        self._old = signal.set_wakeup_fd(self._w)
+
+    def __call__(self, prompt: str) -> str:
+        import os
+        import select
+
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while True:
+            ready, _, _ = select.select([sys.stdin, self._r], [], [])
+            if self._r in ready:  # a signal: its handler (SIGINT: KeyboardInterrupt) runs next
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self._r, 512)
+                continue
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line.rstrip("\n")
+
+    def close(self) -> None:
+        import os
+        import signal
+
+        signal.set_wakeup_fd(self._old)
+        os.close(self._r)
+        os.close(self._w)

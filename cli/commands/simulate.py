@@ -1,0 +1,156 @@
+"""`tinker-tray simulate`: bots play hands or whole games; statistics for people or scripts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--hands", type=_positive, metavar="N", help="play N single hands")
+    size.add_argument("--games", type=_positive, metavar="N", help="play N games to the target")
+    p.add_argument("--players", type=int, default=4, metavar="P", help="players (2-10; default 4)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument(
+        "--bots",
+        default="random",
+        metavar="NAMES",
+        help="random, greedy, search (search:300 rollouts a move), or a comma-separated mix "
+        "dealt round the table (default random)",
+    )
+    p.add_argument(
+        "--ruleset",
+        default="disney",
+        help="rules to play: disney (default), classic, official-2018",
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a ruleset option, e.g. target=200, scoring=challenge, partners=true (repeatable)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="processes to play on (default: every core); a seed gives the same results for any N",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--records",
+        type=Path,
+        metavar="DIR",
+        help="write each hand (or game) as a game record into DIR, for `tinker-tray replay`",
+    )
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """`name=value` pairs with JSON-ish values: numbers, true/false, else the text itself."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
+        try:
+            options[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[name] = raw
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.commands import simulate_workers as W
+
+    try:
+        options = parse_options(args.option)
+        job = W.Job(
+            players=args.players,
+            seed=args.seed,
+            hands=args.hands,
+            games=args.games,
+            bots=[b.strip() for b in args.bots.split(",") if b.strip()],
+            options=options,
+            ruleset=args.ruleset,
+            records=bool(args.records),
+        )
+    except ValueError as exc:
+        print(f"tinker-tray simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.records:
+        args.records.mkdir(parents=True, exist_ok=True)
+
+    def save(texts: list[str]) -> None:
+        kind = "hand" if args.hands else "game"
+        index = len(list(args.records.glob(f"{kind}-*.jsonl")))
+        for text in texts:
+            index += 1
+            (args.records / f"{kind}-{index:05d}.jsonl").write_text(text)
+
+    started = time.perf_counter()
+    bar = W.ProgressBar(job.total, None if args.json else sys.stderr)
+    try:
+        stats = W.run(
+            job,
+            args.workers or W.default_workers(),
+            on_records=save if args.records else None,
+            bar=bar,
+        )
+    except ValueError as exc:
+        print(f"tinker-tray simulate: {exc}", file=sys.stderr)
+        return 2
+    stats["seconds"] = round(time.perf_counter() - started, 3)
+    if args.json:
+        print(json.dumps(stats))
+    else:
+        _print_table(stats)
+    return 0
+
+
+def _print_table(stats: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    hands = stats["hands"]
+    title = f"{hands} hands" + (f", {stats['games']} games" if stats["games"] else "")
+    table = Table(title=f"{title} · {stats['players']} players · {stats['seconds']} s")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("hands won", justify="right")
+    if stats["games"]:
+        table.add_column("games won", justify="right")
+    for seat in range(stats["players"]):
+        row = [
+            str(seat),
+            stats["bots"][seat],
+            f"{stats['hand_wins_by_seat'][seat]} ({stats['hand_wins_by_seat'][seat] / hands:.1%})",
+        ]
+        if stats["games"]:
+            row.append(str(stats["game_wins_by_seat"][seat]))
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"average turns per hand: {stats['average_turns_per_hand']}")
+    console.print(f"average points per hand: {stats['average_points_per_hand']}")
+    if stats.get("ruleset", "disney") == "disney":  # the tray's own cards
+        console.print(
+            f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "
+            f"({stats['draw2_match_rate']:.1%})"
+        )
+        console.print(
+            f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} "
+            f"of {stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
+        )
+    if stats["blocked_hands"]:
+        console.print(f"blocked hands (nobody could move): {stats['blocked_hands']}")

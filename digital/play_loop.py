@@ -1,0 +1,253 @@
+"""Terminal play's loop: a person (or several, hot seat) plays a digital game against bots, line
+by line, with the keyboard as the Tinker Bell button.
+
+Everything shown comes from `DigitalSession.view` and every move goes through
+`DigitalSession.act`, exactly as the browser page does, so a terminal player never sees another
+hand. Input and output are injected (`read` like `input`, a rich `Console`), so tests play whole
+games in-process.
+
+Bots move on the engine link's timer when the pace is above 0; the session's `on_change` sets
+`changed`, which wakes the loop to print what they did. The loop needs a person only when a
+person's seat is to move or the game waits for the Tinker Bell button; in between it waits on
+that event (never polling the game in a busy loop).
+
+A press of the button makes the pick with `tray.pick.Picker` (fair, from `secrets`, or seeded for
+a demo), optionally plays the light show in text (computed from the pick, so its timing cannot
+influence it), and publishes the `Pick` on the bus, where the engine link takes it as Tinker
+Bell's chance event, just as it takes a pick from the tray.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from digital import play_text as T
+from digital.play_menu import (
+    HELP,
+    Act,
+    Choice,
+    Help,
+    Press,
+    Quit,
+    Redraw,
+    Refuse,
+    calls_menu,
+    menu,
+    parse,
+    tinker_bell_waits,
+)
+from digital.session import DigitalSession, SeatError
+from engine.hand import RuleError
+from tray.config import ShowSettings
+from tray.pick import Picker
+from tray.show import frames
+
+# A shorter show than the tray's: in a terminal it is a moment of suspense, not a light to find.
+TERMINAL_SHOW = ShowSettings(steps=12, first_step_s=0.03, last_step_s=0.18, trail=0.25,
+                             blinks=2, blink_s=0.12, lit_s=0.0)
+NEW_HAND = "A new hand is dealt."  # the log's line for a deal (digital.session._words)
+GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
+
+
+class Left(Exception):
+    """The person left the game (q, or end of input)."""
+
+
+class TerminalPlay:
+    """One game in one terminal. `run()` returns 0 when the game ends, the asked-for number of
+    hands has been played, or the person leaves."""
+
+    def __init__(
+        self,
+        session: DigitalSession,
+        keys: Mapping[int, str],
+        changed: threading.Event,
+        picker: Picker,
+        *,
+        read: Callable[[str], str] = input,
+        console: Console | None = None,
+        show: Callable[[str, str | None], None] | None = None,
+        hands: int | None = None,
+    ) -> None:
+        self.session, self.keys, self.changed, self.picker = session, dict(keys), changed, picker
+        self.read = read
+        self.console = console or Console(highlight=False)
+        self.show = show
+        self.hands = hands
+        self.hot_seat = len(self.keys) > 1
+        self.revealed: int | None = None  # hot seat: the seat whose hand is on the screen
+        self._log: list[str] = []
+        self._announced = 0  # finished hands whose result is on screen
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        try:
+            while True:
+                self.changed.clear()  # before reading: a change after this wakes the wait
+                view = self._table_view()
+                self._catch_up(view)
+                if view["winner"]:
+                    self._print(*T.game_over(view))
+                    return 0
+                if self.hands is not None and len(view["hands"]) >= self.hands:
+                    self._say(f"Stopped after {len(view['hands'])} hand"
+                              f"{'' if len(view['hands']) == 1 else 's'}, as asked (--hands).")
+                    return 0
+                seat = _person_to_move(view, self.keys)
+                if tinker_bell_waits(view):
+                    self._tinker_bell()
+                elif seat is not None:
+                    self._turn(seat)
+                else:  # bots are playing at their pace
+                    self.changed.wait(GUARD_S)
+        except (Left, EOFError):
+            self._print(Text(""))
+            self._say(f"You left the game at hand {self.session.view()['hand_no']}.")
+            return 0
+
+    def _table_view(self) -> dict[str, Any]:
+        """The one person's own view (the log says "You play..."), or with several people at
+        one keyboard, nobody's: the hand in it is never printed from here."""
+        if len(self.keys) == 1:
+            seat, key = next(iter(self.keys.items()))
+            return self.session.view(seat, key)
+        return self.session.view()
+
+    # ------------------------------------------------------------------ a person's move
+    def _turn(self, seat: int) -> None:
+        if self.hot_seat and self.revealed != seat:
+            self._hand_over(seat)
+        view = self.session.view(seat, self.keys[seat])
+        self._draw(view)
+        choices = menu(view)
+        self._print(*T.choices(choices))
+        if view.get("uno_possible"):
+            self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
+        self._ask(choices, "Your move", tinker_bell=False)
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot seat: clear the screen, then show the hand only once its player is there."""
+        name = self.session.view()["players"][seat]["name"]
+        self.console.clear()
+        self._say(f"{name} to move: pass the keyboard to {name}.", style="bold")
+        self._print(*T.log(self._log[-3:]))  # a little context for the newcomer
+        self._read(f"{name}, press Enter to see your hand (q leaves the game): ")
+        self.revealed = seat
+
+    # ------------------------------------------------------------------ the button
+    def _tinker_bell(self) -> None:
+        if self.hot_seat:  # nobody's hand on screen: the table, and every person's calls
+            view = self.session.view()
+            self.revealed = None
+            choices = calls_menu([self.session.view(s, k) for s, k in sorted(self.keys.items())])
+        elif self.keys:
+            seat, key = next(iter(self.keys.items()))
+            view = self.session.view(seat, key)
+            choices = menu(view)
+        else:
+            view, choices = self.session.view(), []
+        self._draw(view)
+        self._print(*T.choices(choices))
+        self._ask(choices, "Press Enter for the Tinker Bell button", tinker_bell=True)
+
+    def press(self) -> None:
+        """The Tinker Bell button: a fair pick, its show, then the pick on the bus."""
+        pick = self.picker.pick(source="terminal")
+        if self.show is not None:
+            self.show(pick.colour, pick.lead)
+        line = Text(f"Tinker Bell's pick #{pick.seq}: ")
+        line.append_text(T.swatch(pick.colour, pick.colour.upper()))
+        self._print(line)
+        self.session.bus.publish(pick)
+
+    # ------------------------------------------------------------------ input
+    def _ask(self, choices: list[Choice], question: str, *, tinker_bell: bool) -> None:
+        """Read lines until one is a move that the engine takes (or a press, or q)."""
+        hint = {0: "", 1: "1, "}.get(len(choices), f"1-{len(choices)}, ")
+        prompt = f"{question} ({hint}? help, q quit): "
+        while True:
+            command = parse(self._read(prompt), choices, tinker_bell)
+            if isinstance(command, Quit):
+                raise Left()
+            if isinstance(command, Help):
+                self._say(HELP)
+            elif isinstance(command, Redraw):
+                self._log = []
+                return  # the loop draws the table again
+            elif isinstance(command, Refuse):
+                self._say(command.message, style="bold red")
+            elif isinstance(command, Press):
+                self.press()
+                return
+            elif isinstance(command, Act):
+                seat = command.seat
+                try:
+                    self.session.act(seat, self.keys.get(seat), command.action)
+                except (RuleError, SeatError, ValueError) as exc:
+                    self._say(f"Not allowed: {exc}", style="bold red")
+                    continue
+                return
+
+    def _read(self, prompt: str) -> str:
+        line = self.read(prompt)
+        if line.strip().lower() in ("q", "quit", "exit"):
+            raise Left()
+        return line
+
+    # ------------------------------------------------------------------ output
+    def _draw(self, view: Mapping[str, Any]) -> None:
+        self._print(Text(""), T.header(view), *T.table(view),
+                    *T.hand(view, self.console.width))
+
+    def _catch_up(self, view: Mapping[str, Any]) -> None:
+        """Print what happened since the last look: new log lines, finished hands."""
+        if not view.get("game"):
+            return
+        pending = list(view["hands"][self._announced:])
+        self._announced = len(view["hands"])
+        for line in T.new_lines(self._log, view["log"]):
+            if line == NEW_HAND and pending:  # a hand's result before the next deal
+                self._result(view, pending)
+            self._print(*T.log([line]))
+        self._log = list(view["log"])
+        while pending:  # its deal has scrolled out of the log's last lines
+            self._result(view, pending)
+
+    def _result(self, view: Mapping[str, Any], pending: list[dict[str, Any]]) -> None:
+        """The next finished hand's result; the scores (as they stand now) after the last."""
+        lines = T.hand_result(view, pending.pop(0))
+        self._print(*(lines if not pending else lines[:1]))
+
+    def _print(self, *lines: Any) -> None:
+        for line in lines:
+            self.console.print(line)
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+
+def _person_to_move(view: Mapping[str, Any], keys: Mapping[int, str]) -> int | None:
+    seat = (view.get("awaiting") or {}).get("seat")
+    return seat if seat in keys and not tinker_bell_waits(view) else None
+
+
+def text_show(console: Console, wait: Callable[[float], bool],
+              settings: ShowSettings = TERMINAL_SHOW) -> Callable[[str, str | None], None]:
+    """The light show in text, for a pick's colour: a scan across the four colours that settles
+    on it. `wait(seconds)` sleeps a frame and returns True if the person asked to skip."""
+    from rich.live import Live
+
+    def play(colour: str, lead: str | None = None) -> None:
+        with Live(console=console, auto_refresh=False, transient=True) as live:
+            for frame in frames(colour, settings, lead):
+                live.update(T.lights(frame.levels), refresh=True)
+                if frame.seconds and wait(frame.seconds):
+                    break
+
+    return play
+

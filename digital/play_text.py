@@ -1,0 +1,163 @@
+"""Terminal play's text: one seat's view (and its menu) as lines of rich `Text`.
+
+Pure functions of the view dict, so tests read `.plain` and need no terminal. Colour is never the
+only cue: every card and colour is drawn with its symbol and its name, in the styles of the
+terminal scoreboard (`scoreboard.terminal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from digital.play_menu import Choice
+from scoreboard.terminal import STYLE, SYMBOL
+from tray.backend import COLOURS
+
+WILD_STYLE = "bold white on grey30"
+WILD_SYMBOL = "◆"
+
+
+def swatch(colour: str | None, words: str | None = None) -> Text:
+    """`words` (default: the colour's name) after the colour's symbol, in the colour's style."""
+    if colour is None:
+        return Text(words or "none")
+    style = STYLE.get(colour, WILD_STYLE)
+    symbol = SYMBOL.get(colour, WILD_SYMBOL)
+    return Text(f" {symbol} {words or colour} ", style=style)
+
+
+def card(card: Mapping[str, Any]) -> Text:
+    """A card from the view: symbol and name, styled; the name already says its colour."""
+    return swatch(card["colour"], card["name"])
+
+
+def header(view: Mapping[str, Any]) -> Text:
+    return Text(f"── Hand {view['hand_no']} · {view['says']}", style="bold")
+
+
+def table(view: Mapping[str, Any]) -> list[Text]:
+    """Top card, colour in play, direction, and each player's cards and score (▶ marks whose
+    move it is). No hand but the viewer's ever appears: the view has no other."""
+    lines: list[Text] = []
+    if view.get("top"):
+        line = Text("Top card ")
+        line.append_text(card(view["top"]))
+        line.append("   Colour in play ")
+        line.append_text(swatch(view.get("colour")))
+        lines.append(line)
+    mover = (view.get("awaiting") or {}).get("seat")
+    width = max(len(p["name"]) for p in view["players"])
+    for p in view["players"]:
+        tags = []
+        if p["deals"]:
+            tags.append("deals")
+        if p["out"]:
+            tags.append("out")
+        if p["seat"] == view.get("seat"):
+            tags.append("you")
+        elif p["person"]:
+            tags.append("person")
+        mark = "▶" if p["seat"] == mover else " "
+        count = f"{p['cards']} card" + ("" if p["cards"] == 1 else "s")
+        text = f"{mark} {p['name']:<{width}}  {count:>9}  {p['score']:>4} points"
+        if tags:
+            text += f"  ({', '.join(tags)})"
+        lines.append(Text(text, style="dim" if p["out"] else ""))
+    facts = f"target {view['target']} points"
+    if view.get("top"):
+        facts = f"Play goes {view['direction']} · {view['draw_pile']} cards to draw · {facts}"
+    lines.append(Text(f"  {facts[0].upper()}{facts[1:]}", style="dim"))
+    return lines
+
+
+def hand(view: Mapping[str, Any], width: int = 80) -> list[Text]:
+    """The viewer's hand, every card (those with no move now are dim), broken into lines of at
+    most `width` cells between cards, never inside one."""
+    if not view.get("hand"):
+        return []
+    lines = [Text(f"Your hand ({len(view['hand'])}):")]
+    for c in view["hand"]:
+        text = card(c)
+        if not c["moves"]:
+            text.stylize("dim")
+        if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
+            lines.append(Text("  "))
+        lines[-1].append(" ")
+        lines[-1].append_text(text)
+    return lines
+
+
+def choices(menu: Sequence[Choice]) -> list[Text]:
+    """The numbered menu; a card move shows the card's colour by symbol, style and name."""
+    lines: list[Text] = []
+    width = len(str(len(menu)))
+    for i, choice in enumerate(menu, 1):
+        line = Text(f"  {i:>{width}}) ")
+        if choice.kind == "card":
+            line.append(f"{SYMBOL.get(choice.colour or '', WILD_SYMBOL)} ",
+                        style=STYLE.get(choice.colour or "", WILD_STYLE))
+            line.append(choice.label)
+        else:
+            line.append(choice.label, style="bold" if choice.kind == "call" else "")
+        extras = []
+        if choice.alias:
+            extras.append(choice.alias)
+        if choice.uno is not None:
+            extras.append(f"{i}u with UNO!")
+        if extras:
+            line.append(f"   [{' · '.join(extras)}]", style="dim")
+        lines.append(line)
+    return lines
+
+
+def new_lines(old: Sequence[str], new: Sequence[str]) -> list[str]:
+    """The lines of `new` (the view's last few log lines) not yet shown, given the last `old`:
+    `new` continues where the longest tail of `old` that starts it leaves off."""
+    for k in range(min(len(old), len(new)), 0, -1):
+        if list(old[-k:]) == list(new[:k]):
+            return list(new[k:])
+    return list(new)
+
+
+def log(lines: Sequence[str]) -> list[Text]:
+    return [Text(f"  · {line}", style="italic") for line in lines]
+
+
+def hand_result(view: Mapping[str, Any], entry: Mapping[str, Any]) -> list[Text]:
+    """A finished hand: who won it, for how many points, and the scores after it."""
+    out = [Text(f"Hand {entry['hand']}: {entry['winner']} won it and scores "
+                f"{entry['points']} points.", style="bold")]
+    out.append(Text("Scores: " + ", ".join(f"{p['name']} {p['score']}"
+                                           for p in view["players"]) + "."))
+    return out
+
+
+def game_over(view: Mapping[str, Any]) -> list[Text]:
+    out = [Text(f"Game over: {view['winner']} won after {len(view['hands'])} hands.",
+                style="bold black on yellow1")]
+    out += [Text(f"  {p['name']}: {p['score']} points") for p in view["players"]]
+    return out
+
+
+def plain(lines: Sequence[Text]) -> str:
+    return "\n".join(line.plain for line in lines)
+
+
+def lights(levels: Sequence[float]) -> Text:
+    """One frame of the light show in text: the four colours, the lit one in its style, a
+    trailing one dim, the others plain and dim (names always printed, so no colour is needed)."""
+    line = Text()
+    for i, (colour, level) in enumerate(zip(COLOURS, levels, strict=True)):
+        if i:
+            line.append("  ")
+        label = f" {SYMBOL[colour]} {colour.upper() if level >= 0.99 else colour} "
+        if level >= 0.99:
+            line.append(label, style=STYLE[colour])
+        elif level > 0:
+            line.append(label, style=f"{STYLE[colour]} dim")
+        else:
+            line.append(label, style="dim")
+    return line

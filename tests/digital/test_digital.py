@@ -1,0 +1,262 @@
+"""Digital play: people at some seats, bots at the others, the engine holding every hand, the
+tray's picks as Tinker Bell. Session logic first, then its HTTP side."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from digital.session import DigitalSession, SeatError, seat_view
+from engine import actions as A
+from engine import cards as C
+from engine import record
+from engine.hand import RuleError
+from tests.helpers.digital import Picks, offered, play_out
+from tests.helpers.web import TOKEN
+from tray.bus import Bus
+from tray.events import Pick
+
+
+@pytest.fixture
+def bus():
+    return Bus()
+
+
+def new_session(bus, players=3, humans=(0,), seed=5, target=150, **kw):
+    session = DigitalSession(bus, pace=0)
+    keys = session.new_game([f"P{i}" for i in range(players)], list(humans), "greedy",
+                            options={"target": target}, seed=seed, **kw)
+    return session, keys
+
+
+def test_a_person_plays_a_whole_game_against_bots_on_tray_picks(bus):
+    session, keys = new_session(bus)
+    rng = random.Random(1)
+    picks = Picks(bus, rng)
+    play_out(session, picks, 0, keys[0], rng)
+    game = session.link.game
+    assert game.is_terminal() and session.view()["winner"]
+    assert picks.seq > 0 and session.link.consumed == list(range(1, picks.seq + 1))
+    replayed, _ = record.replay(session.record())  # the game record of a digital game
+    assert replayed.summary() == game.summary()
+    assert any(e.get("seat") == 0 for e in game.events)
+
+
+def test_a_seat_sees_its_own_hand_and_never_another(bus):
+    """The view of a seat is a function of the public state and that seat's hand: dealing the
+    other hands and the draw pile differently never changes it."""
+    session, keys = new_session(bus, players=4, seed=11)
+    rng = random.Random(3)
+
+    def check(view):
+        game = session.link.game
+        h = game.hand
+        pos = h.pos_of[0]
+        assert sorted(c["code"] for c in view["hand"]) == sorted(C.code(c) for c in h.hands[pos])
+        counts = [len(h.hands[h.pos_of[s]]) for s in range(4)]
+        assert [p["cards"] for p in view["players"]] == counts
+        other = game.clone()
+        oh = other.hand
+        pool = [c for p, cards in enumerate(oh.hands) if p != pos for c in cards] + oh.draw
+        rng.shuffle(pool)
+        for p in range(len(oh.hands)):
+            if p != pos:
+                k = len(oh.hands[p])
+                oh.hands[p], pool = pool[:k], pool[k:]
+        oh.draw = pool
+        again = seat_view(other, 0, session.link.humans, False)
+        again["version"] = view["version"]
+        assert json.dumps(again, sort_keys=True) == json.dumps(view, sort_keys=True)
+        assert "hands" not in json.dumps(view["players"])
+
+    play_out(session, Picks(bus, rng), 0, keys[0], rng, check=check)
+
+
+def test_a_spectator_sees_no_hand_and_a_wrong_key_sees_nothing(bus):
+    session, keys = new_session(bus)
+    view = session.view()
+    assert view["hand"] == [] and view["moves"] == [] and view["seat"] is None
+    with pytest.raises(SeatError):
+        session.view(0, "guess")
+    with pytest.raises(SeatError):
+        session.view(1, keys[0])  # a bot's seat has no key
+    with pytest.raises(SeatError):
+        session.act(0, "guess", A.DRAW)
+
+
+def test_illegal_actions_are_refused_with_the_rule_and_change_nothing(bus):
+    session, keys = new_session(bus, seed=8)
+    rng = random.Random(2)
+    picks = Picks(bus, rng)
+    link, game = session.link, session.link.game
+    while link.waiting_for_tinker_bell:
+        picks()
+    before = record.dumps(game)
+    hand = game.hand.hands[game.hand.pos_of[0]]
+    stranger = next(c for c in range(C.NCARDS) if C.CODE_OF[c] and c not in hand and c < 64)
+    with pytest.raises(RuleError, match="has no"):
+        session.act(0, keys[0], A.play(stranger))
+    with pytest.raises(RuleError):
+        session.act(0, keys[0], A.TAKE)  # nothing to take
+    with pytest.raises(RuleError, match="not played by a person"):
+        link.act(1, A.DRAW)  # a bot's seat
+    with pytest.raises(ValueError):
+        session.act(0, keys[0], event={"act": "fly"})
+    with pytest.raises(ValueError):
+        session.act(0, keys[0], action="R7")
+    assert record.dumps(game) == before
+
+
+def test_a_move_can_be_sent_as_a_record_event(bus):
+    session, keys = new_session(bus, seed=8)
+    picks = Picks(bus, random.Random(2))
+    link, game = session.link, session.link.game
+    while link.waiting_for_tinker_bell:
+        picks()
+    legal = game.legal_actions()
+    event = {"act": "draw"} if A.DRAW in legal else None
+    if event is None:
+        card = legal[0] // 8
+        event = {"act": "play", "card": C.code(card)}
+        if card == C.WILD:
+            event["colour"] = "red"
+    n = sum(1 for e in game.events if e.get("seat") == 0)
+    session.act(0, keys[0], event=event)
+    assert sum(1 for e in game.events if e.get("seat") == 0) == n + 1
+    with pytest.raises(SeatError):
+        session.act(0, keys[0], event={"seat": 1, "act": "draw"})
+
+
+def test_new_game_input_is_checked(bus):
+    session = DigitalSession(bus, pace=0)
+    for args, message in [
+        (([],), "players"),
+        ((["A", "A"],), "same name"),
+        ((["A", "B"], [2]), "seats are 0 to 1"),
+        ((["A", "B"], "0"), "humans"),
+        ((["A", "B"], [0], "smart"), "unknown bot"),
+        ((["A"],), "2-10 players"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            session.new_game(*args)
+    with pytest.raises(ValueError, match="option"):
+        session.new_game(["A", "B"], options={"speed": 3})
+    assert session.link is None
+
+
+def test_two_people_play_with_their_own_keys(bus):
+    session, keys = new_session(bus, players=3, humans=(0, 2), seed=21, target=60)
+    assert set(keys) == {0, 2} and keys[0] != keys[2]
+    rng = random.Random(4)
+    picks = Picks(bus, rng)
+    link, game = session.link, session.link.game
+    for _ in range(20_000):
+        if game.is_terminal():
+            break
+        if link.waiting_for_tinker_bell:
+            picks()
+            continue
+        seat = link.waiting_for()
+        assert seat in (0, 2)
+        other = 2 - seat
+        with pytest.raises(RuleError):
+            session.act(other, keys[other], game.legal_actions()[0])
+        view = session.view(seat, keys[seat])
+        session.act(seat, keys[seat], rng.choice(offered(view)))
+    assert game.is_terminal()
+
+
+# ---------------------------------------------------------------------- over HTTP
+NEW = {"players": ["Ann", "Bot1", "Bot2"], "humans": [0], "bots": "greedy", "seed": 5,
+       "pace": 0, "options": {"target": 100}}
+
+
+def test_digital_writes_need_the_token_and_a_seat_needs_its_key(client):
+    assert client.post("/api/digital/new", json=NEW).status_code == 403
+    res = client.post("/api/digital/new", json=NEW, headers={"X-Table-Token": TOKEN})
+    assert res.status_code == 200
+    key = res.json()["keys"]["0"]
+    assert res.json()["links"]["0"] == f"/play?seat=0&key={key}"
+    assert client.post("/api/digital/act", json={"seat": 0, "key": key, "action": A.DRAW}
+                       ).status_code == 403
+    assert client.get("/api/digital/view?seat=0&key=nope").status_code == 403
+    assert client.get("/api/digital/events?seat=0&key=nope").status_code == 403
+    mine = client.get(f"/api/digital/view?seat=0&key={key}").json()
+    assert len(mine["hand"]) == mine["players"][0]["cards"] > 0
+    public = client.get("/api/digital/view").json()
+    assert public["hand"] == [] and public["emulator"] is True
+    assert client.get("/play").status_code == 200
+
+
+def test_a_refused_move_is_a_4xx_with_the_rule_and_changes_nothing(writer, bus):
+    key = writer.post("/api/digital/new", json=NEW).json()["keys"]["0"]
+    app_session = writer.app.state.digital
+    while app_session.link.waiting_for_tinker_bell:
+        bus.publish(Pick(seq=1, colour="red", t=0.0))
+    before = app_session.link.game.summary()
+    for body, status, message in [
+        ({"seat": 0, "key": key, "action": A.TAKE}, 422, "can't"),
+        ({"seat": 0, "key": key, "action": "draw"}, 422, "action"),
+        ({"seat": 0, "key": key, "event": {"act": "fly"}}, 422, "unknown act"),
+        ({"seat": 0, "key": key, "event": {"act": "play", "card": "Q9"}}, 422, "unknown card"),
+        ({"seat": 0, "key": key}, 422, "either an action"),
+        ({"seat": 0, "key": key, "action": 1, "x": 2}, 422, "no field x"),
+        ({"seat": 1, "key": key, "action": A.DRAW}, 403, "not yours"),
+    ]:
+        res = writer.post("/api/digital/act", json=body)
+        assert res.status_code == status, (body, res.text)
+        assert message in res.json()["error"]
+    assert writer.post("/api/digital/act", content=b"{oops").status_code == 400
+    assert app_session.link.game.summary() == before
+
+
+def test_the_record_is_exported_when_the_game_is_over(writer, client, bus):
+    assert client.get("/api/digital/record").status_code in (403, 409)
+    key = writer.post("/api/digital/new", json=NEW).json()["keys"]["0"]
+    assert writer.get("/api/digital/record").status_code == 409  # it would show every hand
+    assert writer.get("/api/digital/record?reveal=yes").status_code == 200
+    session = writer.app.state.digital
+    rng = random.Random(7)
+    play_out(session, Picks(bus, rng), 0, key, rng)
+    del writer.headers["X-Table-Token"]
+    res = writer.get("/api/digital/record")
+    assert res.status_code == 200
+    game, _ = record.replay(res.text)
+    assert game.is_terminal()
+
+
+def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journal):
+    key = writer.post("/api/digital/new", json=NEW).json()["keys"]["0"]
+    session = writer.app.state.digital
+    rng = random.Random(9)
+    play_out(session, Picks(bus, rng), 0, key, rng)
+    view = writer.get("/api/view").json()
+    game = session.link.game
+    assert [p["total"] for p in view["players"]] == list(game.sheet.scores)
+    assert len(view["hands"]) == len(game.history) and view["winner"] is not None
+    assert [e.entry["kind"] for e in journal.entries(view["game"])].count("hand") == len(
+        game.history)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "official-2018", "elvis"])
+def test_every_ruleset_plays_digitally_to_the_end(bus, ruleset):
+    """Issue 6: each ruleset is playable in the emulator's digital play, its moves all offered
+    on the page, and its record replays."""
+    session = DigitalSession(bus, pace=0)
+    keys = session.new_game(["P0", "P1", "P2"], [0], "greedy", ruleset=ruleset, seed=3,
+                            options={"target": 100, "draw_when_playable": False})
+    rng = random.Random(2)
+    play_out(session, Picks(bus, rng), 0, keys[0], rng)
+    game = session.link.game
+    assert game.rules.name == ruleset and game.is_terminal()
+    replayed, _ = record.replay(session.record())
+    assert replayed.summary() == game.summary()
+
+
+def test_an_unknown_ruleset_is_refused(bus):
+    session = DigitalSession(bus, pace=0)
+    with pytest.raises(ValueError, match="unknown ruleset 'poker'"):
+        session.new_game(["a", "b"], [0], "greedy", ruleset="poker")
+    assert session.link is None

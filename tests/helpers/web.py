@@ -1,0 +1,3 @@
+"""What the web tests share."""
+
+TOKEN = "s3cret-token"

@@ -1,5 +1,0 @@
-import sys
-
-from tray.cli import main
-
-sys.exit(main())
