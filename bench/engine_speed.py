@@ -1,6 +1,7 @@
 """Hands per second of the engine, per ruleset, beside rlcard's UnoGame, in the same run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
+                                 [--bot-hands H]
 
 rlcard is installed from PyPI into a throwaway virtual environment (bench/.rlcard-venv, ignored
 by git) on first use; it never becomes a dependency of the project. Both sides play uniformly
@@ -9,6 +10,10 @@ protection, UNO calls and catches, challenges, reshuffles). classic, official-20
 with draw_when_playable=false, as rlcard draws only when nothing plays (with it, random bots draw
 at will and hands grow to hundreds of turns). Figures are medians of R runs; compare the ratio, not
 the absolute numbers (the machines are shared and noisy).
+
+Last, the bots' move times: H two-player Disney hands (recorded, as in digital play), the search
+bot as digital play makes it (its default budget, capped by the clock) against greedy; median and
+99th percentile a move, over every move and over the moves with a choice (0 skips it).
 """
 
 from __future__ import annotations
@@ -80,7 +85,7 @@ def bot_move_times(hands: int, seed: int, spec: str = "search") -> None:
     the clock) beside the greedy bot's, in one run of two-player Disney hands against each other."""
     rng = random.Random(seed)
     bots = [_Timed(b) for b in B.make([spec, "greedy"], 2, rng, clock=time.perf_counter)]
-    game = Game("disney", ["search", "greedy"], 0, {"target": 100_000}, record=False)
+    game = Game("disney", ["search", "greedy"], 0, {"target": 100_000})  # recorded, as played
     for _ in range(hands):
         game.sample_chance(rng)  # a new hand
         while game.current_player() != CHANCE or game.chance_kind() != "new_hand":
