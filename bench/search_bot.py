@@ -64,8 +64,11 @@ def main() -> None:
         wins, n = win_rate(hero, peer, args.games, args.seed, args.workers)
         low, high = wilson(wins, n)
         seconds = time.perf_counter() - start
-        print(f"{hero:>14} vs {peer:<8} won {wins:>4} of {n} = {wins / n:6.1%}"
-              f"  (95% CI {low:.1%} to {high:.1%})  {seconds:7.0f} s", flush=True)
+        print(
+            f"{hero:>14} vs {peer:<8} won {wins:>4} of {n} = {wins / n:6.1%}"
+            f"  (95% CI {low:.1%} to {high:.1%})  {seconds:7.0f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine import actions as A
 from engine.bots import GreedyBot
 from engine.game import CHANCE, Game
+from engine.hand import Hand
 
 DEFAULT_ROLLOUTS = 400
 """Rollouts a move by default (about 0.1 s on the development machine; a clock caps it)."""
@@ -49,9 +50,15 @@ class SeatView:
     draw_size: int
 
 
+def _hand(game: Game) -> Hand:
+    if game.hand is None:
+        raise ValueError("no hand has been dealt")
+    return game.hand
+
+
 def seat_view(game: Game, seat: int) -> SeatView:
     """The seat's knowledge: everything here is on the table or in its own hand."""
-    h = game.hand
+    h = _hand(game)
     pos = h.pos_of[seat]
     own = h.hands[pos]
     unseen = Counter(game.rules.deck)
@@ -70,7 +77,7 @@ def imagine(root: Game, view: SeatView, rng: random.Random) -> Game:
     """A copy of `root` whose hidden cards (other hands, the DRAW pile) are dealt at random from
     the seat's unseen cards, consistent with every public count."""
     world = root.clone()
-    h = world.hand
+    h = _hand(world)
     cards = list(view.unseen)
     rng.shuffle(cards)
     at = 0
@@ -124,7 +131,7 @@ class SearchBot:
 
     def act(self, game: Game) -> int:
         self.last_rollouts = 0
-        hand = game.hand
+        hand = _hand(game)
         candidates = _candidates(game.legal_actions(), hand.hands[hand.cur])
         if len(candidates) == 1:
             return candidates[0]
@@ -183,16 +190,16 @@ def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
     ]
 
 
-def _rollout(
-    game: Game, seat: int, bot: GreedyBot, rng: random.Random, hands_done: int
-) -> float:
+def _rollout(game: Game, seat: int, bot: GreedyBot, rng: random.Random, hands_done: int) -> float:
     """Play the hand out with `bot` on every seat (`hands_done`: hands finished before it began,
     so a hand already won ends the rollout); its value for `seat`."""
     step = getattr(game, "step", game.apply_action)
     history = game.history
+    interjections = game.interjections
     while len(history) == hands_done:
-        if game.hand.catchable or game.hand.challenge_open or game.hand.uncalled:
-            _interjections(game, bot, rng)
+        offered = interjections()
+        if offered:
+            _interject(game, offered, bot, rng)
             if len(history) != hands_done:
                 break
         who = game.current_player()
@@ -203,10 +210,13 @@ def _rollout(
     return _value(game, seat)
 
 
-def _interjections(game: Game, bot: GreedyBot, rng: random.Random) -> None:
+def _interject(
+    game: Game, offered: list[tuple[int, int]], bot: GreedyBot, rng: random.Random
+) -> None:
+    """Out-of-turn calls, in an order left to chance, as `engine.simulate` offers them."""
     offers: dict[int, list[int]] = {}
-    for who, action in game.interjections():
-        offers.setdefault(who, []).append(action)
+    for who, offer in offered:
+        offers.setdefault(who, []).append(offer)
     seats = list(offers)
     rng.shuffle(seats)
     for who in seats:
@@ -228,7 +238,7 @@ def _value(game: Game, seat: int) -> float:
         value += WIN_HAND
     winner = game.sheet.winner
     if winner is not None:
-        won = seat in winner if isinstance(winner, tuple) else seat == winner
+        won = seat in winner if isinstance(winner, tuple) else bool(seat == winner)
         value += WIN_GAME if won else -WIN_GAME
     return value
 
@@ -247,4 +257,3 @@ def parse_budget(text: str) -> dict[str, float]:
             f"the search bot's budget is rollouts a move (search:300) or a time (search:200ms), "
             f"not {text!r}"
         ) from None
-

@@ -50,9 +50,7 @@ class Job:
         total = self.hands if self.hands is not None else self.games
         if total is None:
             raise ValueError("give either a number of hands or a number of games")
-        size = (
-            GAMES_PER_CHUNK if self.hands is None else HANDS_PER_CHUNK_PER_PLAYER * self.players
-        )
+        size = GAMES_PER_CHUNK if self.hands is None else HANDS_PER_CHUNK_PER_PLAYER * self.players
         for index, start in enumerate(range(0, total, size)):
             n = min(size, total - start)
             seed = self.seed if index == 0 else chunk_seed(self.seed, index)
@@ -124,8 +122,7 @@ def run(
     results: list[tuple[dict[str, Any], list[str]] | None] = [None] * len(job.chunks)
     if workers <= 1 or len(job.chunks) == 1:
         for chunk in job.chunks:
-            before = bar.done
-            results[chunk.index] = play_chunk(job, chunk, lambda n, b=before: bar.to(b + n))
+            results[chunk.index] = play_chunk(job, chunk, _progress_from(bar, bar.done))
     else:
         _run_pool(job, min(workers, len(job.chunks)), results, bar)
     bar.close()
@@ -137,6 +134,11 @@ def run(
         if on_records is not None:
             on_records(texts)
     return merge_stats(parts)
+
+
+def _progress_from(bar: ProgressBar, before: int) -> Callable[[int], None]:
+    """A chunk's `on_progress` (items done in the chunk) moving the whole run's bar."""
+    return lambda done: bar.to(before + done)
 
 
 def _run_pool(job: Job, workers: int, results: list, bar: ProgressBar) -> None:

@@ -12,8 +12,9 @@ from engine.simulate import simulate
 
 def _run(capsys, tmp_path, workers: int, *args: str) -> tuple[dict, list[str]]:
     out = tmp_path / f"records-{workers}"
-    assert main(["simulate", *args, "--json", "--workers", str(workers),
-                 "--records", str(out)]) == 0
+    assert (
+        main(["simulate", *args, "--json", "--workers", str(workers), "--records", str(out)]) == 0
+    )
     stats = json.loads(capsys.readouterr().out)
     stats.pop("seconds")
     return stats, [p.read_text() for p in sorted(out.glob("*.jsonl"))]
@@ -46,8 +47,9 @@ def test_a_run_of_one_chunk_is_a_plain_simulation(capsys):
 
 def test_chunk_seeds_depend_only_on_the_master_seed():
     job = W.Job(4, 7, 2000, None, ["random"], {}, "disney")
-    assert [c.seed for c in job.chunks] == [c.seed for c in W.Job(4, 7, 2000, None, [], {},
-                                                                    "disney").chunks]
+    assert [c.seed for c in job.chunks] == [
+        c.seed for c in W.Job(4, 7, 2000, None, [], {}, "disney").chunks
+    ]
     assert job.chunks[0].seed == 7 and len({c.seed for c in job.chunks}) == len(job.chunks)
     assert sum(c.hands for c in job.chunks) == 2000 and job.chunks[0].hands % 4 == 0
 

@@ -147,7 +147,12 @@ def test_candidates_call_uno_and_name_colours_held():
     from engine import cards as C
 
     wild, vd4, r5 = C.card("W"), C.card("VD4"), C.card("R5")
-    legal = [A.play(r5), A.play(r5, uno=True), *(A.play(wild, k) for k in range(4)),
-             A.play(vd4), A.DRAW]
+    legal = [
+        A.play(r5),
+        A.play(r5, uno=True),
+        *(A.play(wild, k) for k in range(4)),
+        A.play(vd4),
+        A.DRAW,
+    ]
     kept = _candidates(legal, [r5, wild, vd4, C.card("B2")])
     assert kept == [A.play(r5, uno=True), A.play(wild, 0), A.play(wild, 1), A.play(vd4), A.DRAW]
