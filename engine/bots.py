@@ -109,7 +109,14 @@ def _partners(game: Game, seat: int) -> tuple[int, ...]:
     return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": None}  # search: engine.search
+def _search(rng: random.Random, budget: str = "", clock: Callable[[], float] | None = None) -> Bot:
+    from engine.search import SearchBot, parse_budget  # engine.search builds on GreedyBot
+
+    rollouts, seconds = parse_budget(budget) if budget else (None, None)
+    return SearchBot(rng, rollouts=rollouts, seconds=seconds, clock=clock)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": _search}
 
 
 def make(
@@ -129,9 +136,7 @@ def make(
 def _one(spec: str, rng: random.Random, clock: Callable[[], float] | None) -> Bot:
     name, _, budget = spec.partition(":")
     if name == "search":
-        from engine.search import SearchBot, parse_budget  # it builds on GreedyBot
-
-        return SearchBot(rng, clock=clock, **(parse_budget(budget) if budget else {}))
+        return _search(rng, budget, clock)
     if budget:
         raise ValueError(f"the {name} bot takes no budget ({spec!r})")
     return BOTS[name](rng)

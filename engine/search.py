@@ -243,15 +243,15 @@ def _value(game: Game, seat: int) -> float:
     return value
 
 
-def parse_budget(text: str) -> dict[str, float]:
-    """`200ms`, `0.2s` -> seconds; `300` -> rollouts a move. ValueError otherwise."""
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """`300` -> 300 rollouts a move; `200ms` or `0.2s` -> 0.2 seconds. ValueError otherwise."""
     text = text.strip().lower()
     try:
         if text.endswith("ms"):
-            return {"seconds": float(text[:-2]) / 1000}
+            return None, float(text[:-2]) / 1000
         if text.endswith("s"):
-            return {"seconds": float(text[:-1])}
-        return {"rollouts": int(text)}
+            return None, float(text[:-1])
+        return int(text), None
     except ValueError:
         raise ValueError(
             f"the search bot's budget is rollouts a move (search:300) or a time (search:200ms), "

@@ -136,7 +136,7 @@ def test_made_by_name_with_a_budget():
     assert bots[1].name == "greedy"
     timed = B.make(["search:200ms"], 2, random.Random(0), clock=lambda: 0.0)[0]
     assert timed.seconds == pytest.approx(0.2)
-    assert parse_budget("0.25s") == {"seconds": 0.25}
+    assert parse_budget("0.25s") == (None, 0.25) and parse_budget("300") == (300, None)
     for bad in (["search:lots"], ["greedy:5"], ["search:200ms"]):
         with pytest.raises(ValueError):
             B.make(bad, 2, random.Random(0))  # the last: a time budget needs a clock
