@@ -32,12 +32,19 @@ def _chunk(task: tuple[str, str, int, int]) -> int:
     return stats["game_wins_by_seat"][0 if seed % 2 == 0 else 1]
 
 
-def win_rate(hero: str, peer: str, games: int, seed: int, workers: int) -> tuple[int, int]:
+def win_rate(
+    hero: str, peer: str, games: int, seed: int, workers: int, log: bool = False
+) -> tuple[int, int]:
     tasks = []
     for i in range(0, games, CHUNK):
         tasks.append((hero, peer, seed * 1_000_003 + i // CHUNK, min(CHUNK, games - i)))
+    wins = played = 0
     with ProcessPoolExecutor(workers) as pool:
-        return sum(pool.map(_chunk, tasks)), games
+        for task, won in zip(tasks, pool.map(_chunk, tasks), strict=True):
+            wins, played = wins + won, played + task[3]
+            if log:
+                print(f"  ... {hero} {wins} of {played}", file=sys.stderr, flush=True)
+    return wins, played
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -54,6 +61,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-peer", action="store_true", help="skip greedy against greedy")
+    ap.add_argument("--log", action="store_true", help="the running count after each chunk")
     args = ap.parse_args()
     pairs = [(f"search:{args.budget}", "greedy")]
     if not args.no_peer:
@@ -61,7 +69,7 @@ def main() -> None:
     print(f"two-player Disney games to 500, {args.games} per line, seed {args.seed}")
     for hero, peer in pairs:
         start = time.perf_counter()
-        wins, n = win_rate(hero, peer, args.games, args.seed, args.workers)
+        wins, n = win_rate(hero, peer, args.games, args.seed, args.workers, args.log)
         low, high = wilson(wins, n)
         seconds = time.perf_counter() - start
         print(
