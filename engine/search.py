@@ -86,7 +86,11 @@ def imagine(root: Game, view: SeatView, rng: random.Random) -> Game:
             h.hands[p] = cards[at : at + size]
             at += size
     h.draw = cards[at : at + view.draw_size]
-    h.vd4_guilty = False  # whether a Villain Draw 4 was played illegally is hidden too
+    # Whether the Draw 4 just played could be challenged is hidden too (named so before and
+    # after the engine's rewrite).
+    for hidden in ("draw4_reneged", "vd4_guilty"):
+        if hasattr(h, hidden):
+            setattr(h, hidden, False)
     return world
 
 
