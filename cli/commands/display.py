@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                       "(default: from --host and --port)")
     parser.add_argument("--terminal", action="store_true",
                         help="also draw the scores in this terminal (for a Pi's HDMI console)")
+    from cli.commands.run import add_mqtt_arguments
+
+    add_mqtt_arguments(parser)
 
 
 def public_url(host: str, port: int) -> str:
@@ -114,15 +117,23 @@ def start_display(
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.commands.run import attach_mqtt, open_mqtt
     from tray.bus import Bus
 
     bus = Bus()
     try:
+        mqtt = open_mqtt(None, args)  # None without --mqtt; one line and exit 2 if unusable
+    except SystemExit as exc:
+        return int(exc.code or 2)
+    try:
         display = start_display(bus, args.journal, args.host, args.port, url=args.url)
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
+        if mqtt is not None:
+            mqtt[1].stop()
         return 1
     print("\n".join(display.lines(args.journal)), flush=True)
+    close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
     try:
         if args.terminal:
             from scoreboard.terminal import run_live
@@ -133,5 +144,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        close_mqtt()
         display.close()
     return 0
