@@ -1,41 +1,58 @@
-"""Hands per second of the engine, per ruleset, beside rlcard's UnoGame, in the same run.
+"""Hands and decisions per second of the engine, compiled and pure Python, beside rlcard's
+UnoGame, in one run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
                                  [--bot-hands H]
 
+Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
+and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
+one `./tinker` makes (build/mypyc), the pure one the same sources with TINKER_TRAY_PURE=1.
 rlcard is installed from PyPI into a throwaway virtual environment (bench/.rlcard-venv, ignored
 by git) on first use; it never becomes a dependency of the project. Both sides play uniformly
 random legal actions; ours plays each ruleset's full rules (Disney: Tinker Bell picks,
 protection, UNO calls and catches, challenges, reshuffles). classic, official-2018 and elvis run
 with draw_when_playable=false, as rlcard draws only when nothing plays (with it, random bots draw
-at will and hands grow to hundreds of turns). Figures are medians of R runs; compare the ratio, not
-the absolute numbers (the machines are shared and noisy).
+at will and hands grow to hundreds of turns). A decision is a move or a call out of turn (ours)
+or a `step` (rlcard). Figures are medians of R runs, interleaved; compare the ratios, not the
+absolute numbers (the machines are shared and noisy).
 
-Last, the bots' move times: H two-player Disney hands (recorded, as in digital play), the search
-bot as digital play makes it (its default budget, capped by the clock) against greedy; median and
-99th percentile a move, over every move and over the moves with a choice (0 skips it).
+Last, the bots' move times (`search_bot_move_time`): H two-player Disney hands, the search bot as
+digital play makes it against greedy, in this process (0 skips it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import os
 import statistics
 import subprocess
 import sys
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-from engine import bots as B  # noqa: E402
-from engine.game import CHANCE, Game  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
-
+ROOT = HERE.parent
 PEER_ENV = HERE / ".rlcard-venv"
+BUILDS = ("compiled", "python")
+
+RULESET_OPTIONS = {
+    "disney": {},
+    "classic": {"draw_when_playable": False},
+    "official-2018": {"draw_when_playable": False},
+    "elvis": {"draw_when_playable": False},
+}
+
+# The child process: import the engine, play, report what it played and which build ran.
+_OURS = """
+import json, sys
+from engine.simulate import simulate
+hands, players, seed, ruleset, options = json.loads(sys.argv[1])
+s = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
+print(json.dumps({"engine": s["engine"], "decisions_per_hand": s["average_decisions_per_hand"]}))
+"""
 
 
 def peer_python() -> Path:
@@ -47,44 +64,52 @@ def peer_python() -> Path:
     return py
 
 
-RULESET_OPTIONS = {
-    "disney": {},
-    "classic": {"draw_when_playable": False},
-    "official-2018": {"draw_when_playable": False},
-    "elvis": {"draw_when_playable": False},
-}
-
-
-def ours(hands: int, players: int, seed: int, ruleset: str = "disney") -> dict:
+def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
+    """One whole process of our engine in `build` ("compiled" or "python")."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TINKER_TRAY_PURE", None)
+    if build == "python":
+        env["TINKER_TRAY_PURE"] = "1"
+    job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
     start = time.perf_counter()
-    options = RULESET_OPTIONS.get(ruleset, {})
-    stats = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
+    out = subprocess.run(
+        [sys.executable, "-c", _OURS, job], env=env, cwd=ROOT, check=True,
+        capture_output=True, text=True,
+    ).stdout
     seconds = time.perf_counter() - start
-    return {"hands_per_s": hands / seconds, "turns_per_hand": stats["average_turns_per_hand"]}
+    figures = json.loads(out)
+    if figures["engine"] != build:
+        sys.exit(f"asked for the {build} engine, got {figures['engine']} (run ./tinker first)")
+    return {"hands_per_s": hands / seconds, "decisions_per_hand": figures["decisions_per_hand"]}
 
 
-class _Timed:
-    """A bot whose every move is timed (seconds, and whether it had a choice)."""
-
-    def __init__(self, bot: B.Bot) -> None:
-        self.bot, self.name, self.times = bot, bot.name, []
-
-    def act(self, game: Game) -> int:
-        choice = len(game.legal_actions()) > 1
+def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
+    """rlcard's UnoGame, 2 and 4 players, each a whole process."""
+    out = {}
+    for players in (2, 4):
         start = time.perf_counter()
-        action = self.bot.act(game)
-        self.times.append((time.perf_counter() - start, choice))
-        return action
+        figures = json.loads(subprocess.run(
+            [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)],
+            check=True, capture_output=True, text=True,
+        ).stdout)
+        seconds = time.perf_counter() - start
+        out[players] = {"hands_per_s": hands / seconds, "decisions_per_hand": figures["steps"]}
+    return out
 
-    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
-        return self.bot.interject(game, seat, options)
 
+def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
+    """The search bot's time per move beside the greedy bot's, in one run: `hands` two-player
+    Disney hands between them, recorded as digital play records them, the search bot as digital
+    play makes it (its default budget, capped by the clock). Median and 99th percentile a move
+    with a choice, and over every move (a forced move takes no search)."""
+    sys.path.insert(0, str(ROOT))
+    import random
 
-def bot_move_times(hands: int, seed: int, spec: str = "search") -> None:
-    """Per-move time of the search bot (as digital play makes it: its default budget, capped by
-    the clock) beside the greedy bot's, in one run of two-player Disney hands against each other."""
+    from engine import bots as B
+    from engine.game import CHANCE, Game
+
     rng = random.Random(seed)
-    bots = [_Timed(b) for b in B.make([spec, "greedy"], 2, rng, clock=time.perf_counter)]
+    bots = [_Timed(b) for b in B.make(["search", "greedy"], 2, rng, clock=time.perf_counter)]
     game = Game("disney", ["search", "greedy"], 0, {"target": 100_000})  # recorded, as played
     for _ in range(hands):
         game.sample_chance(rng)  # a new hand
@@ -98,16 +123,38 @@ def bot_move_times(hands: int, seed: int, spec: str = "search") -> None:
                 if bots[seat].interject(game, seat, [action]) is not None:
                     game.apply_action(action, seat)
                     break
-    print(f"bot move times, {hands} two-player Disney hands, search ({spec}) against greedy")
+    lines = [f"bot move times, {hands} two-player Disney hands, search against greedy, one run:"]
     for bot in bots:
         every = sorted(t for t, _ in bot.times)
         chosen = sorted(t for t, choice in bot.times if choice) or [0.0]
-        print(f"{bot.name:>8}: {len(every)} moves, median {_ms(every, 50)} p99 {_ms(every, 99)};"
-              f" {len(chosen)} with a choice: median {_ms(chosen, 50)} p99 {_ms(chosen, 99)}")
+        lines.append(
+            f"{bot.name:>8}: {len(chosen)} moves with a choice, median {_ms(chosen, 50)}"
+            f" p99 {_ms(chosen, 99)}; all {len(every)} moves, median {_ms(every, 50)}"
+            f" p99 {_ms(every, 99)}"
+        )
+    return "\n".join(lines)
+
+
+class _Timed:
+    """A bot whose every move is timed (seconds, and whether it had a choice)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name = bot, bot.name
+        self.times: list[tuple[float, bool]] = []
+
+    def act(self, game: Any) -> int:
+        choice = len(game.legal_actions()) > 1
+        start = time.perf_counter()
+        action = self.bot.act(game)
+        self.times.append((time.perf_counter() - start, choice))
+        return int(action)
+
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+        return self.bot.interject(game, seat, options)  # type: ignore[no-any-return]
 
 
 def _ms(times: list[float], percent: int) -> str:
-    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.2f} ms"
+    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.1f} ms"
 
 
 def main() -> None:
@@ -120,34 +167,38 @@ def main() -> None:
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
-    runs: dict[str, dict[int, list[dict]]] = {
-        name: {2: [], 4: []} for name in [*rulesets, "rlcard"]
-    }
-    for r in range(args.repeat):  # interleave the two so machine noise hits both alike
-        for p in (2, 4):
+    runs: dict[tuple[str, str, int], list[dict]] = {}
+    for r in range(args.repeat):  # interleaved, so that machine noise hits every side alike
+        seed = args.seed + r
+        for players, figures in rlcard(py, args.hands, seed).items():
+            runs.setdefault(("rlcard", "", players), []).append(figures)
+        for players in (2, 4):
             for name in rulesets:
-                runs[name][p].append(ours(args.hands, p, args.seed + r, name))
-        out = subprocess.run(
-            [str(py), str(HERE / "_rlcard_uno.py"), str(args.hands), str(args.seed + r)],
-            check=True, capture_output=True, text=True,
-        ).stdout
-        for p, figures in json.loads(out).items():
-            runs["rlcard"][int(p)].append(figures)
-    print(f"random-bot hands, {args.hands} per run, median of {args.repeat} runs")
-    print(f"{'ruleset':>13} {'players':>7} {'ours hands/s':>13} {'rlcard hands/s':>15}"
-          f" {'ratio':>6} {'our turns/hand':>15} {'rlcard steps/hand':>18}"
-          f" {'decisions/s ratio':>18}")
-    for name in rulesets:
-        for p in (2, 4):
-            o = statistics.median(x["hands_per_s"] for x in runs[name][p])
-            r = statistics.median(x["hands_per_s"] for x in runs["rlcard"][p])
-            ot = statistics.median(x["turns_per_hand"] for x in runs[name][p])
-            rt = statistics.median(x["steps_per_hand"] for x in runs["rlcard"][p])
-            per_decision = (o * ot) / (r * rt)
-            print(f"{name:>13} {p:>7} {o:>13,.0f} {r:>15,.0f} {o / r:>5.2f}x {ot:>15.1f}"
-                  f" {rt:>18.1f} {per_decision:>17.2f}x")
-    if args.bot_hands:
-        bot_move_times(args.bot_hands, args.seed)
+                for build in BUILDS:
+                    figures = ours(build, args.hands, players, seed, name)
+                    runs.setdefault((name, build, players), []).append(figures)
+
+    def median(key: tuple[str, str, int], field: str) -> float:
+        return statistics.median(x[field] for x in runs[key])
+
+    print(f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs")
+    print(f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
+          f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}")
+    for players in (2, 4):
+        peer = ("rlcard", "", players)
+        r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
+        print(f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
+              f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f}")
+        for name in rulesets:
+            for build in BUILDS:
+                key = (name, build, players)
+                hands, dec = median(key, "hands_per_s"), median(key, "decisions_per_hand")
+                print(f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
+                      f" {dec:>14.1f} {hands * dec:>11,.0f}"
+                      f" {hands * dec / (r_hands * r_dec):>7.2f}x")
+    search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
+    if search is not None:
+        print(search)
 
 
 if __name__ == "__main__":

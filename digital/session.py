@@ -26,22 +26,19 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from digital.engine_link import EngineLink, GameProgress
-from engine import actions as A
 from engine import bots as B
 from engine import cards as C
-from engine import record
+from engine import observer, record
 from engine.game import Game
-from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 from engine.record import RecordError
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
 
-LOG_LINES = 12
 MAX_NAME = 24
 MAX_PACE = 5.0
 
@@ -73,6 +70,8 @@ class DigitalSession:
         self._mirrored = 0
         self.journal_error: str | None = None
         self._saved: _Saved | None = None
+        self._notes = observer.EventNotes(None)
+        self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
             self._resume()
@@ -122,7 +121,8 @@ class DigitalSession:
             seating = {"humans": sorted(seats), "keys": {str(s): k for s, k in keys.items()},
                        "bots": bot_names, "pace": float(pace)}
             saved = _Saved(self.table.journal, self.table.game_id, seating)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace))
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace),
+                          settles_in=self._settles_in)
         self._adopt(link, keys, saved, mirrored=0)
         return keys
 
@@ -131,6 +131,7 @@ class DigitalSession:
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
             self._saved, self._mirrored, self.journal_error = saved, mirrored, None
+            self._notes, self._declared = observer.EventNotes(link.game), None
         if old is not None:
             old.close()
         link.start()
@@ -156,11 +157,17 @@ class DigitalSession:
             log.error("%s", self.journal_error)
             return
         saved = _Saved(journal, game_id, setup, events)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace)
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace,
+                          settles_in=self._settles_in)
         hands = self.table.table.game.hands if self.table.table.game is not None else []
         self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
         log.info("resumed digital game %d at hand %d after %d moves", game_id, game.hand_no,
                  len(events))
+
+    def _settles_in(self, pick: Any) -> float:
+        """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
+        page can tell it early (0 without a tray, or without a table session)."""
+        return self.table.settles_in(pick) if self.table is not None else 0.0
 
     def close(self) -> None:
         self._unsubscribe()
@@ -175,11 +182,21 @@ class DigitalSession:
             raise SeatError(f"seat {seat!r} is not yours: open the link made for it at the start")
         return seat
 
+    def seat_of(self, key: str) -> int | None:
+        """The seat whose key is `key` in the game in play (None: no such key)."""
+        for seat, want in list(self.keys.items()):
+            if isinstance(key, str) and secrets.compare_digest(key.encode(), want.encode()):
+                return seat
+        return None
+
     def act(self, seat: Any, key: Any, action: Any = None, event: Any = None) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
         engine's message and nothing changed, if the rules forbid it)."""
+        self.act_as(self.check_key(seat, key), action, event)
+
+    def act_as(self, seat: int, action: Any = None, event: Any = None) -> None:
+        """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self._link()
-        seat = self.check_key(seat, key)
         if event is not None:
             if not isinstance(event, Mapping):
                 raise ValueError("event is a game-record event object")
@@ -211,11 +228,35 @@ class DigitalSession:
             except (sqlite3.Error, OSError, LookupError) as exc:
                 self.journal_error = f"moves are not being saved in the journal ({exc})"
                 log.exception("the journal refused the digital game's moves")
+        if link is not None:
+            with link.lock:
+                self._notes.follow(link.game)
         with self._lock:
             self.version += 1
         self._mirror()
+        self._declare()
         if self.on_change is not None:
             self.on_change()
+
+    def _declare(self) -> None:
+        """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
+        its pick panel explains the pick as at a real table, not "no card was declared")."""
+        link, saved = self.link, self._saved
+        if self.table is None or link is None or saved is None or not link.waiting_for_tinker_bell:
+            return
+        if self.table.game_id != saved.game_id:
+            return
+        with link.lock:
+            h = link.game.hand
+            at = (link.game.hand_no, len(link.game.events))
+            card, seat = C.code(h.trigger), h.seats[h.actor]
+        if at == self._declared:
+            return
+        self._declared = at
+        try:
+            self.table.submit({"kind": "declare", "card": card, "seat": seat})
+        except ValueError:
+            log.info("the scoreboard has no pixie-dust card %s to declare", card)
 
     def _mirror(self) -> None:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
@@ -240,12 +281,17 @@ class DigitalSession:
         is that seat's key (SeatError otherwise). No other hand is ever in it."""
         if seat is not None:
             seat = self.check_key(seat, key)
+        return self.seat_view(seat)
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
         if link is None:
             out: dict[str, Any] = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell)
+                out = observer.seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell,
+                                link.choosing, self._notes.notes)
         out["version"] = self.version
         if self.journal_error:
             out["journal_error"] = self.journal_error
@@ -284,201 +330,6 @@ class _Saved:
 def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
     game, _ = record.replay_objects(enumerate((setup["header"], *events), start=1))
     return game
-
-
-# ---------------------------------------------------------------------- the view of one seat
-def seat_view(
-    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool
-) -> dict[str, Any]:
-    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator)."""
-    h = game.hand
-    summary = game.summary()
-    awaiting = dict(summary["awaiting"])
-    names = game.players
-    counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
-    out: dict[str, Any] = {
-        "game": True,
-        "seat": seat,
-        "hand_no": game.hand_no,
-        "players": [
-            {
-                "seat": s,
-                "name": name,
-                "cards": counts[s],
-                "score": game.sheet.scores[s],
-                "person": s in humans,
-                "out": s in game.sheet.eliminated,
-                "deals": s == game.dealer,
-            }
-            for s, name in enumerate(names)
-        ],
-        "top": _card(h.discard[-1]) if h is not None else None,
-        "colour": summary["colour"],
-        "direction": "left" if summary["direction"] == 1 else "right",
-        "draw_pile": summary["draw_pile"],
-        "awaiting": awaiting,
-        "says": _says(game, awaiting, seat, tinker_bell),
-        "log": [line for line in (_words(e, names, seat) for e in game.events[-40:]) if line][
-            -LOG_LINES:
-        ],
-        "hands": [
-            {"hand": x["hand"], "winner": names[x["winner"]], "points": max(x["awarded"])}
-            for x in game.history
-        ],
-        "target": game.options.get("target", 500),
-        "winner": _winner(game),
-        "hand": [],
-        "moves": [],
-        "calls": [],
-    }
-    if seat is None or h is None or game.is_terminal():
-        return out
-    pos = h.pos_of.get(seat)
-    if pos is None:  # eliminated
-        return out
-    held = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
-    mine = game.current_player() == seat
-    legal = game.legal_actions() if mine else []
-    by_card: dict[int, list[dict[str, Any]]] = {}
-    for a in legal:
-        lay = _lay(a)
-        if lay is not None:
-            card, move = lay
-            by_card.setdefault(card, []).append(move)
-    out["hand"] = [{**_card(c), "moves": by_card.get(c, [])} for c in held]
-    out["moves"] = [
-        {"a": a, "text": _button(a, game)} for a in legal if _lay(a) is None
-    ]
-    out["calls"] = [
-        {"a": a, "text": _button(a, game)} for s, a in game.interjections() if s == seat
-    ]
-    out["uno_possible"] = len(held) == 2 and mine
-    return out
-
-
-def _card(card: int) -> dict[str, str]:
-    colour = C.COLOURS[C.COLOUR_OF[card]] if card < 64 else "wild"
-    return {"code": C.code(card), "name": C.name(card), "colour": colour}
-
-
-def _lay(action: int) -> tuple[int, dict[str, Any]] | None:
-    """(card, move) for an action that lays a card from the hand; None for any other action."""
-    if action < A.PROTECT:
-        card, rest = divmod(action, 8)
-        colour, uno = divmod(rest, 2)
-        move = {"a": action, "verb": "play", "uno": bool(uno)}
-        if card == C.WILD:
-            move["call"] = C.COLOURS[colour]
-        return card, move
-    if action < A.DRAW:
-        verb = "protect" if action < A.DISCARD else "discard"
-        card, uno = divmod(action - (A.PROTECT if verb == "protect" else A.DISCARD), 2)
-        return card, {"a": action, "verb": verb, "uno": bool(uno)}
-    return None
-
-
-def _button(action: int, game: Game) -> str:
-    names = game.players
-    if A.TARGET <= action < A.TARGET + 100:
-        return f"{names[action - A.TARGET]} draws 2"
-    if A.CATCH <= action < A.CATCH + 100:
-        return f"Catch {names[action - A.CATCH]}: no UNO!"
-    if A.COLOUR <= action < A.COLOUR + 4:
-        return f"Name {C.COLOURS[action - A.COLOUR]}"
-    return {
-        A.DRAW: "Draw a card",
-        A.PASS: "Keep it (pass)",
-        A.DONE: "Stop discarding",
-        A.TAKE: "Take four cards",
-        A.UNO: "UNO! (late call)",
-        A.CHALLENGE: "Challenge the Villain Draw 4",
-    }.get(action, A.describe(action))
-
-
-_PHASE_WORDS = {
-    PLAY: "play a card (or draw)",
-    PLAY_DRAWN: "play the card just drawn or keep it",
-    COLOUR: "name the colour of the Wild turned up",
-    TARGET: "choose who draws 2",
-    PROTECT: "protect with a card of Tinker Bell's colour or take four cards",
-    DISCARD: "discard cards of Tinker Bell's colour, then stop",
-}
-
-
-def _says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool) -> str:
-    """What the game waits for, in words, from `seat`'s point of view."""
-    names = game.players
-    if game.is_terminal():
-        return f"Game over: {_winner(game)} won."
-    if tinker_bell:
-        actor = names[game.hand.seats[game.hand.actor]]
-        card = C.name(game.hand.trigger)
-        who = "You" if seat == game.hand.seats[game.hand.actor] else actor
-        return f"{who} played {card}: press the Tinker Bell button!"
-    mover = awaiting.get("seat")
-    if mover is None:
-        return "Dealing…"
-    what = _PHASE_WORDS.get(game.hand.phase, awaiting["kind"])
-    if mover == seat:
-        return f"Your move: {what}."
-    return f"{names[mover]} to {what}."
-
-
-def _winner(game: Game) -> str | None:
-    w = game.sheet.winner
-    if w is None:
-        return None
-    return " and ".join(game.players[s] for s in (w if isinstance(w, tuple) else (w,)))
-
-
-def _words(event: Mapping[str, Any], names: Sequence[str], you: int | None = None) -> str | None:
-    """A game-record event in words, without the secret part (a deal's or a reshuffle's deck,
-    which card was drawn: the record never says). Seat `you` (the page's own) is "You"."""
-    chance = event.get("chance")
-    if chance == "tinker_bell":
-        return f"Tinker Bell chose {event['colour']}."
-    if chance == "new_hand":
-        return "A new hand is dealt."
-    if chance == "reshuffle":
-        return "The discard pile is shuffled into a new draw pile."
-    if chance == "shuffle_hands":
-        return "Every hand is gathered, shuffled and dealt again."
-    if chance is not None:
-        return f"Chance: {chance}."
-    me = event["seat"] == you
-    who = "You" if me else names[event["seat"]]
-
-    def v(verb: str) -> str:  # "plays" -> "play" when it is you
-        return verb if not me else verb[:-2] if verb.endswith("ches") else verb[:-1]
-
-    act = event.get("act")
-    uno = f" and {v('calls')} UNO" if event.get("uno") else ""
-    if act == "play":
-        text = f"{who} {v('plays')} {C.name(C.card(event['card']))}"
-        if "colour" in event:
-            text += f", calling {event['colour']}"
-        return text + uno + "."
-    if act == "discard":
-        cards = ", ".join(C.name(C.card(c)) for c in event.get("cards", []))
-        return f"{who} {v('discards')} {cards or 'nothing'}{uno}."
-    target = ""
-    if isinstance(event.get("target"), int):
-        target = "you" if event["target"] == you else names[event["target"]]
-    owner = "your" if target == "you" else f"{target}'s"
-    return {
-        "draw": f"{who} {v('draws')} a card.",
-        "pass": f"{who} {v('keeps')} the card drawn.",
-        "uno": f"{who} {v('calls')} UNO!",
-        "catch": f"{who} {v('catches')} {target} without UNO.",
-        "challenge": f"{who} {v('challenges')} {owner} draw-four card.",
-        "target": f"{who} {v('chooses')} {target}.",
-        "misplay": f"{who} laid a card that does not match: {v('takes')} it back and "
-                   f"{v('draws')}.",
-        "flip": f"{who} {v('turns')} over the top card for the Vegas card.",
-        "protect": f"{who} {v('protects')} with {C.name(C.card(event.get('card', 'W')))}{uno}.",
-        "take": f"{who} {v('takes')} four cards.",
-        "colour": f"{who} {v('names')} {event.get('colour')}.",
-    }.get(act, f"{who}: {act}.")
 
 
 # ---------------------------------------------------------------------- checking a new game

@@ -82,7 +82,7 @@ class DeclareError(EntryError):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Hand:
+class ScoredHand:
     """One hand of the per-hand history, as scored."""
 
     winner: int
@@ -111,14 +111,14 @@ class Hand:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Game:
+class TableGame:
     players: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
     """Resolved ruleset options as sorted pairs (hashable, comparable)."""
     first_dealer: int
     dealer_fixes: tuple[tuple[int, int], ...] = ()
     """(hands played when set, seat): corrections of who deals, from `dealer` entries."""
-    hands: tuple[Hand, ...] = ()
+    hands: tuple[ScoredHand, ...] = ()
     sheet: Sheet | None = None
     ruleset: str = "disney"
 
@@ -148,7 +148,7 @@ class Game:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Pick:
+class TinkerPick:
     seq: int
     colour: str
     declared: str | None
@@ -159,14 +159,20 @@ class Pick:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Table:
-    game: Game | None = None
-    undo_stack: tuple[Game, ...] = ()
+    game: TableGame | None = None
+    undo_stack: tuple[TableGame | None, ...] = ()
     declared: str | None = None
     declared_by: int | None = None
-    last_pick: Pick | None = None
+    last_pick: TinkerPick | None = None
 
 
 EMPTY = Table()
+
+# The names these classes had before the engine's own Game and Hand (and the tray's Pick) made
+# them ambiguous; kept so score-sheet code written against them still imports.
+Game = TableGame
+Hand = ScoredHand
+Pick = TinkerPick
 
 
 # --- the fold --------------------------------------------------------------------------------
@@ -188,7 +194,7 @@ def apply(table: Table, entry: Entry) -> Table:
         raise UnknownEntryError(
             f"unknown entry kind {kind!r} (kinds: {', '.join(sorted(_HANDLERS))})"
         )
-    fields, optional = _FIELDS[kind]
+    fields, optional = _FIELDS[str(kind)]
     given = set(entry) - {"kind"}
     missing = fields - given
     extra = given - fields - optional
@@ -228,7 +234,7 @@ def _start(table: Table, e: Entry) -> Table:
     except ValueError as exc:
         raise EntryError(str(exc)) from None
     dealer = _seat(e.get("dealer", 0), len(names), "dealer")
-    game = Game(
+    game = TableGame(
         players=names,
         options=tuple(sorted(resolved.items())),
         first_dealer=dealer,
@@ -304,7 +310,7 @@ def _pick(table: Table, e: Entry) -> Table:
     if table.declared_by is not None and table.game is not None:
         who = table.game.players[table.declared_by]
     says = referee(colour, table.declared, who)
-    pick = Pick(seq, colour, table.declared, table.declared_by, says)
+    pick = TinkerPick(seq, colour, table.declared, table.declared_by, says)
     return dataclasses.replace(table, last_pick=pick, declared=None, declared_by=None)
 
 
@@ -333,16 +339,16 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
 # --- scoring ---------------------------------------------------------------------------------
 
 
-def _push(table: Table, game: Game) -> Table:
+def _push(table: Table, game: TableGame) -> Table:
     return dataclasses.replace(table, game=game, undo_stack=(*table.undo_stack, table.game))
 
 
-def _records(game: Game) -> list[tuple[int, tuple[Held, ...]]]:
+def _records(game: TableGame) -> list[tuple[int, tuple[Held, ...]]]:
     return [(h.winner, h.held) for h in game.hands]
 
 
-def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]],
-             kept: int = 0) -> Game:
+def _rescore(game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]],
+             kept: int = 0) -> TableGame:
     """Settle every hand again from a fresh sheet: edits and voids ripple through later hands.
     `kept`: the game's first hands are unchanged (a new hand only adds one), so settling
     starts after them, from the game's own sheet (folding a long game stays linear)."""
@@ -368,14 +374,16 @@ def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]],
         except ValueError as exc:
             raise EntryError(where + str(exc)) from None
         dealer = _dealer_for(partial, len(hands))
-        hands.append(Hand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated))
+        hands.append(
+            ScoredHand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
+        )
         partial = dataclasses.replace(game, hands=tuple(hands), sheet=sheet)
     return partial
 
 
 def _hand_points(
     ruleset: rulesets.Ruleset,
-    game: Game,
+    game: TableGame,
     sheet: Sheet,
     winner: int,
     held: tuple[Held, ...],
@@ -442,7 +450,7 @@ def _add_collected_value(ruleset, opts, held, points, ids_by_seat, team, where) 
             points[seat] += value * (collected if standard else len(ids))
 
 
-def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
+def _held_list(game: TableGame, held: Any) -> tuple[Held, ...]:
     n = len(game.players)
     if not isinstance(held, list | tuple) or len(held) != n:
         raise HeldError(f"held lists what each of the {n} players holds, in seat order")
@@ -475,7 +483,7 @@ def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
     return tuple(out)
 
 
-def _dealer_for(game: Game, hands_played: int) -> int:
+def _dealer_for(game: TableGame, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`: the first dealer (or the latest correction), moved
     one seat to the left per hand, skipping players already out of the game."""
     start, base = game.first_dealer, 0
@@ -568,7 +576,7 @@ def _ruleset(name: Any) -> rulesets.Ruleset:
         raise EntryError(str(exc)) from None
 
 
-def _game(table: Table) -> Game:
+def _game(table: Table) -> TableGame:
     if table.game is None:
         raise NoGameError("no game yet: start a new game first")
     return table.game
@@ -580,7 +588,7 @@ def _seat(value: Any, n: int, what: str) -> int:
     return value
 
 
-def _hand_index(game: Game, value: Any) -> int:
+def _hand_index(game: TableGame, value: Any) -> int:
     n = len(game.hands)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
         if not n:
