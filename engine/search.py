@@ -29,7 +29,7 @@ from engine.hand import Hand
 
 DEFAULT_ROLLOUTS = 400
 """Rollouts a move by default (about 0.1 s on the development machine; a clock caps it)."""
-MOVE_SECONDS = 0.2
+MOVE_SECONDS = 0.15
 """With a clock and no budget given, a move also stops after this long (digital play answers
 within 300 ms)."""
 WIN_HAND = 0.5
