@@ -248,6 +248,8 @@ class DigitalSession:
             return
         with link.lock:
             h = link.game.hand
+            if h is None:
+                return
             at = (link.game.hand_no, len(link.game.events))
             card, seat = C.code(h.trigger), h.seats[h.actor]
         if at == self._declared:

@@ -36,31 +36,53 @@ def seat_view(
     """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator).
     `notes` (from `EventNotes`) add what each event did that the event does not say: penalty
     draws, the card turned up for a new hand, the points of a hand."""
+    out = public_view(game, seat, humans, tinker_bell, choosing, notes)
+    h = game.hand
+    pos = h.pos_of.get(seat) if seat is not None and h is not None else None
+    if h is None or pos is None or game.is_terminal():  # a spectator, or eliminated
+        return out
+    held = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
+    mine = game.current_player() == seat
+    legal = game.legal_actions() if mine else []
+    by_card: dict[int, list[dict[str, Any]]] = {}
+    for a in legal:
+        lay = laid(a)
+        if lay is not None:
+            card, move = lay
+            by_card.setdefault(card, []).append(move)
+    out["hand"] = [{**card_view(c), "moves": by_card.get(c, [])} for c in held]
+    out["moves"] = [{"a": a, "text": move_text(a, game)} for a in legal if laid(a) is None]
+    out["calls"] = [
+        {"a": a, "text": move_text(a, game)} for s, a in game.interjections() if s == seat
+    ]
+    out["uno_possible"] = len(held) == 2 and mine
+    return out
+
+
+def public_view(
+    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool,
+    choosing: bool = False, notes: Notes | None = None,
+) -> dict[str, Any]:
+    """What every seat and spectator may see; words from `seat`'s point of view."""
     h = game.hand
     summary = game.summary()
     awaiting = dict(summary["awaiting"])
     names = game.players
     counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
-    out: dict[str, Any] = {
+    # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
+    wild_waits = (tinker_bell or choosing) and h is not None and h.trigger is not None \
+        and h.trigger >= 64
+    return {
         "game": True,
         "seat": seat,
         "hand_no": game.hand_no,
         "players": [
-            {
-                "seat": s,
-                "name": name,
-                "cards": counts[s],
-                "score": game.sheet.scores[s],
-                "person": s in humans,
-                "out": s in game.sheet.eliminated,
-                "deals": s == game.dealer,
-            }
+            {"seat": s, "name": name, "cards": counts[s], "score": game.sheet.scores[s],
+             "person": s in humans, "out": s in game.sheet.eliminated, "deals": s == game.dealer}
             for s, name in enumerate(names)
         ],
         "top": card_view(h.discard[-1]) if h is not None else None,
-        # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
-        "colour": None if (tinker_bell or choosing) and h is not None and h.trigger is not None
-        and h.trigger >= 64 else summary["colour"],
+        "colour": None if wild_waits else summary["colour"],
         "direction": "left" if summary["direction"] == 1 else "right",
         "draw_pile": summary["draw_pile"],
         "awaiting": awaiting,
@@ -77,29 +99,6 @@ def seat_view(
         "moves": [],
         "calls": [],
     }
-    if seat is None or h is None or game.is_terminal():
-        return out
-    pos = h.pos_of.get(seat)
-    if pos is None:  # eliminated
-        return out
-    held = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
-    mine = game.current_player() == seat
-    legal = game.legal_actions() if mine else []
-    by_card: dict[int, list[dict[str, Any]]] = {}
-    for a in legal:
-        lay = laid(a)
-        if lay is not None:
-            card, move = lay
-            by_card.setdefault(card, []).append(move)
-    out["hand"] = [{**card_view(c), "moves": by_card.get(c, [])} for c in held]
-    out["moves"] = [
-        {"a": a, "text": move_text(a, game)} for a in legal if laid(a) is None
-    ]
-    out["calls"] = [
-        {"a": a, "text": move_text(a, game)} for s, a in game.interjections() if s == seat
-    ]
-    out["uno_possible"] = len(held) == 2 and mine
-    return out
 
 
 def log_lines(game: Game, names: Sequence[str], seat: int | None,
