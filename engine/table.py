@@ -158,9 +158,27 @@ class Pick:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Undo:
+    """What an undo returns to, latest first: a linked stack, so a push shares the rest of the
+    stack instead of copying it. After a new hand it keeps only the sheet from before it (the
+    game is the current one less its last hand): keeping every earlier game, each with its own
+    tuple of hands, would make a long game's fold quadratic in memory and time."""
+
+    game: Game | None
+    """The game to return to; None: the current game without its last hand, on `sheet`."""
+    below: Undo | None = None
+    sheet: Sheet | None = None
+
+    def restore(self, current: Game) -> Game:
+        if self.game is not None:
+            return self.game
+        return dataclasses.replace(current, hands=current.hands[:-1], sheet=self.sheet)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Table:
     game: Game | None = None
-    undo_stack: tuple[Game, ...] = ()
+    undo_stack: Undo | None = None
     declared: str | None = None
     declared_by: int | None = None
     last_pick: Pick | None = None
@@ -244,8 +262,10 @@ def _hand(table: Table, e: Entry) -> Table:
         raise GameOverError(
             f"the game is over ({' and '.join(game.winner_names())} won): start a new game"
         )
-    record = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
-    return _push(table, _rescore(game, [*_records(game), record], kept=len(game.hands)))
+    winner = _seat(e["winner"], len(game.players), "winner")
+    added = _add_hand(game, winner, _held_list(game, e["held"]))
+    return dataclasses.replace(table, game=added, undo_stack=Undo(None, table.undo_stack,
+                                                                   game.sheet))
 
 
 def _edit(table: Table, e: Entry) -> Table:
@@ -278,7 +298,8 @@ def _set_dealer(table: Table, e: Entry) -> Table:
 def _undo(table: Table, e: Entry) -> Table:
     if not table.undo_stack:
         raise NothingToUndoError("nothing to undo in this game")
-    return dataclasses.replace(table, game=table.undo_stack[-1], undo_stack=table.undo_stack[:-1])
+    stack = table.undo_stack
+    return dataclasses.replace(table, game=stack.restore(_game(table)), undo_stack=stack.below)
 
 
 def _declare(table: Table, e: Entry) -> Table:
@@ -334,43 +355,40 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
 
 
 def _push(table: Table, game: Game) -> Table:
-    return dataclasses.replace(table, game=game, undo_stack=(*table.undo_stack, table.game))
+    return dataclasses.replace(table, game=game, undo_stack=Undo(table.game, table.undo_stack))
 
 
 def _records(game: Game) -> list[tuple[int, tuple[Held, ...]]]:
     return [(h.winner, h.held) for h in game.hands]
 
 
-def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]],
-             kept: int = 0) -> Game:
-    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands.
-    `kept`: the game's first hands are unchanged (a new hand only adds one), so settling
-    starts after them, from the game's own sheet (folding a long game stays linear)."""
-    ruleset = rulesets.get(game.ruleset)
-    options = game.opts
-    if kept and kept == len(game.hands) and game.sheet is not None:
-        sheet, hands, partial = game.sheet, list(game.hands), game
-    else:
-        kept = 0
-        sheet = Sheet.new(len(game.players))
-        hands = []
-        partial = dataclasses.replace(game, hands=(), sheet=sheet)
-    for number, (winner, held) in enumerate(records[kept:], start=kept + 1):
-        if sheet.over:
-            raise GameOverError(
-                f"after this change the game ends at hand {number - 1}, "
-                f"but hand {number} comes after it"
-            )
-        where = f"hand {number}: "
-        points = _hand_points(ruleset, partial, sheet, winner, held, where)
-        try:
-            sheet, delta = settle(sheet, options, points, winner)
-        except ValueError as exc:
-            raise EntryError(where + str(exc)) from None
-        dealer = _dealer_for(partial, len(hands))
-        hands.append(Hand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated))
-        partial = dataclasses.replace(game, hands=tuple(hands), sheet=sheet)
+def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]]) -> Game:
+    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
+    partial = dataclasses.replace(game, hands=(), sheet=Sheet.new(len(game.players)))
+    for winner, held in records:
+        partial = _add_hand(partial, winner, held)
     return partial
+
+
+def _add_hand(game: Game, winner: int, held: tuple[Held, ...]) -> Game:
+    """`game` with one more hand settled on its sheet. Only the new hand is settled, and its
+    dealer follows from the previous hand's (`_dealer_for`), so folding a long game is linear."""
+    sheet = game.sheet or Sheet.new(len(game.players))
+    number = len(game.hands) + 1
+    if sheet.over:
+        raise GameOverError(
+            f"after this change the game ends at hand {number - 1}, "
+            f"but hand {number} comes after it"
+        )
+    where = f"hand {number}: "
+    points = _hand_points(rulesets.get(game.ruleset), game, sheet, winner, held, where)
+    try:
+        sheet, delta = settle(sheet, game.opts, points, winner)
+    except ValueError as exc:
+        raise EntryError(where + str(exc)) from None
+    dealer = _dealer_for(game, len(game.hands))
+    hand = Hand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
+    return dataclasses.replace(game, hands=(*game.hands, hand), sheet=sheet)
 
 
 def _hand_points(
@@ -476,18 +494,35 @@ def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
 
 
 def _dealer_for(game: Game, hands_played: int) -> int:
+    """The dealer of hand `hands_played + 1`, from the dealer of the hand before it: the same
+    seat as `dealer_by_walk` (the definition; property-tested), in constant time per hand."""
+    start, base = _latest_fix(game, hands_played)
+    if hands_played == base:
+        return start
+    before = game.hands[hands_played - 1]
+    return _next_active(before.dealer, len(game.players), before.eliminated)
+
+
+def dealer_by_walk(game: Game, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`: the first dealer (or the latest correction), moved
     one seat to the left per hand, skipping players already out of the game."""
-    start, base = game.first_dealer, 0
-    for n, seat in game.dealer_fixes:
-        if n <= hands_played:
-            start, base = seat, n
+    start, base = _latest_fix(game, hands_played)
     seat = start
     n = len(game.players)
     for k in range(base, hands_played):
         out = game.hands[k].eliminated if k < len(game.hands) else frozenset()
         seat = _next_active(seat, n, out)
     return seat
+
+
+def _latest_fix(game: Game, hands_played: int) -> tuple[int, int]:
+    """(seat, hands played when set) of the dealer correction in force for the next hand, or
+    the first dealer."""
+    start, base = game.first_dealer, 0
+    for n, seat in game.dealer_fixes:
+        if n <= hands_played:
+            start, base = seat, n
+    return start, base
 
 
 def _next_active(seat: int, n: int, out: frozenset[int]) -> int:
