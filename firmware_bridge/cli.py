@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 import time
@@ -29,6 +30,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     return {"ports": _ports, "monitor": _monitor, "emulate": _emulate}[args.action](args)
+
+
+def port_problem(port: str) -> str | None:
+    """Why an explicit port cannot be used (it does not exist), or None. "auto" waits for a
+    tray to be plugged in, and a path that exists is waited for again after an unplug; but a
+    path given by hand that does not exist at the start is most likely a typo."""
+    if port == "auto" or port.startswith("auto:") or "://" in port or os.path.exists(port):
+        return None
+    return (f"there is no port {port} (`tinker-tray bridge ports` lists them; "
+            "auto waits for a tray to be plugged in)")
 
 
 def _ports(_args: argparse.Namespace) -> int:
@@ -61,6 +72,9 @@ def _monitor(args: argparse.Namespace) -> int:
     from firmware_bridge.ports import resolver
 
     emulator = None
+    if not args.emulate and (problem := port_problem(args.port)):
+        print(f"tinker-tray bridge: {problem}", file=sys.stderr)
+        return 2
     if args.emulate:
         from firmware_bridge.emulator import Emulator
 

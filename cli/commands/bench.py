@@ -61,6 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "bounces come back to back)")
 
 
+class NoAnswer(Exception):
+    """The questions cannot be answered: no terminal (and no --answers), or its input ended."""
+
+    MESSAGE = ("the bench test asks what you see and hear: run it in a terminal, or give the "
+               "answers with --answers (e.g. --answers yyyyyyyyy)")
+
+
 def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
     queue = list(answers.lower()) if answers is not None else None
 
@@ -69,7 +76,10 @@ def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
             answer = queue.pop(0) if queue else "n"
             print(f"{question} [y/n] {answer}", file=out)
         else:
-            answer = input(f"{question} [y/n] ").strip().lower()[:1]
+            try:
+                answer = input(f"{question} [y/n] ").strip().lower()[:1]
+            except EOFError:
+                raise NoAnswer(NoAnswer.MESSAGE) from None
         return answer == "y"
 
     return ask
@@ -274,6 +284,9 @@ def bench(config: Config, factory: Any, args: argparse.Namespace, out: Any = sys
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.answers is None and not sys.stdin.isatty():
+        print(f"tinker-tray bench: {NoAnswer.MESSAGE}", file=sys.stderr)
+        return 2
     config = load_config(args)
     if config is None:
         return 2
@@ -285,4 +298,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tinker-tray bench: {exc}.\nRun it on the Pi the tray is wired to, or try "
               "`tinker-tray bench --mock` to see what it does.", file=sys.stderr)
         return 2
-    return bench(config, factory, args)
+    try:
+        return bench(config, factory, args)
+    except NoAnswer as exc:  # the input ended half-way: the pins are released already
+        print(f"\ntinker-tray bench: {exc}", file=sys.stderr)
+        return 2

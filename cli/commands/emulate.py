@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cli.commands.run import (
+    StartError,
     add_common_arguments,
     load_config,
     open_serial_tray,
@@ -75,7 +76,11 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
 
         tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin))
     bus = Bus()
-    service, close_display = start_service(tray, config, args, bus, virtual_button=True)
+    try:
+        service, close_display = start_service(tray, config, args, bus, virtual_button=True)
+    except StartError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        return 1
     try:
         return _drive(service, bus, tray, config, args)
     finally:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cli.commands.display import add_network_arguments
 from tray import config as tray_config
 
 log = logging.getLogger("tinker-tray")
@@ -21,10 +22,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "/etc/tinker-tray/pinmap.toml, then the packaged default)")
     parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True,
                         help="serve the score display (default: on)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="display address (default %(default)s: this machine only; "
-                             "0.0.0.0 serves the phones on the LAN)")
-    parser.add_argument("--port", type=int, default=8080, help="display port (default %(default)s)")
+    add_network_arguments(parser)
     parser.add_argument("--journal", type=Path, default=None,
                         help="the display's SQLite journal (default: $STATE_DIRECTORY or "
                              "~/.local/state/tinker-tray/journal.sqlite3)")
@@ -61,11 +59,20 @@ def open_serial_tray(port: str, *, emulate: bool) -> Any:
     """The USB tray from `firmware_bridge`, imported only when asked for; None if unavailable."""
     try:
         from firmware_bridge import open_tray
+        from firmware_bridge.cli import port_problem
     except ImportError as exc:
         print(f"tinker-tray: --serial needs the firmware_bridge package, which is not "
               f"available here ({exc}).", file=sys.stderr)
         return None
+    if not emulate and (problem := port_problem(port)):
+        print(f"tinker-tray: --serial: {problem}", file=sys.stderr)
+        return None
     return open_tray(port, emulate=emulate)
+
+
+class StartError(Exception):
+    """The service cannot start as asked (the display's port in use, its journal unusable):
+    the message says why, and nothing was left running."""
 
 
 def attach_display(
@@ -77,8 +84,9 @@ def attach_display(
     service's show settings: the pages show a pick once the lights have settled on it, and the
     virtual tray plays the same show. In the emulator the page also gets a virtual Tinker Bell
     button that presses through the service's own path.
-    A display that cannot start (port in use, a journal it must not touch) is logged and the
-    tray carries on: the lights and the pick are the main job.
+    A display that cannot start (port in use, a journal it must not touch) is a StartError:
+    the person asked for it, and a tray whose scoreboard silently went missing is worse than a
+    message saying to choose another port (or --no-web).
     """
     if not getattr(args, "web", False):
         return lambda: None
@@ -90,12 +98,16 @@ def attach_display(
             bus, journal, args.host, args.port,
             press=service.press if virtual_button else None,
             show=service.settings.show,
+            mdns=getattr(args, "mdns", True),
         )
     except DisplayError as exc:
-        log.warning("the score display did not start: %s", exc)
-        return lambda: None
+        message = f"the score display cannot start: {exc}; or run without it: --no-web"
+        raise StartError(message) from None
     for line in display.lines(journal):
-        log.info(line)
+        if not line.startswith("warning:"):
+            log.info(line)
+    if display.warning:
+        log.warning(display.warning)
     return display.close
 
 
@@ -109,18 +121,24 @@ def start_service(
 ) -> tuple[Any, Callable[[], None]]:
     """The service on `tray`, started, with the display attached: (service, close_display).
 
-    If the service cannot start, the tray is closed (pins released) before the error goes on.
-    """
+    The display starts first, so a port in use stops everything before a pin is driven. If
+    either cannot start, the tray is closed (pins released) before the error goes on."""
     from tray.pick import Picker
     from tray.service import TrayService
 
     service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
-        service.start()
+        close_display = attach_display(service, bus, args, virtual_button=virtual_button)
     except BaseException:
         tray.close()
         raise
-    return service, attach_display(service, bus, args, virtual_button=virtual_button)
+    try:
+        service.start()
+    except BaseException:
+        close_display()
+        tray.close()
+        raise
+    return service, close_display
 
 
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
@@ -131,7 +149,11 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
     bus = Bus()
     bus.subscribe(lambda e: log.info("pick #%d: %s (%s)", e.seq, e.colour, e.source), Pick)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
-    service, close_display = start_service(tray, config, args, bus)
+    try:
+        service, close_display = start_service(tray, config, args, bus)
+    except StartError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        return 1
     try:
         service.run_forever(ready=lambda: log.info(
             "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))

@@ -117,8 +117,9 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
         (start(players=["Ann", "ann"]), "two players are called 'ann'"),
         (start(players=["Ann", " "]), "every player needs a name"),
         (start(dealer=3), "dealer must be a seat from 0 to 2"),
-        (start(target=0), "option 'target' must be a whole number"),
-        (start(scoring="highest"), "option 'scoring' must be one of"),
+        (start(target=0), "option target must be a whole number"),
+        (start(scoring="highest"),
+         'option scoring must be "standard", "lowest" or "challenge", not "highest"'),
         ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
     ],
 )

@@ -93,14 +93,17 @@ def test_the_hat_eeprom_pins_are_always_refused():
     ("entry", "message"),
     [
         ("[button]\ndebounce_s = 0.5", "button.debounce_s must be from 0.001 to 0.2, not 0.5"),
-        ("[button]\nhold_action = 'dance'", "button.hold_action must be one of 'repeat', "
-                                            "'selftest', 'none', not 'dance'"),
+        ("[button]\nhold_action = 'dance'", 'button.hold_action must be "repeat", '
+                                            '"selftest" or "none", not "dance"'),
         ("[button]\npull_up = 1", "button.pull_up must be true or false"),
         ("[show]\nsteps = 2.5", "show.steps must be a whole number from 4 to 200"),
         ("[show]\nbrightness = 2", "show.brightness must be from 0.05 to 1, not 2"),
-        ("[gpio]\npin_factory = 'pigpio'", "gpio.pin_factory must be one of 'auto', 'lgpio', "
-                                           "'rpigpio', 'mock', not 'pigpio'"),
-        ("[gpio]\nbuses = ['can']", "gpio.buses must be a list drawn from 'i2c', 'spi', 'uart'"),
+        ("[gpio]\npin_factory = 'pigpio'", 'gpio.pin_factory must be "auto", "lgpio", '
+                                           '"rpigpio" or "mock", not "pigpio"'),
+        ("[gpio]\nbuses = ['can']", 'gpio.buses must be a list drawn from "i2c", "spi", "uart"'),
+        ("[button]\npull_up = 'yes'", 'button.pull_up must be true or false'),
+        ("[button]\nhold_action = true", 'button.hold_action must be "repeat", "selftest" or '
+                                          '"none", not true'),
         ("[button]\npin = true", "button.pin must be a BCM GPIO number"),
     ],
 )
