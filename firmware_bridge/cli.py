@@ -23,9 +23,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="auto, auto:SERIALNUMBER, a device path or a pyserial URL")
     mon.add_argument("--emulate", action="store_true", help="monitor the firmware emulator")
     mon.add_argument("--heartbeats", action="store_true", help="show heartbeats too")
-    mon.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    mon.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
-    emu.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    emu.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not '{text}'") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"takes a number of seconds from 0, not {text}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cli import network
+from cli.arguments import port_number
 from cli.network import DEFAULT_HOST, DEFAULT_PORT, MDNS_NAME
 
 if TYPE_CHECKING:
@@ -47,16 +48,6 @@ def add_network_arguments(parser: argparse.ArgumentParser) -> None:
                         help="display port (default: %(default)s)")
     parser.add_argument("--mdns", action=argparse.BooleanOptionalAction, default=True,
                         help=f"answer to {MDNS_NAME}.local on the LAN (default: on)")
-
-
-def port_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a whole number, not {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {value}")
-    return value
 
 
 class DisplayError(Exception):
@@ -133,6 +124,7 @@ def start_display(
     except OSError as exc:
         journal.close()
         raise DisplayError(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
+    port = sock.getsockname()[1]  # the port given, or the free one chosen for port 0
     found = network.addresses(host, port, url)
     app = create_app(journal, bus, journal.token(), press=press, public_url=found.url, show=show)
     server = ServerThread(app, sock, log_level="warning").start()

@@ -17,8 +17,13 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"tinker-tray replay: cannot read {args.file}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        print(f"tinker-tray replay: cannot read {args.file}: {reason}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"tinker-tray replay: {args.file} is not UTF-8 text (a game record is JSON Lines)",
+              file=sys.stderr)
         return 2
     try:
         game, count = replay(text)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cli.arguments import at_least, seconds
 from cli.commands.display import add_network_arguments
 from tray import config as tray_config
 
@@ -26,9 +27,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, default=None,
                         help="the display's SQLite journal (default: $STATE_DIRECTORY or "
                              "~/.local/state/tinker-tray/journal.sqlite3)")
-    parser.add_argument("--presses", type=int, metavar="N",
+    parser.add_argument("--presses", type=at_least(0), metavar="N",
                         help="emulator: press the button N times, then stop (scripted runs)")
-    parser.add_argument("--seconds", type=float, metavar="S",
+    parser.add_argument("--seconds", type=seconds, metavar="S",
                         help="emulator: stop after S seconds (scripted runs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
 

@@ -137,7 +137,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     journal = tmp_path / "journal.sqlite3"
     port = free_port()
     proc = tinker("emulate", "--config", str(quick_file), "--journal", str(journal),
-                  "--port", str(port))
+                  "--host", "127.0.0.1", "--port", str(port))
     assert "emulator ready" in proc.stdout.readline()
     token = None
     deadline = time.monotonic() + 10
@@ -162,6 +162,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/?token=" in err
     assert f"http://127.0.0.1:{port}/tray?token=" in err
+    assert "WARNING tinker-tray: serving on 127.0.0.1, this machine only" in err
     reopened = Journal(journal)
     picks = [e.entry for e in reopened.entries(reopened.latest_game())
              if e.entry.get("kind") == "pick"]

@@ -144,6 +144,23 @@ def test_broken_toml_names_the_line():
     ]
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Notepad and some other editors start a UTF-8 file with a BOM; TOML itself has none."""
+    path = tmp_path / "pins.toml"
+    path.write_bytes("\ufeff".encode() + (GOOD + "[pick]\nseed = 7\n").encode())
+    assert config.load(path).seed == 7
+    path.write_bytes("\ufeff".encode() + (GOOD + "[pick]\nseed = -1\n").encode())
+    with pytest.raises(config.ConfigError, match=rf"^{path}, line 7: pick.seed must be from 0"):
+        config.load(path)  # and the lines are still counted right
+
+
+@pytest.mark.parametrize("deep", ["[" * 1200 + "]" * 1200, "{a = " * 1200 + "1" + "}" * 1200])
+def test_a_file_nested_1200_deep_is_refused_by_line(deep):
+    assert problems(GOOD + f"[pick]\nseed = {deep}\n") == [
+        "pins.toml, line 7: brackets or braces nested hundreds deep: a pin map needs a few tables"
+    ]
+
+
 def test_unreadable_file_names_the_file(tmp_path):
     missing = tmp_path / "nope.toml"
     with pytest.raises(config.ConfigError, match=r"nope\.toml: cannot read: No such file"):
