@@ -4,9 +4,11 @@ the table's web app on a fresh journal."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 
 import pytest
+from hypothesis import settings
 from starlette.testclient import TestClient
 
 from cli.app import create_app
@@ -16,6 +18,15 @@ from tests.helpers.web import TOKEN
 from tray import config as tray_config
 from tray.bus import Bus
 from tray.events import Event
+
+# Hypothesis: a quick profile by default, a thorough one in CI (CI=true, as .ci/run sets) or on
+# request (HYPOTHESIS_PROFILE=thorough). Tests that set their own max_examples scale it with
+# `tests.helpers.examples`.
+settings.register_profile("quick", deadline=None)
+settings.register_profile("thorough", deadline=None, max_examples=400)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("thorough" if os.environ.get("CI") else "quick")
+)
 
 
 @pytest.fixture

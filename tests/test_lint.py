@@ -1,4 +1,5 @@
-"""The linter is part of the test suite, so CI enforces `pyproject.toml`'s ruff settings."""
+"""The linters are part of the test suite, so CI enforces them: ruff (style), import-linter (the
+architecture's contracts in pyproject.toml)."""
 
 import shutil
 import subprocess
@@ -10,9 +11,21 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is missing: it is in the dev extra (./tinker installs it)")
+    return found
+
+
 def test_ruff_is_clean():
-    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
-    if ruff is None:
-        pytest.fail("ruff is missing: it is in the dev extra (./tinker installs it)")
-    result = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True,
+                            text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_architecture_contracts_are_kept():
+    result = subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
