@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine import table as T
 from engine.cards import code
 from engine.rulesets import DISNEY
+from tests.helpers import examples
 
 
 def start(players=("Ann", "Bea", "Cy"), dealer=0, **options):
@@ -347,7 +348,8 @@ def sheets(draw):
     return entries, states
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(100), deadline=None)
 @given(sheets())
 def test_each_dealer_equals_the_walk_over_every_earlier_hand(sheet):
     """The fold takes each hand's dealer from the hand before it (constant time); the
@@ -361,7 +363,8 @@ def test_each_dealer_equals_the_walk_over_every_earlier_hand(sheet):
         assert T._rescore(g, T._records(g)) == g
 
 
-@settings(max_examples=100, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None)
 @given(sheets())
 def test_undo_returns_to_the_game_before_each_entry_it_takes_back(sheet):
     """An undo after a hand keeps only the sheet from before it, not the whole game: what it
