@@ -14,6 +14,7 @@ import dataclasses
 import ipaddress
 import logging
 import socket
+import threading
 from collections.abc import Callable
 
 DEFAULT_HOST = "0.0.0.0"
@@ -105,8 +106,23 @@ def mdns_url(port: int) -> str:
 
 def announce(ip: str, port: int) -> Callable[[], None]:
     """Answer `tinker-tray.local` with `ip` and announce the display as an HTTP service on the
-    LAN; returns what withdraws it. A failure (no multicast, zeroconf missing) is a warning:
-    the LAN address still works."""
+    LAN, in the background (mDNS probes for about two seconds before it announces, and the
+    tray need not wait for it); returns what withdraws it. A failure (no multicast, zeroconf
+    missing) is a warning: the LAN address still works."""
+    done: list[Callable[[], None]] = []
+    thread = threading.Thread(target=lambda: done.append(_register(ip, port)), daemon=True,
+                              name="mdns")
+    thread.start()
+
+    def withdraw() -> None:
+        thread.join(timeout=5)
+        if done:
+            done[0]()
+
+    return withdraw
+
+
+def _register(ip: str, port: int) -> Callable[[], None]:
     try:
         from zeroconf import ServiceInfo, Zeroconf
     except ImportError as exc:

@@ -224,3 +224,35 @@ def test_run_emulate_and_display_share_one_default_address_and_port():
         module.add_arguments(parser)
         args = parser.parse_args([])
         assert (args.host, args.port, args.mdns) == ("0.0.0.0", 8080, True)
+
+
+def test_the_display_is_announced_as_tinker_tray_local_and_withdrawn(monkeypatch):
+    import types
+
+    calls: list[tuple[str, object]] = []
+
+    class FakeZeroconf:
+        def register_service(self, info, allow_name_change=False):
+            calls.append(("register", info))
+
+        def unregister_service(self, info):
+            calls.append(("unregister", info))
+
+        def close(self):
+            calls.append(("close", None))
+
+    fake = types.SimpleNamespace(Zeroconf=FakeZeroconf,
+                                 ServiceInfo=lambda *a, **kw: types.SimpleNamespace(args=a, **kw))
+    monkeypatch.setitem(sys.modules, "zeroconf", fake)
+    withdraw = network.announce("192.168.1.20", 8080)
+    withdraw()
+    (_, info), (second, _), (third, _) = calls
+    assert info.server == "tinker-tray.local." and info.port == 8080
+    assert info.addresses == [socket.inet_aton("192.168.1.20")]
+    assert (second, third) == ("unregister", "close")
+
+
+def test_without_zeroconf_the_display_still_serves_with_a_warning(monkeypatch, caplog):
+    monkeypatch.setitem(sys.modules, "zeroconf", None)  # as if it were not installed
+    network.announce("192.168.1.20", 8080)()
+    assert "not announced as tinker-tray.local" in caplog.text
