@@ -255,13 +255,21 @@ def default_path() -> Path:
     return Path(str(resources.files("tray").joinpath(DEFAULT_NAME)))
 
 
+MAX_BYTES = 1_000_000
+"""A pin map is a few hundred bytes; a file this big (or endless, like /dev/zero) is not one."""
+
+
 def load(path: str | os.PathLike[str] | None = None) -> Config:
     """Read and check a pin map; `None` means the packaged default. Raises ConfigError."""
     if path is None:
         text = resources.files("tray").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
         return parse(text, source=f"<packaged {DEFAULT_NAME}>")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:  # a bounded read: /dev/zero has no end
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ConfigError(str(path), [Problem(None, "is over 1 MB: not a pin map")])
+        text = data.decode("utf-8")
     except OSError as exc:
         raise ConfigError(str(path), [Problem(None, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:

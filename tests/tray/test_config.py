@@ -161,6 +161,11 @@ def test_a_file_nested_1200_deep_is_refused_by_line(deep):
     ]
 
 
+def test_an_endless_file_is_refused_not_read_forever():
+    with pytest.raises(config.ConfigError, match=r"^/dev/zero: is over 1 MB: not a pin map$"):
+        config.load("/dev/zero")
+
+
 def test_unreadable_file_names_the_file(tmp_path):
     missing = tmp_path / "nope.toml"
     with pytest.raises(config.ConfigError, match=r"nope\.toml: cannot read: No such file"):
