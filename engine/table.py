@@ -495,7 +495,8 @@ def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
 
 def _dealer_for(game: Game, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`, from the dealer of the hand before it: the same
-    seat as `dealer_by_walk` (the definition; property-tested), in constant time per hand."""
+    seat as `dealer_by_walk` (the definition; property-tested), without walking every earlier
+    hand (which made folding a long game quadratic)."""
     start, base = _latest_fix(game, hands_played)
     if hands_played == base:
         return start
