@@ -10,7 +10,6 @@ import argparse
 import importlib
 import re
 import sys
-from importlib import metadata
 from typing import NoReturn
 
 # name -> (module, one-line help). The module has add_arguments(parser) and run(args) -> int.
@@ -44,6 +43,8 @@ def _not_a_number(match: re.Match[str]) -> str:
 
 
 def version() -> str:
+    from importlib import metadata  # only for --version and --help: it costs start-up time
+
     try:
         return metadata.version("tinker-tray")
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
