@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("cli.commands.replay", "replay a game record and print the resulting state"),
     "bridge": ("firmware_bridge.cli", "talk to a USB microcontroller tray (ports, monitor)"),
     "display": ("cli.commands.display", "serve the scoring display (web, or --terminal too)"),
+    "club": ("cli.commands.club", "every table on one page, from an MQTT broker (--mqtt URL)"),
 }
 
 

@@ -32,6 +32,7 @@ BUS_PINS: dict[str, tuple[int, ...]] = {
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "mock")
 HOLD_ACTIONS = ("repeat", "selftest", "none")
 BUZZER_KINDS = ("active", "passive")
+MQTT_SCHEMES = ("mqtt", "mqtts")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +75,21 @@ class ShowSettings:
 
 
 @dataclasses.dataclass(frozen=True)
+class MqttSettings:
+    """The optional [mqtt] section: where the table publishes (see docs/mqtt.md). Only the
+    *names* of the password's file or environment variable live here, never the password."""
+
+    url: str
+    table: str = "table"
+    username: str | None = None
+    password_file: str | None = None
+    password_env: str | None = None
+    ca_file: str | None = None
+    discovery_prefix: str = "homeassistant"
+    allow_press: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class Config:
     leds: dict[str, LedConfig]  # COLOURS order
     pwm: bool = True
@@ -83,6 +99,7 @@ class Config:
     seed: int | None = None
     pin_factory: str = "auto"
     buses: tuple[str, ...] = ("i2c", "spi", "uart")
+    mqtt: MqttSettings | None = None
     source: str = "<defaults>"
 
 
@@ -174,6 +191,37 @@ def _pin(value: Any) -> str | None:
     return None
 
 
+def _text(pattern: str, what: str) -> Check:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, str) or not re.fullmatch(pattern, value):
+            return f"must be {what}"
+        return None
+
+    return check
+
+
+def mqtt_url_problem(value: Any) -> str | None:
+    """Why `value` is not a broker address (mqtt://host[:port] or mqtts://...), or None."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, str):
+        return "must be a broker address such as \"mqtt://192.168.1.10:1883\""
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError as exc:
+        return f"is not a broker address ({exc}): {value!r}"
+    if parts.scheme not in MQTT_SCHEMES or not parts.hostname:
+        return f"must look like mqtt://host:1883 or mqtts://host:8883, not {value!r}"
+    if parts.path not in ("", "/") or parts.query or parts.username or port == 0:
+        return ("takes only a host and a port (the user and password have their own keys), "
+                f"not {value!r}")
+    return None
+
+
+TABLE_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}"
+"""A table's name is part of MQTT topics and Home Assistant ids: letters, digits, - and _."""
+
 _LED_SCHEMA: dict[str, Check] = {
     "pin": _pin,
     "active_high": _boolean,
@@ -208,6 +256,16 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "brightness": _number(0.05, 1.0),
     },
     "pick": {"seed": _integer(0, 2**63 - 1)},
+    "mqtt": {
+        "url": mqtt_url_problem,
+        "table": _text(TABLE_NAME, "a name of letters, digits, - and _ (at most 40)"),
+        "username": _text(r".{1,200}", "text"),
+        "password_file": _text(r".{1,4096}", "a file name"),
+        "password_env": _text(r"[A-Za-z_][A-Za-z0-9_]*", "an environment variable's name"),
+        "ca_file": _text(r".{1,4096}", "a file name"),
+        "discovery_prefix": _text(r"[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*", "an MQTT topic prefix"),
+        "allow_press": _boolean,
+    },
 }
 
 
@@ -369,6 +427,7 @@ class _Checker:
                          "sounds the same either way up): remove it, or set kind = \"active\"")
         buses = tuple(gpio.get("buses", ("i2c", "spi", "uart")))
         self.check_pins(button, buzzer, leds, buses)
+        mqtt = self.mqtt(top.get("mqtt"))
         if self.problems:
             raise ConfigError(self.source, self.problems)
         return Config(
@@ -380,8 +439,23 @@ class _Checker:
             seed=top.get("pick", {}).get("seed"),
             pin_factory=gpio.get("pin_factory", "auto"),
             buses=buses,
+            mqtt=mqtt,
             source=self.source,
         )
+
+    def mqtt(self, fields: dict[str, Any] | None) -> MqttSettings | None:
+        if fields is None or not isinstance(self.data.get("mqtt"), dict):
+            return None
+        raw = self.data["mqtt"]
+        if "url" not in raw:
+            self.problem(("mqtt",), "[mqtt] needs a url (e.g. url = \"mqtt://broker:1883\")")
+            return None
+        if "password_file" in raw and "password_env" in raw:
+            self.problem(("mqtt", "password_env"),
+                         "mqtt: give password_file or password_env, not both")
+        if str(raw.get("url", "")).startswith("mqtt://") and "ca_file" in raw:
+            self.problem(("mqtt", "ca_file"), "mqtt.ca_file is for mqtts:// (TLS) addresses")
+        return MqttSettings(**fields) if "url" in fields else None
 
     def check_pins(
         self,

@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                       "(default: this machine's LAN address and --port)")
     parser.add_argument("--terminal", action="store_true",
                         help="also draw the scores in this terminal (for a Pi's HDMI console)")
+    from cli.commands.run import add_mqtt_arguments
+
+    add_mqtt_arguments(parser)
 
 
 def add_network_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +51,12 @@ def add_network_arguments(parser: argparse.ArgumentParser) -> None:
                         help="display port (default: %(default)s)")
     parser.add_argument("--mdns", action=argparse.BooleanOptionalAction, default=True,
                         help=f"answer to {MDNS_NAME}.local on the LAN (default: on)")
+
+
+def public_url(host: str, port: int) -> str:
+    """The address to print for a page served on host:port: the LAN address when serving
+    every interface (see `cli.network.addresses`)."""
+    return network.addresses(host, port).url
 
 
 class DisplayError(Exception):
@@ -148,17 +157,26 @@ def _reason(exc: OSError) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.commands.run import attach_mqtt, open_mqtt
     from tray.bus import Bus
 
     bus = Bus()
+    try:
+        mqtt = open_mqtt(None, args)  # None without --mqtt; one line and exit 2 if unusable
+    except SystemExit as exc:
+        return int(exc.code or 2)
     try:
         display = start_display(bus, args.journal, args.host, args.port, url=args.url,
                                 mdns=args.mdns)
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
+        if mqtt is not None:
+            mqtt[1].stop()
         return 1
-    print("\n".join(display.lines(args.journal)), flush=True)
-    try:
+    close_mqtt: Callable[[], None] | None = None
+    try:  # from here on, Ctrl-C stops what started, whenever it comes
+        close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
+        print("\n".join(display.lines(args.journal)), flush=True)  # up: the token is usable
         if args.terminal:
             from scoreboard.terminal import run_live
 
@@ -168,5 +186,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if close_mqtt is not None:
+            close_mqtt()
+        elif mqtt is not None:  # stopped while the table was being attached
+            mqtt[1].stop()
         display.close()
     return 0

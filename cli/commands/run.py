@@ -32,6 +32,99 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=seconds, metavar="S",
                         help="emulator: stop after S seconds (scripted runs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
+    add_mqtt_arguments(parser)
+
+
+def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
+    """--mqtt and --table (run, emulate, display): publish this table (docs/mqtt.md)."""
+    parser.add_argument("--mqtt", metavar="URL",
+                        help="publish this table to an MQTT broker, mqtt://host:1883 or "
+                             "mqtts://host:8883 (default: the settings file's [mqtt] url)")
+    parser.add_argument("--table", metavar="NAME",
+                        help="this table's name on MQTT (default: [mqtt] table, else 'table')")
+
+
+def mqtt_settings(
+    config: tray_config.Config | None, args: argparse.Namespace
+) -> tray_config.MqttSettings | None:
+    """The [mqtt] settings with --mqtt/--table over them; None: no MQTT (nothing imported).
+    Raises ValueError with one line for a bad address or table name."""
+    import dataclasses
+    import re
+
+    base = config.mqtt if config is not None else None
+    url, table = getattr(args, "mqtt", None), getattr(args, "table", None)
+    if url is None and base is None:
+        if table is not None:
+            raise ValueError("--table names the table on MQTT: give --mqtt URL too")
+        return None
+    if url is not None and (problem := tray_config.mqtt_url_problem(url)) is not None:
+        raise ValueError(f"--mqtt {problem}")
+    if table is not None and not re.fullmatch(tray_config.TABLE_NAME, table):
+        raise ValueError(f"--table must be letters, digits, - and _ (at most 40), not {table!r}")
+    settings = base or tray_config.MqttSettings(url=url or "")
+    changes = {k: v for k, v in (("url", url), ("table", table)) if v is not None}
+    return dataclasses.replace(settings, **changes)
+
+
+def open_mqtt(config: tray_config.Config | None, args: argparse.Namespace) -> Any:
+    """(settings, started link) if MQTT is asked for, else None; club (and paho) is imported
+    only then. A bad address, table name or refused credentials: one line on stderr, then
+    SystemExit(2). A broker that is merely down is not an error (the link queues and retries)."""
+    try:
+        settings = mqtt_settings(config, args)
+    except ValueError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if settings is None:
+        return None
+    from club.link import LinkError
+    from club.table import open_link
+
+    try:
+        return settings, open_link(settings)
+    except LinkError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def attach_mqtt(
+    opened: Any, config: tray_config.Config | None, args: argparse.Namespace, bus: Any,
+    session: Any, *, press: Callable[[], None] | None,
+) -> Callable[[], None]:
+    """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer.
+    Without a web display the scoreboard's session runs headless, for MQTT's scores."""
+    if opened is None:
+        return lambda: None
+    from cli.commands.display import default_journal
+    from club.table import start_table
+
+    settings, link = opened
+    journal_path = Path(getattr(args, "journal", None) or default_journal())
+    closers: list[Callable[[], None]] = []
+    if session is None:
+        from scoreboard.journal import Journal, JournalError
+        from scoreboard.session import TableSession
+
+        try:
+            journal = Journal(journal_path)
+        except JournalError as exc:  # the tray carries on, unpublished: the lights come first
+            log.warning("not publishing on MQTT: the journal did not open: %s", exc)
+            link.stop()
+            return lambda: None
+        session = TableSession(journal, bus, show=config.show if config else None)
+        closers += [session.close, journal.close]
+    table = start_table(settings, link, session, bus, press=press,
+                        state_dir=journal_path.parent)
+    log.info("publishing table %s on %s (topics under tinker-tray/%s/)",
+             settings.table, link.broker.url, settings.table)
+    closers.insert(0, table.close)
+
+    def close() -> None:
+        for closer in closers:
+            closer()
+
+    return close
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +172,15 @@ class StartError(Exception):
 def attach_display(
     service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
 ) -> Callable[[], None]:
-    """Serve the score display beside the service (unless --no-web); returns what closes it.
+    """`attach_display_session`'s closer alone."""
+    return attach_display_session(service, bus, args, virtual_button=virtual_button)[0]
+
+
+def attach_display_session(
+    service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
+) -> tuple[Callable[[], None], Any]:
+    """Serve the score display beside the service (unless --no-web); returns what closes it
+    and the display's table session (None without a display).
 
     The display reads the same bus, so every pick reaches the open pages, and it gets the
     service's show settings: the pages show a pick once the lights have settled on it, and the
@@ -90,7 +191,7 @@ def attach_display(
     message saying to choose another port (or --no-web).
     """
     if not getattr(args, "web", False):
-        return lambda: None
+        return (lambda: None), None
     from cli.commands.display import DisplayError, default_journal, start_display
 
     journal = args.journal or default_journal()
@@ -109,7 +210,7 @@ def attach_display(
             log.info(line)
     if display.warning:
         log.warning(display.warning)
-    return display.close
+    return display.close, display.session
 
 
 def start_service(
@@ -120,26 +221,44 @@ def start_service(
     *,
     virtual_button: bool = False,
 ) -> tuple[Any, Callable[[], None]]:
-    """The service on `tray`, started, with the display attached: (service, close_display).
+    """The service on `tray`, started, with the display (and MQTT, if asked) attached:
+    (service, close_display).
 
-    The display starts first, so a port in use stops everything before a pin is driven. If
-    either cannot start, the tray is closed (pins released) before the error goes on."""
+    MQTT's address and the display's port are checked first, so a bad address or a port in use
+    stops everything before a pin is driven. If anything cannot start, the tray is closed (pins
+    released) and what did start is stopped before the error goes on."""
     from tray.pick import Picker
     from tray.service import TrayService
 
-    service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
-        close_display = attach_display(service, bus, args, virtual_button=virtual_button)
+        mqtt = open_mqtt(config, args)  # before the service: a bad address starts nothing
     except BaseException:
         tray.close()
+        raise
+    service = TrayService(tray, bus, Picker(seed=config.seed), config)
+    try:
+        close_display, session = attach_display_session(
+            service, bus, args, virtual_button=virtual_button)
+    except BaseException:
+        tray.close()
+        if mqtt is not None:
+            mqtt[1].stop()
         raise
     try:
         service.start()
     except BaseException:
         close_display()
         tray.close()
+        if mqtt is not None:
+            mqtt[1].stop()
         raise
-    return service, close_display
+    close_mqtt = attach_mqtt(mqtt, config, args, bus, session, press=service.press)
+
+    def close() -> None:
+        close_mqtt()
+        close_display()
+
+    return service, close
 
 
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:

@@ -1,0 +1,101 @@
+"""What MQTT costs the tray service: start-up and memory with and without --mqtt, and
+paho-mqtt's own import time and memory (the Pi Zero 2 W budget: 512 MB, a slow start).
+
+    .venv/bin/python bench/mqtt_footprint.py [--runs 5]
+
+Each run is a fresh process: `tinker-tray emulate --presses 1` on a quick show, web display on
+and off, against Debian's mosquitto on a free loopback port. Start-up is from the process's
+first line to "emulator ready"; memory is the process's peak RSS (ru_maxrss) at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.club.broker import Mosquitto  # noqa: E402
+from tests.club.test_cli import QUICK  # noqa: E402
+
+PROBE = textwrap.dedent("""\
+    import time
+    START = time.perf_counter()
+    import builtins, resource, sys
+    ready = []
+    real_write = sys.stdout.write
+    def write(text):
+        if "emulator ready" in text and not ready:
+            ready.append(time.perf_counter() - START)
+        return real_write(text)
+    sys.stdout.write = write
+    from cli.main import main
+    main(sys.argv[1:])
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"RESULT {ready[0]:.4f} {rss:.1f}", file=sys.stderr)
+    """)
+
+IMPORT = textwrap.dedent("""\
+    import resource, time
+    def rss():
+        return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0]) / 1024
+    before = rss()
+    start = time.perf_counter()
+    import paho.mqtt.client as mqtt
+    took = time.perf_counter() - start
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    print(f"RESULT {took:.4f} {rss() - before:.1f}")
+    """)
+
+
+def measure(args: list[str], runs: int) -> tuple[float, float]:
+    starts, rss = [], []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, text=True,
+                              capture_output=True, timeout=120)
+        line = [x for x in done.stderr.splitlines() if x.startswith("RESULT")]
+        if not line:
+            raise SystemExit(done.stderr)
+        _, start, mem = line[-1].split()
+        starts.append(float(start))
+        rss.append(float(mem))
+    return statistics.median(starts), statistics.median(rss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    imports = []
+    for _ in range(args.runs):
+        out = subprocess.run([sys.executable, "-c", IMPORT], text=True, capture_output=True,
+                             check=True).stdout.split()
+        imports.append((float(out[1]), float(out[2])))
+    print(f"paho-mqtt import + one client: {statistics.median(t for t, _ in imports) * 1000:.0f} "
+          f"ms, {statistics.median(m for _, m in imports):.1f} MiB RSS (median of {args.runs})")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "pins.toml").write_text(QUICK)
+        broker = Mosquitto(folder / "mosquitto").start()
+        try:
+            print(f"{'service':32} {'start-up':>10} {'peak RSS':>10}")
+            for web in ("--no-web", "--web"):
+                common = ["emulate", "--config", str(folder / "pins.toml"), "--presses", "1",
+                          web, "--port", "0", "--journal", str(folder / "j.sqlite3")]
+                for label, extra in (("without MQTT", []),
+                                     ("with --mqtt", ["--mqtt", broker.url, "--table", "b"])):
+                    start, rss = measure(common + extra, args.runs)
+                    print(f"{'emulate ' + web + ' ' + label:32} {start * 1000:7.0f} ms "
+                          f"{rss:7.1f} MiB")
+        finally:
+            broker.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""`tinker-tray club` in a real browser with two tables running live on a real mosquitto.
+
+Each table is what `run`/`emulate` wire: a scoreboard session on its own journal and bus, put
+on MQTT by `club.table`; the club is `ClubService` (what `tinker-tray club` starts). Chromium is
+Debian's, as in tests/scoreboard/test_browser.py (skipped where missing, unless CI=true)."""
+
+from __future__ import annotations
+
+import pytest
+
+from club.link import Broker
+from club.service import ClubService
+from tests.club.test_broker_down import hand, settled_pick
+from tests.club.test_publisher import publish_table
+from tests.scoreboard.test_browser import ARGS, CHROMIUM, WAIT
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    import os
+
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but /usr/bin/chromium is missing: .ci/run installs it")
+        pytest.skip("no /usr/bin/chromium here (apt-get install chromium): browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, tmp_path):
+    broker = own_broker  # its own: no table of another test retained on it
+    kitchen, garden = make_table("kitchen"), make_table("garden")
+    links = [publish_table(broker, kitchen, "kitchen"), publish_table(broker, garden, "garden")]
+    club = ClubService(Broker.from_url(broker.url), tmp_path / "club.sqlite3",
+                       backoff=(0.05, 0.2)).start(port=0)
+    context = chromium.new_context()
+    try:
+        kitchen.session.new_game(["Ann", "Bo"])
+        garden.session.new_game(["Cy", "Di", "Ed"], options={"target": 30})
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{club.port}/")
+        page.wait_for_selector(".status:text('live')", timeout=WAIT)
+        page.wait_for_selector("[data-table='kitchen'] [data-player='Bo']", timeout=WAIT)
+        page.wait_for_selector("[data-table='garden'] [data-player='Ed']", timeout=WAIT)
+
+        # Live: a hand at one table, a pick at the other, with the page open.
+        hand(kitchen, 1, [["R7", "W"], None])
+        page.wait_for_selector("[data-table='kitchen'] [data-player='Bo'].leads", timeout=WAIT)
+        assert page.inner_text("[data-table='kitchen'] [data-player='Bo'] .total") == "57"
+        assert page.inner_text("[data-table='kitchen'] .leader b") == "Bo"
+        settled_pick(garden, 1, "green")
+        page.wait_for_selector("[data-table='garden'] .swatch[data-colour='green']",
+                               timeout=WAIT)
+        assert page.inner_text("[data-table='garden'] .swatch").strip().lower().endswith("green")
+
+        # A finished game at the garden table joins the list.
+        hand(garden, 2, [5, ["R7"], None])
+        hand(garden, 2, [["B9", "G9"], 0, None])
+        page.wait_for_selector("#finished li:has-text('Ed wins')", timeout=WAIT)
+        assert "garden" in page.inner_text("#finished")
+
+        # The spectator view of one table: scores and picks, read-only.
+        spectator = context.new_page()
+        spectator.goto(f"http://127.0.0.1:{club.port}/table/garden")
+        spectator.wait_for_selector("#swatch[data-colour='green']", timeout=WAIT)
+        assert spectator.inner_text("[data-player='Ed'] .total") == "30"
+        assert spectator.locator("input, button, form").count() == 0
+        settled_pick(garden, 2, "red")
+        spectator.wait_for_selector("#swatch[data-colour='red']", timeout=WAIT)
+        spectator.wait_for_selector("#picks li[data-seq='1']", timeout=WAIT)
+        assert page.locator("[data-table]").count() == 2
+    finally:
+        context.close()
+        for link in links:
+            link.close()
+        club.close()
