@@ -20,6 +20,7 @@ import statistics
 import threading
 import time
 import tty
+from typing import cast
 
 import serial
 
@@ -27,7 +28,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.events import TrayLinked
 from firmware_bridge.firmware import wire
-from firmware_bridge.host import BridgeSettings
+from firmware_bridge.host import BridgeSettings, Port
 from firmware_bridge.tray import SerialTray
 from tray.events import ButtonPressed, Fault
 
@@ -37,8 +38,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def open_port(path: str) -> serial.Serial:
-    return serial.Serial(path, 115200, timeout=1.0, exclusive=True)
+def open_port(path: str) -> Port:
+    return cast(Port, serial.serial_for_url(path, baudrate=115200, timeout=1.0, exclusive=True))
 
 
 def bare_echo(n: int, size: int) -> list[float]:
@@ -72,7 +73,7 @@ def bare_echo(n: int, size: int) -> list[float]:
     return times
 
 
-def linked_port(emulator: Emulator) -> tuple[serial.Serial, p.Decoder]:
+def linked_port(emulator: Emulator) -> tuple[Port, p.Decoder]:
     port = open_port(emulator.start())
     decoder = p.Decoder()
     port.write(p.encode(p.Hello(1, 1, 0, 1000, 60000), 0))
@@ -129,6 +130,7 @@ def burst(n: int) -> dict[str, float]:
     thread.join()
     elapsed = time.perf_counter() - t0
     fw = emulator.firmware
+    assert fw is not None
     result = {"sent": n, "replies": replies, "seconds": elapsed,
               "device_rx_bad": sum(fw.deframer.dropped.values()),
               "host_dropped": decoder.counters.dropped, "host_seq_gaps": decoder.counters.seq_gaps,
@@ -167,7 +169,7 @@ def replug(rounds: int) -> tuple[list[float], list[float]]:
         wait(Fault, i + 1, "serial_lost")
         t0 = time.perf_counter()
         emulator.start()
-        while emulator.firmware.mode != wire.MODE_LINKED:
+        while emulator.firmware is None or emulator.firmware.mode != wire.MODE_LINKED:
             time.sleep(0.0005)
         to_link.append(time.perf_counter() - t0)
         emulator.tap(0.03)

@@ -39,6 +39,7 @@ from club.table import start_table  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.session import PickRevealed, TableSession  # noqa: E402
 from tests.club.broker import Mosquitto  # noqa: E402
+from tests.helpers.picks import ShowingTray  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.config import MqttSettings, ShowSettings  # noqa: E402
 from tray.events import Pick  # noqa: E402
@@ -70,10 +71,11 @@ class Table:
                     will=(topics.topic(name, topics.AVAILABILITY), topics.OFFLINE)).start()
         self.linked = start_table(settings, link, self.session, self.bus)
         self.seq = 0
+        self.tray = ShowingTray(self.bus, QUICK_SHOW)  # stamps picks, announces their landing
 
     def pick(self) -> int:
         self.seq += 1
-        self.bus.publish(Pick(seq=self.seq, colour=random.choice(COLOURS), t=time.time()))
+        self.tray.publish(Pick(seq=self.seq, colour=random.choice(COLOURS), t=time.time()))
         return self.seq
 
     def wait_revealed(self, seq: int, timeout: float = 5) -> None:
@@ -82,6 +84,7 @@ class Table:
             time.sleep(0.002)
 
     def close(self) -> None:
+        self.tray.close()
         self.linked.close()
         self.session.close()
         self.journal.close()

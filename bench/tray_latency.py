@@ -1,26 +1,37 @@
 """Latency of the tray on MockFactory pins, beside raw gpiozero in the same run.
 
-    .venv/bin/python bench/tray_latency.py [--presses 10000]
+    .venv/bin/python bench/tray_latency.py [--presses 10000] [--scoreboard] [--json]
 
 For each of N taps (the tap is decided on the release edge; debounce 1 ms, a show of four
 0.1 ms steps so the next tap is not ignored), it measures from the pin edge to
   (a) the Pick arriving at a bus subscriber, and
   (b) the show's first frame written to the LED pins,
+and (c) how long the tray's thread was busy handling the tap (pick, show, posting the events),
 beside gpiozero's own edge -> `when_activated` callback on another mock pin. Then the service's
 start-up time and resident memory beside a bare `python -c 'import gpiozero'`.
+
+`--scoreboard` attaches the table's scoreboard (`TableSession`) with its SQLite journal in a
+temporary directory (WAL, synchronous=FULL: an fsync per pick), as `tinker-tray run` does; the
+next tap comes once the journal has the pick (at a table the show alone lasts about 3 s).
+`--json` prints one JSON object instead of the table (no start-up figures).
 Figures are from this machine; a Pi Zero 2 W is several times slower: compare the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -32,7 +43,7 @@ from tray import config as tray_config  # noqa: E402
 from tray.backend import DARK  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.config import ShowSettings  # noqa: E402
-from tray.events import Pick  # noqa: E402
+from tray.events import ButtonPressed, Event, Pick  # noqa: E402
 from tray.gpio_tray import GpioTray  # noqa: E402
 from tray.pick import Picker  # noqa: E402
 from tray.service import TrayService  # noqa: E402
@@ -45,9 +56,14 @@ def wait(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> str:
+def percentiles(samples_ns: list[int]) -> tuple[float, float]:
+    """(median, p99) in microseconds."""
     us = sorted(s / 1000 for s in samples_ns)
-    median, p99 = statistics.median(us), us[int(len(us) * 0.99) - 1]
+    return statistics.median(us), us[max(0, int(len(us) * 0.99) - 1)]
+
+
+def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> str:
+    median, p99 = percentiles(samples_ns)
     text = f"{name:<34} median {median:8.1f} us   p99 {p99:8.1f} us"
     if peer_ns:
         peer = sorted(s / 1000 for s in peer_ns)
@@ -86,7 +102,31 @@ def bare_handoff(n: int) -> list[int]:
     return out
 
 
-def service_latency(factory: MockFactory, n: int) -> tuple[list[int], list[int], int]:
+@contextlib.contextmanager
+def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
+    """The scoreboard with its journal on `bus`; yields a semaphore released per journaled pick."""
+    from scoreboard.journal import Journal
+    from scoreboard.session import TableChanged, TableSession
+
+    journaled = threading.Semaphore(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        journal = Journal(Path(tmp) / "journal.sqlite3")
+        session = TableSession(journal, bus, show=show)
+        session.new_game(["Ann", "Bea", "Cy"])
+        def on_change(event: Event) -> None:
+            if isinstance(event, TableChanged) and event.kind == "pick":
+                journaled.release()
+
+        bus.subscribe(on_change, TableChanged)
+        try:
+            yield journaled
+        finally:
+            session.close()
+            journal.close()
+
+
+def service_latency(factory: MockFactory, n: int, with_scoreboard: bool = False
+                    ) -> tuple[list[int], list[int], list[int], int]:
     base = tray_config.load()
     config = dataclasses.replace(
         base,
@@ -115,27 +155,40 @@ def service_latency(factory: MockFactory, n: int) -> tuple[list[int], list[int],
         picked.release()
 
     bus.subscribe(on_pick, Pick)
-    service = TrayService(tray, bus, Picker(), config)
-    service.start()
-    pin = tray.devices.button.pin
-    edges: list[int] = []
-    missed = 0
-    for _ in range(n):
-        while service.spinning:
-            wait(0.0002)
-        wait(0.002)  # the finger stays up longer than the debounce time, as a real one does
-        pin.drive_low()
-        wait(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
-        waiting_frame[0] = True
-        edges.append(time.perf_counter_ns())
-        pin.drive_high()
-        if not (picked.acquire(timeout=2) and lit.acquire(timeout=2)):
-            missed += 1
-            edges.pop()
-            waiting_frame[0] = False
-    service.stop()
+    with contextlib.ExitStack() as stack:
+        journaled = stack.enter_context(scoreboard(bus, config.show)) if with_scoreboard else None
+        service = TrayService(tray, bus, Picker(), config)
+        busy: list[int] = []
+        handle = service._handle
+
+        def timed_handle(event: Event) -> None:  # on the tray's thread
+            t0 = time.perf_counter_ns()
+            handle(event)
+            if isinstance(event, ButtonPressed):
+                busy.append(time.perf_counter_ns() - t0)
+
+        service._handle = timed_handle  # type: ignore[method-assign]
+        service.start()
+        stack.callback(service.stop)
+        pin = tray.devices.button.pin
+        edges: list[int] = []
+        missed = 0
+        for _ in range(n):
+            while service.spinning:
+                wait(0.0002)
+            wait(0.002)  # the finger stays up longer than the debounce time, as a real one does
+            pin.drive_low()
+            wait(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
+            waiting_frame[0] = True
+            edges.append(time.perf_counter_ns())
+            pin.drive_high()
+            if not (picked.acquire(timeout=2) and lit.acquire(timeout=2)
+                    and (journaled is None or journaled.acquire(timeout=5))):
+                missed += 1
+                edges.pop()
+                waiting_frame[0] = False
     return ([p - e for e, p in zip(edges, t_pick, strict=False)],
-            [f - e for e, f in zip(edges, t_frame, strict=False)], missed)
+            [f - e for e, f in zip(edges, t_frame, strict=False)], busy, missed)
 
 
 CHILD_SERVICE = """
@@ -170,20 +223,40 @@ def child(code: str, runs: int = 7) -> tuple[float, float, float]:
     return statistics.median(walls), statistics.median(inner), statistics.median(rss)
 
 
+def figures(raw: list[int], handoff: list[int], to_pick: list[int], to_frame: list[int],
+            busy: list[int], missed: int, args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {"presses": args.presses, "missed": missed,
+                           "scoreboard": args.scoreboard, "python": sys.version.split()[0]}
+    for name, samples in (("raw_gpiozero_edge_to_callback", raw), ("bare_handoff", handoff),
+                          ("edge_to_pick", to_pick), ("edge_to_led", to_frame),
+                          ("tray_thread_busy_per_tap", busy)):
+        median, p99 = percentiles(samples)
+        out[f"{name}_median_us"], out[f"{name}_p99_us"] = round(median, 1), round(p99, 1)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=10_000)
+    parser.add_argument("--scoreboard", action="store_true",
+                        help="attach the scoreboard and its journal, as `tinker-tray run` does")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     factory = MockFactory(pin_class=MockPWMPin)
     raw = raw_gpiozero(factory, args.presses)
     handoff = bare_handoff(args.presses)
-    to_pick, to_frame, missed = service_latency(factory, args.presses)
-    print(f"tray latency on MockFactory pins, {args.presses} presses "
+    to_pick, to_frame, busy, missed = service_latency(factory, args.presses, args.scoreboard)
+    if args.json:
+        print(json.dumps(figures(raw, handoff, to_pick, to_frame, busy, missed, args)))
+        return
+    attached = ", scoreboard and journal attached" if args.scoreboard else ""
+    print(f"tray latency on MockFactory pins, {args.presses} presses{attached} "
           f"(python {sys.version.split()[0]}), missed {missed}")
     print(summary("raw gpiozero edge -> callback", raw))
     print(summary("bare hop to another thread", handoff, raw))
     print(summary("edge -> Pick on the bus", to_pick, raw))
     print(summary("edge -> first LED frame on pins", to_frame, raw))
+    print(summary("tray thread busy per tap", busy))
     print()
     bare_wall, bare_in, bare_rss = child(CHILD_BARE)
     svc_wall, svc_in, svc_rss = child(CHILD_SERVICE)

@@ -9,7 +9,11 @@ drawn from a seeded or system random source.
 Seats listed in `humans` are played by people (the web page's `/api/digital/act`): when such a
 seat is to move, the link stops and waits for `act`. With `pace` > 0 the bots take one step per
 `pace` seconds on a timer, so people can follow the game and have a moment to call a late UNO or
-catch a bot that forgot to; with `pace` 0 they play at once (tests, simulations).
+catch a bot that forgot to; with `pace` 0 they play at once (tests, simulations). The paced steps
+run on one loop thread per link (`tray.player.Scheduler`), not a new timer thread per step.
+
+Picks arrive from the tray service's relay thread (`tray.bus.Relay`), never from the tray's own
+thread: the bots' moves and the journal they go to cannot delay the lights or the button.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from engine.game import Game
 from engine.hand import RuleError
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
+from tray.player import Scheduler
 
 
 @event_type
@@ -45,9 +50,9 @@ class GameProgress(Event):
 class EngineLink:
     """Runs a game of bots (and people, at the `humans` seats) between Tinker Bell picks.
 
-    Thread-safe: picks arrive from the tray's thread, people's actions from the web server's,
-    paced bot steps from a timer; one re-entrant lock serialises them all. `bots[seat]` is
-    ignored (and may be None) for a human seat.
+    Thread-safe: picks arrive from the bus's relay thread, people's actions from the web
+    server's, paced bot steps from the link's loop; one re-entrant lock serialises them all.
+    `bots[seat]` is ignored (and may be None) for a human seat.
     """
 
     def __init__(
@@ -73,7 +78,8 @@ class EngineLink:
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
         self.lock = threading.RLock()
-        self._timer: threading.Timer | None = None
+        self._loop: Scheduler | None = None  # started with the first paced step
+        self._step_due = False
         self._closed = False
         self._published = len(game.events)
         self._unsubscribe = bus.subscribe(self._on_pick, Pick)
@@ -86,9 +92,9 @@ class EngineLink:
         self._unsubscribe()
         with self.lock:
             self._closed = True
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            loop, self._loop = self._loop, None
+        if loop is not None:
+            loop.close()
 
     @property
     def waiting_for_tinker_bell(self) -> bool:
@@ -125,7 +131,9 @@ class EngineLink:
             raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
 
     # ------------------------------------------------------------------ chance and bots
-    def _on_pick(self, pick: Pick) -> None:
+    def _on_pick(self, event: Event) -> None:
+        pick = event
+        assert isinstance(pick, Pick)
         with self.lock:
             if self._closed or not self.waiting_for_tinker_bell:
                 return  # shown by the displays, but no card is waiting for Tinker Bell
@@ -157,7 +165,7 @@ class EngineLink:
         for seat, action in g.interjections():
             if seat in self.humans:
                 continue
-            choice = self.bots[seat].interject(g, seat, [action])
+            choice = self._bot(seat).interject(g, seat, [action])
             if choice is not None:
                 g.apply_action(choice, seat)
                 return True
@@ -167,17 +175,24 @@ class EngineLink:
         """One bot interjection, or else the bot to move moves."""
         g = self.game
         if not self._bot_interjects() and g.current_player() not in self.humans:
-            g.apply_action(self.bots[g.current_player()].act(g))
+            g.apply_action(self._bot(g.current_player()).act(g))
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self.bots[seat]
+        assert bot is not None, f"seat {seat} is a person's"  # checked in __init__
+        return bot
 
     def _schedule(self) -> None:
-        if self._timer is None:
-            self._timer = threading.Timer(self.pace, self._tick)
-            self._timer.daemon = True
-            self._timer.start()
+        if self._step_due:
+            return
+        if self._loop is None:
+            self._loop = Scheduler("digital-pace")
+        self._step_due = True
+        self._loop.call_later(self.pace, self._tick)
 
     def _tick(self) -> None:
         with self.lock:
-            self._timer = None
+            self._step_due = False
             if self._closed:
                 return
             g = self.game

@@ -4,15 +4,24 @@
     tinker-tray bridge monitor [--port auto]      every frame both ways, events and drop counters
     tinker-tray bridge monitor --emulate          the same against the firmware emulator
     tinker-tray bridge emulate                    an emulated tray on a pty (Enter taps the button)
+    tinker-tray bridge emulate --tcp 7777         the same on socket://127.0.0.1:7777
+    tinker-tray bridge deploy [--port auto]       copy the reference firmware to a Pico (mpremote)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+
+FIRMWARE = Path(__file__).with_name("firmware")
+FIRMWARE_FILES = ("wire.py", "tinkerfw.py", "main.py")
+"""What runs on the Pico, copied side by side to its root (main.py runs at power-up)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mon.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
     emu.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
+    emu.add_argument("--tcp", type=int, metavar="PORT", default=None,
+                     help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
+                          "--serial socket://127.0.0.1:PORT")
+    dep = sub.add_parser("deploy", help="copy the reference firmware to a Pico running "
+                         "MicroPython (needs mpremote: pip install 'tinker-tray[firmware]')")
+    dep.add_argument("--port", default="auto",
+                     help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path")
+    dep.add_argument("--dry-run", action="store_true",
+                     help="print the files and the mpremote command; copy nothing")
 
 
 def _seconds(text: str) -> float:
@@ -39,7 +57,78 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    return {"ports": _ports, "monitor": _monitor, "emulate": _emulate}[args.action](args)
+    actions = {"ports": _ports, "monitor": _monitor, "emulate": _emulate, "deploy": _deploy}
+    return actions[args.action](args)
+
+
+class DeployError(Exception):
+    """Why the firmware cannot be deployed, in one line."""
+
+
+def firmware_files() -> list[Path]:
+    """The files `deploy` copies, in order (each exists: they ship with the package)."""
+    return [FIRMWARE / name for name in FIRMWARE_FILES]
+
+
+def mpremote() -> list[str] | None:
+    """How to run mpremote: the one installed beside tinker-tray (the `firmware` extra), else
+    one on PATH; None if there is none."""
+    if importlib.util.find_spec("mpremote") is not None:
+        return [sys.executable, "-m", "mpremote"]
+    import shutil
+
+    found = shutil.which("mpremote")
+    return [found] if found else None
+
+
+def pico_port(port: str) -> str:
+    """The Pico's port for `--port`, or DeployError saying why there is none."""
+    from firmware_bridge.ports import AmbiguousPort, find_port
+
+    if port == "auto" or port.startswith("auto:"):
+        try:
+            found = find_port(port.partition(":")[2] or None)
+        except AmbiguousPort as exc:
+            raise DeployError(str(exc)) from None
+        if found is None:
+            raise DeployError("no Pico running MicroPython (USB 2E8A:0005) is plugged in: "
+                              "install MicroPython on it first (docs/bridge.md, 'Deploying "
+                              "the firmware')")
+        return found
+    if "://" not in port and not os.path.exists(port):
+        raise DeployError(f"no such port: {port}")
+    return port
+
+
+def deploy_command(port: str, tool: list[str]) -> list[str]:
+    """mpremote: connect to `port`, copy the firmware files to the board's root, reset it."""
+    return [*tool, "connect", port, "cp", *(str(f) for f in firmware_files()), ":",
+            "+", "reset"]
+
+
+def _deploy(args: argparse.Namespace) -> int:
+    try:
+        tool = mpremote()
+        if tool is None:
+            raise DeployError("deploying needs mpremote: pip install 'tinker-tray[firmware]' "
+                              "(or pipx install mpremote)")
+        port = pico_port(args.port)
+    except DeployError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        return 1
+    command = deploy_command(port, tool)
+    for path in firmware_files():
+        print(f"copy {path} -> {port}:/{path.name}")
+    if args.dry_run:
+        print(" ".join(command))
+        return 0
+    result = subprocess.run(command, check=False)
+    if result.returncode:
+        print(f"tinker-tray: mpremote failed (exit {result.returncode}); the tray may hold "
+              "part of the old firmware: run the command again", file=sys.stderr)
+        return 1
+    print("firmware deployed; the tray restarted with it")
+    return 0
 
 
 def port_problem(port: str) -> str | None:
@@ -124,7 +213,16 @@ def _emulate(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import Emulator
 
     emulator = Emulator()
-    path = emulator.start()
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        print(f"tinker-tray: --tcp takes a port number 0 to 65535, not {args.tcp}",
+              file=sys.stderr)
+        return 2
+    try:
+        path = emulator.start() if args.tcp is None else emulator.start_tcp(port=args.tcp)
+    except OSError as exc:
+        print(f"tinker-tray: cannot serve the emulated tray on port {args.tcp}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 1
     print(f"emulated tray on {path}\n"
           f"  tinker-tray run --serial {path}    (in another terminal)\n"
           "  press Enter to tap the Tinker Bell button, Ctrl-C to stop", flush=True)

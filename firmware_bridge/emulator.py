@@ -4,12 +4,17 @@ The firmware's own logic (`firmware/tinkerfw.py`) runs in a thread on the master
 with the fake `machine` module; the host opens the slave side with pyserial exactly as it would a
 real /dev/ttyACM0. `unplug()` closes the master (the host's reads then fail as on a real unplug)
 and `replug()` makes a new pty with a freshly booted firmware.
+
+`start_tcp()` serves the same firmware on a local TCP port instead, for `socket://` URLs (a tray
+behind ser2net, or the test that the host opens what docs/bridge.md promises): one host
+connection at a time, and a host that reconnects finds the firmware where it left it.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import socket
 import threading
 import time
 import tty
@@ -41,6 +46,8 @@ class Emulator:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._master = self._slave = -1
+        self._listener: socket.socket | None = None
+        self._conn: socket.socket | None = None
         self.path: str | None = None
         self.firmware: tinkerfw.Firmware | None = None
         self.dropped_output = 0
@@ -62,8 +69,23 @@ class Emulator:
         self.path = os.ttyname(slave)
         return self.path
 
+    def start_tcp(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        """Plug in on a TCP port instead of a pty; returns its `socket://host:port` URL."""
+        if self.path is not None:
+            return self.path
+        listener = socket.create_server((host, port))
+        listener.setblocking(False)
+        self._listener = listener
+        self.firmware = self._boot()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve_tcp, name="tray-emulator-tcp",
+                                        daemon=True)
+        self._thread.start()
+        self.path = f"socket://{host}:{listener.getsockname()[1]}"
+        return self.path
+
     def unplug(self) -> None:
-        """Pull the cable: stop the firmware and close both ends of the pty."""
+        """Pull the cable: stop the firmware and close both ends of the pty (or the socket)."""
         self.path = None
         self._stop.set()
         if self._thread is not None:
@@ -71,8 +93,12 @@ class Emulator:
             self._thread = None
         with self._lock:
             for fd in (self._master, self._slave):
-                if fd >= 0:
+                if fd >= 0 and self._conn is None:
                     os.close(fd)
+            for sock in (self._conn, self._listener):
+                if sock is not None:
+                    sock.close()
+            self._conn = self._listener = None
             self._master = self._slave = -1
         self.path = None
 
@@ -127,20 +153,54 @@ class Emulator:
                                  major_range=self._major_range)
 
     def _loop(self) -> None:
-        master = self._master
+        self._pump(self._master)
+
+    def _pump(self, fd: int, *, stream: bool = False) -> None:
+        """Feed the firmware what arrives on `fd` and let it poll, until stopped (or, on a
+        `stream` socket, until the host hangs up)."""
         while not self._stop.is_set():
             fw = self.firmware
             assert fw is not None
             try:
-                ready, _, _ = select.select([master], [], [], 0.002)
+                ready, _, _ = select.select([fd], [], [], 0.002)
                 if ready:
-                    data = os.read(master, 4096)
+                    data = os.read(fd, 4096)
+                    if stream and not data:
+                        return  # the host closed the connection
                     fw.feed(data)
             except BlockingIOError:
                 pass
             except OSError:  # EIO: the host side is not open right now
+                if stream:
+                    return
                 self._stop.wait(0.01)
             fw.poll()
+
+    def _serve_tcp(self) -> None:
+        listener = self._listener
+        assert listener is not None
+        while not self._stop.is_set():
+            ready, _, _ = select.select([listener], [], [], 0.01)
+            fw = self.firmware
+            if fw is not None:
+                fw.poll()
+            if not ready:
+                continue
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            conn.setblocking(False)
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self._lock:
+                self._conn, self._master = conn, conn.fileno()
+            try:
+                self._pump(conn.fileno(), stream=True)
+            finally:
+                with self._lock:
+                    if self._conn is conn:
+                        self._conn, self._master = None, -1
+                        conn.close()
 
     # -- a person at the tray --------------------------------------------------------------
     @property

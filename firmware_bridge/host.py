@@ -1,14 +1,18 @@
 """The host side of the link: connect, handshake, heartbeat, reconnect, resend state.
 
-One thread owns the port. It finds the device (`resolve()`), opens it exclusively, says HELLO
-(retrying with backoff: pyserial's open discards whatever the device said before), then reads
+One thread owns the port. It finds the device (`resolve()`), opens it exclusively with
+`serial.serial_for_url` (a device path, or any pyserial URL: `socket://host:port`,
+`rfc2217://...`, `loop://`), says HELLO (retrying with backoff: pyserial's open discards whatever
+the device said before), then reads
 frames, sends heartbeats, and watches the deadline. When the port fails or goes quiet it
 publishes a Fault, closes, rescans, and reconnects; after every HELLO it re-sends the current
 lights or show, so the tray looks right again without the service noticing more than the fault.
 
 Other threads call `set_lights`/`play`/`buzz`; those only record the wanted state and write it
 if a device is linked. Nothing the device sends can raise out of this module: bad frames are
-counted in `counters` and dropped.
+counted in `counters` and dropped, and every field is checked against its limits
+(`protocol.Message.LIMITS`). A HELLO_REPLY the host refuses (an absurd `max_show`, say) is a
+`serial_refused` fault naming the field; the link is closed and tried again later.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 import serial
 
@@ -48,11 +53,17 @@ class BridgeSettings:
     handshake_max_s: float = 0.8
     handshake_attempts: int = 6
     rescan_s: float = 0.1            # look for the device again this often while it is away
-    refused_retry_s: float = 5.0     # after a version refusal, try again this much later
+    refused_retry_s: float = 5.0     # after refusing a device (its version, a field of its
+    #                                  hello), try again this much later
 
 
 class VersionRefused(Exception):
     """The device speaks no protocol major this host speaks; the message says who updates."""
+
+
+class DeviceRefused(Exception):
+    """The device's HELLO_REPLY holds a value the protocol does not allow (the message says
+    which field and what is allowed)."""
 
 
 def check_version(reply: p.HelloReply, host: tuple[int, int] | None = None) -> int:
@@ -81,16 +92,24 @@ def to_byte(level: float) -> int:
     return round(level * 255)
 
 
+def to_bytes(levels: Sequence[float]) -> p.Levels8:
+    """Four light levels (0..1) as the wire's bytes; ValueError unless there are four in 0..1."""
+    if len(levels) != 4:
+        raise ValueError(f"a frame has 4 levels, got {len(levels)}")
+    red, blue, green, yellow = (to_byte(v) for v in levels)
+    return red, blue, green, yellow
+
+
 def show_frames(frames: Sequence[Frame], max_frames: int) -> list[p.ShowFrame]:
     """Frames as wire tuples: long frames split at 65.535 s, then merged pairwise until the
     show fits the device (merging keeps the total time and the last frame's levels)."""
+    if max_frames < 2:  # merging could never get below one frame: refuse, never loop
+        raise ValueError(f"a device must hold at least 2 frames of a show, not {max_frames}")
     out: list[p.ShowFrame] = []
     for frame in frames:
-        if len(frame.levels) != 4:
-            raise ValueError(f"a frame has 4 levels, got {len(frame.levels)}")
+        levels = to_bytes(frame.levels)
         if frame.seconds < 0:
             raise ValueError(f"a frame lasts a non-negative time, got {frame.seconds}")
-        levels = tuple(to_byte(v) for v in frame.levels)
         ms = round(frame.seconds * 1000)
         while ms > 0xFFFF:
             out.append((*levels, 0xFFFF))
@@ -121,6 +140,27 @@ class LinkLost(Exception):
     pass
 
 
+class Port(Protocol):
+    """What the bridge uses of an open pyserial port (every class `serial_for_url` returns)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_port(name: str, baudrate: int = 115200) -> Port:
+    """Open a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`) the way
+    the bridge reads it: short read timeout, bounded writes, exclusive where the OS allows."""
+    port = serial.serial_for_url(name, baudrate=baudrate, timeout=0.02, write_timeout=1.0,
+                                 exclusive=True)
+    return cast(Port, port)  # SerialBase declares no in_waiting; each of its transports has one
+
+
 class Bridge:
     def __init__(self, resolve: Callable[[], str | None], deliver: Callable[[Event], None], *,
                  settings: BridgeSettings | None = None, source: str = "serial",
@@ -136,7 +176,7 @@ class Bridge:
         self._write_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._port: serial.Serial | None = None
+        self._port: Port | None = None
         self._seq = 0
         self._token = 0
         self.decoder = p.Decoder()
@@ -173,7 +213,7 @@ class Bridge:
     def set_lights(self, levels: Levels) -> None:
         if len(levels) != 4:
             raise ValueError(f"set_lights takes 4 levels, got {len(levels)}")
-        wire_levels = tuple(to_byte(v) for v in levels)
+        wire_levels = to_bytes(levels)
         with self._state_lock:
             self._wanted = _Wanted(self._next_state_id(), wire_levels)
         self._send_wanted()
@@ -184,7 +224,7 @@ class Bridge:
         device = self.device
         show = show_frames(frames, device.max_show if device else 128)
         with self._state_lock:
-            self._wanted = _Wanted(self._next_state_id(), tuple(show[-1][:4]), show,
+            self._wanted = _Wanted(self._next_state_id(), show[-1][:4], show,
                                    time.monotonic())
         self._send_wanted()
 
@@ -208,6 +248,12 @@ class Bridge:
         if self._on_frame is not None:
             self._on_frame("out", msg)
         return True
+
+    @property
+    def running(self) -> bool:
+        """The port thread is alive and has not been asked to stop."""
+        return (self._thread is not None and self._thread.is_alive()
+                and not self._stop.is_set())
 
     def wait_linked(self, timeout: float) -> bool:
         return self.linked.wait(timeout)
@@ -265,8 +311,7 @@ class Bridge:
                 self._wait(self.settings.rescan_s)
                 continue
             try:
-                port = serial.Serial(name, self.settings.baudrate, timeout=0.02,
-                                     write_timeout=1.0, exclusive=True)
+                port = open_port(name, self.settings.baudrate)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if not missing_reported:
                     self._fault("serial_missing", f"cannot open {name}: {exc}")
@@ -276,7 +321,7 @@ class Bridge:
             missing_reported = False
             self._session(name, port)
 
-    def _session(self, name: str, port: serial.Serial) -> None:
+    def _session(self, name: str, port: Port) -> None:
         with self._write_lock:
             self._port = port
         self.port_name = name
@@ -287,6 +332,11 @@ class Bridge:
             self._serve(port)
         except VersionRefused as exc:
             self._fault("serial_version", str(exc))
+            self._wait(self.settings.refused_retry_s)
+        except DeviceRefused as exc:
+            self._fault("serial_refused", f"the USB tray on {name} is refused: {exc}; is it "
+                        "running the tinker-tray firmware? (docs/bridge.md) Trying again in "
+                        f"{self.settings.refused_retry_s:g} s")
             self._wait(self.settings.refused_retry_s)
         except TimeoutError as exc:
             self._fault("serial_silent", f"{name}: {exc}")
@@ -302,9 +352,13 @@ class Bridge:
             with contextlib.suppress(serial.SerialException, OSError):
                 port.close()
 
-    def _read(self, port: serial.Serial) -> list[p.Received]:
+    def _read(self, port: Port) -> list[p.Received]:
         data = port.read(port.in_waiting or 1)
-        return self.decoder.feed(data) if data else []
+        received = self.decoder.feed(data) if data else []
+        refused = self.decoder.take_refused(wire.HELLO_REPLY)
+        if refused is not None:
+            raise DeviceRefused(refused.problem)
+        return received
 
     def _hello(self) -> p.Hello:
         s = self.settings
@@ -312,7 +366,7 @@ class Bridge:
         return p.Hello(HOST_MAJORS[0], HOST_MAJORS[1], p.PROTOCOL_MINOR,
                        round(s.hold_s * 1000), round(s.device_lost_s * 1000))
 
-    def _handshake(self, port: serial.Serial) -> p.HelloReply:
+    def _handshake(self, port: Port) -> p.HelloReply:
         s = self.settings
         wait = s.handshake_first_s
         for _attempt in range(s.handshake_attempts):
@@ -349,7 +403,7 @@ class Bridge:
                         f"{device.standalone_picks} pick(s) of its own; those are not in the "
                         "audit record")
 
-    def _serve(self, port: serial.Serial) -> None:
+    def _serve(self, port: Port) -> None:
         s = self.settings
         last_rx = next_beat = time.monotonic()
         while not self._stop.is_set():

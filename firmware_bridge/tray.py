@@ -8,16 +8,10 @@ from collections.abc import Callable, Sequence
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.host import Bridge, BridgeSettings
 from firmware_bridge.ports import resolver
-from tray.backend import Capabilities, Deliver, Frame, Levels
+from tray.backend import Capabilities, Deliver, Frame, Levels, Loop
+from tray.tunes import tune
 
 log = logging.getLogger(__name__)
-
-# Named tunes for Tray.buzz: (frequency in Hz or 0 for a rest, milliseconds) per note.
-TUNES: dict[str, tuple[tuple[int, int], ...]] = {
-    "press": ((1760, 40),),
-    "pick": ((1319, 80), (0, 20), (1568, 80), (0, 20), (2093, 160)),
-    "fault": ((440, 150), (0, 50), (330, 250)),
-}
 
 
 class SerialTray:
@@ -28,6 +22,7 @@ class SerialTray:
     """
 
     name = "serial"
+    scheduler: Loop | None = None  # the port thread never runs the service's handlers
 
     def __init__(self, port: str = "auto", *, settings: BridgeSettings | None = None,
                  resolve: Callable[[], str | None] | None = None,
@@ -62,11 +57,16 @@ class SerialTray:
     def set_lights(self, levels: Levels) -> None:
         self._need_open().set_lights(levels)
 
-    def buzz(self, tune: str) -> None:
-        notes = TUNES.get(tune)
-        if notes is None:
-            raise ValueError(f"unknown tune {tune!r}; known: {', '.join(TUNES)}")
+    def buzz(self, name: str) -> None:
+        """The tune from the one table (`tray.tunes`), as notes for the firmware's buzzer;
+        `UnknownTune` for a name it does not hold, as on every tray."""
+        notes = tune(name).notes()
         self._need_open().buzz(notes)
+
+    def healthy(self) -> bool:
+        """The port thread runs (linked, or still looking for the device: it reconnects by
+        itself, so an unplugged tray is no reason for the watchdog to restart the service)."""
+        return self.bridge is not None and self.bridge.running
 
     def close(self) -> None:
         if self.bridge is not None:

@@ -1,10 +1,14 @@
 """When the displays may show a pick, and what the virtual tray's lights play meanwhile.
 
-The tray publishes `Pick` as its light show *starts*, and the journal records it at once. A
+The tray posts `Pick` as its light show *starts*, and the journal records it at once. A
 scoreboard that showed the colour straight away would spoil the show everybody is watching, so
-the pick is presented only once the lights have settled on it: `show.spin_seconds` after it was
-made. The show itself comes from the same pure function the LEDs play (`tray.show.frames`) with
-the same settings, so the virtual tray can play exactly what the real lights play.
+the pick is presented only once the lights have settled on it. The pick itself says when that
+is (`Pick.shown_at`, `Pick.settles_at`, on the monotonic clock the tray timed the show on):
+nothing here recomputes the show's length, and there is no second clock to drift from it. The
+tray service announces the landing once (`PickSettled`), which is when the displays redraw.
+
+The virtual tray plays the very frames the LEDs play: the same pure function (`tray.show.frames`)
+with the tray's settings, timed from the pick's own stamps.
 
 Everything here is pure: each question takes `now`, so tests need no sleeping.
 """
@@ -15,27 +19,23 @@ import dataclasses
 from typing import Any
 
 from tray import show
-from tray.backend import Frame
+from tray.backend import COLOURS, Frame
 from tray.config import ShowSettings
 from tray.events import Pick
 
 
 @dataclasses.dataclass(frozen=True)
 class Showing:
-    """The show of one pick: its frames and when it started (seconds on the session's clock)."""
+    """The show of one pick: when it started and when it lands (the session's monotonic clock),
+    and its frames (empty when the display was not given the tray's show settings)."""
 
     seq: int
-    colour: str
     started: float
-    spin_s: float
+    reveal_at: float
     frames: tuple[Frame, ...]
 
-    @property
-    def reveal_at(self) -> float:
-        return self.started + self.spin_s
-
     def hidden(self, now: float) -> bool:
-        """True while the lights are still spinning: the pick must not be shown yet."""
+        """True while the lights are still spinning: the pick must not be named yet."""
         return now < self.reveal_at
 
     def payload(self, now: float) -> dict[str, Any]:
@@ -59,16 +59,18 @@ class Showing:
         }
 
 
-def start(pick: Pick, settings: ShowSettings, now: float) -> Showing:
-    """The show of `pick`, which began when the pick was made (`pick.t`, on the same clock as
-    `now`), or on arrival if `pick.t` claims a later time (a clock that stepped back)."""
-    return Showing(
-        seq=pick.seq,
-        colour=pick.colour,
-        started=min(pick.t, now),
-        spin_s=show.spin_seconds(settings, pick.colour, pick.lead),
-        frames=tuple(show.frames(pick.colour, settings, pick.lead)),
-    )
+def start(pick: Pick, settings: ShowSettings | None, now: float) -> Showing | None:
+    """The show of `pick` as the tray timed it, or None if it had none (then the pick may be
+    shown at once). A pick stamped later than `now` (a clock that is not ours) waits its show's
+    length from its arrival, never longer."""
+    if pick.shown_at is None or pick.settles_at is None:
+        return None
+    started = min(pick.shown_at, now)
+    frames: tuple[Frame, ...] = ()
+    if settings is not None and pick.colour in COLOURS:
+        frames = tuple(show.frames(pick.colour, settings, pick.lead))
+    return Showing(seq=pick.seq, started=started,
+                   reveal_at=started + max(0.0, pick.settles_at - pick.shown_at), frames=frames)
 
 
 def no_show(seq: int | None) -> dict[str, Any]:

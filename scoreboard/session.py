@@ -5,9 +5,14 @@ validate with `engine.table.apply` (a refused entry changes nothing), commit to 
 then adopt the new state and publish `TableChanged`. So the displays, which redraw on
 `TableChanged`, never show anything the journal does not already hold.
 
-A pick is journaled at once but kept out of the view until the tray's lights have settled on it
-(`scoreboard.reveal`): then `PickRevealed` tells the displays to redraw. Given no show settings
-(a display without a tray), picks show at once.
+A pick is journaled at once but kept out of the view until the tray's lights have settled on it:
+the pick carries that moment (`Pick.settles_at`, monotonic; see `scoreboard.reveal`), and the
+tray service announces it once with `PickSettled` (here also called `PickRevealed`), on which the
+displays redraw. A pick without a show (no tray, a tray that failed) shows at once. Anything
+else that names picks (exports, digital play's views) asks `hidden_pick()` or `settled(seq)`.
+
+Threads: picks arrive from the tray service's relay thread (never the tray's own: the journal
+fsyncs here), entries from the web server's; one lock serialises them.
 """
 
 from __future__ import annotations
@@ -23,10 +28,9 @@ from engine import table as T
 from scoreboard import reveal
 from scoreboard.journal import ConfirmError, Journal
 from scoreboard.view import build_view
-from tray.backend import COLOURS
 from tray.bus import Bus
 from tray.config import ShowSettings
-from tray.events import Event, Pick, event_type
+from tray.events import Event, Pick, PickSettled, event_type
 
 
 @event_type
@@ -40,34 +44,17 @@ class TableChanged(Event):
     kind: str
 
 
-@event_type
-@dataclasses.dataclass(frozen=True, slots=True)
-class PickRevealed(Event):
-    """The lights have settled on pick `seq`: the displays may show it now (nothing new is
-    journaled; the view changes without a new version)."""
-
-    type: ClassVar[str] = "pick_revealed"
-    seq: int
-
-
-Schedule = Callable[[float, Callable[[], None]], Callable[[], None]]
-"""schedule(delay_s, fn) -> cancel: run fn once, about delay_s from now, on some thread."""
-
-
-def timer(delay: float, fn: Callable[[], None]) -> Callable[[], None]:
-    """The default Schedule: a daemon threading.Timer (a pick every few seconds at most)."""
-    t = threading.Timer(delay, fn)
-    t.daemon = True
-    t.start()
-    return t.cancel
+PickRevealed = PickSettled
+"""The displays' name for the tray's `PickSettled`: the lights have landed on pick `seq`, so the
+displays may name it now (nothing new is journaled; the view changes without a new version)."""
 
 
 class TableSession:
     """Owns the current game: `submit` entries, start a `new_game`, read the `view`.
 
-    Thread-safe: picks arrive on the bus in the tray's thread, entries from the web server's.
-    `show` is the tray's show settings (picks stay hidden while its lights spin); `clock` is the
-    clock `Pick.t` is on (wall time); `schedule` wakes the session when a pick may be shown.
+    Thread-safe: picks arrive on the bus from the tray service's relay thread, entries from
+    the web server's. `show` is the tray's show settings (the virtual tray plays its frames);
+    `clock` is the clock `Pick.settles_at` is on (monotonic; tests pass one they move by hand).
     """
 
     def __init__(
@@ -76,19 +63,17 @@ class TableSession:
         bus: Bus | None = None,
         *,
         show: ShowSettings | None = None,
-        clock: Callable[[], float] = time.time,
-        schedule: Schedule = timer,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.journal = journal
         self.bus = bus or Bus()
         self.show_settings = show
-        self._clock, self._schedule = clock, schedule
+        self._clock = clock
         self._lock = threading.RLock()
         self.game_id = journal.latest_game()
         self.table = journal.load(self.game_id)
         self.version = journal.last_id()
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
-        self._cancel_reveal: Callable[[], None] = lambda: None
         self._cached: tuple[tuple[int, bool], dict[str, Any], str] | None = None
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
 
@@ -139,32 +124,25 @@ class TableSession:
 
     def _on_pick(self, event: Event) -> None:
         assert isinstance(event, Pick)
-        showing = None
-        if self.show_settings is not None and event.colour in COLOURS:
-            showing = reveal.start(event, self.show_settings, self._clock())
+        showing = reveal.start(event, self.show_settings, self._clock())
         self._submit({"kind": "pick", "seq": event.seq, "colour": event.colour,
                       "t": event.t, "source": event.source}, showing)
-        if showing is not None:
-            self._reveal_when_due(showing)
 
-    def _reveal_when_due(self, showing: reveal.Showing) -> None:
-        """Announce `PickRevealed` once the session's clock has passed the reveal time (a timer
-        that fires a little early, or on another clock, just waits again)."""
+    # --- when a pick may be named ---
+
+    def hidden_pick(self) -> int | None:
+        """The sequence number of the latest pick while the tray's lights are still on their way
+        to it (nothing may name its colour yet), else None."""
         with self._lock:
-            if self._showing is not showing:
-                return  # a later pick took over
-            wait = showing.reveal_at - self._clock()
-            if wait > 0:
-                self._cancel_reveal()
-                self._cancel_reveal = self._schedule(
-                    wait, lambda: self._reveal_when_due(showing))
-                return
-        self.bus.publish(PickRevealed(showing.seq))
+            showing, last = self._showing, self.table.last_pick
+            if (showing is not None and last is not None and last.seq == showing.seq
+                    and showing.hidden(self._clock())):
+                return showing.seq
+            return None
 
-    def _pick_hidden(self, now: float) -> bool:
-        showing, last = self._showing, self.table.last_pick
-        return (showing is not None and last is not None and last.seq == showing.seq
-                and showing.hidden(now))
+    def settled(self, seq: int) -> bool:
+        """True if pick `seq` may be named now: its lights have landed (or it had no show)."""
+        return self.hidden_pick() != seq
 
     def show(self) -> dict[str, Any]:
         """The latest pick's light show as the virtual tray plays it (`reveal.Showing.payload`)."""
@@ -173,6 +151,8 @@ class TableSession:
             showing = self._showing
             if showing is None or last is None or last.seq != showing.seq:
                 return reveal.no_show(last.seq if last else None)
+            if not showing.frames:
+                return reveal.no_show(last.seq)
             return showing.payload(self._clock())
 
     # --- reading ---
@@ -188,7 +168,7 @@ class TableSession:
 
     def _snapshot(self) -> tuple[tuple[int, bool], dict[str, Any], str]:
         with self._lock:
-            key = (self.version, self._pick_hidden(self._clock()))
+            key = (self.version, self.hidden_pick() is not None)
             cached = self._cached
             if cached is None or cached[0] != key:
                 view = build_view(self.table, game_id=self.game_id, version=self.version,
@@ -199,5 +179,3 @@ class TableSession:
 
     def close(self) -> None:
         self._unsubscribe()
-        with self._lock:
-            self._cancel_reveal()

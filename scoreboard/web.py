@@ -87,13 +87,13 @@ def create_app(
     public_url: str | None = None,
     ping: float = 15,
     show: ShowSettings | None = None,
-    clock: Callable[[], float] = time.time,
+    clock: Callable[[], float] = time.monotonic,
     extensions: Sequence[Callable[..., Any]] = (),
 ) -> Starlette:
     """The display app. `press` (emulator mode) adds the virtual tray page and /api/press;
     `public_url` is the address phones should open (for the QR code), default: as requested;
     `show` is the tray's show settings (None: no tray, picks show at once); `clock` is the
-    clock picks are stamped on (tests pass their own). Each of `extensions` (digital play, added
+    clock `Pick.settles_at` is on (tests pass theirs). Each of `extensions` (digital play, added
     by the command line) is called with the app's parts (bus, clients, authorised, read_body,
     table, emulator, ping) and gives `routes`, `state` (set as `app.state.<name>`) and
     `close()`."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from tray.events import Event
 
@@ -43,10 +43,42 @@ any thread (a GPIO backend's callback thread, a serial reader); it must be quick
 """
 
 
+class UnknownTune(ValueError):
+    """`Tray.buzz` was asked for a tune no tray knows (every tray refuses it the same way)."""
+
+
+class Loop(Protocol):
+    """One thread that runs jobs in order and timers on `clock` (`tray.player.Scheduler`)."""
+
+    clock: Callable[[], float]
+
+    def call_soon(self, fn: Callable[..., Any], *args: Any) -> None: ...
+
+    def call_at(self, when: float, fn: Callable[..., Any], *args: Any) -> None: ...
+
+    def alive(self, timeout: float = 1.0) -> bool: ...
+
+    def in_thread(self) -> bool: ...
+
+    def close(self, timeout: float = 2.0) -> None: ...
+
+
 @runtime_checkable
 class Tray(Protocol):
+    """What the service needs from a tray; the GPIO tray (real or MockFactory pins, which is the
+    emulator too) and the USB tray (`firmware_bridge.tray.SerialTray`) honour it alike, and
+    tests/tray/test_backends.py holds each of them to it."""
+
     name: str
-    capabilities: Capabilities
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    @property
+    def scheduler(self) -> Loop | None:
+        """The loop thread the tray runs its outputs on, lent to the service so an input edge
+        crosses threads once (the GPIO tray); None: the service runs a loop of its own (the USB
+        tray, whose port thread must never run the service's handlers). `close()` closes it."""
 
     def open(self, deliver: Deliver) -> None:
         """Start reporting input events through `deliver`."""
@@ -58,7 +90,12 @@ class Tray(Protocol):
         """Show these levels now and keep them (stops any show in progress)."""
 
     def buzz(self, tune: str) -> None:
-        """Play a named tune ("press", "pick") if the tray has a buzzer; otherwise do nothing."""
+        """Play a named tune of `tray.tunes.TUNES` if the tray has a buzzer, else nothing. A name
+        that is not in the table raises `UnknownTune`, buzzer or not (a programming error)."""
+
+    def healthy(self) -> bool:
+        """For the service's watchdog: the tray's own threads still do their work (a USB tray
+        that is unplugged but still looking for its device is healthy)."""
 
     def close(self) -> None:
         """Lights off, inputs and pins released. Safe to call twice."""

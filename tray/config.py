@@ -238,7 +238,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
         "hold_action": _choice(*HOLD_ACTIONS),
         "stuck_s": _number(0.5, 600.0),
     },
-    "leds": {"pwm": _boolean, **dict.fromkeys(COLOURS, _LED_SCHEMA)},  # type: ignore[dict-item]
+    "leds": {"pwm": _boolean, **dict.fromkeys(COLOURS, _LED_SCHEMA)},  # type: ignore[arg-type]
     "buzzer": {
         "enabled": _boolean,
         "kind": _choice(*BUZZER_KINDS),

@@ -77,7 +77,14 @@ class ButtonHeld(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pick(Event):
     """Tinker Bell's colour choice: `seq` rises by one per pick so a table can audit them.
-    `lead` is the light its show starts on (drawn apart from the colour; None: no show)."""
+    `t` is when it was made (wall clock, for people and the journal). `lead` is the light its
+    show starts on (drawn apart from the colour; None: no show).
+
+    `shown_at` and `settles_at` are when the show's first frame was due and when its lights
+    land on the colour, both on `time.monotonic()` (the clock the tray's scheduler times the
+    show on; system-wide on one machine). Nothing may name the colour before `settles_at`; so a
+    display asks the pick, not the show settings, when to reveal it. None: no show was played
+    (a tray that failed, or a pick made elsewhere), and the pick may be shown at once."""
 
     type: ClassVar[str] = "pick"
     seq: int
@@ -85,6 +92,23 @@ class Pick(Event):
     t: float
     source: str = "tray"
     lead: str | None = None
+    shown_at: float | None = None
+    settles_at: float | None = None
+
+    def hidden(self, now: float) -> bool:
+        """True while the lights are still on their way to the colour (`now`: monotonic)."""
+        return self.settles_at is not None and now < self.settles_at
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
+class PickSettled(Event):
+    """The lights have landed on pick `seq`: from now on anything may name its colour. The tray
+    service publishes it once per pick, at `Pick.settles_at`, from the timer that already
+    chimes the landing (no thread of its own)."""
+
+    type: ClassVar[str] = "pick_settled"
+    seq: int
 
 
 @event_type

@@ -21,7 +21,7 @@ from tray.devices import TrayDevices
 from tray.events import Event
 from tray.player import Player, Scheduler
 from tray.press import PressDetector
-from tray.tunes import TUNES
+from tray.tunes import TUNES, tune
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +72,12 @@ class GpioTray:
     def set_lights(self, levels: Levels) -> None:
         self.player.set_lights(levels)
 
-    def buzz(self, tune: str) -> None:
-        """Play a named tune ("press", "pick") on the buzzer; an unknown name plays nothing."""
-        if self.capabilities.buzzer and tune in self._tunes:
-            self.player.buzz(self._tunes[tune])
+    def buzz(self, name: str) -> None:
+        """Play a named tune ("press", "pick") on the buzzer, if there is one; an unknown name
+        raises `UnknownTune` (as on every tray)."""
+        tune(name)
+        if self.capabilities.buzzer:
+            self.player.buzz(self._tunes[name])
 
     def healthy(self) -> bool:
         """For the service's watchdog: the scheduler thread still runs jobs."""

@@ -1,38 +1,50 @@
 """The tray service: a tray, the bus, the fair picker and the light show, on one loop thread.
 
 Every input (a tap or hold from any tray backend, a virtual press from the web page or the
-terminal) enters through `_deliver`, which only queues it on the service's scheduler thread;
-so a hardware tap and a virtual press take exactly the same path from there on, and handlers
-never run on a GPIO or serial thread.
+terminal) enters through `_deliver`, which hands it to the service's loop thread (or handles it
+at once when it already runs there: the GPIO tray lends its scheduler, and its press detector
+delivers on it); so a hardware tap and a virtual press take exactly the same path from there on,
+and handlers never run on a GPIO or serial thread.
 
 On a tap: if a show is still spinning, the tap is ignored (the original tray does not restart).
 Otherwise the colour is picked first, the show is computed from it and started at once (lights
-before anything slow), then `ButtonPressed` and `Pick` are published. The show's timing cannot
-influence the pick: the pick is already made, and the show's length is the same for every colour.
+before anything else), then `ButtonPressed` and `Pick` are posted. The show's timing cannot
+influence the pick: the pick is already made. Its length depends only on how far the scan's
+starting light is from the pick, which is uniform whatever the colour (`tray.show`), so the
+length names nothing either. The `Pick` carries when its show started and when its lights
+settle (`shown_at`, `settles_at`, on the loop's monotonic clock): nobody else recomputes the
+show to know when the pick may be named. At `settles_at` the loop chimes and posts
+`PickSettled`, once.
+
+The loop thread times the show and debounces the button, so it never runs a subscriber: events
+go to a `tray.bus.Relay`, which publishes them from a thread of its own (the scoreboard's journal
+and digital play do their I/O there).
 
 On a long hold (`button.hold_action`): "repeat" plays the last pick's show again without a new
 pick (for the player who looked away), "selftest" walks the four lights, "none" only publishes
 `ButtonHeld`. Faults from the tray (a stuck button, an unplugged USB tray) are published.
 
 `run_forever()` blocks until SIGINT/SIGTERM (or `request_stop()`), tells systemd READY=1 and pings
-its watchdog after a health check (the service loop and the tray both answer), then stops
-cleanly: lights off, pins released.
+its watchdog after a health check (the service loop, the relay and the tray all answer), then
+stops cleanly: lights off, pins released.
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import logging
 import signal
 import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tray import show, systemd
-from tray.backend import DARK, Tray
-from tray.bus import Bus
+from tray.backend import DARK, Frame, Loop, Tray
+from tray.bus import Bus, Relay
 from tray.config import Config
-from tray.events import ButtonHeld, ButtonPressed, Event, Fault, Pick
+from tray.events import ButtonHeld, ButtonPressed, Event, Fault, Pick, PickSettled
 from tray.pick import Picker
 from tray.player import Scheduler
 
@@ -45,30 +57,35 @@ class TrayService:
         self.history: collections.deque[Pick] = collections.deque(maxlen=100)
         self.ignored = 0  # taps ignored because a show was spinning
         self._busy_until = float("-inf")
-        self._loop: Scheduler | None = None
+        self._loop: Loop | None = None
+        self._relay: Relay | None = None
         self._stop_requested = threading.Event()
         self._stopped = False
         self._own_loop = True
 
     # --- life cycle ---
     def start(self) -> None:
-        # A tray that runs its own Scheduler (the GPIO tray) lends it to the service: then an edge
+        # A tray that runs its own loop (the GPIO tray) lends it to the service: then an edge
         # crosses threads once (callback -> scheduler) instead of three times, and the Pi runs one
         # thread fewer. Other trays (USB) get a loop of the service's own.
-        shared = getattr(self.tray, "scheduler", None)
-        self._own_loop = not isinstance(shared, Scheduler)
-        self._loop = Scheduler("tray-service") if self._own_loop else shared
+        lent = self.tray.scheduler
+        self._own_loop = lent is None
+        loop: Loop = Scheduler("tray-service") if lent is None else lent
+        self._loop = loop
+        self._relay = Relay(self.bus, "tray-events")
         try:
             self.tray.open(self._deliver)
             self.tray.set_lights(DARK)
         except BaseException:
             if self._own_loop:
-                self._loop.close()
+                loop.close()
+            self._relay.close()
             raise
-        log.info("tray service started on %s", getattr(self.tray, "name", "a tray"))
+        log.info("tray service started on %s", self.tray.name)
 
     def stop(self) -> None:
-        """Stop handling input, then lights off and the tray closed (pins released). Idempotent."""
+        """Stop handling input, then lights off and the tray closed (pins released); the events
+        already posted are still published. Idempotent."""
         if self._stopped:
             return
         self._stopped = True
@@ -76,19 +93,23 @@ class TrayService:
         systemd.notify("STOPPING=1")
         if self._loop is not None and self._own_loop:
             self._loop.close()
-        self.tray.close()  # closes a lent scheduler too
+        try:
+            self.tray.close()  # closes a lent loop too
+        finally:
+            if self._relay is not None:
+                self._relay.close()
         log.info("tray service stopped")
 
     def request_stop(self) -> None:
         """Make `run_forever` return (thread-safe, signal-safe)."""
         self._stop_requested.set()
 
-    def run_forever(self, *, signals: bool = True, ready: Any = None) -> None:
+    def run_forever(self, *, signals: bool = True, ready: Callable[[], Any] | None = None) -> None:
         """Block until SIGINT/SIGTERM or `request_stop()`, then `stop()`.
 
         `ready()` is called once the signal handlers are in place (so a "ready" message is
         never printed before a signal can stop the service cleanly)."""
-        previous: dict[int, Any] = {}
+        previous: dict[signal.Signals, Any] = {}
         if signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 previous[sig] = signal.signal(sig, lambda *_: self._stop_requested.set())
@@ -106,9 +127,10 @@ class TrayService:
                 signal.signal(sig, handler)
 
     def healthy(self) -> bool:
-        loop_ok = self._loop is not None and self._loop.alive(timeout=2.0)
-        tray_check = getattr(self.tray, "healthy", None)
-        return loop_ok and (tray_check is None or bool(tray_check()))
+        """The loop runs a job, the relay gets through its queue, and the tray says it is well."""
+        return (self._loop is not None and self._loop.alive(timeout=2.0)
+                and self._relay is not None and self._relay.alive(timeout=2.0)
+                and bool(self.tray.healthy()))
 
     # --- input: any thread ---
     def press(self) -> None:
@@ -122,15 +144,27 @@ class TrayService:
 
     def _deliver(self, event: Event) -> None:
         try:
-            if self._loop is not None:
-                self._loop.call_soon(self._handle, event)
+            loop = self._loop
+            if loop is None:
+                return
+            if loop.in_thread():  # the lent GPIO scheduler's press detector: no second hop
+                self._handle(event)
+            else:
+                loop.call_soon(self._handle, event)
         except Exception:
-            log.exception("could not queue %r", event)
+            log.exception("could not handle %r", event)
 
     # --- the service loop thread ---
+    def _now(self) -> float:
+        return self._loop.clock() if self._loop is not None else time.monotonic()
+
     @property
     def spinning(self) -> bool:
-        return time.monotonic() < self._busy_until
+        return self._now() < self._busy_until
+
+    def _post(self, event: Event) -> None:
+        if self._relay is not None:
+            self._relay.post(event)
 
     def _handle(self, event: Event) -> None:
         try:
@@ -139,11 +173,11 @@ class TrayService:
             elif isinstance(event, ButtonHeld):
                 self._on_hold(event)
             else:
-                self.bus.publish(event)
+                self._post(event)
         except Exception as exc:
             log.exception("handling %s failed", event.type)
-            self.bus.publish(Fault(kind="service_error", message=f"{event.type}: {exc}",
-                                   t=time.time()))
+            self._post(Fault(kind="service_error", message=f"{event.type}: {exc}",
+                             t=time.time()))
 
     def _on_tap(self, event: ButtonPressed) -> None:
         if self.spinning:
@@ -152,22 +186,35 @@ class TrayService:
             return
         pick = self.picker.pick(source=event.source)  # first: the show is computed from it
         try:
-            self._show(pick)
-            self.tray.buzz("press")
+            pick = self._show(pick)
         except Exception as exc:  # the pick stands (no gap in the sequence); say the tray failed
             log.exception("the tray could not show pick %d", pick.seq)
             self._busy_until = float("-inf")
-            self.bus.publish(Fault(kind="tray_error", t=time.time(),
-                                   message=f"the lights could not show pick {pick.seq}: {exc}"))
+            self._post(Fault(kind="tray_error", t=time.time(),
+                             message=f"the lights could not show pick {pick.seq}: {exc}"))
         self.history.append(pick)
-        self.bus.publish(event)
-        self.bus.publish(pick)
-        self._after_spin(self.tray.buzz, "pick")
+        self._post(event)
+        self._post(pick)
+        self._buzz("press")
+        if pick.settles_at is not None:
+            assert self._loop is not None
+            self._loop.call_at(pick.settles_at, self._settled, pick)
+
+    def _settled(self, pick: Pick) -> None:
+        """The lights have landed on `pick` (the loop's timer at `settles_at`)."""
+        self._buzz("pick")
+        self._post(PickSettled(pick.seq))
+
+    def _buzz(self, tune: str) -> None:
+        try:
+            self.tray.buzz(tune)
+        except Exception:  # a sound is never worth a lost pick or a stopped loop
+            log.exception("the tray could not play the %r tune", tune)
 
     def _on_hold(self, event: ButtonHeld) -> None:
         if self.spinning:
             return
-        self.bus.publish(event)
+        self._post(event)
         action = self.settings.button.hold_action
         if action == "repeat" and self.history:
             self._show(self.history[-1])
@@ -175,17 +222,18 @@ class TrayService:
             frames = show.walk(brightness=self.settings.show.brightness)
             self._play(frames, sum(f.seconds for f in frames))
 
-    def _show(self, pick: Pick) -> None:
-        """The light show that lands on `pick` (taps are ignored until it has landed)."""
+    def _show(self, pick: Pick) -> Pick:
+        """Start the light show that lands on `pick` (taps are ignored until it has landed);
+        returns the pick stamped with when its show started and when it settles."""
         settings = self.settings.show
-        self._play(show.frames(pick.colour, settings, pick.lead),
-                   show.spin_seconds(settings, pick.colour, pick.lead))
+        spin = show.spin_seconds(settings, pick.colour, pick.lead)
+        started = self._play(show.frames(pick.colour, settings, pick.lead), spin)
+        return dataclasses.replace(pick, shown_at=started, settles_at=started + spin)
 
-    def _play(self, frames: list, busy_for: float) -> None:
-        """Start a show; taps are ignored for `busy_for` seconds (until the pick has landed)."""
-        self._busy_until = time.monotonic() + busy_for
+    def _play(self, frames: Sequence[Frame], busy_for: float) -> float:
+        """Start a show; taps are ignored for `busy_for` seconds (until the pick has landed).
+        Returns when it started, on the loop's clock."""
+        started = self._now()
+        self._busy_until = started + busy_for
         self.tray.play(frames)
-
-    def _after_spin(self, fn: Any, *args: Any) -> None:
-        assert self._loop is not None
-        self._loop.call_at(self._busy_until, fn, *args)
+        return started

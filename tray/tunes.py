@@ -5,18 +5,20 @@ pattern of (on, seconds). A *passive* piezo is a bare transducer: it sounds the 
 driven at (gpiozero's `TonalBuzzer`, a 50 % PWM square wave), so its tune is a melody of
 (note, seconds), a note being a name such as "E6", a frequency in Hz, or None for a rest.
 
-The pick's chime is the one the USB tray's firmware plays (`firmware_bridge.tray.TUNES`) and the
-press chirp ends on the firmware's press note (A6), so a table sounds much the same whichever
-tray it has. The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small
-piezos are loud near their resonance of a few kHz and feeble in the octaves below. Every note
+This is the one tune table: the GPIO tray plays it on its buzzer, and the USB tray sends each
+melody to its firmware as (Hz, milliseconds) notes (`Tune.notes`), so a table sounds the same
+whichever tray it has. A name not in the table is refused by every tray (`tune()`).
+The notes sit high (E6 to C7, 1.3 to 2.1 kHz) because small piezos are loud near their resonance
+of a few kHz and feeble in the octaves below. Every note
 must lie within `PASSIVE_RANGE`, the range the passive buzzer is opened with; the tests check it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
-from gpiozero.tones import Tone
+from tray.backend import UnknownTune
 
 Note = str | float | None  # "E6", 1318.5 (Hz) or None (a rest)
 Step = tuple[bool | float | None, float]  # (on/off, or Hz/None; seconds) as the Player plays it
@@ -27,11 +29,33 @@ PASSIVE_OCTAVES = 1
 3520 Hz); gpiozero's default (A4, one octave) would stop at 880 Hz, below every note here."""
 
 
+_NOTE = re.compile(r"(?P<letter>[A-G])(?P<accidental>[#♯b♭♮]?)(?P<octave>[0-9])")
+_LETTERS = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+_ACCIDENTALS = {"#": 1, "♯": 1, "b": -1, "♭": -1, "♮": 0, "": 0}
+
+
+def midi(note: str) -> int:
+    """A note name's MIDI number ("A4" is 69), as gpiozero's `Tone.from_note` reads it.
+
+    Written out here, not borrowed from gpiozero, so that the table (which the USB tray reads
+    too) needs no GPIO library; a test holds the two to the same answers."""
+    match = _NOTE.fullmatch(note)
+    if match is None:
+        raise ValueError(f"a note is a name like 'E6', 'F#5' or 'Bb6', not {note!r}")
+    return (_LETTERS[match["letter"]] + _ACCIDENTALS[match["accidental"]]
+            + 12 * (int(match["octave"]) + 1))
+
+
+def midi_frequency(number: int) -> float:
+    """Equal temperament from A4 = 440 Hz (MIDI 69), as gpiozero computes it."""
+    return float(440 * 2 ** ((number - 69) / 12))
+
+
 def frequency(note: str | float) -> float:
-    """A note name ("E6", "F#5", "Bb6") or a frequency in Hz, as Hz (gpiozero's Tone does the
-    equal-temperament arithmetic; numbers are taken as Hz, never as MIDI note numbers)."""
+    """A note name ("E6", "F#5", "Bb6") or a frequency in Hz, as Hz (numbers are taken as Hz,
+    never as MIDI note numbers)."""
     if isinstance(note, str):
-        return Tone.from_note(note).frequency
+        return midi_frequency(midi(note))
     if isinstance(note, bool) or not isinstance(note, int | float) or note <= 0:
         raise ValueError(f"a note is a name like 'E6' or a frequency in Hz, not {note!r}")
     return float(note)
@@ -39,8 +63,8 @@ def frequency(note: str | float) -> float:
 
 def passive_range() -> tuple[float, float]:
     """The lowest and highest frequency the passive buzzer is opened to play, in Hz."""
-    mid = Tone.from_note(PASSIVE_MID_TONE)
-    return mid.down(12 * PASSIVE_OCTAVES).frequency, mid.up(12 * PASSIVE_OCTAVES).frequency
+    mid = midi(PASSIVE_MID_TONE)
+    return midi_frequency(mid - 12 * PASSIVE_OCTAVES), midi_frequency(mid + 12 * PASSIVE_OCTAVES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +83,11 @@ class Tune:
             return tuple((None if note is None else frequency(note), s) for note, s in self.melody)
         raise ValueError(f"a buzzer is 'active' or 'passive', not {kind!r}")
 
+    def notes(self) -> tuple[tuple[int, int], ...]:
+        """The melody as the USB tray's firmware takes it: (Hz, or 0 for a rest; milliseconds)."""
+        return tuple((0 if note is None else round(frequency(note)), round(s * 1000))
+                     for note, s in self.melody)
+
 
 TUNES: dict[str, Tune] = {
     # A quick two-note chirp, upwards: the press was heard.
@@ -73,3 +102,10 @@ TUNES: dict[str, Tune] = {
     ),
 }
 
+
+def tune(name: str) -> Tune:
+    """The tune called `name`; `UnknownTune` (naming the known ones) if there is none."""
+    found = TUNES.get(name)
+    if found is None:
+        raise UnknownTune(f"unknown tune {name!r}; known: {', '.join(TUNES)}")
+    return found

@@ -11,7 +11,9 @@ import pytest
 from club.link import Broker
 from club.service import ClubService
 from tests.club.broker import wait_until
+from tests.club.conftest import QUICK_SHOW
 from tests.club.test_publisher import publish_table
+from tests.helpers.picks import ShowingTray
 from tray.events import ButtonPressed, Pick
 
 pytestmark = pytest.mark.broker
@@ -19,7 +21,9 @@ pytestmark = pytest.mark.broker
 
 def settled_pick(table, seq, colour):
     table.bus.publish(ButtonPressed(t=time.time(), source="test"))
-    table.bus.publish(Pick(seq=seq, colour=colour, t=time.time(), source="test"))
+    # as the tray service posts it: stamped with its show, then PickSettled as it lands
+    ShowingTray(table.bus, QUICK_SHOW).publish(Pick(seq=seq, colour=colour, t=time.time(),
+                                                    source="test"))
     wait_until(lambda: (p := table.session.view()["pick"]) and p["seq"] == seq
                and not p["pending"], what=f"pick {seq} settled")
 

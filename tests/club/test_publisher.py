@@ -12,6 +12,8 @@ from club import topics
 from club.link import Broker, Link
 from club.table import start_table
 from tests.club.broker import wait_until
+from tests.club.conftest import QUICK_SHOW
+from tests.helpers.picks import ShowingTray
 from tray.config import MqttSettings
 from tray.events import ButtonPressed, Pick
 
@@ -31,7 +33,9 @@ def publish_table(broker, table, name="kitchen", *, press=None, allow_press=Fals
 
 def pick(table, seq, colour="red"):
     table.bus.publish(ButtonPressed(t=time.time(), source="test"))
-    table.bus.publish(Pick(seq=seq, colour=colour, t=time.time(), source="test"))
+    # as the tray service posts it: stamped with its show, then PickSettled as it lands
+    ShowingTray(table.bus, QUICK_SHOW).publish(Pick(seq=seq, colour=colour, t=time.time(),
+                                                    source="test"))
 
 
 def test_a_pick_goes_out_only_once_its_lights_have_settled(broker, make_table, listen):

@@ -78,3 +78,18 @@ def test_bridge_emulate_prints_the_pty_path(capsys):
 def test_bridge_needs_an_action(capsys):
     with pytest.raises(SystemExit):
         main(["bridge"])
+
+
+def test_the_udev_rules_are_named_for_what_they_do_and_say_each_fact_once():
+    """Installed side by side in /etc/udev/rules.d, two files of one name would overwrite each
+    other: the GPIO rule and the USB tray's rule have names of their own, and the Pico's tty
+    rule lives in the USB one only."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    rules = sorted(p for p in root.glob("*/*.rules"))
+    names = [p.name for p in rules]
+    assert sorted(names) == ["99-tinker-tray-gpio.rules", "99-tinker-tray-usb.rules"]
+    pico = [p.name for p in rules if 'ATTRS{idVendor}=="2e8a"' in p.read_text()]
+    gpio = [p.name for p in rules if 'SUBSYSTEM=="gpio"' in p.read_text()]
+    assert pico == ["99-tinker-tray-usb.rules"] and gpio == ["99-tinker-tray-gpio.rules"]

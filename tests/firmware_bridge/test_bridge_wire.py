@@ -1,5 +1,6 @@
 """The wire format: COBS, CRC-16, framing, and typed messages surviving a round trip."""
 
+import dataclasses
 import struct
 
 import pytest
@@ -104,7 +105,9 @@ def test_bad_payload_and_unknown_type_and_wrong_major_are_dropped_and_counted():
                    + wire.encode_frame(4, wire.BUTTON, struct.pack(wire.FMT_BUTTON, 1, 9, 0, 0)))
     assert got == []
     c = dec.counters
-    assert (c.bad_payload, c.unknown_type, c.wrong_major) == (2, 1, 1)
+    assert (c.bad_payload, c.bad_field, c.unknown_type, c.wrong_major) == (1, 1, 1, 1)
+    [refused] = dec.refused
+    assert refused.problem == "BUTTON: kind = 9 is not allowed (kind is one of 0, 1, 2, 3)"
 
 
 def test_hello_reply_of_another_major_still_gets_through():
@@ -118,20 +121,27 @@ u16 = st.integers(0, 0xFFFF)
 u32 = st.integers(0, 0xFFFFFFFF)
 short_text = st.text(max_size=32).filter(lambda s: len(s.encode()) <= 32)
 
+short_text = short_text.filter(str.isprintable)
+majors = st.tuples(st.integers(1, 255), st.integers(1, 255)).map(sorted)
+modes = st.sampled_from([wire.MODE_LINKED, wire.MODE_STANDALONE])
+
+# Valid messages: every field within its declared limits.
 MESSAGES = st.one_of(
-    st.builds(p.Hello, u8, u8, u8, u16, u16),
-    st.builds(p.HelloReply, u8, u8, u8, u8, u8, u16, u8, u16, short_text, short_text),
+    st.builds(lambda m, minor, hold, lost: p.Hello(*m, minor, hold, lost), majors, u8, u16, u16),
+    st.builds(lambda m, *rest: p.HelloReply(*m, *rest), majors, u8, st.just(4), u8,
+              st.integers(2, p.MAX_SHOW_FRAMES), modes, u16, short_text, short_text),
     st.builds(p.Heartbeat, u16),
-    st.builds(p.HeartbeatReply, u16, u32, u16, u8, u16),
+    st.builds(p.HeartbeatReply, u16, u32, u16, modes, u16),
     st.builds(p.SetLights, u16, st.tuples(u8, u8, u8, u8)),
     st.builds(p.ShowData, u16, u16, st.lists(st.tuples(u8, u8, u8, u8, u16),
                                              max_size=wire.SHOW_FRAMES_PER_MESSAGE)
               .map(tuple)),
-    st.builds(p.ShowPlay, u16, u16),
+    st.builds(p.ShowPlay, u16, st.integers(1, p.MAX_SHOW_FRAMES)),
     st.builds(p.Buzz, st.lists(st.tuples(u16, u16), max_size=60).map(tuple)),
     st.builds(p.Ack, u16),
-    st.builds(p.Button, u16, st.sampled_from([0, 1, 2, 3]), u32, u32),
-    st.builds(p.Error, u8, u8, st.text(max_size=60)),
+    st.builds(p.Button, u16, st.sampled_from([0, 1, 2, 3]), u32,
+              st.integers(0, p.MAX_DURATION_MS)),
+    st.builds(p.Error, u8, u8, st.text(max_size=60).filter(str.isprintable)),
 )
 
 
@@ -159,3 +169,74 @@ def test_noise_never_decodes_to_a_button_event():
     got = [r for i in range(0, len(noise), 4096) for r in dec.feed(noise[i:i + 4096])]
     assert not [r for r in got if isinstance(r.msg, p.Button)]
     assert dec.counters.dropped > 1000  # it did look at the noise, and threw it away
+
+
+# --- every field a device sends, fuzzed: in its limits it decodes, outside it is refused ------
+
+WIRE_VALUES = {"B": u8, "H": u16, "I": u32}
+
+
+def _wire_strategy(cls, name):
+    """Every value the wire can carry in field `name` of `cls` (a fixed integer field)."""
+    fields = cls._fixed_fields()
+    at = sum(cls.GROUPS.get(n, 1) for n in fields[:fields.index(name)])
+    return WIRE_VALUES[cls.FIXED.lstrip("<")[at]]
+
+
+def _fixed_values(msg):
+    out = []
+    for n in type(msg)._fixed_fields():
+        value = getattr(msg, n)
+        out.extend(value if n in type(msg).GROUPS else (value,))
+    return out
+
+
+@given(st.data())
+def test_each_field_of_each_message_is_decoded_only_within_its_limits(data):
+    """Take a valid message, set one field to anything its wire type can carry, send it: the
+    decoder returns it if the field is within its declared limits, and otherwise refuses it
+    naming the message and the field. It never raises, never lets an absurd value through."""
+    original = data.draw(MESSAGES)
+    cls = type(original)
+    names = [n for n in cls._fixed_fields() if n not in cls.GROUPS]
+    if not names:
+        return
+    name = data.draw(st.sampled_from(names))
+    value = data.draw(_wire_strategy(cls, name))
+    msg = dataclasses.replace(original, **{name: value})
+    dec = p.Decoder()
+    got = dec.feed(wire.encode_frame(1, cls.TYPE, struct.pack(cls.FIXED, *_fixed_values(msg))
+                                     + _tail(original)))
+    try:
+        msg.check()
+    except p.FieldError as exc:
+        assert got == [] and dec.counters.bad_field == 1
+        assert dec.refused[-1].problem == str(exc)
+        assert str(exc).startswith(f"{cls.name()}: ")
+    else:
+        assert [r.msg for r in got] == [msg]
+        limit = cls.LIMITS.get(name)
+        assert limit is None or limit.allows(value)
+
+
+def _tail(msg):
+    packed = msg.pack()
+    return packed[struct.calcsize(type(msg).FIXED):]
+
+
+@pytest.mark.parametrize("max_show", [0, 1, p.MAX_SHOW_FRAMES + 1, 0xFFFF])
+def test_a_hello_reply_with_an_absurd_max_show_is_refused(max_show):
+    reply = p.HelloReply(1, 1, 0, 4, 1, max_show, 0, 0, "1.0.0", "pico")
+    dec = p.Decoder()
+    assert dec.feed(p.encode(reply, 1)) == []
+    refused = dec.take_refused(wire.HELLO_REPLY)
+    assert refused is not None
+    assert refused.problem == (f"HELLO_REPLY: max_show = {max_show} is not allowed "
+                               f"(max_show is 2 to {p.MAX_SHOW_FRAMES})")
+    assert dec.take_refused(wire.HELLO_REPLY) is None
+
+
+def test_every_message_is_declared_by_its_layout():
+    for cls in p.MESSAGE_TYPES:
+        assert "pack" not in vars(cls) and "unpack" not in vars(cls), cls
+        assert set(cls.LIMITS) <= {f.name for f in dataclasses.fields(cls)}, cls

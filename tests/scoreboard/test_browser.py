@@ -14,6 +14,7 @@ import pytest
 from cli.app import create_app
 from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
+from tests.helpers.picks import ShowingTray
 from tests.helpers.web import TOKEN
 from tray import show as light_show
 from tray.bus import Bus
@@ -201,13 +202,14 @@ def emulated(tmp_path):
     picks = []
 
     def press():
-        picks.append(picker.pick(source="virtual"))
-        s.bus.publish(picks[-1])
+        picks.append(s.tray.publish(picker.pick(source="virtual")))
 
     s = Served(tmp_path / "journal.sqlite3", show=QUICK, press=press)
     s.picks = picks
     s.start()
+    s.tray = ShowingTray(s.bus, QUICK)  # stamps each pick, announces its landing
     yield s
+    s.tray.close()
     s.stop()
 
 
@@ -248,8 +250,7 @@ def test_the_scoreboard_keeps_the_pick_back_until_the_lights_settle(emulated, br
     page.goto(emulated.url + "/")
     page.wait_for_selector(".status:text('live')", timeout=WAIT)
     page.evaluate(WATCH_SWATCH)
-    pick = Pick(seq=1, colour="green", t=time.time())
-    emulated.bus.publish(pick)
+    pick = emulated.tray.publish(Pick(seq=1, colour="green", t=time.time()))
     page.wait_for_selector("#swatch.pending[data-seq='1']", timeout=WAIT)
     shown = (page.inner_text("#swatch") + page.inner_text("#says")
              + page.inner_text("#meanings")).lower()
@@ -272,10 +273,10 @@ def test_the_event_stream_sends_the_reveal_without_a_new_entry(emulated):
     with httpx.stream("GET", emulated.url + "/api/events", timeout=10) as res:
         lines = res.iter_lines()
         _next_event(lines)
-        emulated.bus.publish(Pick(seq=1, colour="blue", t=time.time()))
+        emulated.tray.publish(Pick(seq=1, colour="blue", t=time.time()))
         hidden = _next_event(lines)
         assert json.loads(hidden["data"])["pick"]["pending"] is True
-        shown = _next_event(lines)  # woken by the session's timer: no entry, same version
+        shown = _next_event(lines)  # woken by the tray's PickSettled: no entry, same version
         assert shown["id"] == hidden["id"]
         assert json.loads(shown["data"])["pick"]["colour"] == "blue"
 

@@ -1,11 +1,13 @@
-"""No spoilers, one show: the displays hold a pick back until the lights settle, and the virtual
-tray gets the very frames the LEDs play. Every clock here is injected: nothing sleeps."""
+"""No spoilers, one show: the displays hold a pick back until the lights settle (the moment the
+pick carries), and the virtual tray gets the very frames the LEDs play. Every clock here is
+injected: nothing sleeps."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import threading
 
 import pytest
 from starlette.testclient import TestClient
@@ -13,6 +15,7 @@ from starlette.testclient import TestClient
 from cli.app import create_app
 from scoreboard import reveal
 from scoreboard.session import PickRevealed, TableSession
+from tests.helpers.picks import shown
 from tests.helpers.web import TOKEN
 from tray import show
 from tray.backend import COLOURS
@@ -24,7 +27,12 @@ from .test_terminal import text
 
 QUICK = ShowSettings(steps=6, first_step_s=0.05, last_step_s=0.2, blinks=2, blink_s=0.1, lit_s=1.0)
 SPIN = show.spin_seconds(QUICK)
-T0 = 1_000_000.0  # when the pick was made, on the injected clock
+T0 = 1_000_000.0  # when the pick's show started, on the injected (monotonic) clock
+
+
+def stamped(seq, colour, t=T0, lead=None, settings=QUICK):
+    """A pick as the tray service posts it: its show started at `t` on the session's clock."""
+    return shown(Pick(seq=seq, colour=colour, t=1.7e9, lead=lead), settings, t)
 
 
 class Clock:
@@ -33,29 +41,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class Timers:
-    """An injected Schedule: records (delay, fn) instead of starting threads."""
-
-    def __init__(self):
-        self.pending: list[tuple[float, object]] = []
-        self.cancelled = 0
-
-    def __call__(self, delay, fn):
-        entry = (delay, fn)
-        self.pending.append(entry)
-
-        def cancel():
-            if entry in self.pending:
-                self.pending.remove(entry)
-                self.cancelled += 1
-        return cancel
-
-    def fire(self):
-        delay, fn = self.pending.pop(0)
-        fn()
-        return delay
 
 
 @pytest.fixture
@@ -77,7 +62,7 @@ def frames_json(colour, settings, lead=None):
 
 @pytest.mark.parametrize("colour", COLOURS)
 def test_the_virtual_tray_gets_exactly_the_frames_the_leds_play(quick_app, bus, clock, colour):
-    bus.publish(Pick(seq=3, colour=colour, t=T0, lead="green"))
+    bus.publish(stamped(3, colour, T0, lead="green"))
     clock.now = T0 + 60  # long after: the whole show
     served = quick_app.get("/api/show").json()
     assert served["seq"] == 3 and served["more"] is False
@@ -90,7 +75,7 @@ def test_the_page_gets_each_frame_only_as_the_leds_reach_it(quick_app, bus, cloc
     """No frame to come, and not the show's length: either would name the pick early to anyone
     reading the page's traffic (the first frames are the same whatever the pick)."""
     full = frames_json(colour, QUICK, "red")
-    bus.publish(Pick(seq=1, colour=colour, t=T0, lead="red"))
+    bus.publish(stamped(1, colour, T0, lead="red"))
     begins = 0.0
     for n, frame in enumerate(full, start=1):
         for now in (T0 + begins + 1e-6, T0 + begins + frame["seconds"] / 2 + 1e-6):
@@ -106,7 +91,7 @@ def test_the_page_gets_each_frame_only_as_the_leds_reach_it(quick_app, bus, cloc
 def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
         quick_app, bus, clock):
     for lead in COLOURS:  # one lead needs extra steps to reach blue, and the reveal waits
-        bus.publish(Pick(seq=COLOURS.index(lead) + 1, colour="blue", t=clock.now, lead=lead))
+        bus.publish(stamped(COLOURS.index(lead) + 1, "blue", clock.now, lead=lead))
         served = quick_app.get("/api/show").json()
         assert served["frames"] == frames_json("blue", QUICK, lead)[:1]
         assert served["frames"][0]["levels"] == [1.0 if c == lead else 0.0 for c in COLOURS]
@@ -121,7 +106,7 @@ def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
 def test_the_frames_follow_the_services_settings_not_the_defaults(journal, bus, clock):
     slow = ShowSettings(steps=30, blinks=4, lit_s=0.0, brightness=0.5)
     with TestClient(create_app(journal, bus, TOKEN, show=slow, clock=clock)) as c:
-        bus.publish(Pick(seq=1, colour="green", t=T0))
+        bus.publish(stamped(1, "green", T0, settings=slow))
         clock.now = T0 + 60
         assert c.get("/api/show").json()["frames"] == frames_json("green", slow)
         assert frames_json("green", slow) != frames_json("green", ShowSettings())
@@ -132,7 +117,7 @@ def test_the_view_names_the_pick_only_once_the_lights_settle(quick_app, bus, clo
                                                               colour):
     quick_app.headers["X-Table-Token"] = TOKEN
     quick_app.post("/api/new-game", json={"players": ["Ann", "Bea"]})
-    bus.publish(Pick(seq=1, colour=colour, t=T0))
+    bus.publish(stamped(1, colour, T0))
     assert journal.entries(1)[-1].entry["colour"] == colour  # journaled at once
     for now in (T0, T0 + SPIN / 2, T0 + SPIN - 1e-6):
         clock.now = now
@@ -151,7 +136,7 @@ def test_a_declared_card_stays_named_while_its_pick_is_hidden(quick_app, bus, cl
     quick_app.headers["X-Table-Token"] = TOKEN
     quick_app.post("/api/new-game", json={"players": ["Ann", "Bea"]})
     quick_app.post("/api/entry", json={"kind": "declare", "card": "GD2", "seat": 1})
-    bus.publish(Pick(seq=2, colour="red", t=T0))
+    bus.publish(stamped(2, "red", T0))
     pick = quick_app.get("/api/view").json()["pick"]
     assert pick["pending"] and pick["declared"] == "Green Draw 2" and pick["colour"] is None
     clock.now = T0 + SPIN
@@ -159,7 +144,7 @@ def test_a_declared_card_stays_named_while_its_pick_is_hidden(quick_app, bus, cl
 
 
 def test_a_page_opened_after_the_settle_time_sees_the_pick_at_once(quick_app, bus, clock):
-    bus.publish(Pick(seq=1, colour="blue", t=T0))
+    bus.publish(stamped(1, "blue", T0))
     clock.now = T0 + SPIN + 60  # nobody was watching when it settled
     assert quick_app.get("/api/view").json()["pick"]["colour"] == "blue"
     served = quick_app.get("/api/show").json()
@@ -167,7 +152,7 @@ def test_a_page_opened_after_the_settle_time_sees_the_pick_at_once(quick_app, bu
 
 
 def test_a_pick_stamped_in_the_future_waits_one_spin_from_its_arrival(quick_app, bus, clock):
-    bus.publish(Pick(seq=1, colour="blue", t=T0 + 3600))  # the tray's clock stepped back
+    bus.publish(stamped(1, "blue", T0 + 3600))  # the tray's clock stepped back
     clock.now = T0 + SPIN - 1e-6
     assert quick_app.get("/api/view").json()["pick"]["pending"]
     clock.now = T0 + SPIN
@@ -182,7 +167,7 @@ def test_without_a_tray_or_after_a_restart_a_pick_shows_at_once_and_no_show_is_s
     journal, bus = Journal(path), Bus()
     with TestClient(create_app(journal, bus, TOKEN, clock=clock)) as c:  # no show settings
         assert c.get("/api/show").json() == reveal.no_show(None)
-        bus.publish(Pick(seq=1, colour="yellow", t=T0))
+        bus.publish(Pick(seq=1, colour="yellow", t=T0))  # no tray: no show, nothing to wait for
         assert c.get("/api/view").json()["pick"]["colour"] == "yellow"
         assert c.get("/api/show").json() == reveal.no_show(1)
     journal.close()
@@ -193,42 +178,39 @@ def test_without_a_tray_or_after_a_restart_a_pick_shows_at_once_and_no_show_is_s
     journal.close()
 
 
-def test_the_session_announces_the_reveal_when_its_clock_gets_there(journal, clock):
-    bus, timers, seen = Bus(), Timers(), []
+def test_the_pick_says_when_it_may_be_named_and_the_session_starts_no_thread(journal, clock):
+    """No timer per pick: the session only compares its clock with the pick's own stamp, and
+    the one announcement of the landing is the tray's PickSettled (alias PickRevealed)."""
+    bus, seen = Bus(), []
     bus.subscribe(seen.append, PickRevealed)
-    s = TableSession(journal, bus, show=QUICK, clock=clock, schedule=timers)
-    bus.publish(Pick(seq=1, colour="red", t=T0))
-    assert [d for d, _ in timers.pending] == [pytest.approx(SPIN)] and seen == []
-    clock.now = T0 + SPIN - 0.01  # the timer fired early (another clock): it waits again
-    timers.fire()
-    assert seen == [] and [d for d, _ in timers.pending] == [pytest.approx(0.01)]
+    s = TableSession(journal, bus, show=QUICK, clock=clock)
+    threads = threading.active_count()
+    bus.publish(stamped(1, "red", T0))
+    assert threading.active_count() == threads
+    assert s.hidden_pick() == 1 and not s.settled(1)
+    clock.now = T0 + SPIN - 1e-6
+    assert s.hidden_pick() == 1
     clock.now = T0 + SPIN
-    timers.fire()
-    assert seen == [PickRevealed(1)] and timers.pending == []
+    assert s.hidden_pick() is None and s.settled(1)
+    assert seen == []  # the session never announces: the tray does, once
     s.close()
 
 
-def test_a_newer_pick_takes_over_the_reveal_and_close_cancels_it(journal, clock):
-    bus, timers, seen = Bus(), Timers(), []
-    bus.subscribe(seen.append, PickRevealed)
-    s = TableSession(journal, bus, show=QUICK, clock=clock, schedule=timers)
-    bus.publish(Pick(seq=1, colour="red", t=T0))
-    first = timers.pending[0]
-    clock.now = T0 + 1
-    bus.publish(Pick(seq=2, colour="blue", t=T0 + 1))
-    clock.now = T0 + 1 + SPIN
-    first[1]()  # the stale timer of pick 1 announces nothing
-    assert seen == []
-    timers.fire()
-    assert seen == [PickRevealed(2)]
-    bus.publish(Pick(seq=3, colour="green", t=clock.now))
+def test_a_newer_pick_is_the_one_held_back(journal, clock):
+    s = TableSession(journal, Bus(), show=QUICK, clock=clock)
+    bus = s.bus
+    bus.publish(stamped(1, "red", T0))
+    clock.now = T0 + SPIN
+    bus.publish(stamped(2, "blue", clock.now))
+    assert s.hidden_pick() == 2 and s.settled(1) and not s.settled(2)
     s.close()
-    assert timers.pending == [] and timers.cancelled >= 1
+    bus.publish(stamped(3, "green", clock.now + SPIN))  # closed: no longer listening
+    assert s.table.last_pick.seq == 2
 
 
 def test_the_terminal_shows_a_pending_pick_without_its_colour(journal, bus, clock):
-    s = TableSession(journal, bus, show=QUICK, clock=clock, schedule=Timers())
-    bus.publish(Pick(seq=9, colour="green", t=T0))
+    s = TableSession(journal, bus, show=QUICK, clock=clock)
+    bus.publish(stamped(9, "green", T0))
     out = text(s.view())
     assert "Tinker Bell is choosing" in out and "pick #9" in out and "GREEN" not in out
     clock.now = T0 + SPIN

@@ -19,6 +19,7 @@ from cli.commands import bench
 from tests.helpers.gpio import installed_factory
 from tray import config as tray_config
 from tray import tunes
+from tray.backend import UnknownTune
 from tray.config import BuzzerConfig
 from tray.devices import TrayDevices
 from tray.events import Pick
@@ -120,6 +121,25 @@ def test_the_press_chirps_up_and_the_pick_chime_rises():
     assert pick == near([E6, G6, C7]) and pick == sorted(pick)
 
 
+def test_note_names_read_as_gpiozero_reads_them():
+    """The tune table does its own note arithmetic (the USB tray reads it without gpiozero):
+    every name gives the frequency gpiozero's Tone gives."""
+    from gpiozero.tones import Tone
+
+    for octave in range(10):
+        for letter in "CDEFGAB":
+            for accidental in ("", "#", "b", "♯", "♭"):
+                name = f"{letter}{accidental}{octave}"
+                try:
+                    expected = Tone.from_note(name).frequency
+                except ValueError:  # beyond MIDI 0..127
+                    continue
+                assert tunes.frequency(name) == expected, name
+    for bad in ("E", "E10", "e6", "E6x", "Eb#6", ""):
+        with pytest.raises(ValueError, match="a note is a name like"):
+            tunes.frequency(bad)
+
+
 def test_notes_are_names_or_hertz_never_midi_numbers():
     assert tunes.frequency("A4") == 440.0 and tunes.frequency("Bb6") == near(1864.66)
     assert tunes.frequency(100) == 100.0  # Hz: gpiozero's Tone(100) would read MIDI note 100
@@ -158,9 +178,10 @@ def test_a_new_tune_replaces_the_one_playing(passive, clock):
     assert heard(passive) == near([E6, E6, A6, None])  # the pick's first note only
 
 
-def test_an_unknown_tune_plays_nothing(passive, clock):
-    passive.buzz("fanfare")
-    passive.buzz("")
+def test_an_unknown_tune_is_refused_and_plays_nothing(passive, clock):
+    for name in ("fanfare", ""):
+        with pytest.raises(UnknownTune, match=f"unknown tune {name!r}; known: press, pick"):
+            passive.buzz(name)
     run_until(passive, clock, 10.0)
     assert heard(passive) == [] and passive.devices.buzzer.value is None
 
@@ -230,7 +251,8 @@ def test_an_active_buzzer_beeps_the_pick_pattern_on_its_pin(mock_factory, quick_
     tray = GpioTray(buzzer_config(quick_config, "active"), clock=clock)
     try:
         tray.buzz("pick")
-        tray.buzz("no such tune")
+        with pytest.raises(UnknownTune):
+            tray.buzz("no such tune")
         run_until(tray, clock, 10.0)
         assert [s.state for s in tray.devices.buzzer.pin.states] == [0, 1, 0, 1, 0, 1, 0]
         tray.buzz("press")

@@ -190,3 +190,12 @@ def test_default_path_prefers_the_environment(monkeypatch, tmp_path):
     assert config.default_path() == tmp_path / "x.toml"
     monkeypatch.delenv("TINKER_TRAY_CONFIG")
     assert config.default_path().name in ("default.toml", "pinmap.toml")
+
+
+def test_the_hardware_pin_map_is_the_packaged_default_byte_for_byte():
+    """One pin map: hardware/pinmap.toml (what the wiring docs and the systemd unit install) is a
+    copy of tray/default.toml, kept equal here rather than by hand."""
+    default = Path(config.__file__).with_name("default.toml")
+    assert HARDWARE.read_bytes() == default.read_bytes(), (
+        "hardware/pinmap.toml differs from tray/default.toml: edit tray/default.toml, then "
+        "cp tray/default.toml hardware/pinmap.toml")
