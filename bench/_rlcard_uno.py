@@ -1,5 +1,5 @@
 """Peer measurement, run inside the throwaway rlcard environment: rlcard's UnoGame with uniformly
-random legal actions. Prints one JSON object: hands/s and steps/hand per player count."""
+random legal actions. Prints one JSON object: hands/s (in this process) and steps per hand."""
 
 import json
 import random
@@ -22,9 +22,9 @@ def run(hands: int, players: int, seed: int) -> dict:
             game.step(rng.choice(game.get_legal_actions()))
             steps += 1
     seconds = time.perf_counter() - start
-    return {"hands_per_s": hands / seconds, "steps_per_hand": steps / hands}
+    return {"hands_per_s": hands / seconds, "steps": steps / hands}
 
 
 if __name__ == "__main__":
-    n, seed = int(sys.argv[1]), int(sys.argv[2])
-    print(json.dumps({str(p): run(n, p, seed) for p in (2, 4)}))
+    n, seed, players = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    print(json.dumps(run(n, players, seed)))

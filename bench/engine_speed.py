@@ -1,20 +1,26 @@
-"""Hands per second of the engine, per ruleset, beside rlcard's UnoGame, in the same run.
+"""Hands and decisions per second of the engine, compiled and pure Python, beside rlcard's
+UnoGame, in one run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
 
+Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
+and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
+one `./tinker` makes (build/mypyc), the pure one the same sources with TINKER_TRAY_PURE=1.
 rlcard is installed from PyPI into a throwaway virtual environment (bench/.rlcard-venv, ignored
 by git) on first use; it never becomes a dependency of the project. Both sides play uniformly
 random legal actions; ours plays each ruleset's full rules (Disney: Tinker Bell picks,
 protection, UNO calls and catches, challenges, reshuffles). classic, official-2018 and elvis run
 with draw_when_playable=false, as rlcard draws only when nothing plays (with it, random bots draw
-at will and hands grow to hundreds of turns). Figures are medians of R runs; compare the ratio, not
-the absolute numbers (the machines are shared and noisy).
+at will and hands grow to hundreds of turns). A decision is a move or a call out of turn (ours)
+or a `step` (rlcard). Figures are medians of R runs, interleaved; compare the ratios, not the
+absolute numbers (the machines are shared and noisy).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -23,11 +29,25 @@ import venv
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-from engine.simulate import simulate  # noqa: E402
-
+ROOT = HERE.parent
 PEER_ENV = HERE / ".rlcard-venv"
+BUILDS = ("compiled", "python")
+
+RULESET_OPTIONS = {
+    "disney": {},
+    "classic": {"draw_when_playable": False},
+    "official-2018": {"draw_when_playable": False},
+    "elvis": {"draw_when_playable": False},
+}
+
+# The child process: import the engine, play, report what it played and which build ran.
+_OURS = """
+import json, sys
+from engine.simulate import simulate
+hands, players, seed, ruleset, options = json.loads(sys.argv[1])
+s = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
+print(json.dumps({"engine": s["engine"], "decisions_per_hand": s["average_decisions_per_hand"]}))
+"""
 
 
 def peer_python() -> Path:
@@ -39,20 +59,45 @@ def peer_python() -> Path:
     return py
 
 
-RULESET_OPTIONS = {
-    "disney": {},
-    "classic": {"draw_when_playable": False},
-    "official-2018": {"draw_when_playable": False},
-    "elvis": {"draw_when_playable": False},
-}
-
-
-def ours(hands: int, players: int, seed: int, ruleset: str = "disney") -> dict:
+def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
+    """One whole process of our engine in `build` ("compiled" or "python")."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("TINKER_TRAY_PURE", None)
+    if build == "python":
+        env["TINKER_TRAY_PURE"] = "1"
+    job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
     start = time.perf_counter()
-    options = RULESET_OPTIONS.get(ruleset, {})
-    stats = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
+    out = subprocess.run(
+        [sys.executable, "-c", _OURS, job], env=env, cwd=ROOT, check=True,
+        capture_output=True, text=True,
+    ).stdout
     seconds = time.perf_counter() - start
-    return {"hands_per_s": hands / seconds, "turns_per_hand": stats["average_turns_per_hand"]}
+    figures = json.loads(out)
+    if figures["engine"] != build:
+        sys.exit(f"asked for the {build} engine, got {figures['engine']} (run ./tinker first)")
+    return {"hands_per_s": hands / seconds, "decisions_per_hand": figures["decisions_per_hand"]}
+
+
+def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
+    """rlcard's UnoGame, 2 and 4 players, each a whole process."""
+    out = {}
+    for players in (2, 4):
+        start = time.perf_counter()
+        figures = json.loads(subprocess.run(
+            [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)],
+            check=True, capture_output=True, text=True,
+        ).stdout)
+        seconds = time.perf_counter() - start
+        out[players] = {"hands_per_s": hands / seconds, "decisions_per_hand": figures["steps"]}
+    return out
+
+
+def search_bot_move_time() -> str | None:
+    """The search bot's time per move, as a line to print (None: no search bot yet).
+
+    Hook for the search bot (issue 9, item 5): measure its median move time in digital play here
+    and return e.g. "search bot: 120 ms per move (median of 200 moves)"."""
+    return None
 
 
 def main() -> None:
@@ -64,32 +109,38 @@ def main() -> None:
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
-    runs: dict[str, dict[int, list[dict]]] = {
-        name: {2: [], 4: []} for name in [*rulesets, "rlcard"]
-    }
-    for r in range(args.repeat):  # interleave the two so machine noise hits both alike
-        for p in (2, 4):
+    runs: dict[tuple[str, str, int], list[dict]] = {}
+    for r in range(args.repeat):  # interleaved, so that machine noise hits every side alike
+        seed = args.seed + r
+        for players, figures in rlcard(py, args.hands, seed).items():
+            runs.setdefault(("rlcard", "", players), []).append(figures)
+        for players in (2, 4):
             for name in rulesets:
-                runs[name][p].append(ours(args.hands, p, args.seed + r, name))
-        out = subprocess.run(
-            [str(py), str(HERE / "_rlcard_uno.py"), str(args.hands), str(args.seed + r)],
-            check=True, capture_output=True, text=True,
-        ).stdout
-        for p, figures in json.loads(out).items():
-            runs["rlcard"][int(p)].append(figures)
-    print(f"random-bot hands, {args.hands} per run, median of {args.repeat} runs")
-    print(f"{'ruleset':>13} {'players':>7} {'ours hands/s':>13} {'rlcard hands/s':>15}"
-          f" {'ratio':>6} {'our turns/hand':>15} {'rlcard steps/hand':>18}"
-          f" {'decisions/s ratio':>18}")
-    for name in rulesets:
-        for p in (2, 4):
-            o = statistics.median(x["hands_per_s"] for x in runs[name][p])
-            r = statistics.median(x["hands_per_s"] for x in runs["rlcard"][p])
-            ot = statistics.median(x["turns_per_hand"] for x in runs[name][p])
-            rt = statistics.median(x["steps_per_hand"] for x in runs["rlcard"][p])
-            per_decision = (o * ot) / (r * rt)
-            print(f"{name:>13} {p:>7} {o:>13,.0f} {r:>15,.0f} {o / r:>5.2f}x {ot:>15.1f}"
-                  f" {rt:>18.1f} {per_decision:>17.2f}x")
+                for build in BUILDS:
+                    figures = ours(build, args.hands, players, seed, name)
+                    runs.setdefault((name, build, players), []).append(figures)
+
+    def median(key: tuple[str, str, int], field: str) -> float:
+        return statistics.median(x[field] for x in runs[key])
+
+    print(f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs")
+    print(f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
+          f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}")
+    for players in (2, 4):
+        peer = ("rlcard", "", players)
+        r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
+        print(f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
+              f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f}")
+        for name in rulesets:
+            for build in BUILDS:
+                key = (name, build, players)
+                hands, dec = median(key, "hands_per_s"), median(key, "decisions_per_hand")
+                print(f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
+                      f" {dec:>14.1f} {hands * dec:>11,.0f}"
+                      f" {hands * dec / (r_hands * r_dec):>7.2f}x")
+    search = search_bot_move_time()
+    if search is not None:
+        print(search)
 
 
 if __name__ == "__main__":

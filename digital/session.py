@@ -362,17 +362,15 @@ def _card(card: int) -> dict[str, str]:
 
 def _lay(action: int) -> tuple[int, dict[str, Any]] | None:
     """(card, move) for an action that lays a card from the hand; None for any other action."""
-    if action < A.PROTECT:
-        card, rest = divmod(action, 8)
-        colour, uno = divmod(rest, 2)
-        move = {"a": action, "verb": "play", "uno": bool(uno)}
-        if card == C.WILD:
-            move["call"] = C.COLOURS[colour]
-        return card, move
-    if action < A.DRAW:
-        verb = "protect" if action < A.DISCARD else "discard"
-        card, uno = divmod(action - (A.PROTECT if verb == "protect" else A.DISCARD), 2)
-        return card, {"a": action, "verb": verb, "uno": bool(uno)}
+    laid = A.decode(action)
+    if laid.kind == A.Kind.PLAY:
+        move: dict[str, Any] = {"a": action, "verb": "play", "uno": laid.uno}
+        if laid.card == C.WILD:
+            move["call"] = C.COLOURS[laid.colour]
+        return laid.card, move
+    if laid.kind == A.Kind.PROTECT or laid.kind == A.Kind.DISCARD:
+        verb = "protect" if laid.kind == A.Kind.PROTECT else "discard"
+        return laid.card, {"a": action, "verb": verb, "uno": laid.uno}
     return None
 
 

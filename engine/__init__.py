@@ -2,4 +2,51 @@
 
 Modelled on OpenSpiel: a state knows whose move it is, lists the legal actions (small ints),
 applies one, and exposes chance (shuffles, Tinker Bell's pick) as explicit chance nodes.
+
+The same modules may also be compiled with mypyc (`setup.py`; `./tinker` builds them into
+build/mypyc where a C compiler is present). Both builds live side by side: the compiled modules
+are put ahead of these sources on the package's path, unless TINKER_TRAY_PURE=1 or unless a
+source has changed since they were built (a stale build is never used). `BUILD` says which runs.
 """
+
+from __future__ import annotations
+
+import os
+import sys
+
+# (os.path, not pathlib: this runs at every start, and pathlib costs more to import than the rest)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_COMPILED = os.path.join(os.path.dirname(_HERE), "build", "mypyc")
+STAMP = "SOURCES"
+"""File in the compiled package listing each compiled source with its SHA-256."""
+
+
+def _compiled_is_current() -> bool:
+    try:
+        with open(os.path.join(_COMPILED, "engine", STAMP)) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    import hashlib
+
+    for line in lines:
+        name, _, digest = line.partition(" ")
+        try:
+            with open(os.path.join(_HERE, name), "rb") as f:
+                if hashlib.sha256(f.read()).hexdigest() != digest:
+                    return False
+        except OSError:
+            return False
+    return bool(lines)
+
+
+def _choose_build() -> str:
+    if os.environ.get("TINKER_TRAY_PURE") == "1" or not _compiled_is_current():
+        return "python"
+    __path__.insert(0, os.path.join(_COMPILED, "engine"))  # the compiled modules first
+    sys.path.append(_COMPILED)  # mypyc's shared runtime library of the group
+    return "compiled"
+
+
+BUILD = _choose_build()
+""""compiled" (mypyc) or "python" (these sources), as chosen at import time."""

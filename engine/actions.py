@@ -1,30 +1,66 @@
 """Actions as small ints (OpenSpiel style): cheap to list, compare and pick at random.
 
-The game record speaks in events (`{"seat": 1, "act": "play", "card": "R7"}`); `engine.record`
+The game record speaks in events (`{"seat": 1, "act": "play", "card": "R7"}`); `engine.notation`
 translates between the two. Seats in TARGET and CATCH are seat numbers, not positions.
+
+`decode(action)` is the one place an action int is taken apart: every reader (the rules' checks,
+`describe`, the record's notation, the displays) asks it instead of doing the arithmetic again.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+from typing import Final, NamedTuple
+
 from engine import cards as C
 
 # play a card: card * 8 + chosen colour * 2 + uno  (chosen colour only for a Wild; else 0)
-PROTECT = 1000  # + card * 2 + uno
-DISCARD = 2000  # + card * 2 + uno
-DRAW = 3000
-PASS = 3001  # keep the playable card just drawn
-DONE = 3002  # stop discarding after a Wild Discard All
-TAKE = 3003  # take the Villain Draw 4 penalty instead of protecting
-UNO = 3004  # a late UNO call ("catching yourself")
-CHALLENGE = 3005  # challenge the Villain Draw 4 just played
-FLIP = 3006  # Vegas: turn over the top card of the draw pile
-COLOUR = 3100  # + colour: name the colour of a Wild turned up as the first discard
-TARGET = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2
-CATCH = 3300  # + seat: catch that seat holding one card without having called UNO
-MISPLAY = 3400  # + card: a wrong card was laid, is taken back, and its player draws the penalty
+PROTECT: Final = 1000  # + card * 2 + uno
+DISCARD: Final = 2000  # + card * 2 + uno
+DRAW: Final = 3000
+PASS: Final = 3001  # keep the playable card just drawn
+DONE: Final = 3002  # stop discarding after a Wild Discard All
+TAKE: Final = 3003  # take the cards (a Villain Draw 4's four, a draw card's penalty)
+UNO: Final = 3004  # a late UNO call ("catching yourself")
+CHALLENGE: Final = 3005  # challenge the (Villain or Wild) Draw 4 just played
+FLIP: Final = 3006  # Vegas: turn over the top card of the draw pile
+COLOUR: Final = 3100  # + colour: name the colour of a Wild turned up as the first discard
+TARGET: Final = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2 (or swaps hands)
+CATCH: Final = 3300  # + seat: catch that seat holding one card without having called UNO
+MISPLAY: Final = 3400  # + card: a wrong card was laid, is taken back, its player draws the penalty
+PICK: Final = 3500  # + colour: Tinker Bell's pick, a chance outcome (OpenSpiel's chance action)
+SIZE: Final = PICK + 4  # every action is below this
 
 
-_NAMERS = frozenset({C.WILD, C.WILD_DRAW4, C.WILD_SHUFFLE_HANDS, C.WILD_CUSTOM})
+class Kind(IntEnum):
+    """What an action does, whatever its card, colour or seat."""
+
+    PLAY = 0
+    PROTECT = 1
+    DISCARD = 2
+    DRAW = 3
+    PASS = 4
+    DONE = 5
+    TAKE = 6
+    UNO = 7
+    CHALLENGE = 8
+    FLIP = 9
+    COLOUR = 10
+    TARGET = 11
+    CATCH = 12
+    MISPLAY = 13
+    PICK = 14
+    UNKNOWN = 15
+
+
+class Decoded(NamedTuple):
+    """An action taken apart. Fields an action does not use are 0 (`seat` is -1)."""
+
+    kind: Kind
+    card: int = 0
+    colour: int = 0  # the colour named by a Wild, or by COLOUR
+    uno: bool = False  # UNO called with the next-to-last card
+    seat: int = -1  # TARGET and CATCH
 
 
 def play(card: int, colour: int = 0, uno: bool = False) -> int:
@@ -39,38 +75,109 @@ def discard(card: int, uno: bool = False) -> int:
     return DISCARD + card * 2 + uno
 
 
+_FIXED = {
+    DRAW: Kind.DRAW,
+    PASS: Kind.PASS,
+    DONE: Kind.DONE,
+    TAKE: Kind.TAKE,
+    UNO: Kind.UNO,
+    CHALLENGE: Kind.CHALLENGE,
+    FLIP: Kind.FLIP,
+}
+
+
+def _decode(action: int) -> Decoded:
+    if 0 <= action < PROTECT:
+        card, rest = divmod(action, 8)
+        return Decoded(Kind.PLAY, card, rest >> 1, bool(rest & 1))
+    if PROTECT <= action < DISCARD:
+        card, uno = divmod(action - PROTECT, 2)
+        return Decoded(Kind.PROTECT, card, 0, bool(uno))
+    if DISCARD <= action < DRAW:
+        card, uno = divmod(action - DISCARD, 2)
+        return Decoded(Kind.DISCARD, card, 0, bool(uno))
+    if action in _FIXED:
+        return Decoded(_FIXED[action])
+    if COLOUR <= action < COLOUR + 4:
+        return Decoded(Kind.COLOUR, colour=action - COLOUR)
+    if TARGET <= action < TARGET + 100:
+        return Decoded(Kind.TARGET, seat=action - TARGET)
+    if CATCH <= action < CATCH + 100:
+        return Decoded(Kind.CATCH, seat=action - CATCH)
+    if MISPLAY <= action < MISPLAY + C.NCARDS:
+        return Decoded(Kind.MISPLAY, action - MISPLAY)
+    if PICK <= action < PICK + 4:
+        return Decoded(Kind.PICK, colour=action - PICK)
+    return Decoded(Kind.UNKNOWN)
+
+
+def decode(action: int) -> Decoded:
+    """The action taken apart."""
+    return _decode(action)
+
+
+def _kinds() -> tuple[Kind, ...]:
+    kinds = [Kind.PLAY] * PROTECT + [Kind.PROTECT] * (DISCARD - PROTECT)
+    kinds += [Kind.DISCARD] * (DRAW - DISCARD) + [Kind.UNKNOWN] * (SIZE - DRAW)
+    for action, fixed in _FIXED.items():
+        kinds[action] = fixed
+    for first, count, what in (
+        (COLOUR, 4, Kind.COLOUR),
+        (TARGET, 100, Kind.TARGET),
+        (CATCH, 100, Kind.CATCH),
+        (MISPLAY, C.NCARDS, Kind.MISPLAY),
+        (PICK, 4, Kind.PICK),
+    ):
+        kinds[first : first + count] = [what] * count
+    return tuple(kinds)
+
+
+KIND_OF: Final = _kinds()
+"""The kind of every action below SIZE, by index: the rules' dispatch on the hot path."""
+
+
+def kind(action: int) -> Kind:
+    return KIND_OF[action] if 0 <= action < SIZE else Kind.UNKNOWN
+
+
+_NAMERS = frozenset({C.WILD, C.WILD_DRAW4, C.WILD_SHUFFLE_HANDS, C.WILD_CUSTOM})
+_WORDS = {
+    Kind.DRAW: "draw a card",
+    Kind.PASS: "keep the drawn card",
+    Kind.DONE: "stop discarding",
+    Kind.TAKE: "take the cards",
+    Kind.UNO: "call UNO",
+    Kind.CHALLENGE: "challenge the Draw 4",
+    Kind.FLIP: "turn over the top card (Vegas)",
+}
+
+
+def card_name(card: int) -> str:
+    """A card's name, or "card N" for an id that is no card (a refusal still reads well)."""
+    return C.name(card) if 0 <= card < C.NCARDS and C.CODE_OF[card] else f"card {card}"
+
+
 def describe(action: int) -> str:
     """An action in words, for errors, logs and bots' explanations."""
-    if action < PROTECT:
-        card, rest = divmod(action, 8)
-        colour, uno = divmod(rest, 2)
-        text = f"play {C.name(card)}"
-        if card in _NAMERS:
-            text += f" calling {C.COLOURS[colour]}"
-        return text + (" and call UNO" if uno else "")
-    if action < DISCARD:
-        card, uno = divmod(action - PROTECT, 2)
-        return f"protect with {C.name(card)}" + (" and call UNO" if uno else "")
-    if action < DRAW:
-        card, uno = divmod(action - DISCARD, 2)
-        return f"discard {C.name(card)}" + (" and call UNO" if uno else "")
-    fixed = {
-        DRAW: "draw a card",
-        PASS: "keep the drawn card",
-        DONE: "stop discarding",
-        TAKE: "take the cards",
-        UNO: "call UNO",
-        CHALLENGE: "challenge the Draw 4",
-        FLIP: "turn over the top card (Vegas)",
-    }
-    if action in fixed:
-        return fixed[action]
-    if COLOUR <= action < COLOUR + 4:
-        return f"name {C.COLOURS[action - COLOUR]}"
-    if TARGET <= action < TARGET + 100:
-        return f"choose seat {action - TARGET}"
-    if CATCH <= action < CATCH + 100:
-        return f"catch seat {action - CATCH} without UNO"
-    if MISPLAY <= action < MISPLAY + C.NCARDS:
-        return f"take back the wrong card {C.name(action - MISPLAY)}"
+    d = decode(action)
+    uno = " and call UNO" if d.uno else ""
+    if d.kind == Kind.PLAY:
+        named = f" calling {C.COLOURS[d.colour]}" if d.card in _NAMERS else ""
+        return f"play {card_name(d.card)}{named}{uno}"
+    if d.kind == Kind.PROTECT:
+        return f"protect with {card_name(d.card)}{uno}"
+    if d.kind == Kind.DISCARD:
+        return f"discard {card_name(d.card)}{uno}"
+    if d.kind in _WORDS:
+        return _WORDS[d.kind]
+    if d.kind == Kind.COLOUR:
+        return f"name {C.COLOURS[d.colour]}"
+    if d.kind == Kind.TARGET:
+        return f"choose seat {d.seat}"
+    if d.kind == Kind.CATCH:
+        return f"catch seat {d.seat} without UNO"
+    if d.kind == Kind.MISPLAY:
+        return f"take back the wrong card {card_name(d.card)}"
+    if d.kind == Kind.PICK:
+        return f"Tinker Bell picks {C.COLOURS[d.colour]}"
     return f"unknown action {action}"

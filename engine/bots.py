@@ -14,7 +14,7 @@ from engine import actions as A
 from engine import cards as C
 from engine import scoring
 from engine.game import Game
-from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 
 class Bot(Protocol):
@@ -31,14 +31,15 @@ class RandomBot:
     name = "random"
 
     def __init__(self, rng: random.Random) -> None:
-        self._random = rng.random
+        self.draw = rng.random
+        """Its source of randomness (the simulation's playout draws from it the same way)."""
 
     def act(self, game: Game) -> int:
-        legal = game.hand.legal_actions()
-        return legal[int(self._random() * len(legal))]
+        legal = game.dealt().legal_actions()
+        return legal[int(self.draw() * len(legal))]
 
     def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
-        i = int(self._random() * (len(options) + 1))
+        i = int(self.draw() * (len(options) + 1))
         return options[i] if i < len(options) else None
 
 
@@ -52,15 +53,16 @@ class GreedyBot:
         self._rng = rng
 
     def act(self, game: Game) -> int:
-        h = game.hand
+        h = game.dealt()
         legal = h.legal_actions()
-        hand = h.hands[h.cur]
+        hand = h.hands[h.to_move]
         points = game.rules.points
         ph = h.phase
         if ph == COLOUR:
             return A.COLOUR + _favourite_colour(hand)
         if ph == TARGET:
-            others = [a for a in legal if a - A.TARGET not in _partners(game, h.seats[h.cur])]
+            team = _partners(game, h.seats[h.to_move])
+            others = [a for a in legal if a - A.TARGET not in team]
             return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
         if ph in (PROTECT, DISCARD):
             lays = [a for a in legal if a not in (A.TAKE, A.DONE)]

@@ -13,12 +13,20 @@ COLOUR_LETTERS = "RBGY"
 BLACK = 4  # the "colour" of a wild card
 
 # ranks of coloured cards
-SKIP, REVERSE, DRAW2, VEGAS = 10, 11, 12, 13
+SKIP = 10
+REVERSE = 11
+DRAW2 = 12
+VEGAS = 13
 RANK_CODES = {**{str(n): n for n in range(10)}, "S": SKIP, "R": REVERSE, "D2": DRAW2, "V": VEGAS}
 RANK_WORDS = {SKIP: "Skip", REVERSE: "Reverse", DRAW2: "Draw 2", VEGAS: "Vegas"}
 
 # black cards
-WILD, WILD_DRAW4, VILLAIN_DRAW4, WILD_DISCARD_ALL, WILD_SHUFFLE_HANDS, WILD_CUSTOM = range(64, 70)
+WILD = 64
+WILD_DRAW4 = 65
+VILLAIN_DRAW4 = 66
+WILD_DISCARD_ALL = 67
+WILD_SHUFFLE_HANDS = 68
+WILD_CUSTOM = 69
 BLACK_CODES = {
     "W": WILD,
     "W4": WILD_DRAW4,
@@ -60,17 +68,14 @@ class CardError(ValueError):
     """A card code or colour name that does not exist."""
 
 
-def card(code: str) -> int:
+def card(code: object) -> int:
     """The card for a record code such as `R7`, `GD2` or `VD4`."""
-    try:
+    if isinstance(code, str) and code in CARD_OF_CODE:
         return CARD_OF_CODE[code]
-    except (KeyError, TypeError):
-        raise CardError(
-            f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)"
-        ) from None
+    raise CardError(f"unknown card {code!r} (cards look like R7, GS, YR, BD2, W, VD4, WDA)")
 
 
-def cards(codes: Iterable[str]) -> list[int]:
+def cards(codes: Iterable[object]) -> list[int]:
     return [card(c) for c in codes]
 
 
@@ -83,12 +88,11 @@ def name(card_id: int) -> str:
     return NAME_OF[card_id]
 
 
-def colour(name_: str) -> int:
+def colour(name_: object) -> int:
     """The colour index for a colour name (`red`, `blue`, `green`, `yellow`)."""
-    try:
+    if isinstance(name_, str) and name_ in COLOURS:
         return COLOURS.index(name_)
-    except ValueError:
-        raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})") from None
+    raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})")
 
 
 def is_wild(card_id: int) -> bool:

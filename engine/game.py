@@ -16,20 +16,12 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine import notation, rulesets, scoring
-from engine.hand import (
-    COLOUR,
-    DISCARD,
-    OVER,
-    PHASE_NAMES,
-    RESHUFFLE,
-    SHUFFLE,
-    TINKER,
-    Hand,
-    RuleError,
-)
+from engine.hand import Hand, RuleError
+from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 
 CHANCE = -1
 TERMINAL = -4
+_DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
 
 class Game:
@@ -72,7 +64,7 @@ class Game:
             return TERMINAL
         if h is None or h.phase >= TINKER:  # chance phases and OVER
             return CHANCE
-        return h.seats[h.cur]
+        return h.seats[h.to_move]
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
@@ -101,6 +93,30 @@ class Game:
         if h is None or self.sheet.over:
             return []
         return h.legal_actions()
+
+    def num_legal(self) -> int:
+        """How many legal actions the player to move has (choose one with `legal_action`)."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            return 0
+        return h.num_legal()
+
+    def legal_action(self, index: int) -> int:
+        """The `index`-th legal action, without the caller keeping a list."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            raise IndexError("no legal actions: no hand is being played")
+        return h.legal_action(index)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At Tinker Bell's pick: `(action, probability)` for her four colours, equally likely;
+        `apply_action` takes the chosen one (a generic chance node, as in OpenSpiel). New decks,
+        reshuffles and Wild Shuffle Hands are orders of many cards: explicit events
+        (`start_hand`, `apply_reshuffle`, `apply_shuffle_hands`, or `sample_chance`)."""
+        h = self.hand
+        if h is None or self.sheet.over:
+            return []
+        return h.chance_outcomes()
 
     def interjections(self) -> list[tuple[int, int]]:
         return [] if self.hand is None else self.hand.interjections()
@@ -175,11 +191,11 @@ class Game:
         if kind == "tinker_bell":
             self.apply_tinker_bell(rng.randrange(4))
         elif kind == "reshuffle":
-            pool = self.hand.reshuffle_pool()
+            pool = self.dealt().reshuffle_pool()
             rng.shuffle(pool)
             self.apply_reshuffle(pool)
         elif kind == "shuffle_hands":
-            pool = self.hand.shuffle_pool()
+            pool = self.dealt().shuffle_pool()
             rng.shuffle(pool)
             self.apply_shuffle_hands(pool)
         elif kind == "new_hand":
@@ -189,11 +205,15 @@ class Game:
 
     # ------------------------------------------------------------------ players
     def apply_action(self, action: int, seat: int | None = None) -> None:
-        """Apply `action` by `seat` (default: the player to move); RuleError changes nothing."""
+        """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
+        At Tinker Bell's pick the action is one of `chance_outcomes()`."""
         h = self._live_hand()
+        if A.kind(action) == A.Kind.PICK:
+            self.apply_tinker_bell(A.decode(action).colour)
+            return
         if self.recording:
-            actor = h.seats[h.cur] if seat is None else seat
-            if (action >= A.DISCARD and action < A.DRAW) or action == A.DONE:
+            actor = h.seats[h.to_move] if seat is None else seat
+            if A.kind(action) in _DISCARDING:
                 h.apply(action, seat)
                 self._log_discard(actor, action)
             else:
@@ -212,10 +232,8 @@ class Game:
         if self.recording:
             self.apply_action(action)
             return
-        h = self.hand
-        h._do(h.cur, action)
-        if h.owed or not h.draw:
-            h._settle_draws()
+        h = self.dealt()
+        h.step(action)
         if h.phase == OVER:
             self._finish_hand()
 
@@ -231,12 +249,12 @@ class Game:
         if ev is None:
             ev = {"seat": seat, "act": "discard", "cards": []}
             self.events.append(ev)
-        if action != A.DONE:
-            card, uno = divmod(action - A.DISCARD, 2)
-            ev["cards"].append(C.code(card))
-            if uno:
+        move = A.decode(action)
+        if move.kind == A.Kind.DISCARD:
+            ev["cards"].append(C.code(move.card))
+            if move.uno:
                 ev["uno"] = True
-        self._discard_event = ev if self.hand.phase == DISCARD else None
+        self._discard_event = ev if self.dealt().phase == DISCARD else None
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one game-record event; on any error the game is left exactly as it was."""
@@ -258,7 +276,7 @@ class Game:
                 break
             trial.apply(action, seat)  # RuleError: nothing has changed
         for action in acts:
-            if action == A.DONE and self.hand.phase != DISCARD:
+            if action == A.DONE and self.dealt().phase != DISCARD:
                 break
             self.apply_action(action, seat)
 
@@ -296,6 +314,12 @@ class Game:
             )
 
     # ------------------------------------------------------------------ bookkeeping
+    def dealt(self) -> Hand:
+        """The hand being played (or just finished); RuleError before the first deal."""
+        if self.hand is None:
+            raise RuleError("new-hand", "No hand has been dealt yet.")
+        return self.hand
+
     def _live_hand(self) -> Hand:
         if self.sheet.over:
             raise RuleError("game-over", "The game is over.")
@@ -303,12 +327,17 @@ class Game:
             raise RuleError("new-hand", "No hand has been dealt yet.")
         return self.hand
 
+    def score_if_over(self) -> None:
+        """Score the hand if it has just ended (once: a scored hand is not scored again).
+        `apply_action` and the chance methods do it themselves; `Hand.step` callers call it."""
+        self._after()
+
     def _after(self) -> None:
         if self.hand is not None and self.hand.phase == OVER:
             self._finish_hand()
 
     def _finish_hand(self) -> None:
-        h = self.hand
+        h = self.dealt()
         if self.history and self.history[-1]["hand"] == self.hand_no:
             return
         n = len(self.players)
@@ -352,7 +381,9 @@ class Game:
 
     def clone(self) -> Game:
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
+        g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
+        g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
+        g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
         g.hand = self.hand.clone() if self.hand is not None else None
         g.history = [dict(x) for x in self.history]
         g.events = [
@@ -374,7 +405,7 @@ class Game:
         if h.phase == RESHUFFLE or h.phase == SHUFFLE:
             out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
         else:
-            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.cur]}
+            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
         if h.challenge_open:
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:
@@ -385,7 +416,7 @@ class Game:
         """The state as `replay` prints it (see docs/GAME-RECORD.md)."""
         h = self.hand
         n = len(self.players)
-        hands = {str(s): [] for s in range(n)}
+        hands: dict[str, list[str]] = {str(s): [] for s in range(n)}
         if h is not None:
             for pos, seat in enumerate(h.seats):
                 hands[str(seat)] = [C.code(c) for c in h.hands[pos]]
@@ -393,7 +424,7 @@ class Game:
         winner = self.sheet.winner
         return {
             "hand": self.hand_no,
-            "turn": None if h is None else h.seats[h.cur],
+            "turn": None if h is None else h.seats[h.to_move],
             "direction": None if h is None else h.direction,
             "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
             "discard_top": None if h is None else C.code(h.discard[-1]),

@@ -9,7 +9,9 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine.hand import DISCARD, Hand, RuleError
+from engine.actions import Kind
+from engine.hand import Hand, RuleError
+from engine.phases import DISCARD
 
 
 class EventError(ValueError):
@@ -18,35 +20,41 @@ class EventError(ValueError):
 
 def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
     """The record event for `action` by `seat`, read before the action is applied."""
-    if action < A.PROTECT:
-        card, rest = divmod(action, 8)
-        colour, uno = divmod(rest, 2)
-        ev: dict[str, Any] = {"seat": seat, "act": "play", "card": C.code(card)}
-        if hand.namer[card]:
-            ev["colour"] = C.COLOURS[colour]
-        if uno:
+    move = A.decode(action)
+    kind = move.kind
+    if kind == Kind.PLAY or kind == Kind.PROTECT:
+        ev: dict[str, Any] = {"seat": seat, "act": _ACT_OF[kind], "card": C.code(move.card)}
+        if kind == Kind.PLAY and hand.names_colour[move.card]:
+            ev["colour"] = C.COLOURS[move.colour]
+        if move.uno:
             ev["uno"] = True
         return ev
-    if action < A.DISCARD:
-        card, uno = divmod(action - A.PROTECT, 2)
-        ev = {"seat": seat, "act": "protect", "card": C.code(card)}
-        if uno:
-            ev["uno"] = True
-        return ev
-    simple = {A.DRAW: "draw", A.PASS: "pass", A.TAKE: "take", A.UNO: "uno", A.FLIP: "flip"}
-    if action in simple:
-        return {"seat": seat, "act": simple[action]}
-    if action == A.CHALLENGE:
+    if kind == Kind.CHALLENGE:
         return {"seat": seat, "act": "challenge", "target": hand.seats[hand.actor]}
-    if A.COLOUR <= action < A.COLOUR + 4:
-        return {"seat": seat, "act": "colour", "colour": C.COLOURS[action - A.COLOUR]}
-    if A.TARGET <= action < A.TARGET + 100:
-        return {"seat": seat, "act": "target", "target": action - A.TARGET}
-    if A.CATCH <= action < A.CATCH + 100:
-        return {"seat": seat, "act": "catch", "target": action - A.CATCH}
-    if A.MISPLAY <= action < A.MISPLAY + C.NCARDS:
-        return {"seat": seat, "act": "misplay", "card": C.code(action - A.MISPLAY)}
+    if kind == Kind.COLOUR:
+        return {"seat": seat, "act": "colour", "colour": C.COLOURS[move.colour]}
+    if kind == Kind.TARGET or kind == Kind.CATCH:
+        return {"seat": seat, "act": _ACT_OF[kind], "target": move.seat}
+    if kind == Kind.MISPLAY:
+        return {"seat": seat, "act": "misplay", "card": C.code(move.card)}
+    if kind in _ACT_OF and kind not in _AGGREGATED:
+        return {"seat": seat, "act": _ACT_OF[kind]}
     raise EventError(f"no event for action {action}")  # DISCARD/DONE are aggregated by Game
+
+
+_ACT_OF = {
+    Kind.PLAY: "play",
+    Kind.PROTECT: "protect",
+    Kind.DRAW: "draw",
+    Kind.PASS: "pass",
+    Kind.TAKE: "take",
+    Kind.UNO: "uno",
+    Kind.FLIP: "flip",
+    Kind.TARGET: "target",
+    Kind.CATCH: "catch",
+}
+"""The record's `act` for each kind of action."""
+_AGGREGATED = frozenset({Kind.DISCARD, Kind.DONE})
 
 
 _ACTS = {
@@ -90,7 +98,7 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
     if act == "play":
         card = C.card(ev.get("card"))
         colour = 0
-        if hand.namer[card]:
+        if hand.names_colour[card]:
             if "colour" not in ev:
                 raise RuleError(
                 "colour", f'Name the colour when you play a {C.name(card)} ("colour": ...).'
@@ -109,8 +117,8 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         uno = _uno(ev)
         if hand.phase != DISCARD:
             raise RuleError("phase", "Nothing to discard: no Wild Discard All is waiting.")
-        held = list(hand.hands[hand.pos_of.get(seat, hand.cur)])
-        t = hand.tb_colour
+        held = list(hand.hands[hand.pos_of.get(seat, hand.to_move)])
+        t = hand.tinker_colour
         for card in cards:  # check the whole list before laying any of it
             if C.COLOUR_OF[card] != t:
                 raise RuleError(

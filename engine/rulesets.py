@@ -160,6 +160,13 @@ def _disney() -> Ruleset:
             "Does the next player also lose their turn after a Villain Draw 4? The text says only "
             "that players protect or draw (default: no, play goes on to the next player).",
         ),
+        "villain_draw4_may_take": Option(
+            False,
+            (False, True),
+            "May a player who holds Tinker Bell's colour after a Villain Draw 4 take the four "
+            'cards instead of laying it down? The text: "If so, lay it down" (default: no, it '
+            "must be laid down; true is how this engine played before).",
+        ),
         "renege_test": Option(
             "colour",
             ("colour", "playable"),

@@ -71,7 +71,7 @@ def partner_schedule(players: int) -> list[list[tuple[tuple[int, int], tuple[int
     for _ in range(players - 1):
         ring = [0, *others]
         pairs = [(ring[i], ring[players - 1 - i]) for i in range(players // 2)]
-        pairs = [tuple(sorted(p)) for p in pairs]
+        pairs = [(min(p), max(p)) for p in pairs]
         rounds.append([(pairs[i], pairs[i + 1]) for i in range(0, len(pairs), 2)])
         others = others[-1:] + others[:-1]
     return rounds
@@ -152,8 +152,8 @@ def settle(
             if reached:
                 alive = [s for s in range(n) if s not in sheet.eliminated]
                 low = min(scores[s] for s in alive)
-                tied = [s for s in alive if scores[s] == low]
-                winner = hand_winner if hand_winner in tied else tied[0]
+                lowest = [s for s in alive if scores[s] == low]
+                winner = hand_winner if hand_winner in lowest else lowest[0]
         elif mode == "challenge":
             eliminated = sheet.eliminated | frozenset(reached)
             alive = [s for s in range(n) if s not in eliminated]

@@ -9,16 +9,18 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import engine
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
 from engine.game import Game
-from engine.hand import OVER, RESHUFFLE, TINKER, RuleError
+from engine.hand import RuleError
+from engine.phases import OVER, RESHUFFLE, TINKER
 
 
 def choose_dealer(
     players: int, rng: random.Random, deck: Sequence[int]
-) -> tuple[int, list[list[str]]]:
+) -> tuple[int, list[list[str | None]]]:
     """ "Each player draws a card. Player with the highest point value is the dealer."
 
     Ties draw again among the tied players. Returns the dealer and each round of draws (codes,
@@ -28,7 +30,7 @@ def choose_dealer(
 
     points = DISNEY.points
     contenders = list(range(players))
-    rounds: list[list[str]] = []
+    rounds: list[list[str | None]] = []
     while True:
         pile = list(deck)
         rng.shuffle(pile)
@@ -40,46 +42,102 @@ def choose_dealer(
             return contenders[0], rounds
 
 
-def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
-    """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles."""
-    h = game.hand
-    randrange = rng.randrange
-    step = game.step
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle in place: Fisher-Yates with one float per card. `random.shuffle` draws bits per
+    card through two Python calls, a sixth of a simulation's time; a float's bias (below 2**-53)
+    is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.)"""
+    draw = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def pick(rng: random.Random, n: int) -> int:
+    """One of 0..n-1, uniformly (a float, as `shuffle`: `randrange` costs three Python calls)."""
+    return int(rng.random() * n)
+
+
+def new_deck(game: Game, rng: random.Random) -> list[int]:
+    """The game's deck, shuffled with `shuffle`."""
+    deck = list(game.rules.deck)
+    shuffle(deck, rng)
+    return deck
+
+
+def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
+    """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles.
+    Returns the number of decisions taken (moves, and calls out of turn).
+
+    This is the simulation's playout: the same steps as `Game.step` and `bot.act` one by one,
+    with a random bot's choice inlined (the same draw from the same generator as
+    `RandomBot.act`), so a seed plays the same game either way (tests/engine/test_playout.py)."""
+    h = game.dealt()
+    draw_chance = rng.random
     seats = h.seats
+    recording = game.recording
+    choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
+    decisions = 0
     while h.phase != OVER:
         if h.catchable or h.challenge_open or h.jump_in:
-            _offer_interjections(game, bots, rng)
+            decisions += _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break
-        ph = h.phase
-        if ph < TINKER:  # a player moves
-            step(bots[seats[h.cur]].act(game))
-        elif ph == TINKER:
-            game.apply_tinker_bell(randrange(4))
-        elif ph == RESHUFFLE:
+        phase = h.phase
+        if phase < TINKER:  # a player moves
+            seat = seats[h.to_move]
+            draw = choosers[seat]
+            if draw is None:
+                action = bots[seat].act(game)
+            else:
+                legal = h.legal_actions()
+                action = legal[int(draw() * len(legal))]
+            if recording:
+                game.apply_action(action)
+            else:
+                h.step(action)
+            decisions += 1
+        elif phase == TINKER:  # (the hand's own chance methods: the game's only add the record)
+            colour = int(draw_chance() * 4)  # = pick(rng, 4)
+            if recording:
+                game.apply_tinker_bell(colour)
+            else:
+                h.apply_tinker_bell(colour)
+        elif phase == RESHUFFLE:
             pool = h.reshuffle_pool()
-            rng.shuffle(pool)
-            game.apply_reshuffle(pool)
+            shuffle(pool, rng)
+            if recording:
+                game.apply_reshuffle(pool)
+            else:
+                h.apply_reshuffle(pool)
         else:  # SHUFFLE: Wild Shuffle Hands
             pool = h.shuffle_pool()
-            rng.shuffle(pool)
-            game.apply_shuffle_hands(pool)
+            shuffle(pool, rng)
+            if recording:
+                game.apply_shuffle_hands(pool)
+            else:
+                h.apply_shuffle_hands(pool)
+    h.stats.decisions += decisions
+    game.score_if_over()
+    return decisions
 
 
-def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> None:
+def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
+    """Every player who may act out of turn is asked, in random order; the first who acts does.
+    Returns 1 if someone acted, else 0."""
     by_seat: dict[int, list[int]] = {}
-    for seat, action in game.hand.interjections():
+    for seat, action in game.dealt().interjections():
         by_seat.setdefault(seat, []).append(action)
     seats = list(by_seat)
-    rng.shuffle(seats)  # who speaks first is chance, not seat order
+    shuffle(seats, rng)  # who speaks first is chance, not seat order
     for seat in seats:
-        action = bots[seat].interject(game, seat, by_seat[seat])
-        if action is not None:
+        said = bots[seat].interject(game, seat, by_seat[seat])
+        if said is not None:
             try:
-                game.apply_action(action, seat)
+                game.apply_action(said, seat)
             except RuleError:
                 continue  # overtaken by someone faster (e.g. a catch after a late UNO)
-            return
+            return 1
+    return 0
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
@@ -93,6 +151,7 @@ def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
         "hand_wins_by_bot": {},
         "game_wins_by_bot": {},
         "turns": 0,
+        "decisions": 0,
         "points": 0,
         "draw2_picks": 0,
         "draw2_matches": 0,
@@ -106,19 +165,21 @@ def _count_hand(
     stats: dict[str, Any], game: Game, names: Sequence[str], seating: Sequence[int] | None = None
 ) -> None:
     """Add the hand just finished; `seating` maps a table's seats to the players' own seats."""
-    h = game.hand
+    h = game.dealt()
     last = game.history[-1]
     seat = last["winner"] if seating is None else seating[last["winner"]]
     stats["hands"] += 1
     stats["hand_wins_by_seat"][seat] += 1
     bot = names[seat]
     stats["hand_wins_by_bot"][bot] = stats["hand_wins_by_bot"].get(bot, 0) + 1
-    stats["turns"] += h.turns
+    counted = h.stats
+    stats["turns"] += counted.turns
+    stats["decisions"] += counted.decisions
     stats["points"] += sum(last["held"])
-    stats["draw2_picks"] += h.d2_picks
-    stats["draw2_matches"] += h.d2_matches
-    stats["villain_draw4s"] += h.vd4_resolved
-    stats["villain_draw4s_fully_protected"] += h.vd4_full
+    stats["draw2_picks"] += counted.draw2_picks
+    stats["draw2_matches"] += counted.draw2_matches
+    stats["villain_draw4s"] += counted.villain_draw4s
+    stats["villain_draw4s_fully_protected"] += counted.villain_draw4s_fully_protected
     stats["blocked_hands"] += last["blocked"]
 
 
@@ -150,7 +211,7 @@ def eight_player_rotation(
             seating = [a, c, b, d]  # "The teams will alternate positions around the table."
             game = Game(ruleset, [names[s] for s in seating], 0, table_options, record=record)
             for _ in range(scoring.ROTATION_HANDS):
-                game.start_hand(game.shuffled_deck(rng), check=False)
+                game.start_hand(new_deck(game, rng), check=False)
                 play_hand(game, [bots[s] for s in seating], rng)
                 if on_hand is not None:
                     on_hand(game, seating)
@@ -183,8 +244,10 @@ def simulate(
     names = [b.name for b in bot_list]
     stats = new_stats(players, names)
     stats["ruleset"] = ruleset
+    stats["engine"] = engine.BUILD  # "compiled" (mypyc) or "python"
     seat_names = [f"{names[s]}-{s}" for s in range(players)]
     total = hands if hands is not None else games
+    assert total is not None
     eight = players == 8 and bool((options or {}).get("partners_rotation"))
     if eight and hands is not None:
         raise ValueError("the eight-player partners rotation is played as whole games (--games)")
@@ -208,18 +271,19 @@ def simulate(
             continue
         if hands is not None:
             game = Game(ruleset, seat_names, i % players, options, record=record)
-            game.start_hand(game.shuffled_deck(rng), check=False)
+            game.start_hand(new_deck(game, rng), check=False)
             play_hand(game, bot_list, rng)
             _count_hand(stats, game, names)
         else:
             game = Game(ruleset, seat_names, 0, options, record=record)
             game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
             while not game.is_terminal():
-                game.start_hand(game.shuffled_deck(rng), check=False)
+                game.start_hand(new_deck(game, rng), check=False)
                 play_hand(game, bot_list, rng)
                 _count_hand(stats, game, names)
             stats["games"] += 1
             w = game.sheet.winner
+            assert w is not None
             for seat in w if isinstance(w, tuple) else (w,):
                 stats["game_wins_by_seat"][seat] += 1
                 bot = names[seat]
@@ -230,6 +294,7 @@ def simulate(
             on_progress(i + 1)
     n = max(stats["hands"], 1)
     stats["average_turns_per_hand"] = round(stats["turns"] / n, 2)
+    stats["average_decisions_per_hand"] = round(stats["decisions"] / n, 2)
     stats["average_points_per_hand"] = round(stats["points"] / n, 2)
     stats["draw2_match_rate"] = round(stats["draw2_matches"] / max(stats["draw2_picks"], 1), 4)
     stats["villain_draw4_fully_protected_rate"] = round(

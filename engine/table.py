@@ -82,7 +82,7 @@ class DeclareError(EntryError):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Hand:
+class ScoredHand:
     """One hand of the per-hand history, as scored."""
 
     winner: int
@@ -111,14 +111,14 @@ class Hand:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Game:
+class TableGame:
     players: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
     """Resolved ruleset options as sorted pairs (hashable, comparable)."""
     first_dealer: int
     dealer_fixes: tuple[tuple[int, int], ...] = ()
     """(hands played when set, seat): corrections of who deals, from `dealer` entries."""
-    hands: tuple[Hand, ...] = ()
+    hands: tuple[ScoredHand, ...] = ()
     sheet: Sheet | None = None
     ruleset: str = "disney"
 
@@ -148,7 +148,7 @@ class Game:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Pick:
+class TinkerPick:
     seq: int
     colour: str
     declared: str | None
@@ -164,12 +164,12 @@ class Undo:
     game is the current one less its last hand): keeping every earlier game, each with its own
     tuple of hands, would make a long game's fold quadratic in memory and time."""
 
-    game: Game | None
+    game: TableGame | None
     """The game to return to; None: the current game without its last hand, on `sheet`."""
     below: Undo | None = None
     sheet: Sheet | None = None
 
-    def restore(self, current: Game) -> Game:
+    def restore(self, current: TableGame) -> TableGame:
         if self.game is not None:
             return self.game
         return dataclasses.replace(current, hands=current.hands[:-1], sheet=self.sheet)
@@ -177,14 +177,20 @@ class Undo:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Table:
-    game: Game | None = None
+    game: TableGame | None = None
     undo_stack: Undo | None = None
     declared: str | None = None
     declared_by: int | None = None
-    last_pick: Pick | None = None
+    last_pick: TinkerPick | None = None
 
 
 EMPTY = Table()
+
+# The names these classes had before the engine's own Game and Hand (and the tray's Pick) made
+# them ambiguous; kept so score-sheet code written against them still imports.
+Game = TableGame
+Hand = ScoredHand
+Pick = TinkerPick
 
 
 # --- the fold --------------------------------------------------------------------------------
@@ -206,7 +212,7 @@ def apply(table: Table, entry: Entry) -> Table:
         raise UnknownEntryError(
             f"unknown entry kind {kind!r} (kinds: {', '.join(sorted(_HANDLERS))})"
         )
-    fields, optional = _FIELDS[kind]
+    fields, optional = _FIELDS[str(kind)]
     given = set(entry) - {"kind"}
     missing = fields - given
     extra = given - fields - optional
@@ -246,7 +252,7 @@ def _start(table: Table, e: Entry) -> Table:
     except ValueError as exc:
         raise EntryError(str(exc)) from None
     dealer = _seat(e.get("dealer", 0), len(names), "dealer")
-    game = Game(
+    game = TableGame(
         players=names,
         options=tuple(sorted(resolved.items())),
         first_dealer=dealer,
@@ -325,7 +331,7 @@ def _pick(table: Table, e: Entry) -> Table:
     if table.declared_by is not None and table.game is not None:
         who = table.game.players[table.declared_by]
     says = referee(colour, table.declared, who)
-    pick = Pick(seq, colour, table.declared, table.declared_by, says)
+    pick = TinkerPick(seq, colour, table.declared, table.declared_by, says)
     return dataclasses.replace(table, last_pick=pick, declared=None, declared_by=None)
 
 
@@ -354,15 +360,15 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
 # --- scoring ---------------------------------------------------------------------------------
 
 
-def _push(table: Table, game: Game) -> Table:
+def _push(table: Table, game: TableGame) -> Table:
     return dataclasses.replace(table, game=game, undo_stack=Undo(table.game, table.undo_stack))
 
 
-def _records(game: Game) -> list[tuple[int, tuple[Held, ...]]]:
+def _records(game: TableGame) -> list[tuple[int, tuple[Held, ...]]]:
     return [(h.winner, h.held) for h in game.hands]
 
 
-def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]]) -> Game:
+def _rescore(game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]]) -> TableGame:
     """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
     partial = dataclasses.replace(game, hands=(), sheet=Sheet.new(len(game.players)))
     for winner, held in records:
@@ -370,7 +376,7 @@ def _rescore(game: Game, records: Sequence[tuple[int, tuple[Held, ...]]]) -> Gam
     return partial
 
 
-def _add_hand(game: Game, winner: int, held: tuple[Held, ...]) -> Game:
+def _add_hand(game: TableGame, winner: int, held: tuple[Held, ...]) -> TableGame:
     """`game` with one more hand settled on its sheet. Only the new hand is settled, and its
     dealer follows from the previous hand's (`_dealer_for`), so folding a long game is linear."""
     sheet = game.sheet or Sheet.new(len(game.players))
@@ -387,13 +393,13 @@ def _add_hand(game: Game, winner: int, held: tuple[Held, ...]) -> Game:
     except ValueError as exc:
         raise EntryError(where + str(exc)) from None
     dealer = _dealer_for(game, len(game.hands))
-    hand = Hand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
+    hand = ScoredHand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
     return dataclasses.replace(game, hands=(*game.hands, hand), sheet=sheet)
 
 
 def _hand_points(
     ruleset: rulesets.Ruleset,
-    game: Game,
+    game: TableGame,
     sheet: Sheet,
     winner: int,
     held: tuple[Held, ...],
@@ -460,7 +466,7 @@ def _add_collected_value(ruleset, opts, held, points, ids_by_seat, team, where) 
             points[seat] += value * (collected if standard else len(ids))
 
 
-def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
+def _held_list(game: TableGame, held: Any) -> tuple[Held, ...]:
     n = len(game.players)
     if not isinstance(held, list | tuple) or len(held) != n:
         raise HeldError(f"held lists what each of the {n} players holds, in seat order")
@@ -493,7 +499,7 @@ def _held_list(game: Game, held: Any) -> tuple[Held, ...]:
     return tuple(out)
 
 
-def _dealer_for(game: Game, hands_played: int) -> int:
+def _dealer_for(game: TableGame, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`, from the dealer of the hand before it: the same
     seat as `dealer_by_walk` (the definition; property-tested), without walking every earlier
     hand (which made folding a long game quadratic)."""
@@ -504,7 +510,7 @@ def _dealer_for(game: Game, hands_played: int) -> int:
     return _next_active(before.dealer, len(game.players), before.eliminated)
 
 
-def dealer_by_walk(game: Game, hands_played: int) -> int:
+def dealer_by_walk(game: TableGame, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`: the first dealer (or the latest correction), moved
     one seat to the left per hand, skipping players already out of the game."""
     start, base = _latest_fix(game, hands_played)
@@ -516,7 +522,7 @@ def dealer_by_walk(game: Game, hands_played: int) -> int:
     return seat
 
 
-def _latest_fix(game: Game, hands_played: int) -> tuple[int, int]:
+def _latest_fix(game: TableGame, hands_played: int) -> tuple[int, int]:
     """(seat, hands played when set) of the dealer correction in force for the next hand, or
     the first dealer."""
     start, base = game.first_dealer, 0
@@ -604,7 +610,7 @@ def _ruleset(name: Any) -> rulesets.Ruleset:
         raise EntryError(str(exc)) from None
 
 
-def _game(table: Table) -> Game:
+def _game(table: Table) -> TableGame:
     if table.game is None:
         raise NoGameError("no game yet: start a new game first")
     return table.game
@@ -616,7 +622,7 @@ def _seat(value: Any, n: int, what: str) -> int:
     return value
 
 
-def _hand_index(game: Game, value: Any) -> int:
+def _hand_index(game: TableGame, value: Any) -> int:
     n = len(game.hands)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
         if not n:

@@ -93,7 +93,7 @@ def _declared(table: T.Table) -> dict[str, Any] | None:
             "seat": table.declared_by, "who": who}
 
 
-def _pick(pick: T.Pick | None, hidden: bool) -> dict[str, Any] | None:
+def _pick(pick: T.TinkerPick | None, hidden: bool) -> dict[str, Any] | None:
     if pick is None:
         return None
     declared = C.name(C.card(pick.declared)) if pick.declared else None

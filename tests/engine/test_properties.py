@@ -23,6 +23,7 @@ OPTIONS = st.fixed_dictionaries(
         "draw_when_playable": st.booleans(),
         "must_play_drawn": st.booleans(),
         "villain_draw4_skips_next": st.booleans(),
+        "villain_draw4_may_take": st.booleans(),
         "renege_test": st.sampled_from(["colour", "playable"]),
         "scoring": st.sampled_from(["standard", "lowest", "challenge"]),
         "target": st.integers(50, 300),

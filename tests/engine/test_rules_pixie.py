@@ -198,10 +198,36 @@ def test_villain_command_card_protection_is_void():
     assert g.current_player() == 2 and g.hand.direction == 1
 
 
-def test_villain_may_take_the_four_instead():
+def test_villain_holder_of_the_colour_must_lay_it_down():
+    """ "each player will see if they have one card of that color to use as their Pixie Dust
+    Protection Card! If so, lay it down" (RULES-MAP: protect-must). """
     g = vd4_game()
     play(g, "VD4")
     tinker(g, "red")
+    assert A.TAKE not in g.legal_actions()
+    assert set(g.legal_actions()) == {A.protect(C.card("RS"))}
+    err = refused(g, act, "take", rule="protect-must")
+    assert "If so, lay it down" in str(err)
+    act(g, "protect", card="RS")
+    assert A.TAKE not in g.legal_actions()  # seat 3 holds red twice: must lay one of them
+    refused(g, act, "take", rule="protect-must")
+
+
+def test_villain_must_lay_down_applies_to_the_last_card_too():
+    """Laying the colour down is no choice even when it is the player's last card: they go out."""
+    g = game(3, {1: ["VD4", "G2", "G3"], 2: ["R4"], 0: ["B1", "B2"]}, top="G9")
+    play(g, "VD4")
+    tinker(g, "red")
+    assert g.legal_actions() == [A.protect(C.card("R4"))]
+
+
+def test_villain_may_take_the_four_instead():
+    """Option villain_draw4_may_take: the reading this engine used to play, a player may keep
+    the card and take four instead."""
+    g = vd4_game({"villain_draw4_may_take": True})
+    play(g, "VD4")
+    tinker(g, "red")
+    assert A.TAKE in g.legal_actions()
     act(g, "take")
     assert len(hand_of(g, 2)) == 7
 

@@ -371,7 +371,7 @@ def test_undo_returns_to_the_game_before_each_entry_it_takes_back(sheet):
     returns to must still be exactly the game before that hand (a model stack of whole games
     says which)."""
     entries, states = sheet
-    model: list[T.Game] = []
+    model: list[T.TableGame] = []
     for entry, before, after in zip(entries[1:], states[:-1], states[1:], strict=True):
         if entry["kind"] == "undo":
             assert after.game == model.pop()

@@ -1,0 +1,239 @@
+"""Whether the player to move may take an action now: one check per kind of action, each
+raising `RuleError` (with the rule's key and, where the book has one, its sentence) before the
+hand changes at all. `CHECKS` maps the kind to its check; `Hand.apply` runs it, then the change.
+
+Out-of-turn calls (UNO, catch, a Villain Draw 4 challenge) are checked where they are applied,
+in `Hand._interject`; a Jump-In play by `jump_in` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+from engine import actions as A
+from engine import cards as C
+from engine.actions import Decoded, Kind
+from engine.errors import RuleError
+from engine.phases import (
+    COLOUR,
+    DISCARD,
+    FLIP,
+    PHASE_NAMES,
+    PLAY,
+    PLAY_DRAWN,
+    PROTECT,
+    RESPOND,
+    TARGET,
+)
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+_COLOUR_OF: Final = C.COLOUR_OF
+_RANK_OF: Final = C.RANK_OF
+
+
+def play(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != PLAY and h.phase != PLAY_DRAWN and h.phase != RESPOND:
+        raise RuleError("phase", h.phase_hint("play a card"))
+    card = d.card
+    hand = h.hands[pos]
+    if card >= C.NCARDS or card not in hand:
+        raise RuleError(
+            "not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to play."
+        )
+    if h.uncalled and len(hand) == 1 and pos in h.uncalled:
+        raise uno_first()
+    if h.phase == RESPOND:
+        if not h.stacks(card):
+            raise h.stack_refusal(card)
+    elif h.phase == PLAY_DRAWN and card != h.drawn_card:
+        raise h.refusal(
+            "play-drawn",
+            f"After drawing, only the card drawn ({C.name(h.drawn_card)}) may be played",
+        )
+    top = h.discard[-1]
+    if not (card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]):
+        raise h.refusal(  # (in RESPOND `stacks` has checked the match already)
+            "match",
+            f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[h.colour]} in play)",
+        )
+    if d.colour and not h.names_colour[card]:
+        raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
+    if d.uno and len(hand) != 2:
+        raise h.refusal("uno-call", "UNO is called as you play your next-to-last card")
+
+def protect(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != PROTECT:
+        raise RuleError("phase", h.phase_hint("lay a protection card"))
+    _lay(h, pos, d, "protect")
+
+def discard(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != DISCARD:
+        raise RuleError("phase", h.phase_hint("discard"))
+    _lay(h, pos, d, "discard")
+
+def draw(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != PLAY:
+        raise RuleError("phase", h.phase_hint("draw"))
+    if not h.draw_when_playable and h.playable(pos) and not h.silenced(pos):
+        raise h.refusal(
+            "draw-when-stuck", "You have a card that matches, so you may not draw"
+        )
+
+def pass_(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != PLAY_DRAWN:
+        raise RuleError("phase", "You can keep a card only right after drawing it.")
+    if h.must_play_drawn:
+        raise h.refusal(
+            "must-play-drawn",
+            f"You drew {C.name(h.drawn_card)} and can play it, so you must play it",
+        )
+
+def done(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != DISCARD:
+        raise RuleError("phase", h.phase_hint("stop discarding"))
+
+def take(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != PROTECT and h.phase != RESPOND:
+        raise RuleError("phase", h.phase_hint("take the cards"))
+    if h.phase == PROTECT and not h.villain_may_take:
+        colour = C.COLOURS[h.tinker_colour]
+        raise RuleError(
+            "protect-must",
+            f"You hold a {colour} card, Tinker Bell's colour: lay it down as your Pixie Dust "
+            "Protection (\"each player will see if they have one card of that color to use "
+            "as their Pixie Dust Protection Card! If so, lay it down\").",
+        )
+
+def challenge(h: Hand, pos: int, d: Decoded) -> None:
+    """In RESPOND only: a challenge in any other phase is out of turn (`_interject`)."""
+    if h.effect_of[h.discard[-1]] != "wild_draw4":
+        raise RuleError(
+            "challenge-window",
+            "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
+            "they draw.",
+        )
+
+def colour(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != COLOUR:
+        raise RuleError(
+            "colour", "A colour is named with the Wild that needs it, not on its own."
+        )
+
+def target(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != TARGET:
+        raise RuleError("phase", h.phase_hint("choose a player"))
+    target = h.pos_of.get(d.seat)
+    if target is None or target == pos:
+        if h.effect_of[h.trigger] == "swap_hands":
+            raise RuleError(
+                "swap-target",
+                "Choose another player at the table to swap hands with (\"swap hands "
+                "with another player of their choice\").",
+            )
+        raise RuleError(
+            "draw2-target",
+            "Choose another player at the table to draw 2 (\"the player gets to chose "
+            "whichever player they want to draw 2 cards\").",
+        )
+
+def misplay(h: Hand, pos: int, d: Decoded) -> None:
+    """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
+    more cards from the Stock"."""
+    card = d.card
+    if not h.rules.misplay_penalty:
+        raise RuleError(
+            "misplay",
+            f"The {h.rules.title} rules have no penalty for a wrong card: it is simply "
+            "taken back.",
+        )
+    if h.phase != PLAY:
+        raise RuleError("phase", h.phase_hint("lay a card"))
+    if card >= C.NCARDS or card not in h.hands[pos]:
+        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)}.")
+    top = h.discard[-1]
+    if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]:
+        raise RuleError(
+            "misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card."
+        )
+
+def flip(h: Hand, pos: int, d: Decoded) -> None:
+    if h.phase != FLIP:
+        raise RuleError("phase", h.phase_hint("turn over a card"))
+
+def jump_in(h: Hand, pos: int, d: Decoded) -> None:
+    """Jump-In: "If a player has exactly the same card (both number and color) as the top
+    card of the discard pile, they may play it immediately, even if it is not their turn." """
+    card = d.card
+    top = h.discard[-1]
+    if h.phase != PLAY and h.phase != RESPOND:
+        raise RuleError(
+            "jump-in",
+            f"You can jump in only between turns, not while {h.names[h.to_move]} must "
+            f"{PHASE_NAMES[h.phase].replace('_', ' ')}.",
+        )
+    if card != top or top >= 64:
+        raise RuleError(
+            "jump-in",
+            f"Only the identical card may jump in: {C.name(top)} is on top, not "
+            f"{A.card_name(card)} (\"exactly the same card (both number and color)\").",
+        )
+    if card not in h.hands[pos]:
+        raise RuleError("not-in-hand", f"{h.names[pos]} has no {C.name(card)} to play.")
+    if h.uncalled and len(h.hands[pos]) == 1 and pos in h.uncalled:
+        raise uno_first()
+    if h.phase == RESPOND and not h.stacks(card):
+        raise RuleError("jump-in", "Only a card that stacks may jump in on a draw card.")
+    if d.colour:
+        raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
+    if d.uno and len(h.hands[pos]) != 2:
+        raise RuleError("uno-call", "UNO is called as you play your next-to-last card.")
+
+def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
+    """Protection and discards: a card of Tinker Bell's colour from the hand (never a wild)."""
+    card = d.card
+    hand = h.hands[pos]
+    colour = h.tinker_colour
+    if card >= C.NCARDS or card not in hand:
+        raise RuleError(
+            "not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to lay."
+        )
+    if card >= 64 and what == "protect":
+        raise RuleError(
+            "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
+        )
+    if _COLOUR_OF[card] != colour:
+        raise RuleError(
+            f"{what}-colour",
+            f"Tinker Bell chose {C.COLOURS[colour]}: only a {C.COLOURS[colour]} card may be "
+            f"laid ({'protection' if what == 'protect' else 'discard'}), not {C.name(card)}.",
+        )
+    if d.uno and len(hand) != 2:
+        raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+
+def uno_first() -> RuleError:
+    return RuleError(
+        "uno-first",
+        "Call UNO first: \"A player cannot win if he forgets to declare Uno because he is not "
+        'allowed to discard his last card until he does so."',
+    )
+
+
+Check = Callable[["Hand", int, Decoded], None]
+CHECKS: Final[dict[Kind, Check]] = {
+    Kind.PLAY: play,
+    Kind.PROTECT: protect,
+    Kind.DISCARD: discard,
+    Kind.DRAW: draw,
+    Kind.PASS: pass_,
+    Kind.DONE: done,
+    Kind.TAKE: take,
+    Kind.CHALLENGE: challenge,
+    Kind.COLOUR: colour,
+    Kind.TARGET: target,
+    Kind.MISPLAY: misplay,
+    Kind.FLIP: flip,
+}
+"""How each kind of action by the player to move is checked."""

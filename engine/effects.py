@@ -1,0 +1,207 @@
+"""What each card does once it is on the discard pile: one function per effect, and the tables
+that give every card of a ruleset its effect.
+
+A card's effect is chosen by name in the ruleset (`Ruleset.effects`: by card id, else by rank;
+house rules such as Seven-O overlay them). `EFFECTS` maps the name to the function applied when
+the card is played; `AFTER_TINKER_BELL` maps it to what Tinker Bell's colour then does. The hand
+calls these after its checks, so an effect never needs to check anything itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from engine import cards as C
+from engine.phases import DISCARD, FLIP, PLAY, SHUFFLE, TARGET, TINKER
+from engine.rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+Effect = Callable[["Hand", int, int], None]
+"""(hand, position of the player, card played)"""
+
+
+def number(h: Hand, pos: int, card: int) -> None:
+    """A number card (and a plain Wild): the next player's turn."""
+    h.to_move = (pos + h.direction) % h.num_players
+    h.phase = PLAY
+
+
+def skip(h: Hand, pos: int, card: int) -> None:
+    # "the next person in line to play after this card is skipped"; with two players, "you may
+    # immediately play another card"
+    h.pass_turn(pos, 2)
+
+
+def reverse(h: Hand, pos: int, card: int) -> None:
+    if h.num_players == 2:
+        h.pass_turn(pos, 2)  # "Playing a Reverse card works like playing a Skip card."
+    else:
+        h.direction = -h.direction
+        h.pass_turn(pos, 1)
+
+
+def tinker_bell(h: Hand, pos: int, card: int) -> None:
+    """Draw 2, Wild Discard All and Villain Draw 4: the player hits the Tinker Bell Button."""
+    h.phase = TINKER
+    h.trigger = card
+    h.actor = h.to_move = pos
+
+
+def villain_draw4(h: Hand, pos: int, card: int) -> None:
+    tinker_bell(h, pos, card)
+    h.challenge_open = True  # "Reneging": until Tinker Bell chooses
+
+
+def draw2(h: Hand, pos: int, card: int) -> None:
+    # "The next player is forced to draw 2 cards from the stock pile then end his turn"
+    h.pending_draws += 2
+    h.await_response(pos, False)
+
+
+def wild_draw4(h: Hand, pos: int, card: int) -> None:
+    # "the next player must Draw 4 cards then end his turn", unless they challenge
+    h.pending_draws += 4
+    h.await_response(pos, True)
+
+
+def swap_hands(h: Hand, pos: int, card: int) -> None:
+    """Seven-O's 7 (and a Wild Customizable "swap hands"): "swap hands with another player of
+    their choice". With two players there is no choice: the engine swaps at once."""
+    if h.num_players == 2:
+        h.swap_hands(pos, 1 - pos)
+        h.pass_turn(pos, 1)
+    else:
+        h.phase = TARGET
+        h.trigger = card
+        h.actor = h.to_move = pos
+
+
+def pass_hands(h: Hand, pos: int, card: int) -> None:
+    """Seven-O's 0: "all players pass their hands to the next player in the current direction"."""
+    n, d, old = h.num_players, h.direction, h.hands
+    h.hands = [old[(p - d) % n] for p in range(n)]
+    h.catchable.clear()
+    h.uncalled.clear()
+    h.pass_turn(pos, 1)
+
+
+def vegas(h: Hand, pos: int, card: int) -> None:
+    """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
+    h.phase = FLIP
+    h.actor = pos
+    h.to_move = (pos + h.direction) % h.num_players
+
+
+def shuffle_hands(h: Hand, pos: int, card: int) -> None:
+    """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
+    h.phase = SHUFFLE
+    h.actor = h.to_move = pos
+
+
+EFFECTS: Final[dict[str, Effect]] = {
+    "number": number,
+    "skip": skip,
+    "reverse": reverse,
+    "wild": number,
+    "draw2_tinker_bell": tinker_bell,
+    "wild_discard_all": tinker_bell,
+    "villain_draw4": villain_draw4,
+    "draw2": draw2,
+    "wild_draw4": wild_draw4,
+    "swap_hands": swap_hands,
+    "pass_hands": pass_hands,
+    "shuffle_hands": shuffle_hands,
+    "vegas": vegas,
+}
+
+
+# ---------------------------------------------------------------- after Tinker Bell's pick
+def draw2_picked(h: Hand, colour: int) -> None:
+    actor = h.actor
+    h.stats.draw2_picks += 1
+    if colour == C.COLOUR_OF[h.trigger]:
+        # "the player gets to chose whichever player they want to draw 2 cards"
+        h.stats.draw2_matches += 1
+        h.phase = TARGET
+        h.to_move = actor
+    else:
+        # "the next player must draw 2 cards and forfeit their turn"
+        victim = (actor + h.direction) % h.num_players
+        h.owe(victim, 2)
+        h.pass_turn(victim, 1)
+
+
+def discard_all_picked(h: Hand, colour: int) -> None:
+    """Wild Discard All: its player may discard every card of Tinker Bell's colour."""
+    actor = h.actor
+    h.colour = colour
+    if any(C.COLOUR_OF[c] == colour for c in h.hands[actor]):
+        h.phase = DISCARD
+        h.to_move = actor
+    else:
+        h.pass_turn(actor, 1)
+
+
+def villain_picked(h: Hand, colour: int) -> None:
+    """Villain Draw 4: every other player, in order of play, protects or draws four."""
+    h.colour = colour
+    n, actor = h.num_players, h.actor
+    h.villain_queue = [(actor + h.direction * i) % n for i in range(1, n)]
+    h.stats.villain_hits = 0
+    h.villain_next()
+
+
+AFTER_TINKER_BELL: Final[dict[str, Callable[[Hand, int], None]]] = {
+    "draw2_tinker_bell": draw2_picked,
+    "wild_discard_all": discard_all_picked,
+    "villain_draw4": villain_picked,
+}
+
+GOING_OUT_DRAWS: Final = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
+"""How many cards the next player draws when a hand is won on this effect ("Going Out")."""
+STACKABLE: Final = frozenset({"draw2", "wild_draw4"})
+"""The cards that can be stacked (Progressive UNO)."""
+_TINKER_PICKS_COLOUR: Final = frozenset({"villain_draw4", "wild_discard_all"})
+
+
+class EffectTable(NamedTuple):
+    """Per card id, for one ruleset and its options."""
+
+    effect_of: tuple[str, ...]  # the effect's name
+    effect_fn: tuple[Effect, ...]  # the function applied when it is played
+    names_colour: tuple[bool, ...]  # does playing it name a colour (a Wild)?
+    colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
+
+
+_CACHE: dict[tuple[str, bool, Any], EffectTable] = {}
+
+
+def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
+    """The effects of this ruleset's cards under these options: by card id first, then by rank;
+    house rules (Seven-O, the Wild Customizable card) overlay them."""
+    seven_o, custom = bool(options.get("seven_o")), options.get("wild_customizable")
+    key = (rules.name, seven_o, custom)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    effects = dict(rules.effects)
+    if seven_o:
+        effects[7] = "swap_hands"  # rank 7 (and the id of Red 7: the same effect)
+        effects[0] = "pass_hands"
+    if custom:
+        effects[C.WILD_CUSTOM] = str(custom)
+    names = tuple(
+        effects.get(c, effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
+        for c in range(C.NCARDS)
+    )
+    unknown = set(names) - set(EFFECTS)
+    if unknown:
+        raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
+    names_colour = tuple(c >= 64 and names[c] not in _TINKER_PICKS_COLOUR for c in range(C.NCARDS))
+    colour_wilds = tuple(c for c in sorted(set(rules.deck)) if names_colour[c])
+    table = EffectTable(names, tuple(EFFECTS[n] for n in names), names_colour, colour_wilds)
+    _CACHE[key] = table
+    return table
