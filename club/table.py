@@ -34,7 +34,12 @@ class TableLink:
 
     def close(self) -> None:
         self.publisher.close()
-        self.link.stop((self.publisher.topic(topics.AVAILABILITY), topics.OFFLINE))
+        stop_link(self.publisher.table, self.link)
+
+
+def stop_link(table: str, link: Link) -> None:
+    """Disconnect, saying the table is offline first (a clean disconnect fires no will)."""
+    link.stop((topics.topic(table, topics.AVAILABILITY), topics.OFFLINE))
 
 
 def start_table(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -156,6 +157,10 @@ def _reason(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
 
 
+def _nothing() -> None:
+    pass
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.commands.run import attach_mqtt, open_mqtt
     from tray.bus import Bus
@@ -173,10 +178,15 @@ def run(args: argparse.Namespace) -> int:
         if mqtt is not None:
             mqtt[1].stop()
         return 1
-    close_mqtt: Callable[[], None] | None = None
-    try:  # from here on, Ctrl-C stops what started, whenever it comes
+    print("\n".join(display.lines(args.journal)), flush=True)
+    # A Ctrl-C from here on, even while MQTT attaches, is a clean stop: the link says offline.
+    close_mqtt: Callable[[], None] = _nothing
+    if mqtt is not None:
+        from club.table import stop_link
+
+        close_mqtt = functools.partial(stop_link, mqtt[0].table, mqtt[1])
+    try:
         close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
-        print("\n".join(display.lines(args.journal)), flush=True)  # up: the token is usable
         if args.terminal:
             from scoreboard.terminal import run_live
 
@@ -186,9 +196,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if close_mqtt is not None:
-            close_mqtt()
-        elif mqtt is not None:  # stopped while the table was being attached
-            mqtt[1].stop()
+        close_mqtt()
         display.close()
     return 0
