@@ -1,6 +1,6 @@
 """How fast a Tinker Bell pick reaches the people at the table, and what the display costs.
 
-    .venv/bin/python bench/display_latency.py [--picks 1000] [--dom-picks 1000]
+    .venv/bin/python bench/display_latency.py [--picks 1000] [--dom-picks 1000] [--clients 100]
 
 1. SSE: from `bus.publish(Pick)` (which journals the pick with an fsync, as in service) to its
    event arriving at an open SSE client, median and p99 over N picks, beside a bare Starlette +
@@ -8,13 +8,18 @@
 2. DOM: the same, to the page's DOM in headless chromium (the scoreboard vs a bare page that
    writes the event into a div), timed with a MutationObserver in the page.
 3. RSS: each server in its own process with 10 SSE clients (pages) open.
-Target (issue 4): p99 under 50 ms on loopback.
+4. Fan-out (issue 11): 100 SSE clients (asyncio, in a process of their own) on a 1,000-hand
+   game, a pick every 50 ms: from publish until the last client has the event, beside the
+   bare peer with as many clients. Each event is the bounded view (the last hands and the
+   chart), not the whole history.
+Target (issues 4, 11): p99 under 50 ms on loopback.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import subprocess
 import sys
@@ -37,6 +42,7 @@ from starlette.routing import Route  # noqa: E402
 from cli.app import create_app  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.server import ServerThread, bind  # noqa: E402
+from scoreboard.session import TableSession  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
@@ -81,19 +87,22 @@ def bare_app() -> tuple[Starlette, Callable[[int], None]]:
     return Starlette(routes=[Route("/events", events), Route("/", page)]), publish
 
 
-def ours_app(journal_path: Path) -> tuple[Starlette, Callable[[int], int]]:
-    """Ours: the display app; `publish(i)` publishes a Pick and returns the event id to expect."""
+def ours_app(journal_path: Path, hands: int = 10) -> tuple[Starlette, Callable[[int], int]]:
+    """Ours: the display app on a game `hands` hands long (the view carries a real history);
+    `publish(i)` publishes a Pick and returns the event id to expect."""
     journal, bus = Journal(journal_path), Bus()
+    if journal.latest_game() is None:
+        setup = TableSession(journal, bus)
+        setup.new_game(["Ann", "Bea", "Cy", "Dot"], options={"target": 100_000})
+        for k in range(hands):
+            setup.submit({"kind": "hand", "winner": k % 4,
+                          "held": [None if s == k % 4 else ["RBGY"[s] + "7"] for s in range(4)]})
+        setup.close()
     app = create_app(journal, bus, journal.token())
-    session = app.state.session
-    session.new_game(["Ann", "Bea", "Cy", "Dot"])
-    for k in range(10):  # a game in progress: the view carries a real history
-        session.submit({"kind": "hand", "winner": k % 4,
-                        "held": [None if s == k % 4 else ["RBGY"[s] + "7"] for s in range(4)]})
 
     def publish(i: int) -> int:
         bus.publish(Pick(seq=i, colour="red", t=time.time()))
-        return session.version
+        return app.state.session.version  # the server runs: its lifespan made the session
 
     return app, publish
 
@@ -143,6 +152,93 @@ def sse_latencies(url: str, publish: Callable[[int], int | None], n: int) -> lis
         t1 = client.wait_for(str(expect if expect is not None else i))
         out.append((t1 - t0) * 1000)
     return out
+
+
+# --- 4. many clients: pick -> every client ------------------------------------------------
+
+CLIENTS_SCRIPT = r"""
+# Raw asyncio sockets (no HTTP library): reading 100 streams must cost the machine as little as
+# possible, so the figures are the server's. Each client notes when each `id:` line arrives.
+import asyncio, json, os, sys, time
+from urllib.parse import urlsplit
+
+
+async def main(url, n, out):
+    u = urlsplit(url)
+    seen = [dict() for _ in range(n)]
+    sizes = []
+    request = (f"GET {u.path} HTTP/1.1\r\nHost: {u.netloc}\r\n"
+               "Accept: text/event-stream\r\n\r\n").encode()
+
+    async def one(k, opened):
+        reader, writer = await asyncio.open_connection(u.hostname, u.port)
+        writer.write(request)
+        await writer.drain()
+        opened.set()
+        buf = b""
+        while True:
+            chunk = await reader.read(65536)
+            if not chunk:
+                return
+            now = time.time()
+            *lines, buf = (buf + chunk).split(b"\n")
+            for line in lines:
+                if line.startswith(b"id:"):
+                    seen[k][line[3:].strip().decode()] = now
+                elif line.startswith(b"data:") and k == 0:
+                    sizes.append(len(line))
+
+    opened = [asyncio.Event() for _ in range(n)]
+    tasks = [asyncio.create_task(one(k, opened[k])) for k in range(n)]
+    await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 30)
+    await asyncio.sleep(0.5)
+    print("ready", flush=True)
+    while not os.path.exists(out + ".stop"):
+        await asyncio.sleep(0.05)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    json.dump({"seen": seen, "sizes": sizes}, open(out, "w"))
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
+"""
+
+
+def fan_out(url: str, publish: Callable[[int], int | None], clients: int, picks: int,
+            gap: float = 0.05) -> tuple[list[float], list[float], float]:
+    """`clients` SSE clients (raw asyncio sockets, in a process of their own, so reading them
+    costs little and does not run in the server's process); a pick every `gap` s. Returns
+    (per pick: until the LAST client has it, per client and pick: latency, mean event size
+    in bytes), times on the wall clock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "seen.json"
+        proc = subprocess.Popen([sys.executable, "-c", CLIENTS_SCRIPT, url, str(clients),
+                                 str(out)], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        sent: dict[str, float] = {}
+        for i in range(1, picks + 1):
+            t0 = time.time()
+            expect = publish(i)
+            sent[str(expect if expect is not None else i)] = t0
+            time.sleep(gap)
+        time.sleep(1.0)
+        Path(f"{out}.stop").touch()
+        proc.wait(120)
+        result = json.loads(out.read_text())
+    every, each = [], []
+    for key, t0 in sent.items():
+        # a client that fell behind gets the newest state and skips the ones between (a page
+        # shows the latest view): the pick reached it with the first event at or after it
+        arrivals = [min((t for k, t in seen.items() if int(k) >= int(key)), default=None)
+                    for seen in result["seen"]]
+        if None in arrivals:
+            raise RuntimeError(f"event {key} reached {clients - arrivals.count(None)} of "
+                               f"{clients} clients")
+        every.append((max(arrivals) - t0) * 1000)
+        each.extend((t - t0) * 1000 for t in arrivals)
+    sizes = result["sizes"][-picks:] or [0]
+    return every, each, sum(sizes) / len(sizes)
 
 
 # --- 2. DOM latency in chromium -----------------------------------------------------------
@@ -227,6 +323,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--picks", type=int, default=1000)
     ap.add_argument("--dom-picks", type=int, default=1000)
+    ap.add_argument("--clients", type=int, default=100, help="section 4's SSE clients (0: skip)")
+    ap.add_argument("--fan-picks", type=int, default=200, help="section 4's picks")
+    ap.add_argument("--hands", type=int, default=1000, help="section 4's game length")
     ap.add_argument("--serve", choices=["ours", "bare"], help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--journal", help=argparse.SUPPRESS)
@@ -268,6 +367,28 @@ def main() -> int:
         finally:
             ours_srv.stop()
             bare_srv.stop()
+
+    if args.clients:
+        print(f"4. bus publish -> every one of {args.clients} SSE clients, {args.fan_picks} "
+              f"picks each, the game {args.hands} hands long (target: p99 < 50 ms):")
+        with tempfile.TemporaryDirectory() as tmp:
+            app, publish_ours = ours_app(Path(tmp) / "j.sqlite3", hands=args.hands)
+            peer, publish_bare = bare_app()
+            ours_srv = ServerThread(app, bind()).start()
+            bare_srv = ServerThread(peer, bind(), log_level="critical").start()
+            try:
+                b_every, b_each, b_size = fan_out(f"http://127.0.0.1:{bare_srv.port}/events",
+                                                  publish_bare, args.clients, args.fan_picks)
+                o_every, o_each, o_size = fan_out(
+                    f"http://127.0.0.1:{ours_srv.port}/api/events", publish_ours, args.clients,
+                    args.fan_picks)
+            finally:
+                ours_srv.stop()
+                bare_srv.stop()
+        print(line("bare Starlette SSE echo: last client", b_every) + f"   {b_size:,.0f} B/event")
+        print(line("bare: each client", b_each))
+        print(line("tinker-tray display: last client", o_every) + f"   {o_size:,.0f} B/event")
+        print(line("tinker-tray: each client", o_each))
 
     print("3. resident memory of the server process with 10 SSE clients open:")
     bare_rss = rss_with_clients("bare")

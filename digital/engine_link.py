@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
 from engine import cards as C
@@ -64,6 +64,7 @@ class EngineLink:
         *,
         humans: Collection[int] = (),
         pace: float = 0.0,
+        settles_in: Callable[[Pick], float] | None = None,
     ):
         n = len(game.players)
         bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < n]
@@ -82,6 +83,8 @@ class EngineLink:
         self._step_due = False
         self._closed = False
         self._published = len(game.events)
+        self.settles_in = settles_in  # seconds until a pick's lights settle (None: at once)
+        self.choosing: bool = False  # a pick is made; the game takes it when its lights settle
         self._unsubscribe = bus.subscribe(self._on_pick, Pick)
 
     def start(self) -> None:
@@ -132,11 +135,31 @@ class EngineLink:
 
     # ------------------------------------------------------------------ chance and bots
     def _on_pick(self, event: Event) -> None:
+        """A pick: taken into the game once the tray's lights land on it, so nothing the game
+        does with it (the log, the cards drawn, whose move) can tell it while they spin."""
         pick = event
         assert isinstance(pick, Pick)
         with self.lock:
-            if self._closed or not self.waiting_for_tinker_bell:
+            if self._closed or not self.waiting_for_tinker_bell or self.choosing:
                 return  # shown by the displays, but no card is waiting for Tinker Bell
+            wait = self.settles_in(pick) if self.settles_in is not None else 0.0
+            if wait > 0:
+                self.choosing = True
+                if self._loop is None:
+                    self._loop = Scheduler("digital-pace")
+                self._loop.call_later(wait, lambda: self._take_pick(pick))
+                self._publish()
+                return
+            self._take(pick)
+
+    def _take_pick(self, pick: Pick) -> None:
+        with self.lock:
+            self.choosing = False
+            if not self._closed and self.waiting_for_tinker_bell:
+                self._take(pick)
+
+    def _take(self, pick: Pick) -> None:
+        with self.lock:
             self.game.apply_tinker_bell(C.colour(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()

@@ -19,6 +19,7 @@ Bell's chance event, just as it takes a pick from the tray.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -50,7 +51,8 @@ from tray.show import frames
 # A shorter show than the tray's: in a terminal it is a moment of suspense, not a light to find.
 TERMINAL_SHOW = ShowSettings(steps=12, first_step_s=0.03, last_step_s=0.18, trail=0.25,
                              blinks=2, blink_s=0.12, lit_s=0.0)
-NEW_HAND = "A new hand is dealt."  # the log's line for a deal (digital.session._words)
+NEW_HAND = re.compile(r"Hand \d+ is dealt: ")  # the log's line for a deal (digital.session)
+HAND_OVER = re.compile(r"Hand \d+ is over: ")  # the log's line for a result: printed our way
 GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
 
 
@@ -211,7 +213,9 @@ class TerminalPlay:
         pending = list(view["hands"][self._announced:])
         self._announced = len(view["hands"])
         for line in T.new_lines(self._log, view["log"]):
-            if line == NEW_HAND and pending:  # a hand's result before the next deal
+            if HAND_OVER.match(line):
+                continue  # `_result` prints it with the scores
+            if NEW_HAND.match(line) and pending:  # a hand's result before the next deal
                 self._result(view, pending)
             self._print(*T.log([line]))
         self._log = list(view["log"])

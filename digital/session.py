@@ -72,6 +72,8 @@ class DigitalSession:
         self._mirrored = 0
         self.journal_error: str | None = None
         self._saved: _Saved | None = None
+        self._notes = _Notes(None)
+        self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
             self._resume()
@@ -121,7 +123,8 @@ class DigitalSession:
             seating = {"humans": sorted(seats), "keys": {str(s): k for s, k in keys.items()},
                        "bots": bot_names, "pace": float(pace)}
             saved = _Saved(self.table.journal, self.table.game_id, seating)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace))
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace),
+                          settles_in=self._settles_in)
         self._adopt(link, keys, saved, mirrored=0)
         return keys
 
@@ -130,6 +133,7 @@ class DigitalSession:
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
             self._saved, self._mirrored, self.journal_error = saved, mirrored, None
+            self._notes, self._declared = _Notes(link.game), None
         if old is not None:
             old.close()
         link.start()
@@ -155,11 +159,17 @@ class DigitalSession:
             log.error("%s", self.journal_error)
             return
         saved = _Saved(journal, game_id, setup, events)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace)
+        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace,
+                          settles_in=self._settles_in)
         hands = self.table.table.game.hands if self.table.table.game is not None else []
         self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
         log.info("resumed digital game %d at hand %d after %d moves", game_id, game.hand_no,
                  len(events))
+
+    def _settles_in(self, pick: Any) -> float:
+        """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
+        page can tell it early (0 without a tray, or without a table session)."""
+        return self.table.settles_in(pick) if self.table is not None else 0.0
 
     def close(self) -> None:
         self._unsubscribe()
@@ -174,11 +184,21 @@ class DigitalSession:
             raise SeatError(f"seat {seat!r} is not yours: open the link made for it at the start")
         return seat
 
+    def seat_of(self, key: str) -> int | None:
+        """The seat whose key is `key` in the game in play (None: no such key)."""
+        for seat, want in list(self.keys.items()):
+            if isinstance(key, str) and secrets.compare_digest(key.encode(), want.encode()):
+                return seat
+        return None
+
     def act(self, seat: Any, key: Any, action: Any = None, event: Any = None) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
         engine's message and nothing changed, if the rules forbid it)."""
+        self.act_as(self.check_key(seat, key), action, event)
+
+    def act_as(self, seat: int, action: Any = None, event: Any = None) -> None:
+        """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self._link()
-        seat = self.check_key(seat, key)
         if event is not None:
             if not isinstance(event, Mapping):
                 raise ValueError("event is a game-record event object")
@@ -210,11 +230,35 @@ class DigitalSession:
             except (sqlite3.Error, OSError, LookupError) as exc:
                 self.journal_error = f"moves are not being saved in the journal ({exc})"
                 log.exception("the journal refused the digital game's moves")
+        if link is not None:
+            with link.lock:
+                self._notes.follow(link.game)
         with self._lock:
             self.version += 1
         self._mirror()
+        self._declare()
         if self.on_change is not None:
             self.on_change()
+
+    def _declare(self) -> None:
+        """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
+        its pick panel explains the pick as at a real table, not "no card was declared")."""
+        link, saved = self.link, self._saved
+        if self.table is None or link is None or saved is None or not link.waiting_for_tinker_bell:
+            return
+        if self.table.game_id != saved.game_id:
+            return
+        with link.lock:
+            h = link.game.hand
+            at = (link.game.hand_no, len(link.game.events))
+            card, seat = C.code(h.trigger), h.seats[h.actor]
+        if at == self._declared:
+            return
+        self._declared = at
+        try:
+            self.table.submit({"kind": "declare", "card": card, "seat": seat})
+        except ValueError:
+            log.info("the scoreboard has no pixie-dust card %s to declare", card)
 
     def _mirror(self) -> None:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
@@ -239,12 +283,17 @@ class DigitalSession:
         is that seat's key (SeatError otherwise). No other hand is ever in it."""
         if seat is not None:
             seat = self.check_key(seat, key)
+        return self.seat_view(seat)
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
         if link is None:
             out: dict[str, Any] = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell)
+                out = seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell,
+                                link.choosing, self._notes.notes)
         out["version"] = self.version
         if self.journal_error:
             out["journal_error"] = self.journal_error
@@ -287,9 +336,12 @@ def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
 
 # ---------------------------------------------------------------------- the view of one seat
 def seat_view(
-    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool
+    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool,
+    choosing: bool = False, notes: Mapping[int, list[tuple[Any, ...]]] | None = None,
 ) -> dict[str, Any]:
-    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator)."""
+    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator).
+    `notes` (from `_Notes`) add what each event did that the event does not say: penalty
+    draws, the card turned up for a new hand, the points of a hand."""
     h = game.hand
     summary = game.summary()
     awaiting = dict(summary["awaiting"])
@@ -312,14 +364,15 @@ def seat_view(
             for s, name in enumerate(names)
         ],
         "top": _card(h.discard[-1]) if h is not None else None,
-        "colour": summary["colour"],
+        # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
+        "colour": None if (tinker_bell or choosing) and h is not None and h.trigger is not None
+        and h.trigger >= 64 else summary["colour"],
         "direction": "left" if summary["direction"] == 1 else "right",
         "draw_pile": summary["draw_pile"],
         "awaiting": awaiting,
-        "says": _says(game, awaiting, seat, tinker_bell),
-        "log": [line for line in (_words(e, names, seat) for e in game.events[-40:]) if line][
-            -LOG_LINES:
-        ],
+        "says": _says(game, awaiting, seat, tinker_bell, choosing),
+        "choosing": choosing,
+        "log": _log(game, names, seat, notes or {}),
         "hands": [
             {"hand": x["hand"], "winner": names[x["winner"]], "points": max(x["awarded"])}
             for x in game.history
@@ -353,6 +406,111 @@ def seat_view(
     ]
     out["uno_possible"] = len(held) == 2 and mine
     return out
+
+
+def _log(game: Game, names: Sequence[str], seat: int | None,
+         notes: Mapping[int, list[tuple[Any, ...]]]) -> list[str]:
+    """The last `LOG_LINES` things that happened, in words, from `seat`'s point of view."""
+    events = game.events
+    first = max(0, len(events) - 40)
+    lines = [_note_words(n, names, seat) for n in notes.get(-1, [])] if first == 0 else []
+    for i in range(first, len(events)):
+        line = _words(events[i], names, seat)
+        if line:
+            lines.append(line)
+        lines.extend(_note_words(n, names, seat) for n in notes.get(i, []))
+    return lines[-LOG_LINES:]
+
+
+def _note_words(note: tuple[Any, ...], names: Sequence[str], you: int | None) -> str:
+    kind = note[0]
+    if kind == "draws":
+        _, who, n = note
+        cards = f"{n} card{'s' if n != 1 else ''}"
+        return f"You draw {cards}." if who == you else f"{names[who]} draws {cards}."
+    if kind == "turned":
+        _, hand, card = note
+        return f"Hand {hand} is dealt: the card turned up is {card}."
+    if kind == "hand":
+        _, hand, winner, points = note
+        who = "You" if winner == you else names[winner]
+        return f"Hand {hand} is over: {who} went out and scored {points} points."
+    return ""
+
+
+class _Notes:
+    """What each event of a game did that the event itself does not say, found by replaying the
+    events on a copy of the game (its header and events: public play, no hidden card named):
+    who drew cards they did not draw themselves (penalties, Draw 2s, challenges), the card
+    turned up when a hand is dealt, and each hand's points. Keyed by event index (-1: before
+    the first event)."""
+
+    def __init__(self, game: Game | None):
+        self.notes: dict[int, list[tuple[Any, ...]]] = {}
+        self.done = 0
+        self.shadow: Game | None = None
+        if game is None or not game.decks:
+            return
+        try:
+            self.shadow = record.game_from_header(game.header())
+        except (RecordError, ValueError, KeyError, TypeError):
+            return
+        self._dealt(-1)
+
+    def follow(self, game: Game) -> None:
+        """Catch up with `game`'s events (all but a discard still growing)."""
+        if self.shadow is None:
+            if game.decks:
+                self.__init__(game)  # the first hand is dealt now
+            if self.shadow is None:
+                return
+        events = game.events
+        upto = len(events)
+        if upto and events[-1].get("act") == "discard" and game.hand is not None \
+                and game.hand.phase == DISCARD:
+            upto -= 1
+        shadow = self.shadow
+        while self.done < upto:
+            i = self.done
+            before = _counts(shadow)
+            hand_no, hands = shadow.hand_no, len(shadow.history)
+            try:
+                shadow.apply_event(events[i])
+            except Exception:  # never let the notes stop the game: they are only words
+                log.exception("the log could not follow event %d", i)
+                self.shadow = None
+                return
+            self.done += 1
+            self._drew(i, events[i], before, _counts(shadow))
+            if len(shadow.history) > hands:
+                x = shadow.history[-1]
+                self.notes.setdefault(i, []).append(("hand", x["hand"], x["winner"],
+                                                     max(x["awarded"])))
+            if shadow.hand_no != hand_no:
+                self._dealt(i)
+
+    def _drew(self, i: int, event: Mapping[str, Any], before: dict[int, int],
+              after: dict[int, int]) -> None:
+        actor, act = event.get("seat"), event.get("act")
+        for seat, n in after.items():
+            gained = n - before.get(seat, n)
+            if seat == actor and act in ("draw", "take", "misplay", "pass"):
+                continue  # the event says so itself
+            if gained > 0 and seat in before:
+                self.notes.setdefault(i, []).append(("draws", seat, gained))
+
+    def _dealt(self, i: int) -> None:
+        h = self.shadow.hand if self.shadow is not None else None
+        if h is not None and h.discard:
+            self.notes.setdefault(i, []).append(("turned", self.shadow.hand_no,
+                                                 C.name(h.discard[0])))
+
+
+def _counts(game: Game) -> dict[int, int]:
+    h = game.hand
+    if h is None:
+        return {}
+    return {seat: len(h.hands[pos]) for pos, seat in enumerate(h.seats)}
 
 
 def _card(card: int) -> dict[str, str]:
@@ -402,11 +560,14 @@ _PHASE_WORDS = {
 }
 
 
-def _says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool) -> str:
+def _says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool,
+          choosing: bool = False) -> str:
     """What the game waits for, in words, from `seat`'s point of view."""
     names = game.players
     if game.is_terminal():
         return f"Game over: {_winner(game)} won."
+    if choosing:
+        return "Tinker Bell is choosing…"
     if tinker_bell:
         actor = names[game.hand.seats[game.hand.actor]]
         card = C.name(game.hand.trigger)
@@ -435,7 +596,7 @@ def _words(event: Mapping[str, Any], names: Sequence[str], you: int | None = Non
     if chance == "tinker_bell":
         return f"Tinker Bell chose {event['colour']}."
     if chance == "new_hand":
-        return "A new hand is dealt."
+        return None  # the note says it, with the card turned up
     if chance == "reshuffle":
         return "The discard pile is shuffled into a new draw pile."
     if chance == "shuffle_hands":

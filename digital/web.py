@@ -1,182 +1,192 @@
 """The web side of digital play: the /play page and /api/digital/*, an extension of the
 scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.app`).
 
-Kept out of web.py so the table display and digital play change independently. The routes use
-the display's own token check, body reader and stream registry (so stopping the server ends
-these streams too); everything about the game is `DigitalSession`'s.
+Roles (`scoreboard.auth`): the host starts games and sees every seat's link and QR code; a seat
+key (from its link, then a cookie) acts for that seat and sees its hand; anybody watches the
+public state. The host exports the record; of a game in play (it shows every hand, the bots'
+too) only with `?reveal=yes`; never to a seat key or a reader.
 
-    GET  /play                     the page (?seat=N&key=K for a person's seat; without: watch)
-    GET  /api/digital/view         the view (?seat=&key= for that seat's hand and moves)
+    GET  /play                     the page (?key=K once, from a seat's link: sets its cookie)
+    GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
     GET  /api/digital/events       the same view as server-sent events (`id:` = its version)
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
-    POST /api/digital/act          {seat, key, action} or {seat, key, event}
-    GET  /api/digital/record       the game record (in play: token and ?reveal=yes)
+    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several)
+    GET  /api/digital/links        each person's seat link (host)
+    GET  /api/digital/qr/N.svg     seat N's link as a QR code (host)
+    GET  /api/digital/record       the game record (host; in play: ?reveal=yes)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from digital.session import DigitalSession, NoGameError, SeatError
 from engine import cards as C
 from engine.hand import RuleError
 from engine.notation import EventError
-from engine.table import EntryError
-from scoreboard.journal import ConfirmError
-from tray.bus import Bus
+from scoreboard import auth, bodies, stream
+from scoreboard import web as table_web
+from scoreboard.auth import needs
+from scoreboard.bodies import Body, Field
 
 STATIC = Path(__file__).with_name("static")
-NEW_FIELDS = {
-    "players", "humans", "bots", "dealer", "options", "ruleset", "seed", "pace", "confirm",
-}
+NEW = Body("a digital game", (
+    Field("players", (list,), True, "a list of names"),
+    Field("humans", (list,), says="a list of the seats people play"),
+    Field("bots", (str, list), says="a bot name or a list of them"),
+    Field("dealer", (int,), says="a seat number"),
+    Field("options", (dict,), says="an object of rule options"),
+    Field("ruleset", (str,), says="a ruleset name"),
+    Field("seed", (int, type(None)), says="a whole number"),
+    Field("pace", (int, float), says="the seconds between bot moves"),
+    Field("confirm", (bool,)),
+))
+ACT = Body("a move", (
+    Field("seat", (int,), says="one of your seats"),
+    Field("action", (int,), says="a whole number from the moves offered"),
+    Field("event", (dict,), says="a game-record event object"),
+))
+
+
+# ---------------------------------------------------------------------- reading
+async def page(request: Request) -> Response:
+    response = table_web.page(request, STATIC / "play.html")
+    key = request.query_params.get("key")
+    session: DigitalSession = request.state.digital
+    seat = session.seat_of(key) if key else None
+    if key and seat is not None:
+        response.set_cookie(f"{auth.SEAT_COOKIE}{seat}", key, **auth.cookie_options())
+    return response
+
+
+def _seat(request: Request, asked: Any = None) -> int | None:
+    """The seat this request plays: the one asked for (?seat= or the body's), if its key came
+    with the request; else the only seat it holds; else None (a spectator)."""
+    seats: frozenset[int] = request.user.seats
+    if asked is None:
+        raw = request.query_params.get("seat", "")
+        if raw:
+            asked = int(raw) if raw.isdigit() and len(raw) < 6 else raw[:12]
+    if asked is not None:
+        if asked not in seats:
+            raise SeatError(f"seat {asked!r} is not yours: open the link made for it")
+        return asked
+    return next(iter(seats)) if len(seats) == 1 else None
+
+
+def _view_json(request: Request, seat: int | None) -> tuple[int, str]:
+    view = request.state.digital.seat_view(seat)
+    view["emulator"] = request.state.press is not None
+    view["host"] = request.user.host
+    return view["version"], json.dumps(view, separators=(",", ":"))
+
+
+async def view(request: Request) -> Response:
+    _, text = _view_json(request, _seat(request))
+    return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+async def events(request: Request) -> Response:
+    seat = _seat(request)  # refuse a seat that is not yours before the stream starts
+    return stream.respond(request, lambda: _view_json(request, seat), "digital")
+
+
+@needs("host")
+async def record(request: Request) -> Response:
+    """The host exports the record; while the game is in play only with ?reveal=yes."""
+    session: DigitalSession = request.state.digital
+    if not session.over and request.query_params.get("reveal") != "yes":
+        raise HTTPException(409, "the record shows every hand, the bots' too: export it "
+                            "when the game is over, or add ?reveal=yes to show it now")
+    text = session.record()
+    return Response(text, media_type="application/x-ndjson", headers={
+        "Content-Disposition": 'attachment; filename="tinker-digital-game.jsonl"',
+        "Cache-Control": "no-store"})
+
+
+@needs("host")
+async def links(request: Request) -> Response:
+    session: DigitalSession = request.state.digital
+    return JSONResponse({"links": {str(s): _link(k) for s, k in session.keys.items()}},
+                        headers={"Cache-Control": "no-store"})
+
+
+@needs("host")
+async def qr(request: Request) -> Response:
+    key = request.state.digital.keys.get(request.path_params["seat"])
+    if key is None:
+        raise HTTPException(404, "no person plays that seat in this game")
+    return table_web.qr_response(request, _link(key))
+
+
+# ---------------------------------------------------------------------- writing
+@needs("host")
+async def new_game(request: Request) -> Response:
+    data = await bodies.read(request, NEW)
+    session: DigitalSession = request.state.digital
+    args = {k: v for k, v in data.items() if k != "confirm"}
+    keys = await run_in_threadpool(
+        lambda: session.new_game(**args, confirm=data.get("confirm") is True))
+    return JSONResponse({
+        "keys": {str(s): k for s, k in keys.items()},
+        "links": {str(s): _link(k) for s, k in keys.items()},
+        "version": session.version,
+    })
+
+
+@needs("seat")
+async def act(request: Request) -> Response:
+    data = await bodies.read(request, ACT)
+    if ("action" in data) == ("event" in data):
+        raise bodies.BadRequest("send either an action (a number) or an event")
+    seat = _seat(request, data.get("seat"))
+    if seat is None:
+        raise bodies.BadRequest("you hold several seats' links: say which seat plays")
+    session: DigitalSession = request.state.digital
+    await run_in_threadpool(session.act_as, seat, data.get("action"), data.get("event"))
+    return JSONResponse({"version": session.version})
+
+
+def _link(key: str) -> str:
+    return f"/play?key={key}"
+
+
+def start(parts: table_web.Parts) -> DigitalSession:
+    return DigitalSession(parts.bus, table=parts.table, on_change=parts.clients.wake)
 
 
 class DigitalPlay:
-    """The routes and the session behind them. `close()` when the app stops."""
+    """The extension `scoreboard.web.create_app` takes: routes, errors, and the session."""
 
-    name = "digital"  # the app's state: `app.state.digital` is the session
-
-    def __init__(
-        self,
-        *,
-        bus: Bus,
-        clients: Any,
-        authorised: Callable[[Request], None],
-        read_body: Callable[[Request], Awaitable[dict[str, Any]]],
-        table: Any = None,
-        emulator: bool = False,
-        ping: float = 15,
-    ):
-        self.session = DigitalSession(bus, table=table, on_change=clients.wake)
-        self.state = self.session
-        self.clients, self.authorised, self.read_body = clients, authorised, read_body
-        self.emulator, self.ping = emulator, ping
-        self.routes = [
-            Route("/play", self.page),
-            Route("/api/digital/view", self.view),
-            Route("/api/digital/events", self.events),
-            Route("/api/digital/new", self.new_game, methods=["POST"]),
-            Route("/api/digital/act", self.act, methods=["POST"]),
-            Route("/api/digital/record", self.record),
-            Mount("/play/static", StaticFiles(directory=STATIC), name="play-static"),
-        ]
-
-    def close(self) -> None:
-        self.session.close()
-
-    # ------------------------------------------------------------------ reading
-    async def page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-cache"})
-
-    def _view_json(self, seat: int | None, key: str | None) -> tuple[int, str]:
-        view = _guard(self.session.view, seat, key)
-        view["emulator"] = self.emulator
-        return view["version"], json.dumps(view, separators=(",", ":"))
-
-    async def view(self, request: Request) -> Response:
-        seat, key = _seat_query(request)
-        _, text = self._view_json(seat, key)
-        return Response(text, media_type="application/json")
-
-    async def events(self, request: Request) -> Response:
-        seat, key = _seat_query(request)
-        self._view_json(seat, key)  # refuse a wrong key before the stream starts
-
-        async def stream():
-            entry = self.clients.add()
-            _, changed = entry
-            sent = -1
-            try:
-                while not self.clients.closing:
-                    changed.clear()
-                    version, text = self._view_json(seat, key)
-                    if version != sent:
-                        yield ServerSentEvent(data=text, event="digital", id=str(version),
-                                              retry=1000)
-                        sent = version
-                    await changed.wait()
-            finally:
-                self.clients.remove(entry)
-
-        return EventSourceResponse(stream(), ping=self.ping, headers={"Cache-Control": "no-cache"})
-
-    async def record(self, request: Request) -> Response:
-        if not self.session.over:
-            self.authorised(request)
-            if request.query_params.get("reveal") != "yes":
-                raise HTTPException(
-                    409, "the record shows every hand: export it when the game is over, or add "
-                    "?reveal=yes to show it now")
-        text = _guard(self.session.record)
-        return Response(text, media_type="application/x-ndjson", headers={
-            "Content-Disposition": 'attachment; filename="tinker-digital-game.jsonl"'})
-
-    # ------------------------------------------------------------------ writing
-    async def new_game(self, request: Request) -> Response:
-        self.authorised(request)
-        data = await self.read_body(request)
-        extra = set(data) - NEW_FIELDS
-        if extra:
-            raise HTTPException(422, f"a digital game has no field {', '.join(sorted(extra))}")
-        if "players" not in data:
-            raise HTTPException(422, "a digital game needs players: a list of names")
-        args = {k: v for k, v in data.items() if k != "confirm"}
-        keys = await run_in_threadpool(
-            _guard, self.session.new_game, **args, confirm=data.get("confirm") is True)
-        return JSONResponse({
-            "keys": {str(s): k for s, k in keys.items()},
-            "links": {str(s): f"/play?seat={s}&key={k}" for s, k in keys.items()},
-            "version": self.session.version,
-        })
-
-    async def act(self, request: Request) -> Response:
-        self.authorised(request)
-        data = await self.read_body(request)
-        extra = set(data) - {"seat", "key", "action", "event"}
-        if extra:
-            raise HTTPException(422, f"an action has no field {', '.join(sorted(extra))}")
-        if ("action" in data) == ("event" in data):
-            raise HTTPException(422, "send either an action (a number) or an event")
-        await run_in_threadpool(_guard, self.session.act, data.get("seat"), data.get("key"),
-                                data.get("action"), data.get("event"))
-        return JSONResponse({"version": self.session.version})
-
-
-def _guard(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call into the session, turning its refusals into 4xx answers with the message."""
-    try:
-        return fn(*args, **kwargs)
-    except (ConfirmError, EntryError):
-        raise  # the table session's: the display's own handlers answer them
-    except SeatError as exc:
-        raise HTTPException(403, str(exc)) from None
-    except NoGameError as exc:
-        raise HTTPException(409, str(exc)) from None
-    except RuleError as exc:  # the engine's message: the state is unchanged
-        raise HTTPException(422, str(exc)) from None
-    except (EventError, C.CardError, KeyError, TypeError) as exc:
-        raise HTTPException(422, f"malformed event: {exc}") from None
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
-
-
-def _seat_query(request: Request) -> tuple[int | None, str | None]:
-    raw = request.query_params.get("seat")
-    if raw in (None, ""):
-        return None, None
-    try:
-        seat = int(raw)
-    except ValueError:
-        raise HTTPException(422, f"seat is a number, not {raw!r}") from None
-    return seat, request.query_params.get("key", "")
+    name = "digital"  # `request.state.digital` (and `app.state.digital`) is the session
+    routes: ClassVar[list[BaseRoute]] = [
+        Route("/play", page),
+        Route("/api/digital/view", view),
+        Route("/api/digital/events", events),
+        Route("/api/digital/new", new_game, methods=["POST"]),
+        Route("/api/digital/act", act, methods=["POST"]),
+        Route("/api/digital/links", links),
+        Route("/api/digital/qr/{seat:int}.svg", qr),
+        Route("/api/digital/record", record),
+        Mount("/play/static", StaticFiles(directory=STATIC), name="play-static"),
+    ]
+    exception_handlers: ClassVar[dict[type[Exception], int]] = {
+        SeatError: 403,
+        NoGameError: 409,
+        RuleError: 422,  # the engine's message: the state is unchanged
+        EventError: 422,
+        C.CardError: 422,
+        ValueError: 422,  # the session's checks of a new game, each a sentence
+        KeyError: 422,
+        TypeError: 422,
+    }
+    start = staticmethod(start)

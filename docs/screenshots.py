@@ -40,13 +40,13 @@ def main() -> None:
         bus = Bus()
         token = journal.token()
         app = create_app(journal, bus, token, public_url="http://tinkertray.local:8000")
+        server = ServerThread(app, bind()).start()  # its lifespan makes the session
         session = app.state.session
         session.new_game(["Ann", "Bea", "Cy", "Dot"], dealer=3)
         for winner, held in HANDS:
             session.submit({"kind": "hand", "winner": winner, "held": held})
         session.submit({"kind": "declare", "card": "RD2", "seat": 1})
         bus.publish(Pick(seq=17, colour="red", t=0.0))
-        server = ServerThread(app, bind()).start()
         base = f"http://127.0.0.1:{server.port}"
         try:
             with sync_playwright() as p:
@@ -68,14 +68,15 @@ def main() -> None:
                 page.fill(".seat[data-seat='3'] input", "25")
                 page.screenshot(path=str(out / "entry.png"), full_page=True)
                 bus.publish(Pick(seq=18, colour="green", t=0.0))
-                page = browser.new_page(viewport={"width": 1000, "height": 700})
+                page = browser.new_page(viewport={"width": 390, "height": 844},
+                                        device_scale_factor=2, is_mobile=True)
                 page.goto(f"{base}/")
                 page.wait_for_selector("#swatch[data-seq='18']")
                 page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
                 keys = app.state.digital.new_game(["Ann", "Bo", "Cy"], humans=(0,), seed=17,
                                                   pace=0, confirm=True)
                 page = browser.new_page(viewport={"width": 1200, "height": 900})
-                page.goto(f"{base}/play?seat=0&key={keys[0]}&token={token}")
+                page.goto(f"{base}/play?key={keys[0]}&token={token}")
                 page.wait_for_selector(".card[data-code='WDA']:not([disabled])")
                 page.screenshot(path=str(out / "play.png"))
                 browser.close()

@@ -185,11 +185,20 @@ class Journal:
 
     # --- reading ---
 
-    def games(self) -> list[GameInfo]:
+    def games(self, *, before: int | None = None, limit: int | None = None) -> list[GameInfo]:
+        """Every kept game, oldest first; with `limit`: a page of them, newest first (those
+        older than game `before`, if given)."""
+        where, order, args = "", "ASC", []
+        if limit is not None:
+            order = "DESC"
+            if before is not None:
+                where, args = "WHERE g.id < ?", [before]
+        page = f" LIMIT {int(limit)}" if limit is not None else ""
         rows = self._db.execute(
-            "SELECT g.id, g.name, g.created, COUNT(e.id), "
-            "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id) FROM games g "
-            "LEFT JOIN entries e ON e.game = g.id GROUP BY g.id ORDER BY g.id"
+            "SELECT g.id, g.name, g.created, "
+            "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
+            f"EXISTS(SELECT 1 FROM records r WHERE r.game = g.id) FROM games g {where} "
+            f"ORDER BY g.id {order}{page}", args
         ).fetchall()
         return [GameInfo(i, name, created, n, bool(digital))
                 for i, name, created, n, digital in rows]
@@ -234,9 +243,12 @@ class Journal:
     def load(self, game: int | None) -> T.Table:
         return T.fold(x.entry for x in self.entries(game))
 
-    def export_json(self, game: int) -> str:
+    def export_json(self, game: int, shown: Callable[[Mapping[str, Any]], bool] | None = None
+                    ) -> str:
+        """The game as JSON: its hands, totals and every entry (`shown`: only the entries it
+        accepts; the table session leaves out a pick whose lights are still spinning)."""
         info = self._info(game)
-        logged = self.entries(game)
+        logged = [x for x in self.entries(game) if shown is None or shown(x.entry)]
         table = T.fold(x.entry for x in logged)
         assert table.game is not None
         g = table.game
@@ -288,7 +300,7 @@ class Journal:
             raise UnknownGameError(f"no game {game} in this journal")
 
     def _info(self, game: int) -> GameInfo:
-        for g in self.games():
+        for g in self.games(before=game + 1, limit=1):
             if g.id == game:
                 return g
         raise UnknownGameError(f"no game {game} in this journal")

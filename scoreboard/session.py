@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from engine import table as T
 from scoreboard import reveal
 from scoreboard.journal import ConfirmError, Journal
-from scoreboard.view import build_view
+from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
 from tray.config import ShowSettings
 from tray.events import Event, Pick, PickSettled, event_type
@@ -75,6 +75,7 @@ class TableSession:
         self.version = journal.last_id()
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
         self._cached: tuple[tuple[int, bool], dict[str, Any], str] | None = None
+        self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
 
     # --- writing ---
@@ -144,6 +145,21 @@ class TableSession:
         """True if pick `seq` may be named now: its lights have landed (or it had no show)."""
         return self.hidden_pick() != seq
 
+    def settles_in(self, pick: Pick) -> float:
+        """Seconds from now until the lights land on `pick` (0: landed, or it had no show).
+        Digital play takes a pick into its game only then, so its pages cannot tell it early."""
+        now = self._clock()
+        showing = reveal.start(pick, self.show_settings, now)
+        return 0.0 if showing is None else max(0.0, showing.reveal_at - now)
+
+    def entry_shown(self, entry: Mapping[str, Any]) -> bool:
+        """False for a pick entry whose lights are still spinning."""
+        return entry.get("kind") != "pick" or self.settled(entry.get("seq", -1))
+
+    def export_json(self, game: int) -> str:
+        """The journal's JSON export of `game`, without a pick the lights have not settled on."""
+        return self.journal.export_json(game, shown=self.entry_shown)
+
     def show(self) -> dict[str, Any]:
         """The latest pick's light show as the virtual tray plays it (`reveal.Showing.payload`)."""
         with self._lock:
@@ -158,24 +174,38 @@ class TableSession:
     # --- reading ---
 
     def view(self) -> dict[str, Any]:
-        return self._snapshot()[1]
+        """The whole view, every hand (the terminal, /api/view?hands=all)."""
+        with self._lock:
+            return build_view(self.table, game_id=self.game_id, version=self.version,
+                              pick_hidden=self.hidden_pick() is not None)
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
-        The text can change without a new version: when the latest pick is revealed."""
-        (version, _), _, text = self._snapshot()
-        return version, text
-
-    def _snapshot(self) -> tuple[tuple[int, bool], dict[str, Any], str]:
+        The text can change without a new version: when the latest pick is revealed. Bounded:
+        the last `RECENT_HANDS` hands and the chart, whatever the game's length."""
         with self._lock:
             key = (self.version, self.hidden_pick() is not None)
             cached = self._cached
             if cached is None or cached[0] != key:
                 view = build_view(self.table, game_id=self.game_id, version=self.version,
-                                  pick_hidden=key[1])
+                                  pick_hidden=key[1], recent=RECENT_HANDS)
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
-            return cached
+            return key[0], cached[2]
+
+    def view_change(self, old: str, new: str) -> str:
+        """The top-level keys of view text `new` that differ from view text `old`, as JSON:
+        what the event stream sends a page that has `old` (computed once for all of them)."""
+        with self._lock:
+            cached = self._change
+            if cached is not None and cached[0] is old and cached[1] is new:
+                return cached[2]
+        before, after = json.loads(old), json.loads(new)
+        text = json.dumps({k: v for k, v in after.items() if before.get(k) != v},
+                          separators=(",", ":"))
+        with self._lock:
+            self._change = (old, new, text)
+        return text
 
     def close(self) -> None:
         self._unsubscribe()

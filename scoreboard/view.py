@@ -16,10 +16,13 @@ TEAMS = ("A", "B")
 
 
 def build_view(
-    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False
+    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False,
+    recent: int | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
-    without its colour or meaning (see scoreboard.reveal)."""
+    without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
+    hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
+    every hand."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -31,7 +34,10 @@ def build_view(
         "declared": _declared(table),
         "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
+        "hand_count": 0,
     }
+    if recent is not None:
+        view["chart"] = {"numbers": [], "totals": []}
     g = table.game
     if g is None:
         return view
@@ -57,7 +63,11 @@ def build_view(
         for s, name in enumerate(g.players)
     ]
     view["dealer"] = None if g.over else g.dealer
-    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands, start=1)]
+    first = 0 if recent is None else max(0, len(g.hands) - recent)
+    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
+    view["hand_count"] = len(g.hands)
+    if recent is not None:
+        view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
     target = opts.get("target", 500)
     view["rules"] = {
         "scoring": mode,
@@ -71,6 +81,22 @@ def build_view(
         view["winner"] = {"seats": list(winners), "names": names,
                           "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
     return view
+
+
+RECENT_HANDS = 20
+CHART_POINTS = 120
+
+
+def chart(totals: list[tuple[int, tuple[int, ...]]]) -> dict[str, Any]:
+    """Running totals for the chart from (hand number, totals) pairs: every hand up to
+    `CHART_POINTS`, then evenly spaced ones (always with the last)."""
+    n = len(totals)
+    step = max(1, -(-n // CHART_POINTS))
+    picked = list(range(step - 1, n, step))
+    if n and picked[-1] != n - 1:
+        picked.append(n - 1)
+    return {"numbers": [totals[i][0] for i in picked],
+            "totals": [list(totals[i][1]) for i in picked]}
 
 
 def _rules_text(mode: str, target: int, partners: bool) -> str:

@@ -1,37 +1,49 @@
 """The web display: a Starlette app that serves the pages and pushes the view over SSE.
 
-Reading (pages, the view, the event stream, exports) needs nothing; every write needs the
-table's token in the `X-Table-Token` header. Every server-sent event carries the journal id of
-the state it shows as its `id:` and is a whole snapshot of the view, so a page that reconnects
-(after a network blip or a server restart) is up to date with its first message.
+Module-level endpoints and one `routes` list; the table session, the open streams and the
+extensions' state are created in the `lifespan` and read from `request.state`; roles come from
+`scoreboard.auth` (`AuthenticationMiddleware`, `needs("host")`); bodies are read and checked by
+`scoreboard.bodies`; one `exception_handlers` map turns every domain error into a 4xx sentence.
 
-`create_app` is independent of the CLI so the tray service can serve the same app. Given the
-tray's show settings, the view keeps each pick's colour back until the lights have settled, and
-`/api/show` gives the virtual tray the very frames the LEDs play (see `scoreboard.reveal`).
+    GET  /  /enter  /tray                pages (?token= once, from the QR code: sets the cookie)
+    GET  /api/view                       the view (?hands=all: every hand; else the recent ones)
+    GET  /api/events                     the view as server-sent events (`id:` = its version)
+    GET  /api/show                       the light show so far, for the virtual tray
+    GET  /api/cards   /api/whoami        the card keyboard; the visitor's roles
+    GET  /api/games                      kept games, newest first (?before=ID&limit=N)
+    GET  /api/games/N.csv|json|jsonl     exports (host)
+    POST /api/entry  /api/new-game  /api/games/N/delete  /api/press  /api/session
+    GET  /api/qr.svg                     the entry page's QR code, with the token (host)
+
+Given the tray's show settings, the view keeps each pick back until the lights have settled
+(`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
+`create_app` is independent of the CLI; the command line adds digital play as an extension.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import dataclasses
 import io
-import json
-import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
+from scoreboard import auth, bodies, stream
+from scoreboard.auth import needs
+from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import ConfirmError, Journal, UnknownGameError
 from scoreboard.session import PickRevealed, TableChanged, TableSession
 from scoreboard.view import keyboard
@@ -39,45 +51,309 @@ from tray.bus import Bus
 from tray.config import ShowSettings
 
 STATIC = Path(__file__).with_name("static")
-WEB_KINDS = frozenset({"hand", "edit", "void", "dealer", "undo", "declare"})
-"""Entries a page may send; picks come only from the tray, games start via /api/new-game."""
-MAX_BODY = 64 * 1024
-
-
 EXPORT_TYPES = {"csv": "text/csv", "json": "application/json", "jsonl": "application/x-ndjson"}
+MAX_GAME_ID = 2**62
+PAGE_SIZE, MAX_PAGE = 50, 200
+
+# ---------------------------------------------------------------------- request bodies
+WEB_KINDS = ("declare", "dealer", "edit", "hand", "undo", "void")
+"""Entries a page may send; picks come only from the tray, games start via /api/new-game."""
+ENTRY = Body("an entry", (
+    Field("kind", (str,), True, "one of " + ", ".join(WEB_KINDS)),
+    Field("winner", (int,), says="a seat number"),
+    Field("held", (list, dict), says="a list with one item per seat"),
+    Field("hand", (int,), says="a hand number (0 is the first)"),
+    Field("dealer", (int,), says="a seat number"),
+    Field("card", (str, int, type(None)), says="a card code such as RD2, or null"),
+    Field("seat", (int, type(None)), says="a seat number or null"),
+))
+NEW_GAME = Body("a new game", (
+    Field("players", (list,), True, "a list of names"),
+    Field("dealer", (int,), says="a seat number"),
+    Field("options", (dict,), says="an object of rule options"),
+    Field("name", (str, type(None)), says="text"),
+    Field("confirm", (bool,)),
+))
+DELETE = Body("a deletion", (Field("confirm", (str,), True, 'the phrase "delete game N"'),))
+LOGIN = Body("a sign-in", (Field("token", (str,), True, "the table's token"),))
+EMPTY = Body("this request", ())
 
 
-class _Clients:
-    """The open event streams: each waits on its own asyncio.Event, set from any thread."""
+# ---------------------------------------------------------------------- extensions
+@dataclasses.dataclass(frozen=True)
+class Parts:
+    """What an extension gets from the table's app when it starts."""
 
-    def __init__(self) -> None:
-        self._waiting: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
-        self.closing = False
-
-    def close(self) -> None:
-        """End every stream (before the server stops, so it need not cancel them)."""
-        self.closing = True
-        self.wake()
-
-    def add(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
-        entry = (asyncio.get_running_loop(), asyncio.Event())
-        self._waiting.add(entry)
-        return entry
-
-    def remove(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
-        self._waiting.discard(entry)
-
-    def wake(self, _event: object = None) -> None:
-        for loop, changed in list(self._waiting):
-            try:
-                loop.call_soon_threadsafe(changed.set)
-            except RuntimeError:  # that client's loop has closed
-                self._waiting.discard((loop, changed))
-
-    def __len__(self) -> int:
-        return len(self._waiting)
+    bus: Bus
+    clients: stream.Clients
+    table: TableSession
+    emulator: bool
 
 
+class Extension(Protocol):
+    """Something the command line adds to the app (digital play): its routes, its own
+    exception handlers, and `start(parts)` -> its state (set as `request.state.<name>`; it has
+    `close()`, and may have `seat_of(key)` to give seat keys their role)."""
+
+    name: str
+    routes: Sequence[BaseRoute]
+    exception_handlers: Mapping[type[Exception], int]
+
+    def start(self, parts: Parts) -> Any: ...
+
+
+# ---------------------------------------------------------------------- reading
+def _page(name: str) -> Callable[[Request], Any]:
+    async def endpoint(request: Request) -> Response:
+        return page(request, STATIC / name)
+
+    return endpoint
+
+
+def page(request: Request, path: Path) -> Response:
+    """A page; opened with `?token=` (a QR code, a printed link) it sets the token's cookie, and
+    the page strips the token from the address bar, so it lives in no URL after this visit."""
+    response = FileResponse(path, headers={"Cache-Control": "no-cache"})
+    given = request.query_params.get("token")
+    if given is not None and given == request.state.token:
+        response.set_cookie(auth.TOKEN_COOKIE, given, **auth.cookie_options())
+    return response
+
+
+async def tray_page(request: Request) -> Response:
+    if request.state.press is None:
+        raise HTTPException(404, "there is no virtual tray: this display runs with a real one")
+    return page(request, STATIC / "tray.html")
+
+
+async def favicon(request: Request) -> Response:
+    return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
+async def manifest(request: Request) -> Response:
+    return JSONResponse({
+        "name": "Tinker Bell tray", "short_name": "Tinker tray", "start_url": "/",
+        "display": "fullscreen", "background_color": "#0b0d12", "theme_color": "#0b0d12",
+        "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    }, media_type="application/manifest+json")
+
+
+async def view(request: Request) -> Response:
+    session: TableSession = request.state.table
+    if request.query_params.get("hands") == "all":
+        return JSONResponse(session.view())
+    _, text = session.view_json()
+    return Response(text, media_type="application/json")
+
+
+async def light_show(request: Request) -> Response:
+    return JSONResponse(request.state.table.show(), headers={"Cache-Control": "no-store"})
+
+
+async def cards(request: Request) -> Response:
+    return JSONResponse({"keys": keyboard(), "emulator": request.state.press is not None})
+
+
+async def whoami(request: Request) -> Response:
+    visitor: auth.Visitor = request.user
+    return JSONResponse({"host": visitor.host, "seats": sorted(visitor.seats),
+                         "press": request.state.press is not None},
+                        headers={"Cache-Control": "no-store"})
+
+
+async def events(request: Request) -> Response:
+    session: TableSession = request.state.table
+    return stream.respond(request, session.view_json, "view", session.view_change)
+
+
+async def games(request: Request) -> Response:
+    """Kept games, newest first, a page at a time: `next` is the `before` of the next page."""
+    before = _query_int(request, "before", 1, MAX_GAME_ID + 1, None)
+    limit = _query_int(request, "limit", 1, MAX_PAGE + 1, PAGE_SIZE) or PAGE_SIZE
+    journal: Journal = request.state.journal
+    found = journal.games(before=before, limit=limit + 1)
+    more = len(found) > limit
+    found = found[:limit]
+    return JSONResponse({
+        "current": request.state.table.game_id,
+        "games": [{"id": g.id, "name": g.name, "created": g.created, "entries": g.entries,
+                   "digital": g.digital} for g in found],
+        "next": found[-1].id if more else None,
+    })
+
+
+@needs("host")
+async def export(request: Request) -> Response:
+    game, fmt = _game(request), request.path_params["fmt"]
+    session: TableSession = request.state.table
+    if fmt == "jsonl":  # a digital game's record: every hand, so only once it is over
+        table = session.journal.load(game).game
+        if (table is None or not table.over) and request.query_params.get("reveal") != "yes":
+            raise HTTPException(
+                409, "the record shows every hand, the bots' too: export it when the game is "
+                "over, or add ?reveal=yes to show every hand now")
+        text = await run_in_threadpool(session.journal.export_record, game)
+    elif fmt == "json":
+        text = await run_in_threadpool(session.export_json, game)
+    elif fmt == "csv":
+        text = await run_in_threadpool(session.journal.export_csv, game)
+    else:
+        raise HTTPException(404, "export as .csv, .json or (a digital game) .jsonl")
+    return Response(text, media_type=EXPORT_TYPES[fmt], headers={
+        "Content-Disposition": f'attachment; filename="tinker-game-{game}.{fmt}"',
+        "Cache-Control": "no-store"})
+
+
+@needs("host")
+async def qr(request: Request) -> Response:
+    """The entry page's QR code: it carries the token once, for the phone's first visit."""
+    return qr_response(request, f"/enter?token={request.state.token}")
+
+
+def qr_response(request: Request, path: str) -> Response:
+    """An SVG QR code of `path` on the address phones open (the host's screen shows it)."""
+    import segno  # lazily: ~8 ms and ~1.3 MiB, only for the page that shows a QR code
+
+    base = (request.state.public_url or str(request.base_url)).rstrip("/")
+    buf = io.BytesIO()
+    segno.make(f"{base}{path}", error="m").save(
+        buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True,
+        xmldecl=False)
+    return Response(buf.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+# ---------------------------------------------------------------------- writing
+@needs("host")
+async def entry(request: Request) -> Response:
+    data = await bodies.read(request)
+    kind = data.get("kind")
+    if kind not in WEB_KINDS:  # before the fields: which fields belong depends on the kind
+        raise BadRequest(f"kind must be one of {', '.join(WEB_KINDS)}, not "
+                         f"{bodies.shown(kind)}")
+    ENTRY.check(data)
+    version = await run_in_threadpool(request.state.table.submit, data)
+    return JSONResponse({"version": version})
+
+
+@needs("host")
+async def new_game(request: Request) -> Response:
+    data = await bodies.read(request, NEW_GAME)
+    session: TableSession = request.state.table
+    game = await run_in_threadpool(
+        lambda: session.new_game(data["players"], data.get("dealer", 0), data.get("options"),
+                                 name=data.get("name") or None,
+                                 confirm=data.get("confirm") is True))
+    return JSONResponse({"game": game, "version": session.version})
+
+
+@needs("host")
+async def delete_game(request: Request) -> Response:
+    data = await bodies.read(request, DELETE)
+    game = _game(request)
+    if game == request.state.table.game_id:
+        raise HTTPException(409, "this is the current game: start a new one before deleting it")
+    await run_in_threadpool(request.state.journal.delete_game, game, data["confirm"])
+    return JSONResponse({"deleted": game})
+
+
+@needs("player")
+async def press_button(request: Request) -> Response:
+    """The virtual Tinker Bell button: the host's, or a seat's in digital play."""
+    await bodies.read(request, EMPTY)
+    if request.state.press is None:
+        raise HTTPException(404, "there is no virtual button: this display has a real tray")
+    await run_in_threadpool(request.state.press)
+    return JSONResponse({"pressed": True})
+
+
+async def sign_in(request: Request) -> Response:
+    """Trade the token typed on a page for the cookie (the page never stores the token)."""
+    data = await bodies.read(request, LOGIN)
+    if data["token"] != request.state.token:
+        raise HTTPException(403, "that is not the table's token (the display printed it)")
+    response = JSONResponse({"host": True})
+    response.set_cookie(auth.TOKEN_COOKIE, data["token"], **auth.cookie_options())
+    return response
+
+
+# ---------------------------------------------------------------------- helpers
+def _game(request: Request) -> int:
+    game = request.path_params["game"]
+    if not 0 < game <= MAX_GAME_ID:
+        raise UnknownGameError(f"no game {str(game)[:24]} in this journal")
+    return game
+
+
+def _query_int(request: Request, name: str, low: int, high: int, default: int | None
+               ) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or len(raw) > 20:
+        raise BadRequest(f"{name} is a whole number, not {raw[:24]!r}", 400)
+    return bodies.whole(int(raw), name, low, high)
+
+
+# ---------------------------------------------------------------------- errors
+def answer(status: int, **extra: Any) -> Callable[[Request, Exception], Any]:
+    """An exception handler: `status` with the exception's message."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": str(exc)[:500], **extra}, status_code=status)
+
+    return handler
+
+
+async def bad_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadRequest)
+    return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    detail = exc.detail
+    if exc.status_code == 403 and detail == "Forbidden":  # from `requires`: say what it needs
+        detail = auth.refusal(request.scope)
+    return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+def auth_error(conn: HTTPConnection, exc: Exception) -> Response:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+EXCEPTION_HANDLERS: dict[Any, Callable[..., Any]] = {
+    HTTPException: http_error,
+    BadRequest: bad_request,
+    EntryError: answer(422),
+    ConfirmError: answer(409, confirm=True),
+    UnknownGameError: answer(404),
+}
+
+routes: list[BaseRoute] = [
+    Route("/", _page("scoreboard.html")),
+    Route("/enter", _page("entry.html")),
+    Route("/tray", tray_page),
+    Route("/favicon.ico", favicon),
+    Route("/manifest.webmanifest", manifest),
+    Route("/api/view", view),
+    Route("/api/show", light_show),
+    Route("/api/cards", cards),
+    Route("/api/whoami", whoami),
+    Route("/api/events", events),
+    Route("/api/entry", entry, methods=["POST"]),
+    Route("/api/new-game", new_game, methods=["POST"]),
+    Route("/api/games", games),
+    Route("/api/games/{game:int}.{fmt}", export),
+    Route("/api/games/{game:int}/delete", delete_game, methods=["POST"]),
+    Route("/api/press", press_button, methods=["POST"]),
+    Route("/api/session", sign_in, methods=["POST"]),
+    Route("/api/qr.svg", qr),
+]
+
+
+# ---------------------------------------------------------------------- the app
 def create_app(
     journal: Journal,
     bus: Bus,
@@ -88,216 +364,51 @@ def create_app(
     ping: float = 15,
     show: ShowSettings | None = None,
     clock: Callable[[], float] = time.monotonic,
-    extensions: Sequence[Callable[..., Any]] = (),
+    extensions: Sequence[Extension] = (),
 ) -> Starlette:
-    """The display app. `press` (emulator mode) adds the virtual tray page and /api/press;
-    `public_url` is the address phones should open (for the QR code), default: as requested;
-    `show` is the tray's show settings (None: no tray, picks show at once); `clock` is the
-    clock `Pick.settles_at` is on (tests pass theirs). Each of `extensions` (digital play, added
-    by the command line) is called with the app's parts (bus, clients, authorised, read_body,
-    table, emulator, ping) and gives `routes`, `state` (set as `app.state.<name>`) and
-    `close()`."""
-    session = TableSession(journal, bus, show=show, clock=clock)
-    clients = _Clients()
-    unsubscribe = bus.subscribe(clients.wake, TableChanged, PickRevealed)
-
-    def authorised(request: Request) -> None:
-        given = request.headers.get("x-table-token") or request.query_params.get("token") or ""
-        if not secrets.compare_digest(given.encode(), token.encode()):
-            raise HTTPException(403, "this needs the table's token (shown when the display starts)")
-
-    async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise HTTPException(413, "request too large")
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise HTTPException(400, "the request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise HTTPException(400, "the request body must be a JSON object")
-        return data
-
-    async def page(request: Request) -> Response:
-        name = {"/": "scoreboard.html", "/enter": "entry.html", "/tray": "tray.html"}[
-            request.url.path
-        ]
-        if name == "tray.html" and press is None:
-            raise HTTPException(404, "there is no virtual tray: this display runs with a real one")
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-
-    async def view(request: Request) -> Response:
-        _, text = session.view_json()
-        return Response(text, media_type="application/json")
-
-    async def light_show(request: Request) -> Response:
-        return JSONResponse(session.show(), headers={"Cache-Control": "no-store"})
-
-    async def cards(request: Request) -> Response:
-        return JSONResponse({"keys": keyboard(), "emulator": press is not None})
-
-    async def events(request: Request) -> Response:
-        async def stream():
-            entry = clients.add()
-            _, changed = entry
-            sent = None
-            try:
-                while not clients.closing:
-                    changed.clear()
-                    version, text = session.view_json()
-                    if text != sent:  # a new version, or the same one with its pick revealed
-                        yield ServerSentEvent(data=text, event="view", id=str(version), retry=1000)
-                        sent = text
-                    await changed.wait()
-            finally:
-                clients.remove(entry)
-
-        return EventSourceResponse(stream(), ping=ping, headers={"Cache-Control": "no-cache"})
-
-    async def entry(request: Request) -> Response:
-        authorised(request)
-        data = await body(request)
-        if data.get("kind") not in WEB_KINDS:
-            raise HTTPException(
-                422, f"kind must be one of {', '.join(sorted(WEB_KINDS))}, not {data.get('kind')!r}"
-            )
-        version = await run_in_threadpool(session.submit, data)
-        return JSONResponse({"version": version})
-
-    async def new_game(request: Request) -> Response:
-        authorised(request)
-        data = await body(request)
-        extra = set(data) - {"players", "dealer", "options", "name", "confirm"}
-        if extra:
-            raise HTTPException(422, f"a new game has no field {', '.join(sorted(extra))}")
-        if "players" not in data:
-            raise HTTPException(422, "a new game needs players: a list of names")
-        name = data.get("name")
-        if name is not None and not isinstance(name, str):
-            raise HTTPException(422, "name is text")
-        game = await run_in_threadpool(
-            lambda: session.new_game(
-                data["players"],
-                data.get("dealer", 0),
-                data.get("options"),
-                name=name or None,
-                confirm=data.get("confirm") is True,
-            )
-        )
-        return JSONResponse({"game": game, "version": session.version})
-
-    async def games(request: Request) -> Response:
-        return JSONResponse(
-            {"current": session.game_id,
-             "games": [{"id": g.id, "name": g.name, "created": g.created, "entries": g.entries,
-                        "digital": g.digital} for g in journal.games()]}
-        )
-
-    async def export(request: Request) -> Response:
-        game, fmt = request.path_params["game"], request.path_params["fmt"]
-        if fmt == "jsonl":  # a digital game's record: every hand, so only once it is over
-            table = journal.load(game).game
-            if table is None or not table.over:
-                authorised(request)
-                if request.query_params.get("reveal") != "yes":
-                    raise HTTPException(
-                        409, "the record shows every hand: export it when the game is over, "
-                        "or add ?reveal=yes to show it now")
-            text = journal.export_record(game)
-        elif fmt in ("csv", "json"):
-            text = journal.export_csv(game) if fmt == "csv" else journal.export_json(game)
-        else:
-            raise HTTPException(404, "export as .csv, .json or (a digital game) .jsonl")
-        return Response(
-            text,
-            media_type=EXPORT_TYPES[fmt],
-            headers={"Content-Disposition": f'attachment; filename="tinker-game-{game}.{fmt}"'},
-        )
-
-    async def delete_game(request: Request) -> Response:
-        authorised(request)
-        data = await body(request)
-        game = request.path_params["game"]
-        if game == session.game_id:
-            raise HTTPException(409, "this is the current game: start a new one before deleting it")
-        confirm = data.get("confirm")
-        confirm = confirm if isinstance(confirm, str) else ""
-        await run_in_threadpool(journal.delete_game, game, confirm)
-        return JSONResponse({"deleted": game})
-
-    async def press_button(request: Request) -> Response:
-        if press is None:
-            raise HTTPException(404, "there is no virtual tray: this display runs with a real one")
-        authorised(request)
-        await run_in_threadpool(press)
-        return JSONResponse({"pressed": True})
-
-    async def qr(request: Request) -> Response:
-        authorised(request)  # the QR carries the token: only a page that has it may show it
-        import segno  # lazily: ~8 ms and ~1.3 MiB, only for the page that shows the QR
-
-        base = (public_url or str(request.base_url)).rstrip("/")
-        code = segno.make(f"{base}/enter?token={token}", error="m")
-        buf = io.BytesIO()
-        code.save(buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True,
-                  xmldecl=False)
-        return Response(buf.getvalue(), media_type="image/svg+xml",
-                        headers={"Cache-Control": "no-store"})
-
-    async def refuse(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, ConfirmError):
-            return JSONResponse({"error": str(exc), "confirm": True}, status_code=409)
-        if isinstance(exc, UnknownGameError):
-            return JSONResponse({"error": str(exc)}, status_code=404)
-        return JSONResponse({"error": str(exc)}, status_code=422)
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
+    standalone display's fair pick) and the virtual tray page; `public_url` is the address
+    phones should open (for the QR codes), default: as requested; `show` is the tray's show
+    settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
+    on (tests pass theirs). `extensions` (digital play, added by the command line) add routes
+    and state (see `Extension`)."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        unsubscribe()
-        for extension in added:
-            extension.close()
-        session.close()
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        session = TableSession(journal, bus, show=show, clock=clock)
+        clients = stream.Clients()
+        unsubscribe = bus.subscribe(clients.wake, TableChanged, PickRevealed)
+        parts = Parts(bus=bus, clients=clients, table=session, emulator=press is not None)
+        added = {ext.name: ext.start(parts) for ext in extensions}
+        state = {
+            "token": token, "journal": journal, "table": session, "clients": clients,
+            "press": press, "public_url": public_url, "ping": ping,
+            "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
+            **added,
+        }
+        app.state.session, app.state.clients = session, clients  # for the server and tests
+        for name, value in added.items():
+            setattr(app.state, name, value)
+        try:
+            yield state
+        finally:
+            clients.close()
+            unsubscribe()
+            for value in added.values():
+                value.close()
+            session.close()
 
-    added = [
-        make(bus=bus, clients=clients, authorised=authorised, read_body=body, table=session,
-             emulator=press is not None, ping=ping)
-        for make in extensions
-    ]
-    routes = [
-        Route("/", page),
-        Route("/enter", page),
-        Route("/tray", page),
-        Route("/api/view", view),
-        Route("/api/show", light_show),
-        Route("/api/cards", cards),
-        Route("/api/events", events),
-        Route("/api/entry", entry, methods=["POST"]),
-        Route("/api/new-game", new_game, methods=["POST"]),
-        Route("/api/games", games),
-        Route("/api/games/{game:int}.{fmt}", export),
-        Route("/api/games/{game:int}/delete", delete_game, methods=["POST"]),
-        Route("/api/press", press_button, methods=["POST"]),
-        Route("/api/qr.svg", qr),
-        *(route for extension in added for route in extension.routes),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(
-        routes=routes,
-        exception_handlers={
-            HTTPException: http_error,
-            EntryError: refuse,
-            ConfirmError: refuse,
-            UnknownGameError: refuse,
-        },
+    handlers = dict(EXCEPTION_HANDLERS)
+    for ext in extensions:
+        for error, status in ext.exception_handlers.items():
+            handlers[error] = answer(status)
+    return Starlette(
+        routes=[*routes, *(r for ext in extensions for r in ext.routes),
+                Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        middleware=[
+            Middleware(auth.SameOrigin),
+            Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
+        ],
+        exception_handlers=handlers,
         lifespan=lifespan,
     )
-    app.state.session = session
-    app.state.clients = clients
-    for extension in added:
-        setattr(app.state, extension.name, extension.state)
-    return app

@@ -161,23 +161,73 @@ def _nothing() -> None:
     pass
 
 
+class VirtualButton:
+    """The Tinker Bell button of a display with no tray (on the scoreboard, the entry page, the
+    virtual tray and in digital play): each press publishes a fair pick (`tray.pick.Picker`)
+    on the bus, stamped with its light show as the tray service stamps its own (`shown_at`,
+    `settles_at`), and `PickSettled` when the show lands, so the virtual tray plays the show
+    and every page names the colour only then. A press while the lights still spin is ignored,
+    as on the tray: a double tap picks once. Sequence numbers carry on from the journal's."""
+
+    def __init__(self, bus: Any, show: ShowSettings,
+                 clock: Callable[[], float] | None = None):
+        import threading
+        import time
+
+        self.bus, self.show = bus, show
+        self.clock = clock or time.monotonic  # the clock `Pick.settles_at` is on
+        self.session: Any = None  # the display's table session, once it runs
+        self._picker: Any = None
+        self._last: Any = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> None:
+        import dataclasses
+        import threading
+
+        from tray import show as light_show
+        from tray.events import PickSettled
+        from tray.pick import Picker
+
+        with self._lock:
+            if self.session is None:
+                return
+            if self._last is not None and self.clock() < self._last.settles_at:
+                return  # the lights are still spinning for the last press
+            if self._picker is None:
+                last = self.session.table.last_pick
+                self._picker = Picker(first_seq=last.seq + 1 if last is not None else 1)
+            pick = self._picker.pick(source="virtual")
+            now = self.clock()
+            spin = light_show.spin_seconds(self.show, pick.colour, pick.lead)
+            pick = self._last = dataclasses.replace(pick, shown_at=now, settles_at=now + spin)
+        self.bus.publish(pick)
+        landed = threading.Timer(spin, self.bus.publish, (PickSettled(pick.seq),))
+        landed.daemon = True
+        landed.start()
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.commands.run import attach_mqtt, open_mqtt
+    from tray import config as tray_config
     from tray.bus import Bus
 
     bus = Bus()
+    settings = tray_config.load().show  # the packaged tray's show: what a real tray would play
+    button = VirtualButton(bus, settings)  # no tray here: the pages offer the button
     try:
         mqtt = open_mqtt(None, args)  # None without --mqtt; one line and exit 2 if unusable
     except SystemExit as exc:
         return int(exc.code or 2)
     try:
         display = start_display(bus, args.journal, args.host, args.port, url=args.url,
-                                mdns=args.mdns)
+                                press=button, show=settings, mdns=args.mdns)
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
         if mqtt is not None:
             mqtt[1].stop()
         return 1
+    button.session = display.session
     print("\n".join(display.lines(args.journal)), flush=True)
     # A Ctrl-C from here on, even while MQTT attaches, is a clean stop: the link says offline.
     close_mqtt: Callable[[], None] = _nothing

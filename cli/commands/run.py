@@ -261,13 +261,36 @@ def start_service(
     return service, close
 
 
+def log_picks_when_settled(bus: Any) -> None:
+    """Log each pick once the tray's lights have landed on it (`PickSettled`): a console by the
+    table (or the journal of a kiosk) must not tell the colour while the lights still spin."""
+    from tray.events import Pick, PickSettled
+
+    spinning: dict[int, Pick] = {}
+
+    def made(pick: Pick) -> None:
+        if pick.settles_at is None:  # no show: nothing to spoil
+            log.info("pick #%d: %s (%s)", pick.seq, pick.colour, pick.source)
+            return
+        spinning[pick.seq] = pick
+        log.info("pick #%d: the lights are spinning (%s)", pick.seq, pick.source)
+
+    def landed(event: PickSettled) -> None:
+        pick = spinning.pop(event.seq, None)
+        if pick is not None:
+            log.info("pick #%d: %s (%s)", pick.seq, pick.colour, pick.source)
+
+    bus.subscribe(made, Pick)
+    bus.subscribe(landed, PickSettled)
+
+
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
     """Run the service headless until SIGINT/SIGTERM, logging every pick."""
     from tray.bus import Bus
-    from tray.events import Fault, Pick
+    from tray.events import Fault
 
     bus = Bus()
-    bus.subscribe(lambda e: log.info("pick #%d: %s (%s)", e.seq, e.colour, e.source), Pick)
+    log_picks_when_settled(bus)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
     try:
         service, close_display = start_service(tray, config, args, bus)

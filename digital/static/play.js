@@ -1,13 +1,15 @@
-// Digital play: the seat in the address (?seat=N&key=K) sees its own hand and moves; without a
-// seat the page watches (public state only) or sets up a new game. Every move goes to the
-// server, which answers with the engine's rule message when a move is refused.
+// Digital play: a seat's link (/play?key=K, from its QR code) sets that seat's cookie once; the
+// page then shows that seat's hand and moves. Without a seat the page watches (public state
+// only) or, for the host, sets up a new game. Every move goes to the server, which answers
+// with the engine's rule message when a move is refused.
 "use strict";
 (() => {
   const { el, post, SYMBOL } = Tinker;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
-  const seat = params.has("seat") ? Number(params.get("seat")) : null;
-  const key = params.get("key") || "";
+  const asked = params.has("seat") ? Number(params.get("seat")) : null;  // one of several seats
+  let seat = null;
+  let me = { host: false, seats: [], press: false };
   let view = null;
   let pending = null; // the Wild waiting for its colour
 
@@ -19,7 +21,7 @@
     pending = null;
     $("colours").classList.add("hidden");
     try {
-      await post("/api/digital/act", { seat, key, action });
+      await post("/api/digital/act", seat !== null ? { seat, action } : { action });
       say("");
     } catch (err) {
       say(err.message);
@@ -41,10 +43,16 @@
       el("label", {}, el("input", { type: "checkbox", checked: person, "data-seat": i,
         onchange: (e) => { seats[i][1] = e.target.checked; } }), "a person plays"),
       seats.length > 2 ? el("button", { text: "remove", onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
-    $("notoken").classList.toggle("hidden", !!Tinker.token());
+    $("notoken").classList.toggle("hidden", me.host);
+    $("start").disabled = !me.host;
   }
   $("addseat").onclick = () => { if (seats.length < 10) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
-  $("tokensave").onclick = () => { localStorage.setItem("tinker-token", $("tokenin").value.trim()); renderSetup(); };
+  $("tokensave").onclick = async () => {
+    try { me = await Tinker.signIn($("tokenin").value.trim()); $("tokenin").value = ""; say(""); }
+    catch (err) { say(err.message); }
+    document.body.classList.toggle("host", me.host);
+    renderSetup();
+  };
   async function start(confirm) {
     const body = {
       players: seats.map(([n]) => n.trim()),
@@ -55,10 +63,8 @@
     try {
       const res = await post("/api/digital/new", body);
       const links = Object.entries(res.links);
-      if (links.length === 1) { location.href = links[0][1]; return; }
-      $("links").replaceChildren(el("h2", { text: "Links for the people playing" }),
-        ...links.map(([s, href]) => el("p", {}, el("a", { href: `${href}&token=${encodeURIComponent(Tinker.token())}`,
-          text: `${body.players[s]}: open to play seat ${Number(s) + 1}` }))));
+      if (links.length === 1 && !params.has("new")) { location.href = links[0][1]; return; }
+      showLinks(res.links, body.players);
       say("");
     } catch (err) {
       if (err.confirm && window.confirm(err.message)) return start(true);
@@ -67,17 +73,40 @@
   }
   $("start").onclick = () => start(false);
 
+  // The host's screen: each person's seat link, and its QR code for their own phone. A link
+  // works on its own (it carries the seat's key once, then a cookie takes over).
+  function showLinks(links, names) {
+    const rows = Object.entries(links).map(([s, href]) => el("div", { class: "seatlink" },
+      el("img", { src: `/api/digital/qr/${s}.svg`, alt: `QR code: the link for ${names[s]}'s seat` }),
+      el("div", {}, el("b", { text: names[s] }), el("br"),
+        el("a", { href, text: `open seat ${Number(s) + 1} here` }),
+        el("div", { class: "muted", text: "Scan it with that player's own phone." }))));
+    $("links").replaceChildren(el("h2", { text: "Links for the people playing" }), ...rows);
+  }
+  async function loadLinks() {
+    if (!me.host || !view || !view.game) return;
+    const res = await fetch("/api/digital/links", { cache: "no-store" });
+    if (res.ok) showLinks((await res.json()).links, view.players.map((p) => p.name));
+    $("seatlinks").replaceChildren(...$("links").childNodes);
+    $("seatlinksbox").classList.toggle("hidden", !$("seatlinks").childNodes.length);
+  }
+  $("showlinks").onclick = loadLinks;
+
   // ---------------------------------------------------------------- the game
   function render(v) {
     view = v;
     $("journalerr").textContent = v.journal_error ? `Not saved: ${v.journal_error}` : "";
     $("journalerr").classList.toggle("hidden", !v.journal_error);
-    const setup = !v.game || params.has("new");
+    const setup = (!v.game || params.has("new")) && seat === null;
     $("setup").classList.toggle("hidden", !setup);
     $("game").classList.toggle("hidden", setup);
     if (setup) { renderSetup(); return; }
-    const me = seat !== null ? v.players[seat] : null;
-    $("who").textContent = me ? `${me.name}, seat ${seat + 1}` : "watching (no hand shown)";
+    // the table first: what is in play and whose move it is stay where they are; only the
+    // log's own box scrolls, so an update never moves the page away from "Your move"
+    const logBox = $("log");
+    const atEnd = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 8;
+    const mine = seat !== null ? v.players[seat] : null;
+    $("who").textContent = mine ? `${mine.name}, seat ${seat + 1}` : "watching (no hand shown)";
     const turn = v.awaiting.seat;
     $("players").replaceChildren(...v.players.map((p) => el("div", {
       class: "pl" + (p.seat === turn ? " turn" : "") + (p.seat === seat ? " me" : ""), "data-seat": p.seat },
@@ -90,22 +119,26 @@
       $("top").dataset.code = v.top.code;
       $("top").replaceChildren(...cardFace(v.top));
     }
-    $("colour").textContent = v.colour ? `${SYMBOL[v.colour]} ${v.colour} in play` : "colour to be named";
+    $("colour").textContent = v.colour ? `${SYMBOL[v.colour]} ${v.colour} in play`
+      : v.awaiting.kind === "tinker_bell" || v.choosing ? "Tinker Bell chooses the colour" : "colour to be named";
     $("colour").dataset.colour = v.colour || "";
     $("facts").textContent = `hand ${v.hand_no} · play goes ${v.direction} · ${v.draw_pile} in the draw pile · to ${v.target}`;
     $("says").textContent = v.says;
-    const tb = v.awaiting.kind === "tinker_bell";
+    const tb = v.awaiting.kind === "tinker_bell" && !v.choosing;
+    const canPress = v.emulator && (me.host || me.seats.length > 0);
     $("pressbox").classList.toggle("hidden", !tb);
-    $("press").classList.toggle("hidden", !v.emulator);
-    $("presstext").textContent = v.emulator ? "Press the Tinker Bell button:" : "Press the Tinker Bell button on the tray!";
+    $("press").classList.toggle("hidden", !canPress);
+    $("presstext").textContent = canPress ? "Press Tinker Bell:" : v.emulator
+      ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
     renderHand(v);
-    $("log").replaceChildren(...v.log.map((line) => el("li", { text: line })));
-    if (v.log.length) $("log").lastChild.scrollIntoView({ block: "nearest" });
+    logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
+    if (atEnd) logBox.scrollTop = logBox.scrollHeight;
     $("hands").replaceChildren(...(v.hands.length ? v.hands.map((h) =>
-      el("div", { text: `Hand ${h.hand}: ${h.winner} went out` })) : ["No hand finished yet."]));
-    $("record").classList.toggle("hidden", !v.winner);
+      el("div", { text: `Hand ${h.hand}: ${h.winner} went out, scoring ${h.points}` })) : ["No hand finished yet."]));
+    $("record").classList.toggle("hidden", !me.host);
+    $("newlink").classList.toggle("hidden", !me.host);
     $("banner").classList.toggle("hidden", !v.winner);
-    if (v.winner) $("banner").textContent = `🏆 ${v.winner} won the game`;
+    if (v.winner) $("banner").textContent = `★ ${v.winner} won the game ★`;
   }
 
   function renderHand(v) {
@@ -145,21 +178,29 @@
   };
 
   // ---------------------------------------------------------------- the stream
-  const status = el("div", { class: "status", role: "status", text: "connecting…" });
-  document.body.append(status);
-  const q = seat !== null ? `?seat=${seat}&key=${encodeURIComponent(key)}` : "";
-  const source = new EventSource("/api/digital/events" + q);
-  source.addEventListener("digital", (e) => {
-    status.textContent = "live";
-    status.classList.remove("down");
-    render(JSON.parse(e.data));
-  });
-  source.addEventListener("error", async () => {
-    status.textContent = "reconnecting…";
-    status.classList.add("down");
-    if (seat !== null) { // a wrong key, or a new game since: say so instead of retrying forever
-      const res = await fetch("/api/digital/view" + q);
-      if (res.status === 403) { source.close(); say((await res.json()).error); status.textContent = "not your seat"; }
-    }
-  });
+  async function connect() {
+    me = await Tinker.whoami();
+    document.body.classList.toggle("host", me.host);
+    seat = asked !== null ? asked : me.seats.length === 1 ? me.seats[0] : null;
+    const status = el("div", { class: "status", role: "status", text: "connecting…" });
+    document.body.append(status);
+    const q = seat !== null ? `?seat=${seat}` : "";
+    const source = new EventSource("/api/digital/events" + q);
+    source.addEventListener("digital", (e) => {
+      status.textContent = "live";
+      status.classList.remove("down");
+      const first = view === null;
+      render(JSON.parse(e.data));
+      if (first) loadLinks();
+    });
+    source.addEventListener("error", async () => {
+      status.textContent = "reconnecting…";
+      status.classList.add("down");
+      if (seat !== null) { // a new game since (the seat's key is gone): say so, stop retrying
+        const res = await fetch("/api/digital/view" + q);
+        if (res.status === 403) { source.close(); say((await res.json()).error); status.textContent = "not your seat"; }
+      }
+    });
+  }
+  connect();
 })();

@@ -1,12 +1,33 @@
-// Shared by every page: the table token, the live view stream, small DOM helpers. No framework.
+// Shared by every page: who the visitor is, the live view stream, small DOM helpers. No framework.
 "use strict";
 
 const Tinker = (() => {
+  // A QR code or a printed link carries the token (or a seat key) once: the server has set a
+  // same-site cookie for it on this visit, so it leaves the address bar (and the history) now.
   const params = new URLSearchParams(location.search);
-  if (params.get("token")) {
-    localStorage.setItem("tinker-token", params.get("token"));
+  if (params.has("token") || params.has("key")) {
+    params.delete("token");
+    params.delete("key");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
   }
-  const token = () => localStorage.getItem("tinker-token") || "";
+
+  // Who this page's visitor is: {host, seats, press}. Pages hide what the visitor may not do.
+  let me = null;
+  async function whoami(fresh) {
+    if (!me || fresh) {
+      try { me = await (await fetch("/api/whoami", { cache: "no-store" })).json(); }
+      catch (_) { me = { host: false, seats: [], press: false }; }
+    }
+    return me;
+  }
+
+  // The host types the token once (a page opened without the QR code): the server answers
+  // with the cookie; the page never keeps the token itself.
+  async function signIn(token) {
+    await post("/api/session", { token });
+    return whoami(true);
+  }
 
   function el(tag, attrs = {}, ...children) {
     const node = document.createElement(tag);
@@ -23,17 +44,23 @@ const Tinker = (() => {
     return node;
   }
 
-  // Each message is a whole snapshot with the journal id as its SSE id, so a page that
-  // reconnects (EventSource does so by itself) is up to date with its first message.
+  // Each message carries the journal id as its SSE id; a page that reconnects (EventSource does
+  // so by itself) gets the whole view again with its first message.
   function live(render) {
     const status = el("div", { class: "status", role: "status", text: "connecting…" });
     document.body.append(status);
+    // The first message is the whole view; each later one ("view-change") only the keys
+    // that changed since, merged into the view this page has.
     const source = new EventSource("/api/events");
-    source.addEventListener("view", (e) => {
+    let current = null;
+    const show = (view) => {
+      current = view;
       status.textContent = "live";
       status.classList.remove("down");
-      render(JSON.parse(e.data));
-    });
+      render(view);
+    };
+    source.addEventListener("view", (e) => show(JSON.parse(e.data)));
+    source.addEventListener("view-change", (e) => show({ ...current, ...JSON.parse(e.data) }));
     source.addEventListener("error", () => {
       status.textContent = "reconnecting…";
       status.classList.add("down");
@@ -44,7 +71,8 @@ const Tinker = (() => {
   async function post(path, body) {
     const res = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Table-Token": token() },
+      headers: { "Content-Type": "application/json" },
+      credentials: "same-origin",
       body: JSON.stringify(body || {}),
     });
     let data = {};
@@ -60,5 +88,5 @@ const Tinker = (() => {
 
   const SYMBOL = { red: "▲", blue: "■", green: "●", yellow: "★", wild: "◆" };
 
-  return { token, el, live, post, SYMBOL };
+  return { whoami, signIn, el, live, post, SYMBOL };
 })();

@@ -23,12 +23,20 @@
     }
   }
 
-  function showToken() {
-    $("notoken").classList.toggle("hidden", !!Tinker.token());
+  let me = { host: false, seats: [], press: false };
+  function showRole(who) {
+    me = who;
+    document.body.classList.toggle("host", who.host);
+    $("notoken").classList.toggle("hidden", who.host);
   }
-  $("tokensave").onclick = () => {
-    localStorage.setItem("tinker-token", $("tokenin").value.trim());
-    showToken();
+  $("tokensave").onclick = async () => {
+    try {
+      showRole(await Tinker.signIn($("tokenin").value.trim()));
+      $("tokenin").value = "";
+      say("");
+      if (view) { renderForm(); renderHistory(); }
+      loadGames();
+    } catch (err) { say(err.message); }
   };
 
   function resetForm() {
@@ -49,7 +57,7 @@
     box.classList.toggle("hidden", !view || !view.players.length || (!!view.winner && form.editing === null));
     if (!view || !view.players.length) return;
     $("formtitle").textContent = form.editing !== null ? `Editing hand ${form.editing + 1}`
-      : `Hand ${view.hands.length + 1}` + (view.dealer !== null ? ` (${view.players[view.dealer].name} deals)` : "");
+      : `Hand ${view.hand_count + 1}` + (view.dealer !== null ? ` (${view.players[view.dealer].name} deals)` : "");
     $("cancel").classList.toggle("hidden", form.editing === null);
     $("submit").textContent = form.editing !== null ? "Save hand " + (form.editing + 1) : "Enter hand";
     $("undo").disabled = !view.can_undo;
@@ -104,7 +112,7 @@
             (form.held[form.selected] ||= []).push(k.code);
             delete form.typed[form.selected];
             renderForm();
-          } }, k.label));
+          } }, el("span", { class: "ks", "aria-hidden": "true", text: SYMBOL[colour] }), k.label));
       }
     }
     $("keys").replaceChildren(...out);
@@ -131,13 +139,14 @@
     const box = $("history");
     if (!view.hands.length) { box.textContent = "No hands yet."; return; }
     const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { text: "Dealt" }),
-      ...view.players.map((p) => el("th", { text: p.name })), el("th", { text: "" }));
-    const rows = view.hands.map((h, i) => el("tr", {},
+      ...view.players.map((p) => el("th", { text: p.name })), el("th", { class: "host-only", text: "" }));
+    const first = view.hand_count - view.hands.length;  // older hands: in the export
+    const rows = view.hands.map((h, j) => { const i = first + j; return el("tr", {},
       el("td", { text: String(h.number) }), el("td", { text: view.players[h.dealer].name }),
       ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
         title: s === h.winner ? "went out" : "",
         text: (s === h.winner ? "★ " : "") + `${h.scored[s] ? "+" + h.scored[s] : "·"} = ${h.totals[s]}` })),
-      el("td", {},
+      el("td", { class: "host-only" },
         el("button", { text: "Edit", onclick: () => {
           form = { winner: h.winner, held: {}, typed: {}, selected: null, editing: i };
           h.held.forEach((x, s) => { if (Array.isArray(x)) form.held[s] = [...x];
@@ -149,20 +158,21 @@
           if (confirm(`Strike hand ${h.number} from the game? (Undo brings it back.)`)) {
             send("/api/entry", { kind: "void", hand: i }, `Hand ${h.number} struck.`);
           }
-        } }))));
-    box.replaceChildren(el("table", { class: "history" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+        } }))); });
+    box.replaceChildren(...(first > 0 ? [el("p", { text: `The last ${view.hands.length} of ${view.hand_count} hands (the export has them all).` })] : []),
+      el("table", { class: "history" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   }
 
   function renderDeclare() {
     const cards = [["RD2", "red", "Red +2"], ["BD2", "blue", "Blue +2"], ["GD2", "green", "Green +2"],
                    ["YD2", "yellow", "Yellow +2"], ["WDA", "wild", "Discard All"], ["VD4", "wild", "Villain +4"]];
     $("declare").replaceChildren(...cards.map(([code, colour, label]) =>
-      el("button", { class: "key c-" + colour, "data-declare": code,
+      el("button", { class: "key c-" + colour, "data-declare": code, title: label,
         "aria-pressed": String(!!view.declared && view.declared.card === code),
         onclick: () => {
           const seat = $("declarer").value === "" ? null : Number($("declarer").value);
           send("/api/entry", { kind: "declare", card: code, seat }, `${label} declared: press the button.`);
-        } }, label)),
+        } }, `${SYMBOL[colour]} ${label}`)),
       el("button", { text: "Clear", onclick: () => send("/api/entry", { kind: "declare", card: null }) }));
     const sel = $("declarer");
     const keep = sel.value;
@@ -173,6 +183,7 @@
   }
 
   $("press").onclick = () => send("/api/press", {});
+  $("moregames").onclick = () => loadGames(true);
 
   $("newgame").onclick = async () => {
     const players = $("names").value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
@@ -184,7 +195,7 @@
     }
     const body = { players, dealer, options: { scoring: $("scoring").value,
       target: Number($("target").value), partners: $("partners").checked } };
-    const inPlay = view && view.hands.length && !view.winner;
+    const inPlay = view && view.hand_count && !view.winner;
     if (!confirm(inPlay ? "The current game is not finished. Start a new game? (It stays in the journal.)"
                         : `Start a new game for ${players.join(", ")}?`)) return;
     body.confirm = true;
@@ -193,30 +204,34 @@
     loadGames();
   };
 
-  async function loadGames() {
-    const res = await fetch("/api/games");
+  let older = null;  // where the next page of kept games starts
+  async function loadGames(more) {
+    const res = await fetch("/api/games" + (more && older ? `?before=${older}` : ""));
     const data = await res.json();
-    $("games").replaceChildren(...data.games.slice().reverse().map((g) => el("div", { class: "row" },
+    older = data.next;
+    $("moregames").classList.toggle("hidden", !data.next);
+    const rows = data.games.map((g) => el("div", { class: "row" },
       el("span", { text: `${g.name}${g.id === data.current ? " (current)" : ""}` }),
-      el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }),
-      el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }),
-      g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,
-      g.id === data.current ? null : el("button", { class: "danger", text: "Delete",
+      me.host ? el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }) : null,
+      me.host ? el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }) : null,
+      me.host && g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,
+      g.id === data.current || !me.host ? null : el("button", { class: "danger", text: "Delete",
         onclick: async () => {
           const phrase = prompt(`This deletes ${g.name} for good. Type: delete game ${g.id}`);
           if (phrase === null) return;
           await send(`/api/games/${g.id}/delete`, { confirm: phrase }, `${g.name} deleted.`);
           loadGames();
-        } }))));
+        } })));
+    if (more) $("games").append(...rows); else $("games").replaceChildren(...rows);
   }
 
   async function start() {
-    showToken();
+    showRole(await Tinker.whoami());
     const res = await fetch("/api/cards");
     const data = await res.json();
     keys = data.keys;
     for (const k of keys) points[k.code] = k.points;
-    $("press").classList.toggle("hidden", !data.emulator);
+    $("press").classList.toggle("hidden", !data.emulator || !me.host);
     renderKeys();
     loadGames();
     Tinker.live((v) => {
@@ -224,7 +239,7 @@
       view = v;
       document.body.dataset.version = v.version;
       if (gameChanged) { resetForm(); loadGames(); }
-      if (form.editing !== null && form.editing >= v.hands.length) resetForm();
+      if (form.editing !== null && form.editing >= v.hand_count) resetForm();
       $("totals").textContent = v.players.map((p) => `${p.name} ${p.total}`).join(" · ");
       renderForm();
       renderHistory();

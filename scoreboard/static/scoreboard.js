@@ -8,11 +8,20 @@
                    "#f4f6fb", "#b5e655", "#ff4d4d"];
   const DASHES = ["", "10 5", "3 4", "14 4 3 4", "", "10 5", "3 4", "14 4 3 4", "", "10 5"];
 
-  if (Tinker.token()) {  // only a page opened with the token may show it as a QR code
-    const img = $("qrimg");
-    img.onload = () => $("qr").classList.remove("hidden");
-    img.src = "/api/qr.svg?token=" + encodeURIComponent(Tinker.token());
-  }
+  let me = { host: false, seats: [], press: false };
+  Tinker.whoami().then((who) => {
+    me = who;
+    document.body.classList.toggle("host", who.host);
+    if (who.host) {  // only the host's screen shows the QR code (it carries the token once)
+      const img = $("qrimg");
+      img.onload = () => $("qr").classList.remove("hidden");
+      img.src = "/api/qr.svg";
+    }
+    $("pressrow").classList.toggle("hidden", !(who.press && (who.host || who.seats.length)));
+  });
+  $("press").onclick = () => Tinker.post("/api/press", {}).catch((err) => {
+    $("says").textContent = err.message;
+  });
 
   function render(v) {
     document.body.dataset.version = v.version;
@@ -21,7 +30,7 @@
     renderPick(v);
     const banner = $("banner");
     banner.classList.toggle("hidden", !v.winner);
-    banner.textContent = v.winner ? "🏆 " + v.winner.text : "";
+    banner.textContent = v.winner ? "★ " + v.winner.text + " ★" : "";
   }
 
   function renderScores(v) {
@@ -29,7 +38,7 @@
     $("rules").textContent = v.rules ? v.rules.says : "";
     const deal = $("deal");
     deal.classList.toggle("hidden", v.dealer === null);
-    if (v.dealer !== null) deal.textContent = `Hand ${v.hands.length + 1}: ${v.players[v.dealer].name} deals`;
+    if (v.dealer !== null) deal.textContent = `Hand ${v.hand_count + 1}: ${v.players[v.dealer].name} deals`;
     if (!v.players.length) {
       box.replaceChildren(el("p", { class: "empty", text: "No game yet: start one on the entry page." }));
       return;
@@ -39,7 +48,7 @@
       const share = Math.max(0, Math.min(100, (100 * p.total) / target));
       return el("div", { class: "score" + (p.leads ? " leads" : "") + (p.out ? " out" : ""),
                          "data-seat": p.seat },
-        el("div", { class: "name" }, p.name,
+        el("div", { class: "name" }, el("span", { class: "who", text: p.name }),
           p.team ? el("span", { class: "tag team", text: "Team " + p.team }) : null,
           p.deals ? el("span", { class: "tag deal", text: "DEALS" }) : null,
           p.leads && !p.won ? el("span", { class: "tag lead", text: "LEADS" }) : null,
@@ -53,7 +62,8 @@
 
   function renderChart(v) {
     const box = $("chart");
-    if (!v.hands.length) {
+    const chart = v.chart || { numbers: [], totals: [] };
+    if (!chart.numbers.length) {
       box.replaceChildren(el("p", { class: "muted", text: "The chart starts after the first hand." }));
       return;
     }
@@ -64,9 +74,9 @@
       return n;
     };
     const W = 640, H = 250, L = 48, R = 96, T = 12, B = 28;
-    const n = v.hands.length;
-    const top = Math.max(v.rules.target, ...v.hands.flatMap((h) => h.totals));
-    const x = (i) => L + ((W - L - R) * i) / Math.max(1, n);
+    const n = chart.numbers[chart.numbers.length - 1];  // the chart's points may skip hands
+    const top = Math.max(v.rules.target, ...chart.totals.flat());
+    const x = (hand) => L + ((W - L - R) * hand) / Math.max(1, n);
     const y = (t) => H - B - ((H - T - B) * t) / top;
     const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
                            "aria-label": "Running totals per hand" });
@@ -78,7 +88,7 @@
     hl.textContent = `hand ${n}`; svg.append(hl);
     const ends = [];
     v.players.forEach((p, seat) => {
-      const pts = [[x(0), y(0)], ...v.hands.map((h, i) => [x(i + 1), y(h.totals[seat])])];
+      const pts = [[x(0), y(0)], ...chart.numbers.map((hand, i) => [x(hand), y(chart.totals[i][seat])])];
       const colour = PALETTE[seat % PALETTE.length];
       svg.append(s("polyline", { points: pts.map((q) => q.join(",")).join(" "), fill: "none",
         stroke: colour, "stroke-width": 4, "stroke-dasharray": DASHES[seat % DASHES.length],
@@ -122,7 +132,7 @@
     d.classList.toggle("hidden", !v.declared);
     if (v.declared) {
       d.textContent = `Declared: ${v.declared.name}${v.declared.who ? " (" + v.declared.who + ")" : ""}. ` +
-        "Press the Tinker Bell button!";
+        (me.press ? "Press Tinker Bell!" : "Press the Tinker Bell button!");
     }
   }
 

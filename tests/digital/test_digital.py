@@ -66,7 +66,7 @@ def test_a_seat_sees_its_own_hand_and_never_another(bus):
                 k = len(oh.hands[p])
                 oh.hands[p], pool = pool[:k], pool[k:]
         oh.draw = pool
-        again = seat_view(other, 0, session.link.humans, False)
+        again = seat_view(other, 0, session.link.humans, False, False, session._notes.notes)
         again["version"] = view["version"]
         assert json.dumps(again, sort_keys=True) == json.dumps(view, sort_keys=True)
         assert "hands" not in json.dumps(view["players"])
@@ -173,21 +173,43 @@ NEW = {"players": ["Ann", "Bot1", "Bot2"], "humans": [0], "bots": "greedy", "see
        "pace": 0, "options": {"target": 100}}
 
 
-def test_digital_writes_need_the_token_and_a_seat_needs_its_key(client):
+def test_the_host_starts_and_a_seat_key_alone_plays_its_seat(client):
     assert client.post("/api/digital/new", json=NEW).status_code == 403
     res = client.post("/api/digital/new", json=NEW, headers={"X-Table-Token": TOKEN})
     assert res.status_code == 200
     key = res.json()["keys"]["0"]
-    assert res.json()["links"]["0"] == f"/play?seat=0&key={key}"
-    assert client.post("/api/digital/act", json={"seat": 0, "key": key, "action": A.DRAW}
-                       ).status_code == 403
-    assert client.get("/api/digital/view?seat=0&key=nope").status_code == 403
-    assert client.get("/api/digital/events?seat=0&key=nope").status_code == 403
-    mine = client.get(f"/api/digital/view?seat=0&key={key}").json()
-    assert len(mine["hand"]) == mine["players"][0]["cards"] > 0
+    assert res.json()["links"]["0"] == f"/play?key={key}"
+    seat = {"X-Seat-Key": key}  # the seat's link alone: no table token anywhere
+    assert client.post("/api/digital/act", json={"action": A.DRAW}).status_code == 403
+    assert client.post("/api/digital/act", json={"action": A.DRAW},
+                       headers={"X-Seat-Key": "nope"}).status_code == 403
+    assert client.get("/api/digital/view?seat=0", headers={"X-Seat-Key": "nope"}
+                      ).status_code == 403
+    assert client.get("/api/digital/events?seat=0").status_code == 403
+    mine = client.get("/api/digital/view", headers=seat).json()
+    assert mine["seat"] == 0 and len(mine["hand"]) == mine["players"][0]["cards"] > 0
     public = client.get("/api/digital/view").json()
     assert public["hand"] == [] and public["emulator"] is True
     assert client.get("/play").status_code == 200
+
+
+def test_a_seat_link_sets_a_cookie_and_the_seat_plays_from_it(client):
+    key = client.post("/api/digital/new", json=NEW,
+                      headers={"X-Table-Token": TOKEN}).json()["keys"]["0"]
+    page = client.get(f"/play?key={key}")
+    assert page.status_code == 200 and page.cookies.get("tinker-seat-0") == key
+    assert "samesite=strict" in page.headers["set-cookie"].lower()
+    assert "httponly" in page.headers["set-cookie"].lower()
+    view = client.get("/api/digital/view").json()
+    assert view["seat"] == 0 and view["hand"]
+    for asked in ("/api/digital/record", "/api/digital/record?reveal=yes", "/api/digital/links",
+                  "/api/digital/qr/0.svg", "/api/games/1.jsonl?reveal=yes", "/api/qr.svg"):
+        res = client.get(asked)
+        assert res.status_code == 403, asked
+        assert res.json()["error"]
+    for path, body in [("/api/entry", {"kind": "undo"}), ("/api/digital/new", NEW),
+                       ("/api/new-game", {"players": ["A", "B"]})]:
+        assert client.post(path, json=body).status_code == 403, path
 
 
 def test_a_refused_move_is_a_4xx_with_the_rule_and_changes_nothing(writer, bus):
@@ -196,14 +218,16 @@ def test_a_refused_move_is_a_4xx_with_the_rule_and_changes_nothing(writer, bus):
     while app_session.link.waiting_for_tinker_bell:
         bus.publish(Pick(seq=1, colour="red", t=0.0))
     before = app_session.link.game.summary()
+    writer.headers["X-Seat-Key"] = key
     for body, status, message in [
-        ({"seat": 0, "key": key, "action": A.TAKE}, 422, "can't"),
-        ({"seat": 0, "key": key, "action": "draw"}, 422, "action"),
-        ({"seat": 0, "key": key, "event": {"act": "fly"}}, 422, "unknown act"),
-        ({"seat": 0, "key": key, "event": {"act": "play", "card": "Q9"}}, 422, "unknown card"),
-        ({"seat": 0, "key": key}, 422, "either an action"),
-        ({"seat": 0, "key": key, "action": 1, "x": 2}, 422, "no field x"),
-        ({"seat": 1, "key": key, "action": A.DRAW}, 403, "not yours"),
+        ({"action": A.TAKE}, 422, "can't"),
+        ({"seat": 0, "action": "draw"}, 422, "action"),
+        ({"event": {"act": "fly"}}, 422, "unknown act"),
+        ({"event": {"act": "play", "card": "Q9"}}, 422, "unknown card"),
+        ({"seat": 0}, 422, "either an action"),
+        ({"action": 1, "x": 2}, 422, "no field 'x'"),
+        ({"seat": 1, "action": A.DRAW}, 403, "not yours"),
+        ({"event": {"seat": 1, "act": "draw"}}, 403, "plays seat 0, not 1"),
     ]:
         res = writer.post("/api/digital/act", json=body)
         assert res.status_code == status, (body, res.text)
@@ -220,8 +244,8 @@ def test_the_record_is_exported_when_the_game_is_over(writer, client, bus):
     session = writer.app.state.digital
     rng = random.Random(7)
     play_out(session, Picks(bus, rng), 0, key, rng)
-    del writer.headers["X-Table-Token"]
-    res = writer.get("/api/digital/record")
+    assert client.get("/api/digital/record", headers={"X-Table-Token": ""}).status_code == 403
+    res = writer.get("/api/digital/record")  # over: no confirmation needed
     assert res.status_code == 200
     game, _ = record.replay(res.text)
     assert game.is_terminal()
@@ -235,7 +259,7 @@ def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journa
     view = writer.get("/api/view").json()
     game = session.link.game
     assert [p["total"] for p in view["players"]] == list(game.sheet.scores)
-    assert len(view["hands"]) == len(game.history) and view["winner"] is not None
+    assert view["hand_count"] == len(game.history) and view["winner"] is not None
     assert [e.entry["kind"] for e in journal.entries(view["game"])].count("hand") == len(
         game.history)
 

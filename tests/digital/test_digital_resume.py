@@ -85,7 +85,8 @@ def test_the_record_of_a_digital_game_is_exported_from_the_journal(tmp_path):
         rng = random.Random(5)
         play_out(session, Picks(session.bus, rng), 0, key, rng)
     with TestClient(create_app(Journal(path), Bus(), TOKEN)) as client:  # after a restart
-        res = client.get(url)  # over: anyone may read it
+        assert client.get(url).status_code == 403  # the host exports
+        res = client.get(url, headers={"X-Table-Token": TOKEN})  # over: no confirmation needed
         assert res.status_code == 200
         assert res.headers["content-type"].startswith("application/x-ndjson")
         game, _ = record.replay(res.text)

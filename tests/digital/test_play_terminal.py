@@ -281,7 +281,8 @@ def test_a_person_plays_a_seeded_game_to_the_end_from_the_menu():
         assert f"Game over: {session.view()['winner']} won after {len(game.history)} hands." in out
         for h in game.history[:-1]:  # every hand's result and the scores, before the next deal
             assert re.search(rf"Hand {h['hand']}: {game.players[h['winner']]} won it and scores "
-                             rf"\d+ points\.\nScores: [^\n]*\.\n  · A new hand is dealt\.", out)
+                             rf"\d+ points\.\nScores: [^\n]*\.\n  · Hand \d+ is dealt: the card "
+                             "turned up", out)
         assert len(game.history) > 1 and out.count("Scores: ") == len(game.history)
         assert any(p.startswith("Press Enter for the Tinker Bell button") for p in script.prompts)
         assert any(p.startswith("Your move") for p in script.prompts)

@@ -1,0 +1,139 @@
+"""Who is asking: the roles of the table's web app, for Starlette's `AuthenticationMiddleware`.
+
+- **reader**: everybody. Sees the scores, the pick once its lights settle, a digital game's
+  public state.
+- **host**: holds the table's token. Starts, ends, undoes, enters, exports; sees the QR codes.
+- **seat**: holds a seat key of the digital game in play. Acts for that seat and sees its hand.
+- **player**: the host or a seat: may press the virtual Tinker Bell button.
+
+Credentials travel in a header (`X-Table-Token`, `X-Seat-Key`) or a same-site, HTTP-only cookie
+that a page sets on its first visit (`?token=` / `?key=` from a QR code or a printed link; the
+page then strips it from the address bar). Never in the query string of an API call.
+Endpoints declare their role with `needs("host")` (Starlette's `requires` plus the sentence a
+refusal says). Writes from another site are refused before any of this (`SameOrigin`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.authentication import (
+    AuthCredentials,
+    AuthenticationBackend,
+    BaseUser,
+    requires,
+)
+from starlette.requests import HTTPConnection
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+TOKEN_COOKIE = "tinker-token"
+SEAT_COOKIE = "tinker-seat-"  # + the seat number: one phone may hold several seats' links
+COOKIE_AGE = 30 * 24 * 3600
+
+REFUSALS = {
+    "host": "this needs the table's token: open the page from the QR code or the link the "
+            "display printed, or enter the token on the entry page",
+    "seat": "this needs your seat's link: open the link (or QR code) made for your seat",
+    "player": "this needs the table's token or a seat's link",
+}
+
+SeatLookup = Callable[[str], int | None]
+"""A seat key -> its seat in the game in play (None: no such key)."""
+
+
+class Visitor(BaseUser):
+    """Whoever sent the request: the host (with the table token), and the seats whose keys they
+    hold. Every visitor is at least a reader."""
+
+    def __init__(self, host: bool = False, seats: Iterable[int] = ()):
+        self.host = host
+        self.seats = frozenset(seats)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.host or bool(self.seats)
+
+    @property
+    def display_name(self) -> str:
+        return "host" if self.host else "seat" if self.seats else "reader"
+
+    def scopes(self) -> list[str]:
+        player = ["player"] if self.host or self.seats else []
+        return ["reader", *(["host"] if self.host else []), *(["seat"] if self.seats else []),
+                *player]
+
+
+class TableAuth(AuthenticationBackend):
+    """Reads the table token and seat keys from the lifespan state (`token`, `seat_lookups`)."""
+
+    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser]:
+        state = conn.scope.get("state") or {}
+        token = state.get("token", "")
+        given = conn.headers.get("x-table-token") or conn.cookies.get(TOKEN_COOKIE) or ""
+        host = bool(token) and secrets.compare_digest(given.encode(), token.encode())
+        keys = [conn.headers.get("x-seat-key", "")]
+        keys += [v for k, v in conn.cookies.items() if k.startswith(SEAT_COOKIE)]
+        seats = {seat for key in keys if key for lookup in state.get("seat_lookups", ())
+                 if (seat := lookup(key)) is not None}
+        visitor = Visitor(host, seats)
+        return AuthCredentials(visitor.scopes()), visitor
+
+
+def needs(scope: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`requires(scope)`, remembering the scope so a refusal can say what was missing."""
+
+    def decorate(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        wrapped = requires(scope)(endpoint)
+        wrapped.needs = scope  # type: ignore[attr-defined]
+        return wrapped
+
+    return decorate
+
+
+def refusal(scope: MutableMapping[str, Any]) -> str:
+    """The sentence for a 403 from `needs`: what the endpoint wanted."""
+    wanted = getattr(scope.get("endpoint"), "needs", "")
+    return REFUSALS.get(wanted, "this is not yours to do")
+
+
+class SameOrigin:
+    """Refuses a write (any method but GET/HEAD/OPTIONS) sent by a page of another site: its
+    `Origin` (or `Sec-Fetch-Site`) says so. A form or a `text/plain` fetch from another site
+    carries the browser's cookies, so the cookie alone must never be enough to write."""
+
+    SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in self.SAFE:
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            if not same_origin(headers):
+                response = JSONResponse(
+                    {"error": "refused: this request came from another site's page"},
+                    status_code=403)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def same_origin(headers: dict[str, str]) -> bool:
+    """True unless the browser says the request comes from another site."""
+    if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = headers.get("origin")
+    if origin is None:
+        return True  # not a browser page's fetch (curl, the tests, the bench)
+    try:
+        return origin != "null" and urlsplit(origin).netloc == headers.get("host", "")
+    except ValueError:
+        return False
+
+
+def cookie_options(max_age: int = COOKIE_AGE) -> dict[str, Any]:
+    return {"max_age": max_age, "httponly": True, "samesite": "strict", "path": "/"}
