@@ -16,4 +16,4 @@ from scoreboard.web import create_app as scoreboard_app
 
 def create_app(journal: Any, bus: Any, token: str, **options: Any) -> Starlette:
     """`scoreboard.web.create_app`'s app with /play and /api/digital/* added."""
-    return scoreboard_app(journal, bus, token, extensions=[DigitalPlay], **options)
+    return scoreboard_app(journal, bus, token, extensions=[DigitalPlay()], **options)

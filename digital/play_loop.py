@@ -189,7 +189,8 @@ class TerminalPlay:
             elif isinstance(command, Act):
                 seat = command.seat
                 try:
-                    self.session.act(seat, self.keys.get(seat), command.action)
+                    key = self.keys.get(seat) if seat is not None else None
+                    self.session.act(seat, key, command.action)
                 except (RuleError, SeatError, ValueError) as exc:
                     self._say(f"Not allowed: {exc}", style="bold red")
                     continue

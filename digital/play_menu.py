@@ -100,7 +100,7 @@ def menu(view: Mapping[str, Any]) -> list[Choice]:
             label = f"{_VERB.get(verb, verb.capitalize())} {card['name']}"
             if call:
                 label += f", calling {call}"
-            action = plain.get(key, said.get(key))
+            action = plain[key] if key in plain else said[key]
             out.append(
                 Choice(label, action, "card", call or card["colour"],
                        uno=said.get(key) if key in plain else None, seat=seat)

@@ -124,7 +124,7 @@ class Journal:
         with self._tx():
             now = self._clock()
             cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
-            game = int(cur.lastrowid)
+            game = _row_id(cur)
             self._db.execute(
                 "UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game)
             )
@@ -293,7 +293,7 @@ class Journal:
             "INSERT INTO entries(game, t, entry) VALUES (?, ?, ?)",
             (game, self._clock() if t is None else t, text),
         )
-        return int(cur.lastrowid)
+        return _row_id(cur)
 
     def _require(self, game: int) -> None:
         if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():
@@ -379,3 +379,10 @@ def _check_file(path: Path) -> None:
             f"{path} was written by a newer tinker-tray (journal version {version}); "
             "upgrade tinker-tray to open it. It was left untouched."
         )
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id SQLite gave the row just inserted (always set after an INSERT)."""
+    row_id = cursor.lastrowid
+    assert row_id is not None, "an INSERT always sets lastrowid"
+    return row_id

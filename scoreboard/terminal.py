@@ -38,7 +38,7 @@ def bar(value: int, top: int, width: int = 20) -> str:
 
 def render(view: dict[str, Any]) -> Group:
     parts: list[Any] = []
-    rules = view.get("rules")
+    rules: dict[str, Any] = view.get("rules") or {}
     if not view["players"]:
         parts.append(Text("No game yet: start one on the entry page.", style="bold"))
     else:

@@ -42,14 +42,40 @@ def build_view(
     if g is None:
         return view
     opts = g.opts
-    sheet = g.sheet
+    view["players"] = _players(g)
+    view["dealer"] = None if g.over else g.dealer
+    first = 0 if recent is None else max(0, len(g.hands) - recent)
+    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
+    view["hand_count"] = len(g.hands)
+    if recent is not None:
+        view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
+    target = opts.get("target", 500)
+    mode = opts.get("scoring", "standard")
+    view["rules"] = {
+        "scoring": mode,
+        "target": target,
+        "partners": bool(opts.get("partners")),
+        "title": rulesets.get(g.ruleset).title,
+        "says": _rules_text(mode, target, bool(opts.get("partners"))),
+    }
+    if g.over:
+        names = g.winner_names()
+        winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
+        view["winner"] = {"seats": list(winners), "names": names,
+                          "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
+    return view
+
+
+def _players(g: T.TableGame) -> list[dict[str, Any]]:
+    """Each player's line: total, out, whose deal, team, who leads, who won."""
+    opts, sheet = g.opts, g.sheet
     scores = sheet.scores if sheet else (0,) * len(g.players)
     out = sheet.eliminated if sheet else frozenset()
     winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
-    mode = opts.get("scoring", "standard")
     alive = [scores[s] for s in range(len(scores)) if s not in out]
-    best = (max if mode == "standard" else min)(alive) if alive and g.hands else None
-    view["players"] = [
+    lowest_wins = opts.get("scoring", "standard") != "standard"
+    best = (min if lowest_wins else max)(alive) if alive and g.hands else None
+    return [
         {
             "seat": s,
             "name": name,
@@ -62,25 +88,6 @@ def build_view(
         }
         for s, name in enumerate(g.players)
     ]
-    view["dealer"] = None if g.over else g.dealer
-    first = 0 if recent is None else max(0, len(g.hands) - recent)
-    view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
-    view["hand_count"] = len(g.hands)
-    if recent is not None:
-        view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
-    target = opts.get("target", 500)
-    view["rules"] = {
-        "scoring": mode,
-        "target": target,
-        "partners": bool(opts.get("partners")),
-        "title": rulesets.get(g.ruleset).title,
-        "says": _rules_text(mode, target, bool(opts.get("partners"))),
-    }
-    if g.over:
-        names = g.winner_names()
-        view["winner"] = {"seats": list(winners), "names": names,
-                          "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
-    return view
 
 
 RECENT_HANDS = 20

@@ -95,9 +95,14 @@ class Extension(Protocol):
     exception handlers, and `start(parts)` -> its state (set as `request.state.<name>`; it has
     `close()`, and may have `seat_of(key)` to give seat keys their role)."""
 
-    name: str
-    routes: Sequence[BaseRoute]
-    exception_handlers: Mapping[type[Exception], int]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def routes(self) -> Sequence[BaseRoute]: ...
+
+    @property
+    def exception_handlers(self) -> Mapping[type[Exception], int]: ...
 
     def start(self, parts: Parts) -> Any: ...
 

@@ -18,12 +18,14 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tray.events import Event
 
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Event], None]
+E = TypeVar("E", bound=Event)
 
 
 class Bus:
@@ -31,9 +33,9 @@ class Bus:
         self._lock = threading.Lock()
         self._subscribers: tuple[tuple[Subscriber, tuple[type[Event], ...] | None], ...] = ()
 
-    def subscribe(self, callback: Subscriber, *types: type[Event]) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[E], None], *types: type[E]) -> Callable[[], None]:
         """Call `callback` for every event (or only those of `types`); returns an unsubscribe."""
-        entry = (callback, types or None)
+        entry: Any = (callback, types or None)
         with self._lock:
             self._subscribers = (*self._subscribers, entry)
 

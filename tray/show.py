@@ -99,5 +99,5 @@ def _frames(colour: str, lead: str | None, settings: ShowSettings) -> tuple[Fram
 def walk(seconds: float = 0.4, brightness: float = 1.0) -> list[Frame]:
     """A self-test: each light alone, in order, then all together, then dark."""
     out = [Frame(_levels(brightness, **{c: 1.0}), seconds) for c in COLOURS]
-    out += [Frame((brightness,) * 4, seconds), Frame(DARK, 0.0)]  # type: ignore[arg-type]
+    out += [Frame((brightness,) * 4, seconds), Frame(DARK, 0.0)]
     return out

@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from digital.session import DigitalSession, SeatError, seat_view
+from digital.session import DigitalSession, SeatError
 from engine import actions as A
 from engine import cards as C
 from engine import record
 from engine.hand import RuleError
+from engine.observer import seat_view
 from tests.helpers.digital import Picks, offered, play_out
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
