@@ -2,6 +2,7 @@
 UnoGame, in one run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
+                                 [--bot-hands H]
 
 Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
 and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
@@ -14,6 +15,9 @@ with draw_when_playable=false, as rlcard draws only when nothing plays (with it,
 at will and hands grow to hundreds of turns). A decision is a move or a call out of turn (ours)
 or a `step` (rlcard). Figures are medians of R runs, interleaved; compare the ratios, not the
 absolute numbers (the machines are shared and noisy).
+
+Last, the bots' move times (`search_bot_move_time`): H two-player Disney hands, the search bot as
+digital play makes it against greedy, in this process (0 skips it).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import sys
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -92,12 +97,64 @@ def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
     return out
 
 
-def search_bot_move_time() -> str | None:
-    """The search bot's time per move, as a line to print (None: no search bot yet).
+def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
+    """The search bot's time per move beside the greedy bot's, in one run: `hands` two-player
+    Disney hands between them, recorded as digital play records them, the search bot as digital
+    play makes it (its default budget, capped by the clock). Median and 99th percentile a move
+    with a choice, and over every move (a forced move takes no search)."""
+    sys.path.insert(0, str(ROOT))
+    import random
 
-    Hook for the search bot (issue 9, item 5): measure its median move time in digital play here
-    and return e.g. "search bot: 120 ms per move (median of 200 moves)"."""
-    return None
+    from engine import bots as B
+    from engine.game import CHANCE, Game
+
+    rng = random.Random(seed)
+    bots = [_Timed(b) for b in B.make(["search", "greedy"], 2, rng, clock=time.perf_counter)]
+    game = Game("disney", ["search", "greedy"], 0, {"target": 100_000})  # recorded, as played
+    for _ in range(hands):
+        game.sample_chance(rng)  # a new hand
+        while game.current_player() != CHANCE or game.chance_kind() != "new_hand":
+            who = game.current_player()
+            if who == CHANCE:
+                game.sample_chance(rng)
+                continue
+            game.apply_action(bots[who].act(game))
+            for seat, action in game.interjections():
+                if bots[seat].interject(game, seat, [action]) is not None:
+                    game.apply_action(action, seat)
+                    break
+    lines = [f"bot move times, {hands} two-player Disney hands, search against greedy, one run:"]
+    for bot in bots:
+        every = sorted(t for t, _ in bot.times)
+        chosen = sorted(t for t, choice in bot.times if choice) or [0.0]
+        lines.append(
+            f"{bot.name:>8}: {len(chosen)} moves with a choice, median {_ms(chosen, 50)}"
+            f" p99 {_ms(chosen, 99)}; all {len(every)} moves, median {_ms(every, 50)}"
+            f" p99 {_ms(every, 99)}"
+        )
+    return "\n".join(lines)
+
+
+class _Timed:
+    """A bot whose every move is timed (seconds, and whether it had a choice)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name = bot, bot.name
+        self.times: list[tuple[float, bool]] = []
+
+    def act(self, game: Any) -> int:
+        choice = len(game.legal_actions()) > 1
+        start = time.perf_counter()
+        action = self.bot.act(game)
+        self.times.append((time.perf_counter() - start, choice))
+        return int(action)
+
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+        return self.bot.interject(game, seat, options)  # type: ignore[no-any-return]
+
+
+def _ms(times: list[float], percent: int) -> str:
+    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.1f} ms"
 
 
 def main() -> None:
@@ -106,6 +163,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rulesets", default="disney,classic,official-2018,elvis")
+    ap.add_argument("--bot-hands", type=int, default=20, help="hands for the bots' move times")
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
@@ -138,7 +196,7 @@ def main() -> None:
                 print(f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
                       f" {dec:>14.1f} {hands * dec:>11,.0f}"
                       f" {hands * dec / (r_hands * r_dec):>7.2f}x")
-    search = search_bot_move_time()
+    search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
     if search is not None:
         print(search)
 

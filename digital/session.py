@@ -25,6 +25,7 @@ import random
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -110,7 +111,7 @@ class DigitalSession:
         game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
         seats = _humans(humans, len(names))
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
-        bot_list = B.make(bot_names, len(names), rng)  # ValueError for an unknown bot
+        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
         if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
             self.table.new_game(names, dealer, options, name="digital game", confirm=confirm,
                                 ruleset=ruleset)
@@ -148,7 +149,7 @@ class DigitalSession:
             humans = frozenset(setup["humans"])
             keys = {int(s): k for s, k in setup["keys"].items()}
             rng = random.SystemRandom()
-            bot_list = B.make(setup["bots"], len(game.players), rng)
+            bot_list = B.make(setup["bots"], len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
         except (RecordError, KeyError, TypeError, ValueError) as exc:
             self.journal_error = (f"the digital game {game_id} in the journal cannot be resumed "

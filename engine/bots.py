@@ -8,6 +8,7 @@ what to do when it is its move (`act`), and whether to act out of turn when the 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from engine import actions as A
@@ -110,12 +111,34 @@ def _partners(game: Game, seat: int) -> tuple[int, ...]:
     return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+def _search(rng: random.Random, budget: str = "", clock: Callable[[], float] | None = None) -> Bot:
+    from engine.search import SearchBot, parse_budget  # engine.search builds on GreedyBot
+
+    rollouts, seconds = parse_budget(budget) if budget else (None, None)
+    return SearchBot(rng, rollouts=rollouts, seconds=seconds, clock=clock)
 
 
-def make(names: list[str], players: int, rng: random.Random) -> list[Bot]:
-    """Bots for each seat: one name for all, or a list repeated around the table."""
-    unknown = [n for n in names if n not in BOTS]
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": _search}
+
+
+def make(
+    names: list[str],
+    players: int,
+    rng: random.Random,
+    clock: Callable[[], float] | None = None,
+) -> list[Bot]:
+    """Bots for each seat: one name for all, or a list repeated around the table. `search` takes
+    a budget after a colon (`search:300` rollouts a move, `search:200ms` with a `clock`)."""
+    unknown = [n for n in names if n.partition(":")[0] not in BOTS]
     if unknown or not names:
         raise ValueError(f"unknown bot {unknown[0] if unknown else ''!r}; bots: {', '.join(BOTS)}")
-    return [BOTS[names[s % len(names)]](rng) for s in range(players)]
+    return [_one(names[s % len(names)], rng, clock) for s in range(players)]
+
+
+def _one(spec: str, rng: random.Random, clock: Callable[[], float] | None) -> Bot:
+    name, _, budget = spec.partition(":")
+    if name == "search":
+        return _search(rng, budget, clock)
+    if budget:
+        raise ValueError(f"the {name} bot takes no budget ({spec!r})")
+    return BOTS[name](rng)

@@ -292,6 +292,27 @@ def simulate(
             on_game(game)
         if on_progress is not None:
             on_progress(i + 1)
+    return _with_rates(stats)
+
+
+def merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The statistics of several runs (chunks of one simulation, in order) as one run's."""
+    merged = dict(parts[0])
+    for part in parts[1:]:
+        for key, value in part.items():
+            had = merged[key]
+            if isinstance(value, bool) or key in ("players", "bots", "ruleset"):
+                continue
+            if isinstance(value, int):
+                merged[key] = had + value
+            elif isinstance(value, list):
+                merged[key] = [a + b for a, b in zip(had, value, strict=True)]
+            elif isinstance(value, dict):
+                merged[key] = {**had, **{k: had.get(k, 0) + v for k, v in value.items()}}
+    return _with_rates(merged)
+
+
+def _with_rates(stats: dict[str, Any]) -> dict[str, Any]:
     n = max(stats["hands"], 1)
     stats["average_turns_per_hand"] = round(stats["turns"] / n, 2)
     stats["average_decisions_per_hand"] = round(stats["decisions"] / n, 2)

@@ -20,7 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="comma-separated seats played by people at this keyboard (0 is the first "
                         "player; several = hot seat; 'none' = watch the bots); default 0")
     p.add_argument("--bots", default="greedy", metavar="NAMES",
-                   help="greedy (default), random, or a comma-separated mix dealt round the table")
+                   help="greedy (default), random (easiest), search (hardest; search:300 rollouts "
+                        "or search:200ms a move), or a comma-separated mix dealt round the table")
     p.add_argument("--ruleset", default="disney",
                    help="disney (default), classic, official-2018 or elvis")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

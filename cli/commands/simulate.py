@@ -21,7 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--bots",
         default="random",
         metavar="NAMES",
-        help="random, greedy, or a comma-separated mix dealt round the table (default random)",
+        help="random, greedy, search (search:300 rollouts a move), or a comma-separated mix "
+        "dealt round the table (default random)",
     )
     p.add_argument(
         "--ruleset",
@@ -34,6 +35,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME=VALUE",
         help="a ruleset option, e.g. target=200, scoring=challenge, partners=true (repeatable)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="processes to play on (default: every core); a seed gives the same results for any N",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -69,41 +76,46 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine import record
-    from engine.simulate import simulate
+    from cli.commands import simulate_workers as W
 
     try:
         options = parse_options(args.option)
+        job = W.Job(
+            players=args.players,
+            seed=args.seed,
+            hands=args.hands,
+            games=args.games,
+            bots=[b.strip() for b in args.bots.split(",") if b.strip()],
+            options=options,
+            ruleset=args.ruleset,
+            records=bool(args.records),
+        )
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
         return 2
-    total = args.hands or args.games
-    progress = None
-    show_bar = sys.stderr.isatty() and not args.json
     if args.records and (problem := make_directory(args.records)):
         print(f"tinker-tray simulate: --records: {problem}", file=sys.stderr)
         return 2
     written: list[Path] = []
 
-    def save(game) -> None:
-        if args.records:
-            kind = "hand" if args.hands else "game"
-            index = len(list(args.records.glob(f"{kind}-*.jsonl"))) + 1
+    def save(texts: list[str]) -> None:
+        kind = "hand" if args.hands else "game"
+        index = len(list(args.records.glob(f"{kind}-*.jsonl")))
+        for text in texts:
+            index += 1
             path = args.records / f"{kind}-{index:05d}.jsonl"
-            path.write_text(record.dumps(game))
+            path.write_text(text)
             written.append(path)
 
     started = time.perf_counter()
+    bar = W.ProgressBar(job.total, None if args.json else sys.stderr)
     try:
-        if show_bar:
-            from rich.progress import Progress
-
-            with Progress(transient=True) as bar:
-                task = bar.add_task("playing", total=total)
-                progress = lambda done: bar.update(task, completed=done)  # noqa: E731
-                stats = _simulate(simulate, args, options, save, progress)
-        else:
-            stats = _simulate(simulate, args, options, save, progress)
+        stats = W.run(
+            job,
+            args.workers or W.default_workers(),
+            on_records=save if args.records else None,
+            bar=bar,
+        )
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
         return 2
@@ -125,21 +137,6 @@ def written_summary(written: list[Path], folder: Path) -> str:
     span = written[0].name if len(written) == 1 else f"{written[0].name} to {written[-1].name}"
     return (f"Wrote {len(written)} game {noun} to {folder} ({span}); "
             f"replay one with: tinker-tray replay {written[0]}")
-
-
-def _simulate(simulate, args, options, save, progress):
-    return simulate(
-        players=args.players,
-        seed=args.seed,
-        hands=args.hands,
-        games=args.games,
-        bots=[b.strip() for b in args.bots.split(",") if b.strip()],
-        options=options,
-        ruleset=args.ruleset,
-        record=bool(args.records),
-        on_game=save if args.records else None,
-        on_progress=progress,
-    )
 
 
 def _print_table(stats: dict) -> None:

@@ -285,3 +285,13 @@ def test_an_unknown_ruleset_is_refused(bus):
     with pytest.raises(ValueError, match="unknown ruleset 'poker'"):
         session.new_game(["a", "b"], [0], "greedy", ruleset="poker")
     assert session.link is None
+
+
+def test_a_person_plays_against_the_search_bot(bus):
+    """The hardest opponent, by name with a small budget (a clock from digital play caps it)."""
+    session = DigitalSession(bus, pace=0)
+    keys = session.new_game(["P0", "P1"], [0], "search:16", options={"target": 60}, seed=4)
+    assert session.link.bots[1].name == "search"
+    rng = random.Random(2)
+    play_out(session, Picks(bus, rng), 0, keys[0], rng)
+    assert session.link.game.is_terminal() and session.view()["winner"]
