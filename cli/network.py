@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import logging
+import os
 import socket
 import threading
 from collections.abc import Callable
@@ -98,6 +99,12 @@ def _resolve(host: str) -> str:
         return socket.gethostbyname(host)
     except OSError:
         return host
+
+
+def mdns_default() -> bool:
+    """Announce on mDNS unless TINKER_TRAY_MDNS=0 (the test suite sets it: tests send nothing
+    beyond this machine)."""
+    return os.environ.get("TINKER_TRAY_MDNS", "1") != "0"
 
 
 def mdns_url(port: int) -> str:

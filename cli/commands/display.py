@@ -50,8 +50,10 @@ def add_network_arguments(parser: argparse.ArgumentParser) -> None:
                              "phones at the table can open it; 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
                         help="display port (default: %(default)s)")
-    parser.add_argument("--mdns", action=argparse.BooleanOptionalAction, default=True,
-                        help=f"answer to {MDNS_NAME}.local on the LAN (default: on)")
+    parser.add_argument("--mdns", action=argparse.BooleanOptionalAction,
+                        default=network.mdns_default(),
+                        help=f"answer to {MDNS_NAME}.local on the LAN (default: on; "
+                             "TINKER_TRAY_MDNS=0 turns it off)")
 
 
 def public_url(host: str, port: int) -> str:
@@ -112,13 +114,13 @@ def start_display(
     press: Callable[[], None] | None = None,
     url: str | None = None,
     show: ShowSettings | None = None,
-    mdns: bool = True,
+    mdns: bool | None = None,
 ) -> Display:
     """Open the journal and serve the display app on host:port in a background thread.
 
     `show`: the tray's `ShowSettings`, so the pages wait for its lights to settle before they
     show a pick, and the virtual tray plays the same show (None: no tray, picks show at once).
-    `mdns`: answer to tinker-tray.local when serving the LAN."""
+    `mdns`: answer to tinker-tray.local when serving the LAN (None: unless TINKER_TRAY_MDNS=0)."""
     from cli.app import create_app
     from scoreboard.journal import Journal, JournalError
     from scoreboard.server import ServerThread, bind
@@ -140,7 +142,7 @@ def start_display(
     server = ServerThread(app, sock, log_level="warning").start()
     display = Display(journal, server, app.state.session, found.url, journal.token(),
                       virtual_tray=press is not None, warning=found.warning)
-    if mdns and found.ip is not None:
+    if (network.mdns_default() if mdns is None else mdns) and found.ip is not None:
         display.withdraw = network.announce(found.ip, port)
         display.mdns_url = network.mdns_url(port)
     return display

@@ -200,7 +200,7 @@ def attach_display_session(
             bus, journal, args.host, args.port,
             press=service.press if virtual_button else None,
             show=service.settings.show,
-            mdns=getattr(args, "mdns", True),
+            mdns=getattr(args, "mdns", None),
         )
     except DisplayError as exc:
         message = f"the score display cannot start: {exc}; or run without it: --no-web"

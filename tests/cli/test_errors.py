@@ -4,6 +4,7 @@ and a file that will be written is checked before the work starts."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 
@@ -214,16 +215,27 @@ def test_a_url_given_by_hand_goes_in_the_qr_code():
     assert found.url == "http://kitchen.lan" and found.ip == "10.0.0.2"
 
 
-def test_run_emulate_and_display_share_one_default_address_and_port():
+def test_run_emulate_and_display_share_one_default_address_and_port(monkeypatch):
     import argparse
 
     from cli.commands import display, emulate, run
 
+    monkeypatch.delenv("TINKER_TRAY_MDNS")  # the suite turns mDNS off; a user's default is on
     for module in (run, emulate, display):
         parser = argparse.ArgumentParser()
         module.add_arguments(parser)
         args = parser.parse_args([])
         assert (args.host, args.port, args.mdns) == ("0.0.0.0", 8080, True)
+
+
+def test_the_test_suite_announces_nothing_on_the_lan():
+    import argparse
+
+    from cli.commands import display
+
+    parser = argparse.ArgumentParser()
+    display.add_arguments(parser)
+    assert parser.parse_args([]).mdns is False
 
 
 def test_the_display_is_announced_as_tinker_tray_local_and_withdrawn(monkeypatch):
@@ -256,3 +268,26 @@ def test_without_zeroconf_the_display_still_serves_with_a_warning(monkeypatch, c
     monkeypatch.setitem(sys.modules, "zeroconf", None)  # as if it were not installed
     network.announce("192.168.1.20", 8080)()
     assert "not announced as tinker-tray.local" in caplog.text
+
+
+def test_replay_plays_an_old_record_under_the_option_it_was_written_with(capsys):
+    """A Disney record from before the book's reading became the default (a player holding
+    Tinker Bell's colour took the four cards): refused as it stands, replayed with the option."""
+    from pathlib import Path
+
+    from cli import main as cli
+
+    old = Path(__file__).parents[1] / "engine" / "records" / "disney-p4-s1-hand-00003.jsonl"
+    assert cli.main(["replay", str(old)]) == 1
+    assert json.loads(capsys.readouterr().out)["rule"] == "protect-must"
+    assert cli.main(["replay", str(old), "--option", "villain_draw4_may_take=true"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_replay_refuses_an_option_without_a_value(capsys):
+    from cli import main as cli
+
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["replay", "x.jsonl", "--option", "villain_draw4_may_take"])
+    assert exit_.value.code == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
