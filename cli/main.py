@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
+from typing import NoReturn
 
 # name -> (module, one-line help). The module has add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -27,11 +29,35 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line: what was wrong, and where the options are listed
+    (argparse's own usage block is longer than the sentence that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        message = re.sub(r"invalid (int|float) value: '(.*)'", _not_a_number, message)
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _not_a_number(match: re.Match[str]) -> str:
+    kind = "a whole number" if match.group(1) == "int" else "a number"
+    return f"takes {kind}, not '{match.group(2)}'"
+
+
+def version() -> str:
+    from importlib import metadata  # only for --version and --help: it costs start-up time
+
+    try:
+        return metadata.version("tinker-tray")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def _top_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tinker-tray",
         description="The Disney UNO Tinker Bell tray: service, emulator, bench test, rules engine.",
     )
+    parser.add_argument("--version", action="version", version=f"tinker-tray {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_module, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
@@ -45,17 +71,23 @@ def main(argv: list[str] | None = None) -> int:
         if not argv or argv[0] in ("-h", "--help"):
             parser.print_help()
             return 0 if argv else 2
-        parser.error(f"unknown command {argv[0]!r}; choose from {', '.join(COMMANDS)}")
+        if argv[0] == "--version":
+            parser.parse_args(argv[:1])
+        parser.error(f"unknown command '{argv[0]}'; choose from {', '.join(COMMANDS)}")
     name, rest = argv[0], argv[1:]
     module_name, help_text = COMMANDS[name]
     module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"tinker-tray {name}", description=help_text)
+    parser = Parser(prog=f"tinker-tray {name}", description=help_text)
     module.add_arguments(parser)
     args = parser.parse_args(rest)
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # a file or device the command needed: one line, not a traceback
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"tinker-tray {name}:{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -66,18 +66,34 @@ class Ruleset:
                     f"(options: {', '.join(sorted(self.options))})"
                 )
             if opt.choices is not None and value not in opt.choices:
-                raise ValueError(
-                    f"option {key!r} must be one of {list(opt.choices)}, not {value!r}"
-                )
+                raise ValueError(f"option {key} must be {_either(opt.choices)}, not {_said(value)}")
             if opt.bounds is not None:
                 lo, hi = opt.bounds
                 if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                    raise ValueError(f"option {key!r} must be a whole number from {lo} to {hi}")
+                    raise ValueError(f"option {key} must be a whole number from {lo} to {hi}, "
+                                     f"not {_said(value)}")
             resolved[key] = value
         return resolved
 
     def card_points(self, card_id: int) -> int:
         return self.points[card_id]
+
+
+def _said(value: Any) -> str:
+    """A value as a person types it in `--option NAME=VALUE` or a setting: true, "lowest", 3."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _either(choices: tuple[Any, ...]) -> str:
+    """ "true or false";  "standard", "lowest" or "challenge"."""
+    if set(choices) == {False, True} and all(isinstance(c, bool) for c in choices):
+        return "true or false"
+    said = [_said(c) for c in choices]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
 
 
 def _standard_numbers() -> list[int]:

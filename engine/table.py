@@ -158,9 +158,27 @@ class TinkerPick:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Undo:
+    """What an undo returns to, latest first: a linked stack, so a push shares the rest of the
+    stack instead of copying it. After a new hand it keeps only the sheet from before it (the
+    game is the current one less its last hand): keeping every earlier game, each with its own
+    tuple of hands, would make a long game's fold quadratic in memory and time."""
+
+    game: TableGame | None
+    """The game to return to; None: the current game without its last hand, on `sheet`."""
+    below: Undo | None = None
+    sheet: Sheet | None = None
+
+    def restore(self, current: TableGame) -> TableGame:
+        if self.game is not None:
+            return self.game
+        return dataclasses.replace(current, hands=current.hands[:-1], sheet=self.sheet)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Table:
     game: TableGame | None = None
-    undo_stack: tuple[TableGame | None, ...] = ()
+    undo_stack: Undo | None = None
     declared: str | None = None
     declared_by: int | None = None
     last_pick: TinkerPick | None = None
@@ -250,8 +268,10 @@ def _hand(table: Table, e: Entry) -> Table:
         raise GameOverError(
             f"the game is over ({' and '.join(game.winner_names())} won): start a new game"
         )
-    record = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
-    return _push(table, _rescore(game, [*_records(game), record], kept=len(game.hands)))
+    winner = _seat(e["winner"], len(game.players), "winner")
+    added = _add_hand(game, winner, _held_list(game, e["held"]))
+    return dataclasses.replace(table, game=added, undo_stack=Undo(None, table.undo_stack,
+                                                                   game.sheet))
 
 
 def _edit(table: Table, e: Entry) -> Table:
@@ -284,7 +304,8 @@ def _set_dealer(table: Table, e: Entry) -> Table:
 def _undo(table: Table, e: Entry) -> Table:
     if not table.undo_stack:
         raise NothingToUndoError("nothing to undo in this game")
-    return dataclasses.replace(table, game=table.undo_stack[-1], undo_stack=table.undo_stack[:-1])
+    stack = table.undo_stack
+    return dataclasses.replace(table, game=stack.restore(_game(table)), undo_stack=stack.below)
 
 
 def _declare(table: Table, e: Entry) -> Table:
@@ -340,45 +361,40 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {
 
 
 def _push(table: Table, game: TableGame) -> Table:
-    return dataclasses.replace(table, game=game, undo_stack=(*table.undo_stack, table.game))
+    return dataclasses.replace(table, game=game, undo_stack=Undo(table.game, table.undo_stack))
 
 
 def _records(game: TableGame) -> list[tuple[int, tuple[Held, ...]]]:
     return [(h.winner, h.held) for h in game.hands]
 
 
-def _rescore(game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]],
-             kept: int = 0) -> TableGame:
-    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands.
-    `kept`: the game's first hands are unchanged (a new hand only adds one), so settling
-    starts after them, from the game's own sheet (folding a long game stays linear)."""
-    ruleset = rulesets.get(game.ruleset)
-    options = game.opts
-    if kept and kept == len(game.hands) and game.sheet is not None:
-        sheet, hands, partial = game.sheet, list(game.hands), game
-    else:
-        kept = 0
-        sheet = Sheet.new(len(game.players))
-        hands = []
-        partial = dataclasses.replace(game, hands=(), sheet=sheet)
-    for number, (winner, held) in enumerate(records[kept:], start=kept + 1):
-        if sheet.over:
-            raise GameOverError(
-                f"after this change the game ends at hand {number - 1}, "
-                f"but hand {number} comes after it"
-            )
-        where = f"hand {number}: "
-        points = _hand_points(ruleset, partial, sheet, winner, held, where)
-        try:
-            sheet, delta = settle(sheet, options, points, winner)
-        except ValueError as exc:
-            raise EntryError(where + str(exc)) from None
-        dealer = _dealer_for(partial, len(hands))
-        hands.append(
-            ScoredHand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
-        )
-        partial = dataclasses.replace(game, hands=tuple(hands), sheet=sheet)
+def _rescore(game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]]) -> TableGame:
+    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
+    partial = dataclasses.replace(game, hands=(), sheet=Sheet.new(len(game.players)))
+    for winner, held in records:
+        partial = _add_hand(partial, winner, held)
     return partial
+
+
+def _add_hand(game: TableGame, winner: int, held: tuple[Held, ...]) -> TableGame:
+    """`game` with one more hand settled on its sheet. Only the new hand is settled, and its
+    dealer follows from the previous hand's (`_dealer_for`), so folding a long game is linear."""
+    sheet = game.sheet or Sheet.new(len(game.players))
+    number = len(game.hands) + 1
+    if sheet.over:
+        raise GameOverError(
+            f"after this change the game ends at hand {number - 1}, "
+            f"but hand {number} comes after it"
+        )
+    where = f"hand {number}: "
+    points = _hand_points(rulesets.get(game.ruleset), game, sheet, winner, held, where)
+    try:
+        sheet, delta = settle(sheet, game.opts, points, winner)
+    except ValueError as exc:
+        raise EntryError(where + str(exc)) from None
+    dealer = _dealer_for(game, len(game.hands))
+    hand = ScoredHand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
+    return dataclasses.replace(game, hands=(*game.hands, hand), sheet=sheet)
 
 
 def _hand_points(
@@ -484,18 +500,36 @@ def _held_list(game: TableGame, held: Any) -> tuple[Held, ...]:
 
 
 def _dealer_for(game: TableGame, hands_played: int) -> int:
+    """The dealer of hand `hands_played + 1`, from the dealer of the hand before it: the same
+    seat as `dealer_by_walk` (the definition; property-tested), without walking every earlier
+    hand (which made folding a long game quadratic)."""
+    start, base = _latest_fix(game, hands_played)
+    if hands_played == base:
+        return start
+    before = game.hands[hands_played - 1]
+    return _next_active(before.dealer, len(game.players), before.eliminated)
+
+
+def dealer_by_walk(game: TableGame, hands_played: int) -> int:
     """The dealer of hand `hands_played + 1`: the first dealer (or the latest correction), moved
     one seat to the left per hand, skipping players already out of the game."""
-    start, base = game.first_dealer, 0
-    for n, seat in game.dealer_fixes:
-        if n <= hands_played:
-            start, base = seat, n
+    start, base = _latest_fix(game, hands_played)
     seat = start
     n = len(game.players)
     for k in range(base, hands_played):
         out = game.hands[k].eliminated if k < len(game.hands) else frozenset()
         seat = _next_active(seat, n, out)
     return seat
+
+
+def _latest_fix(game: TableGame, hands_played: int) -> tuple[int, int]:
+    """(seat, hands played when set) of the dealer correction in force for the next hand, or
+    the first dealer."""
+    start, base = game.first_dealer, 0
+    for n, seat in game.dealer_fixes:
+        if n <= hands_played:
+            start, base = seat, n
+    return start, base
 
 
 def _next_active(seat: int, n: int, out: frozenset[int]) -> int:

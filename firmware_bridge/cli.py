@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="auto, auto:SERIALNUMBER, a device path or a pyserial URL")
     mon.add_argument("--emulate", action="store_true", help="monitor the firmware emulator")
     mon.add_argument("--heartbeats", action="store_true", help="show heartbeats too")
-    mon.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    mon.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
-    emu.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    emu.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
     emu.add_argument("--tcp", type=int, metavar="PORT", default=None,
                      help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
                           "--serial socket://127.0.0.1:PORT")
@@ -44,6 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path")
     dep.add_argument("--dry-run", action="store_true",
                      help="print the files and the mpremote command; copy nothing")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a number of seconds, not '{text}'") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"takes a number of seconds from 0, not {text}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,6 +131,16 @@ def _deploy(args: argparse.Namespace) -> int:
     return 0
 
 
+def port_problem(port: str) -> str | None:
+    """Why an explicit port cannot be used (it does not exist), or None. "auto" waits for a
+    tray to be plugged in, and a path that exists is waited for again after an unplug; but a
+    path given by hand that does not exist at the start is most likely a typo."""
+    if port == "auto" or port.startswith("auto:") or "://" in port or os.path.exists(port):
+        return None
+    return (f"there is no port {port} (`tinker-tray bridge ports` lists them; "
+            "auto waits for a tray to be plugged in)")
+
+
 def _ports(_args: argparse.Namespace) -> int:
     from firmware_bridge.ports import candidates
 
@@ -151,6 +171,9 @@ def _monitor(args: argparse.Namespace) -> int:
     from firmware_bridge.ports import resolver
 
     emulator = None
+    if not args.emulate and (problem := port_problem(args.port)):
+        print(f"tinker-tray bridge: {problem}", file=sys.stderr)
+        return 2
     if args.emulate:
         from firmware_bridge.emulator import Emulator
 

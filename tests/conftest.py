@@ -19,6 +19,10 @@ from tray import config as tray_config
 from tray.bus import Bus
 from tray.events import Event
 
+# Tests send nothing beyond this machine: no display they start (in-process or as a subprocess,
+# which inherits this) announces itself on the LAN's mDNS.
+os.environ["TINKER_TRAY_MDNS"] = "0"
+
 # Hypothesis: a quick profile by default, a thorough one in CI (CI=true, as .ci/run sets) or on
 # request (HYPOTHESIS_PROFILE=thorough). Tests that set their own max_examples scale it with
 # `tests.helpers.examples`.
@@ -113,3 +117,17 @@ def client(app):
 def writer(client):
     client.headers["X-Table-Token"] = TOKEN
     return client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`slow` is honoured without marking each test by hand: property tests (hypothesis), tests
+    in a real browser and tests against a real broker are slow by nature (`-m "not slow"` gives a
+    quick run; CI runs everything)."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if (
+            item.get_closest_marker("browser")
+            or getattr(getattr(item, "obj", None), "is_hypothesis_test", False)
+            or "broker" in fixtures
+        ):
+            item.add_marker(pytest.mark.slow)

@@ -156,15 +156,30 @@ def _number(low: float, high: float) -> Check:
 def _choice(*options: str) -> Check:
     def check(value: Any) -> str | None:
         if value not in options:
-            return f"must be one of {', '.join(map(repr, options))}, not {value!r}"
+            return f"must be {_either(options)}, not {_toml(value)}"
         return None
 
     return check
 
 
+def _toml(value: Any) -> str:
+    """A value as it is written in the file: "passive", true, 3."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _either(options: tuple[str, ...]) -> str:
+    """ "a" or "b";  "a", "b" or "c"."""
+    quoted = [_toml(o) for o in options]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
 def _buses(value: Any) -> str | None:
     if not isinstance(value, list) or any(v not in BUS_PINS for v in value):
-        return f"must be a list drawn from {', '.join(map(repr, BUS_PINS))}"
+        return f"must be a list drawn from {', '.join(map(_toml, BUS_PINS))}"
     return None
 
 
@@ -298,13 +313,21 @@ def default_path() -> Path:
     return Path(str(resources.files("tray").joinpath(DEFAULT_NAME)))
 
 
+MAX_BYTES = 1_000_000
+"""A pin map is a few hundred bytes; a file this big (or endless, like /dev/zero) is not one."""
+
+
 def load(path: str | os.PathLike[str] | None = None) -> Config:
     """Read and check a pin map; `None` means the packaged default. Raises ConfigError."""
     if path is None:
         text = resources.files("tray").joinpath(DEFAULT_NAME).read_text(encoding="utf-8")
         return parse(text, source=f"<packaged {DEFAULT_NAME}>")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:  # a bounded read: /dev/zero has no end
+            data = file.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ConfigError(str(path), [Problem(None, "is over 1 MB: not a pin map")])
+        text = data.decode("utf-8")
     except OSError as exc:
         raise ConfigError(str(path), [Problem(None, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:
@@ -313,14 +336,33 @@ def load(path: str | os.PathLike[str] | None = None) -> Config:
 
 
 def parse(text: str, source: str = "<text>") -> Config:
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors save
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        problem = "brackets or braces nested hundreds deep: a pin map needs a few tables"
+        raise ConfigError(source, [Problem(_deep_line(text), problem)]) from None
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         line = int(match.group(1)) if match else None
         raise ConfigError(source, [Problem(line, f"not valid TOML: {message}")]) from None
     return _Checker(data, _key_lines(text), source).config()
+
+
+def _deep_line(text: str, limit: int = 100) -> int | None:
+    """The line where brackets or braces first nest deeper than `limit` (roughly: a bracket
+    in a string or comment counts too), to point at; None if none does."""
+    depth = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        for char in line:
+            if char in "[{":
+                depth += 1
+                if depth > limit:
+                    return number
+            elif char in "]}":
+                depth = max(0, depth - 1)
+    return None
 
 
 class _Checker:

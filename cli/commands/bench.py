@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cli.arguments import at_least, milliseconds, seconds
 from cli.commands.run import load_config
 from tray.backend import COLOURS, DARK
 from tray.config import Config
@@ -44,21 +45,28 @@ class Check:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="pin map (default as for `run`)")
-    parser.add_argument("--seconds", type=float, default=10.0,
+    parser.add_argument("--seconds", type=seconds, default=10.0,
                         help="how long to count presses (default %(default)s)")
     parser.add_argument("--answers", metavar="YN", help="answer the questions from this string "
                         "of y/n instead of asking (scripted runs)")
-    parser.add_argument("--fade-seconds", type=float, default=1.0,
+    parser.add_argument("--fade-seconds", type=seconds, default=1.0,
                         help="length of each light's fade test (default %(default)s)")
     parser.add_argument("--mock", action="store_true",
                         help="MockFactory pins with scripted presses (no hardware needed)")
-    parser.add_argument("--mock-presses", type=int, default=5, metavar="N",
+    parser.add_argument("--mock-presses", type=at_least(0), default=5, metavar="N",
                         help="with --mock: presses to script (default %(default)s)")
-    parser.add_argument("--mock-bounce", type=int, default=3, metavar="K",
+    parser.add_argument("--mock-bounce", type=at_least(0), default=3, metavar="K",
                         help="with --mock: bounces per edge (default %(default)s)")
-    parser.add_argument("--mock-bounce-ms", type=float, default=0.0, metavar="MS",
+    parser.add_argument("--mock-bounce-ms", type=milliseconds, default=0.0, metavar="MS",
                         help="with --mock: how long each edge bounces, in ms (default 0: the "
                              "bounces come back to back)")
+
+
+class NoAnswer(Exception):
+    """The questions cannot be answered: no terminal (and no --answers), or its input ended."""
+
+    MESSAGE = ("the bench test asks what you see and hear: run it in a terminal, or give the "
+               "answers with --answers (e.g. --answers yyyyyyyyy)")
 
 
 def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
@@ -69,7 +77,10 @@ def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
             answer = queue.pop(0) if queue else "n"
             print(f"{question} [y/n] {answer}", file=out)
         else:
-            answer = input(f"{question} [y/n] ").strip().lower()[:1]
+            try:
+                answer = input(f"{question} [y/n] ").strip().lower()[:1]
+            except EOFError:
+                raise NoAnswer(NoAnswer.MESSAGE) from None
         return answer == "y"
 
     return ask
@@ -285,4 +296,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"tinker-tray bench: {exc}.\nRun it on the Pi the tray is wired to, or try "
               "`tinker-tray bench --mock` to see what it does.", file=sys.stderr)
         return 2
-    return bench(config, factory, args)
+    if args.answers is None and not sys.stdin.isatty():  # checked before a light is lit
+        print(f"tinker-tray bench: {NoAnswer.MESSAGE}", file=sys.stderr)
+        return 2
+    try:
+        return bench(config, factory, args)
+    except NoAnswer as exc:  # the input ended half-way: the pins are released already
+        print(f"\ntinker-tray bench: {exc}", file=sys.stderr)
+        return 2

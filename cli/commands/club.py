@@ -9,6 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
+from cli.arguments import port_number
 from cli.commands.display import default_journal, public_url
 
 
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the club's own SQLite journal (default: %(default)s)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to serve on (default: %(default)s; 0.0.0.0 for the LAN)")
-    parser.add_argument("--port", type=int, default=8090, help="default: %(default)s")
+    parser.add_argument("--port", type=port_number, default=8090, help="default: %(default)s")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
 
 

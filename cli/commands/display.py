@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import functools
 import os
-import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from cli import network
+from cli.arguments import port_number
+from cli.network import DEFAULT_HOST, DEFAULT_PORT, MDNS_NAME
 
 if TYPE_CHECKING:
     from tray.config import ShowSettings
@@ -29,12 +33,9 @@ def default_journal() -> Path:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, default=default_journal(),
                         help="the SQLite journal of games (default: %(default)s)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to serve on (default: %(default)s, this machine only; "
-                             "0.0.0.0 serves the phones on the LAN)")
-    parser.add_argument("--port", type=int, default=8000, help="default: %(default)s")
+    add_network_arguments(parser)
     parser.add_argument("--url", help="the address phones should open, for the QR code "
-                                      "(default: from --host and --port)")
+                                      "(default: this machine's LAN address and --port)")
     parser.add_argument("--terminal", action="store_true",
                         help="also draw the scores in this terminal (for a Pi's HDMI console)")
     from cli.commands.run import add_mqtt_arguments
@@ -42,12 +43,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_mqtt_arguments(parser)
 
 
+def add_network_arguments(parser: argparse.ArgumentParser) -> None:
+    """--host, --port and --mdns: the same defaults for `run`, `emulate` and `display`."""
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help="address to serve on (default: %(default)s, every interface, so the "
+                             "phones at the table can open it; 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                        help="display port (default: %(default)s)")
+    parser.add_argument("--mdns", action=argparse.BooleanOptionalAction,
+                        default=network.mdns_default(),
+                        help=f"answer to {MDNS_NAME}.local on the LAN (default: on; "
+                             "TINKER_TRAY_MDNS=0 turns it off)")
+
+
 def public_url(host: str, port: int) -> str:
-    if host in ("0.0.0.0", "::"):
-        host = f"{socket.gethostname()}.local"  # mDNS name: what a Raspberry Pi answers to
-    if ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}"
+    """The address to print for a page served on host:port: the LAN address when serving
+    every interface (see `cli.network.addresses`)."""
+    return network.addresses(host, port).url
 
 
 class DisplayError(Exception):
@@ -64,6 +76,11 @@ class Display:
     url: str
     token: str
     virtual_tray: bool = False
+    mdns_url: str | None = None
+    """http://tinker-tray.local:PORT once announced on the LAN."""
+    warning: str | None = None
+    """Why phones may not reach it (only loopback), if so."""
+    withdraw: Callable[[], None] = lambda: None
 
     def lines(self, journal_path: Path) -> list[str]:
         url, token = self.url, self.token
@@ -76,9 +93,14 @@ class Display:
         ]
         if self.virtual_tray:
             lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual button)")
+        if self.mdns_url:
+            lines.insert(4 + self.virtual_tray, f"phones:     {self.mdns_url}/ also opens it")
+        if self.warning:
+            lines.append(f"warning:    {self.warning}")
         return lines
 
     def close(self) -> None:
+        self.withdraw()
         self.server.stop()
         self.journal.close()
 
@@ -92,11 +114,13 @@ def start_display(
     press: Callable[[], None] | None = None,
     url: str | None = None,
     show: ShowSettings | None = None,
+    mdns: bool | None = None,
 ) -> Display:
     """Open the journal and serve the display app on host:port in a background thread.
 
     `show`: the tray's `ShowSettings`, so the pages wait for its lights to settle before they
-    show a pick, and the virtual tray plays the same show (None: no tray, picks show at once)."""
+    show a pick, and the virtual tray plays the same show (None: no tray, picks show at once).
+    `mdns`: answer to tinker-tray.local when serving the LAN (None: unless TINKER_TRAY_MDNS=0)."""
     from cli.app import create_app
     from scoreboard.journal import Journal, JournalError
     from scoreboard.server import ServerThread, bind
@@ -105,16 +129,34 @@ def start_display(
         journal = Journal(journal_path)
     except JournalError as exc:
         raise DisplayError(str(exc)) from None
-    token = journal.token()
-    url = url or public_url(host, port)
-    app = create_app(journal, bus, token, press=press, public_url=url, show=show)
+    except OSError as exc:
+        raise DisplayError(f"cannot open the journal {journal_path}: {_reason(exc)}") from None
     try:
         sock = bind(host, port)
     except OSError as exc:
         journal.close()
-        raise DisplayError(f"cannot serve on {host}:{port}: {exc}") from None
+        raise DisplayError(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
+    port = sock.getsockname()[1]  # the port given, or the free one chosen for port 0
+    found = network.addresses(host, port, url)
+    app = create_app(journal, bus, journal.token(), press=press, public_url=found.url, show=show)
     server = ServerThread(app, sock, log_level="warning").start()
-    return Display(journal, server, app.state.session, url, token, virtual_tray=press is not None)
+    display = Display(journal, server, app.state.session, found.url, journal.token(),
+                      virtual_tray=press is not None, warning=found.warning)
+    if (network.mdns_default() if mdns is None else mdns) and found.ip is not None:
+        display.withdraw = network.announce(found.ip, port)
+        display.mdns_url = network.mdns_url(port)
+    return display
+
+
+def _reason(exc: OSError) -> str:
+    """An OSError in words: "address already in use", not "[Errno 98] Address already in use"."""
+    if exc.errno == errno.EADDRINUSE:
+        return "the port is in use (another tinker-tray? choose another with --port)"
+    if exc.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need root; choose another with --port)"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address (see --host)"
+    return (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
 
 
 def _nothing() -> None:
@@ -181,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
         return int(exc.code or 2)
     try:
         display = start_display(bus, args.journal, args.host, args.port, url=args.url,
-                                press=button, show=settings)
+                                press=button, show=settings, mdns=args.mdns)
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
         if mqtt is not None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cli.commands.run import (
+    StartError,
     add_common_arguments,
     load_config,
     open_serial_tray,
@@ -75,7 +76,11 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
 
         tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin))
     bus = Bus()
-    service, close_display = start_service(tray, config, args, bus, virtual_button=True)
+    try:
+        service, close_display = start_service(tray, config, args, bus, virtual_button=True)
+    except StartError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        return 1
     try:
         return _drive(service, bus, tray, config, args)
     finally:
@@ -84,7 +89,7 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
 
 def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Namespace) -> int:
     """Press the button from the keyboard (a terminal) or from a script (--presses/--seconds)."""
-    from tray.events import Fault, Pick
+    from tray.events import Fault, Pick, PickSettled
 
     tap, hold = finger(tray, service, config.button.hold_s)
     scripted = args.presses is not None or args.seconds is not None
@@ -102,20 +107,28 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    spinning: dict[int, Pick] = {}
+
     def show(event: Any) -> None:
+        """A pick is named once its lights land (no spoilers), a fault at once."""
         if isinstance(event, Pick):
-            say(f"pick #{event.seq}: {event.colour}")
-            picks.release()
+            spinning[event.seq] = event
+        elif isinstance(event, PickSettled):
+            pick = spinning.pop(event.seq, None)
+            if pick is not None:
+                say(f"pick #{pick.seq}: {pick.colour}")
+                picks.release()
         else:
             say(f"fault {event.kind}: {event.message}")
 
-    bus.subscribe(show, Pick, Fault)
+    bus.subscribe(show, Pick, PickSettled, Fault)
     if args.seconds is not None:
         timer = threading.Timer(args.seconds, service.request_stop)
         timer.daemon = True
         timer.start()
+    script: Callable[[], None] | None = None
     if args.presses is not None:
-        def script() -> None:
+        def press_script() -> None:
             for _ in range(args.presses):
                 while service.spinning:
                     threading.Event().wait(0.02)
@@ -126,8 +139,7 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
                 threading.Event().wait(0.02)
             service.request_stop()
 
-    else:
-        script = None
+        script = press_script
 
     def ready() -> None:
         say(f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM")

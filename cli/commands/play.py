@@ -8,6 +8,8 @@ import contextlib
 import sys
 from pathlib import Path
 
+from cli.files import file_problem
+
 DEFAULT_PLAYERS = "You,Ann,Bob,Cy"
 
 
@@ -38,9 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a whole number, not '{text}'") from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
@@ -65,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     from tray.bus import Bus
     from tray.pick import Picker
 
+    if args.record is not None and (problem := file_problem(args.record)):
+        print(f"tinker-tray play: --record: {problem}", file=sys.stderr)
+        return 2
     console = Console(highlight=False)
     changed = threading.Event()
     session = DigitalSession(Bus(), on_change=changed.set)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cli.arguments import at_least, seconds
+from cli.commands.display import add_network_arguments
 from tray import config as tray_config
 
 log = logging.getLogger("tinker-tray")
@@ -21,16 +23,13 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                              "/etc/tinker-tray/pinmap.toml, then the packaged default)")
     parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True,
                         help="serve the score display (default: on)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="display address (default %(default)s: this machine only; "
-                             "0.0.0.0 serves the phones on the LAN)")
-    parser.add_argument("--port", type=int, default=8080, help="display port (default %(default)s)")
+    add_network_arguments(parser)
     parser.add_argument("--journal", type=Path, default=None,
                         help="the display's SQLite journal (default: $STATE_DIRECTORY or "
                              "~/.local/state/tinker-tray/journal.sqlite3)")
-    parser.add_argument("--presses", type=int, metavar="N",
+    parser.add_argument("--presses", type=at_least(0), metavar="N",
                         help="emulator: press the button N times, then stop (scripted runs)")
-    parser.add_argument("--seconds", type=float, metavar="S",
+    parser.add_argument("--seconds", type=seconds, metavar="S",
                         help="emulator: stop after S seconds (scripted runs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
     add_mqtt_arguments(parser)
@@ -154,11 +153,20 @@ def open_serial_tray(port: str, *, emulate: bool) -> Any:
     """The USB tray from `firmware_bridge`, imported only when asked for; None if unavailable."""
     try:
         from firmware_bridge import open_tray
+        from firmware_bridge.cli import port_problem
     except ImportError as exc:
         print(f"tinker-tray: --serial needs the firmware_bridge package, which is not "
               f"available here ({exc}).", file=sys.stderr)
         return None
+    if not emulate and (problem := port_problem(port)):
+        print(f"tinker-tray: --serial: {problem}", file=sys.stderr)
+        return None
     return open_tray(port, emulate=emulate)
+
+
+class StartError(Exception):
+    """The service cannot start as asked (the display's port in use, its journal unusable):
+    the message says why, and nothing was left running."""
 
 
 def attach_display(
@@ -171,14 +179,16 @@ def attach_display(
 def attach_display_session(
     service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
 ) -> tuple[Callable[[], None], Any]:
-    """Serve the score display beside the service (unless --no-web); returns what closes it.
+    """Serve the score display beside the service (unless --no-web); returns what closes it
+    and the display's table session (None without a display).
 
     The display reads the same bus, so every pick reaches the open pages, and it gets the
     service's show settings: the pages show a pick once the lights have settled on it, and the
     virtual tray plays the same show. In the emulator the page also gets a virtual Tinker Bell
     button that presses through the service's own path.
-    A display that cannot start (port in use, a journal it must not touch) is logged and the
-    tray carries on: the lights and the pick are the main job.
+    A display that cannot start (port in use, a journal it must not touch) is a StartError:
+    the person asked for it, and a tray whose scoreboard silently went missing is worse than a
+    message saying to choose another port (or --no-web).
     """
     if not getattr(args, "web", False):
         return (lambda: None), None
@@ -190,12 +200,16 @@ def attach_display_session(
             bus, journal, args.host, args.port,
             press=service.press if virtual_button else None,
             show=service.settings.show,
+            mdns=getattr(args, "mdns", None),
         )
     except DisplayError as exc:
-        log.warning("the score display did not start: %s", exc)
-        return (lambda: None), None
+        message = f"the score display cannot start: {exc}; or run without it: --no-web"
+        raise StartError(message) from None
     for line in display.lines(journal):
-        log.info(line)
+        if not line.startswith("warning:"):
+            log.info(line)
+    if display.warning:
+        log.warning(display.warning)
     return display.close, display.session
 
 
@@ -210,8 +224,9 @@ def start_service(
     """The service on `tray`, started, with the display (and MQTT, if asked) attached:
     (service, close_display).
 
-    If the service cannot start, the tray is closed (pins released) before the error goes on.
-    """
+    MQTT's address and the display's port are checked first, so a bad address or a port in use
+    stops everything before a pin is driven. If anything cannot start, the tray is closed (pins
+    released) and what did start is stopped before the error goes on."""
     from tray.pick import Picker
     from tray.service import TrayService
 
@@ -222,14 +237,21 @@ def start_service(
         raise
     service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
-        service.start()
+        close_display, session = attach_display_session(
+            service, bus, args, virtual_button=virtual_button)
     except BaseException:
         tray.close()
         if mqtt is not None:
             mqtt[1].stop()
         raise
-    close_display, session = attach_display_session(
-        service, bus, args, virtual_button=virtual_button)
+    try:
+        service.start()
+    except BaseException:
+        close_display()
+        tray.close()
+        if mqtt is not None:
+            mqtt[1].stop()
+        raise
     close_mqtt = attach_mqtt(mqtt, config, args, bus, session, press=service.press)
 
     def close() -> None:
@@ -270,7 +292,11 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
     bus = Bus()
     log_picks_when_settled(bus)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
-    service, close_display = start_service(tray, config, args, bus)
+    try:
+        service, close_display = start_service(tray, config, args, bus)
+    except StartError as exc:
+        print(f"tinker-tray: {exc}", file=sys.stderr)
+        return 1
     try:
         service.run_forever(ready=lambda: log.info(
             "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))

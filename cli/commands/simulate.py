@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+from cli.files import make_directory
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     size = p.add_mutually_exclusive_group(required=True)
@@ -50,9 +52,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a whole number, not '{text}'") from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
@@ -88,15 +93,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
         return 2
-    if args.records:
-        args.records.mkdir(parents=True, exist_ok=True)
+    if args.records and (problem := make_directory(args.records)):
+        print(f"tinker-tray simulate: --records: {problem}", file=sys.stderr)
+        return 2
+    written: list[Path] = []
 
     def save(texts: list[str]) -> None:
         kind = "hand" if args.hands else "game"
         index = len(list(args.records.glob(f"{kind}-*.jsonl")))
         for text in texts:
             index += 1
-            (args.records / f"{kind}-{index:05d}.jsonl").write_text(text)
+            path = args.records / f"{kind}-{index:05d}.jsonl"
+            path.write_text(text)
+            written.append(path)
 
     started = time.perf_counter()
     bar = W.ProgressBar(job.total, None if args.json else sys.stderr)
@@ -115,7 +124,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(stats))
     else:
         _print_table(stats)
+    if args.records:
+        print(written_summary(written, args.records), file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def written_summary(written: list[Path], folder: Path) -> str:
+    """What --records wrote: how many files, where, and how to replay one."""
+    if not written:
+        return f"No game record was written to {folder}."
+    noun = "record" if len(written) == 1 else "records"
+    span = written[0].name if len(written) == 1 else f"{written[0].name} to {written[-1].name}"
+    return (f"Wrote {len(written)} game {noun} to {folder} ({span}); "
+            f"replay one with: tinker-tray replay {written[0]}")
 
 
 def _print_table(stats: dict) -> None:

@@ -69,6 +69,7 @@ def tinker(*args: str, **kw) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow  # a subprocess
 def test_emulate_scripted_presses(quick_file):
     proc = tinker("emulate", "--config", str(quick_file), "--presses", "3", "--no-web")
     out, err = proc.communicate(timeout=30)
@@ -78,6 +79,7 @@ def test_emulate_scripted_presses(quick_file):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.slow  # a subprocess
 def test_emulate_without_a_tty_stops_cleanly_on_a_signal(quick_file, sig):
     proc = tinker("emulate", "--config", str(quick_file), "--no-web")
     assert "emulator ready" in proc.stdout.readline()
@@ -87,6 +89,7 @@ def test_emulate_without_a_tty_stops_cleanly_on_a_signal(quick_file, sig):
     assert "tray service stopped" in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # a subprocess
 def test_run_off_a_pi_says_so_and_falls_back_to_the_emulator(quick_file):
     proc = tinker("run", "--config", str(quick_file), "--presses", "1", "--no-web",
                   "--port", "9999")
@@ -129,6 +132,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.mark.slow  # a subprocess
 def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path):
     """The service and the display share one bus: picks made on the mock button reach the
     display's journal (and so every open page), and the virtual button is served."""
@@ -137,7 +141,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     journal = tmp_path / "journal.sqlite3"
     port = free_port()
     proc = tinker("emulate", "--config", str(quick_file), "--journal", str(journal),
-                  "--port", str(port))
+                  "--host", "127.0.0.1", "--port", str(port))
     assert "emulator ready" in proc.stdout.readline()
     token = None
     deadline = time.monotonic() + 10
@@ -162,6 +166,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/?token=" in err
     assert f"http://127.0.0.1:{port}/tray?token=" in err
+    assert "WARNING tinker-tray: serving on 127.0.0.1, this machine only" in err
     reopened = Journal(journal)
     picks = [e.entry for e in reopened.entries(reopened.latest_game())
              if e.entry.get("kind") == "pick"]
@@ -241,6 +246,7 @@ def test_bench_without_gpio_points_at_mock(capsys, monkeypatch):
     assert "bench --mock" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a subprocess
 def test_emulate_serial_drives_the_usb_firmware_emulator_end_to_end(quick_file):
     """`tinker-tray emulate --serial`: the service on the USB bridge, the reference firmware's
     logic on a pseudo-terminal, presses and shows crossing the real serial protocol."""

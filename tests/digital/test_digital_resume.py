@@ -177,6 +177,7 @@ PLAYER = textwrap.dedent(
 
 
 @pytest.mark.parametrize("after", [1, 40, 300])
+@pytest.mark.slow  # a subprocess
 def test_kill_9_in_a_digital_game_loses_no_move_that_was_shown(tmp_path, after):
     path = tmp_path / "journal.sqlite3"
     here = Path(__file__).parent

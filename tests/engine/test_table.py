@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine import table as T
 from engine.cards import code
 from engine.rulesets import DISNEY
+from tests.helpers import examples
 
 
 def start(players=("Ann", "Bea", "Cy"), dealer=0, **options):
@@ -117,8 +118,9 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
         (start(players=["Ann", "ann"]), "two players are called 'ann'"),
         (start(players=["Ann", " "]), "every player needs a name"),
         (start(dealer=3), "dealer must be a seat from 0 to 2"),
-        (start(target=0), "option 'target' must be a whole number"),
-        (start(scoring="highest"), "option 'scoring' must be one of"),
+        (start(target=0), "option target must be a whole number"),
+        (start(scoring="highest"),
+         'option scoring must be "standard", "lowest" or "challenge", not "highest"'),
         ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
     ],
 )
@@ -312,3 +314,71 @@ def test_a_new_hand_settled_alone_equals_the_whole_game_settled_again(game):
     _, table = game
     g = table.game
     assert T._rescore(g, T._records(g)) == g
+
+
+@st.composite
+def sheets(draw):
+    """Random score sheets as a table builds them: hands, dealer corrections, edits, voids and
+    undos, interleaved; Challenge UNO so that players drop out and the deal skips them. Returns
+    the accepted entries and the tables after each (the start first)."""
+    n = draw(st.integers(2, 6))
+    entry = start([f"P{i}" for i in range(n)], draw(st.integers(0, n - 1)),
+                  scoring=draw(st.sampled_from(["standard", "challenge"])),
+                  target=draw(st.integers(40, 300)))
+    states = [T.apply(T.EMPTY, entry)]
+    entries = [entry]
+    for _ in range(draw(st.integers(0, 30))):
+        g = states[-1].game
+        kind = draw(st.sampled_from(["hand"] * 4 + ["dealer", "edit", "void", "undo"]))
+        winner = draw(st.integers(0, n - 1))
+        held = [None if s == winner else draw(st.integers(0, 60)) for s in range(n)]
+        index = draw(st.integers(0, max(0, len(g.hands) - 1)))
+        entry = {
+            "hand": {"kind": "hand", "winner": winner, "held": held},
+            "dealer": {"kind": "dealer", "seat": winner},
+            "edit": {"kind": "edit", "hand": index, "winner": winner, "held": held},
+            "void": {"kind": "void", "hand": index},
+            "undo": {"kind": "undo"},
+        }[kind]
+        try:
+            states.append(T.apply(states[-1], entry))
+        except T.EntryError:  # refused (a player out, the game over...): nothing changed
+            continue
+        entries.append(entry)
+    return entries, states
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(100), deadline=None)
+@given(sheets())
+def test_each_dealer_equals_the_walk_over_every_earlier_hand(sheet):
+    """The fold takes each hand's dealer from the hand before it (constant time); the
+    definition walks from the first dealer (or the latest correction) over every hand since."""
+    _, states = sheet
+    for table in states:
+        g = table.game
+        for k, h in enumerate(g.hands):
+            assert h.dealer == T.dealer_by_walk(g, k)
+        assert g.dealer == T.dealer_by_walk(g, len(g.hands))
+        assert T._rescore(g, T._records(g)) == g
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None)
+@given(sheets())
+def test_undo_returns_to_the_game_before_each_entry_it_takes_back(sheet):
+    """An undo after a hand keeps only the sheet from before it, not the whole game: what it
+    returns to must still be exactly the game before that hand (a model stack of whole games
+    says which)."""
+    entries, states = sheet
+    model: list[T.TableGame] = []
+    for entry, before, after in zip(entries[1:], states[:-1], states[1:], strict=True):
+        if entry["kind"] == "undo":
+            assert after.game == model.pop()
+        else:
+            model.append(before.game)
+    table = states[-1]
+    while model:
+        table = T.apply(table, {"kind": "undo"})
+        assert table.game == model.pop()
+    assert table.undo_stack is None

@@ -163,6 +163,7 @@ WRITER = textwrap.dedent(
 
 
 @pytest.mark.parametrize("after", [1, 37, 150])
+@pytest.mark.slow  # a subprocess
 def test_kill_9_loses_no_acknowledged_entry(tmp_path, after):
     path = tmp_path / "j.sqlite3"
     shown = shown_until_killed(WRITER, str(path), after=after)

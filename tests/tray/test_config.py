@@ -93,14 +93,17 @@ def test_the_hat_eeprom_pins_are_always_refused():
     ("entry", "message"),
     [
         ("[button]\ndebounce_s = 0.5", "button.debounce_s must be from 0.001 to 0.2, not 0.5"),
-        ("[button]\nhold_action = 'dance'", "button.hold_action must be one of 'repeat', "
-                                            "'selftest', 'none', not 'dance'"),
+        ("[button]\nhold_action = 'dance'", 'button.hold_action must be "repeat", '
+                                            '"selftest" or "none", not "dance"'),
         ("[button]\npull_up = 1", "button.pull_up must be true or false"),
         ("[show]\nsteps = 2.5", "show.steps must be a whole number from 4 to 200"),
         ("[show]\nbrightness = 2", "show.brightness must be from 0.05 to 1, not 2"),
-        ("[gpio]\npin_factory = 'pigpio'", "gpio.pin_factory must be one of 'auto', 'lgpio', "
-                                           "'rpigpio', 'mock', not 'pigpio'"),
-        ("[gpio]\nbuses = ['can']", "gpio.buses must be a list drawn from 'i2c', 'spi', 'uart'"),
+        ("[gpio]\npin_factory = 'pigpio'", 'gpio.pin_factory must be "auto", "lgpio", '
+                                           '"rpigpio" or "mock", not "pigpio"'),
+        ("[gpio]\nbuses = ['can']", 'gpio.buses must be a list drawn from "i2c", "spi", "uart"'),
+        ("[button]\npull_up = 'yes'", 'button.pull_up must be true or false'),
+        ("[button]\nhold_action = true", 'button.hold_action must be "repeat", "selftest" or '
+                                          '"none", not true'),
         ("[button]\npin = true", "button.pin must be a BCM GPIO number"),
     ],
 )
@@ -139,6 +142,28 @@ def test_broken_toml_names_the_line():
     assert problems("[leds]\nred = { pin = 5 \n") == [
         "pins.toml, line 2: not valid TOML: Unclosed inline table"
     ]
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Notepad and some other editors start a UTF-8 file with a BOM; TOML itself has none."""
+    path = tmp_path / "pins.toml"
+    path.write_bytes("\ufeff".encode() + (GOOD + "[pick]\nseed = 7\n").encode())
+    assert config.load(path).seed == 7
+    path.write_bytes("\ufeff".encode() + (GOOD + "[pick]\nseed = -1\n").encode())
+    with pytest.raises(config.ConfigError, match=rf"^{path}, line 7: pick.seed must be from 0"):
+        config.load(path)  # and the lines are still counted right
+
+
+@pytest.mark.parametrize("deep", ["[" * 1200 + "]" * 1200, "{a = " * 1200 + "1" + "}" * 1200])
+def test_a_file_nested_1200_deep_is_refused_by_line(deep):
+    assert problems(GOOD + f"[pick]\nseed = {deep}\n") == [
+        "pins.toml, line 7: brackets or braces nested hundreds deep: a pin map needs a few tables"
+    ]
+
+
+def test_an_endless_file_is_refused_not_read_forever():
+    with pytest.raises(config.ConfigError, match=r"^/dev/zero: is over 1 MB: not a pin map$"):
+        config.load("/dev/zero")
 
 
 def test_unreadable_file_names_the_file(tmp_path):

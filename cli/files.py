@@ -1,0 +1,36 @@
+"""Files a command will write, checked before the work starts: a game played for half an hour
+must not end with "could not write the record"."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def file_problem(path: Path) -> str | None:
+    """Why `path` cannot be written as a file (a sentence), or None if it can."""
+    if path.is_dir():
+        return f"{path} is a directory, not a file"
+    parent = path.parent
+    if not parent.exists():
+        return f"the folder {parent} does not exist"
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be written (permission denied)"
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot create files in {parent} (permission denied)"
+    return None
+
+
+def make_directory(path: Path) -> str | None:
+    """Create `path` (and its parents) if needed; why it cannot hold new files, or None."""
+    if path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create the folder {path}: {(exc.strerror or str(exc)).lower()}"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"cannot create files in {path} (permission denied)"
+    return None
