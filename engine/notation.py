@@ -5,6 +5,7 @@ One place for both directions, so what the engine writes is exactly what it read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine import actions as A
@@ -96,69 +97,75 @@ def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
         raise EventError(f"unknown act {act!r} (acts: {', '.join(sorted(_ACTS))})")
     seat = _seat(ev, "seat")
     if act == "play":
-        card = C.card(ev.get("card"))
-        colour = 0
-        if hand.names_colour[card]:
-            if "colour" not in ev:
-                raise RuleError(
+        return seat, [_play_action(hand, ev)]
+    if act == "discard":
+        return seat, _discard_actions(hand, ev, seat)
+    return seat, [_ONE_ACTION[act](ev)]
+
+
+_ONE_ACTION: dict[str, Callable[[dict[str, Any]], int]] = {
+    "protect": lambda ev: A.protect(C.card(ev.get("card")), _uno(ev)),
+    "draw": lambda ev: A.DRAW,
+    "flip": lambda ev: A.FLIP,
+    "pass": lambda ev: A.PASS,
+    "take": lambda ev: A.TAKE,
+    "uno": lambda ev: A.UNO,
+    "challenge": lambda ev: A.CHALLENGE,
+    "colour": lambda ev: A.COLOUR + C.colour(ev.get("colour")),
+    "target": lambda ev: A.TARGET + _seat(ev, "target"),
+    "misplay": lambda ev: A.MISPLAY + C.card(ev.get("card")),
+    "catch": lambda ev: A.CATCH + _seat(ev, "target"),
+}
+"""The events that are one action each, apart from `play` (which checks its colour)."""
+
+
+def _play_action(hand: Hand, ev: dict[str, Any]) -> int:
+    card = C.card(ev.get("card"))
+    colour = 0
+    if hand.names_colour[card]:
+        if "colour" not in ev:
+            raise RuleError(
                 "colour", f'Name the colour when you play a {C.name(card)} ("colour": ...).'
             )
-            colour = C.colour(ev["colour"])
-        elif "colour" in ev:
-            raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
-        return seat, [A.play(card, colour, _uno(ev))]
-    if act == "protect":
-        return seat, [A.protect(C.card(ev.get("card")), _uno(ev))]
-    if act == "discard":
-        codes = ev.get("cards")
-        if not isinstance(codes, list):
-            raise EventError("'cards' must be a list of card codes, [] to discard none")
-        cards = C.cards(codes)
-        uno = _uno(ev)
-        if hand.phase != DISCARD:
-            raise RuleError("phase", "Nothing to discard: no Wild Discard All is waiting.")
-        held = list(hand.hands[hand.pos_of.get(seat, hand.to_move)])
-        t = hand.tinker_colour
-        for card in cards:  # check the whole list before laying any of it
-            if C.COLOUR_OF[card] != t:
-                raise RuleError(
-                    "discard-colour",
-                    f"Tinker Bell chose {C.COLOURS[t]}: only {C.COLOURS[t]} cards may be "
-                    f"discarded, not {C.name(card)}.",
-                )
-            if card not in held:
-                raise RuleError("not-in-hand", f"There is no {C.name(card)} left to discard.")
-            held.remove(card)
-        left = len(held) + len(cards)
-        acts = []
-        called = False
-        for card in cards:
-            last_but_one = left == 2
-            acts.append(A.discard(card, uno and last_but_one))
-            called |= uno and last_but_one
-            left -= 1
-        if uno and not called:
-            raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
-        more = ev.get("more", False)
-        if not isinstance(more, bool):
-            raise EventError(f"'more' must be true or false, not {more!r}")
-        return seat, acts if more else [*acts, A.DONE]
-    if act == "draw":
-        return seat, [A.DRAW]
-    if act == "flip":
-        return seat, [A.FLIP]
-    if act == "pass":
-        return seat, [A.PASS]
-    if act == "take":
-        return seat, [A.TAKE]
-    if act == "uno":
-        return seat, [A.UNO]
-    if act == "challenge":
-        return seat, [A.CHALLENGE]
-    if act == "colour":
-        return seat, [A.COLOUR + C.colour(ev.get("colour"))]
-    if act == "target":
-        return seat, [A.TARGET + _seat(ev, "target")]
-    if act == "misplay":
-        return seat, [A.MISPLAY + C.card(ev.get("card"))]
-    return seat, [A.CATCH + _seat(ev, "target")]  # catch
+        colour = C.colour(ev["colour"])
+    elif "colour" in ev:
+        raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
+    return A.play(card, colour, _uno(ev))
+
+
+def _discard_actions(hand: Hand, ev: dict[str, Any], seat: int) -> list[int]:
+    """One DISCARD action per card, UNO said on the next-to-last card, then DONE unless the
+    event says `more` (another event came between two of the player's discards)."""
+    codes = ev.get("cards")
+    if not isinstance(codes, list):
+        raise EventError("'cards' must be a list of card codes, [] to discard none")
+    cards = C.cards(codes)
+    uno = _uno(ev)
+    if hand.phase != DISCARD:
+        raise RuleError("phase", "Nothing to discard: no Wild Discard All is waiting.")
+    held = list(hand.hands[hand.pos_of.get(seat, hand.to_move)])
+    t = hand.tinker_colour
+    for card in cards:  # check the whole list before laying any of it
+        if C.COLOUR_OF[card] != t:
+            raise RuleError(
+                "discard-colour",
+                f"Tinker Bell chose {C.COLOURS[t]}: only {C.COLOURS[t]} cards may be "
+                f"discarded, not {C.name(card)}.",
+            )
+        if card not in held:
+            raise RuleError("not-in-hand", f"There is no {C.name(card)} left to discard.")
+        held.remove(card)
+    left = len(held) + len(cards)
+    acts = []
+    called = False
+    for card in cards:
+        last_but_one = left == 2
+        acts.append(A.discard(card, uno and last_but_one))
+        called |= uno and last_but_one
+        left -= 1
+    if uno and not called:
+        raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+    more = ev.get("more", False)
+    if not isinstance(more, bool):
+        raise EventError(f"'more' must be true or false, not {more!r}")
+    return acts if more else [*acts, A.DONE]

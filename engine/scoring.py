@@ -8,7 +8,7 @@ trivial for the table session.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -110,56 +110,95 @@ def settle(
         raise ValueError(f"expected points for {n} seats, got {len(hand_points)}")
     if hand_winner in sheet.eliminated or not 0 <= hand_winner < n:
         raise ValueError(f"seat {hand_winner} is not playing this game")
-    target = options.get("target", 500)
     mode = options.get("scoring", "standard")
-    delta = [0] * n
-    winner: int | tuple[int, ...] | None = None
-    eliminated = sheet.eliminated
-
     if mode == "standard" and options.get("partners_rotation"):
-        # "Each player keeps track of the points they score throughout the game. The player that
-        # scores the most points wins the game." after twelve hands
-        team = rotation_team(hand_winner, sheet.hands)
-        won = sum(p for s, p in enumerate(hand_points) if s not in team)
-        for s in team:
-            delta[s] = won
-        scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
-        if sheet.hands + 1 >= 3 * ROTATION_HANDS:
-            best = max(scores)
-            tied = tuple(s for s in range(n) if scores[s] == best)
-            winner = tied[0] if len(tied) == 1 else tied
-    elif mode == "standard":
-        if options.get("partners"):
-            team = (hand_winner, partner(hand_winner))
-            won = sum(p for s, p in enumerate(hand_points) if s not in team)
-            for s in team:
-                delta[s] = won
-            scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
-            if scores[hand_winner] >= target:
-                winner = tuple(sorted(team))
-        else:
-            delta[hand_winner] = sum(p for s, p in enumerate(hand_points) if s != hand_winner)
-            scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
-            if scores[hand_winner] >= target:
-                winner = hand_winner
-    else:
-        for s in range(n):
-            if s not in sheet.eliminated and s != hand_winner:
-                delta[s] = hand_points[s]
-        scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
-        reached = [s for s in range(n) if s not in sheet.eliminated and scores[s] >= target]
-        if mode == "lowest":
-            if reached:
-                alive = [s for s in range(n) if s not in sheet.eliminated]
-                low = min(scores[s] for s in alive)
-                lowest = [s for s in alive if scores[s] == low]
-                winner = hand_winner if hand_winner in lowest else lowest[0]
-        elif mode == "challenge":
-            eliminated = sheet.eliminated | frozenset(reached)
-            alive = [s for s in range(n) if s not in eliminated]
-            if len(alive) == 1:
-                winner = alive[0]
-        else:
-            raise ValueError(f"unknown scoring {mode!r}")
-    sheet = Sheet(scores=scores, eliminated=eliminated, winner=winner, hands=sheet.hands + 1)
-    return sheet, tuple(delta)
+        mode = "rotation"
+    scorer = _SCORERS.get(mode)
+    if scorer is None:
+        raise ValueError(f"unknown scoring {mode!r}")
+    return scorer(sheet, options, hand_points, hand_winner)
+
+
+Scorer = Callable[[Sheet, Mapping[str, Any], Sequence[int], int], tuple[Sheet, tuple[int, ...]]]
+
+
+def _after(sheet: Sheet, delta: list[int], winner: int | tuple[int, ...] | None,
+           eliminated: frozenset[int] | None = None) -> tuple[Sheet, tuple[int, ...]]:
+    scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
+    new = Sheet(scores=scores, eliminated=sheet.eliminated if eliminated is None else eliminated,
+                winner=winner, hands=sheet.hands + 1)
+    return new, tuple(delta)
+
+
+def _team_takes(delta: list[int], team: Sequence[int], hand_points: Sequence[int]) -> None:
+    """Each seat of `team` scores what every other seat holds."""
+    won = sum(p for s, p in enumerate(hand_points) if s not in team)
+    for s in team:
+        delta[s] = won
+
+
+def _score_rotation(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
+                    hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+    """Partners rotation: "Each player keeps track of the points they score throughout the
+    game. The player that scores the most points wins the game." after twelve hands."""
+    delta = [0] * len(sheet.scores)
+    _team_takes(delta, rotation_team(hand_winner, sheet.hands), hand_points)
+    new, awarded = _after(sheet, delta, None)
+    if new.hands >= 3 * ROTATION_HANDS:
+        best = max(new.scores)
+        tied = tuple(s for s, score in enumerate(new.scores) if score == best)
+        new = dataclasses.replace(new, winner=tied[0] if len(tied) == 1 else tied)
+    return new, awarded
+
+
+def _score_standard(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
+                    hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+    """The winner (with partners: both partners) scores what the others hold; first to the
+    target wins."""
+    delta = [0] * len(sheet.scores)
+    team = (hand_winner, partner(hand_winner)) if options.get("partners") else (hand_winner,)
+    _team_takes(delta, team, hand_points)
+    new, awarded = _after(sheet, delta, None)
+    if new.scores[hand_winner] >= options.get("target", 500):
+        new = dataclasses.replace(new, winner=tuple(sorted(team)) if len(team) > 1 else hand_winner)
+    return new, awarded
+
+
+def _charged(sheet: Sheet, hand_points: Sequence[int], hand_winner: int) -> list[int]:
+    """Lowest and Challenge scoring: every seat still playing is charged what it holds."""
+    return [
+        hand_points[s] if s not in sheet.eliminated and s != hand_winner else 0
+        for s in range(len(sheet.scores))
+    ]
+
+
+def _score_lowest(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
+                  hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+    """When someone reaches the target, the lowest total wins (the hand's winner if tied)."""
+    new, charged = _after(sheet, _charged(sheet, hand_points, hand_winner), None)
+    alive = [s for s in range(len(new.scores)) if s not in sheet.eliminated]
+    if any(new.scores[s] >= options.get("target", 500) for s in alive):
+        low = min(new.scores[s] for s in alive)
+        lowest = [s for s in alive if new.scores[s] == low]
+        new = dataclasses.replace(new, winner=hand_winner if hand_winner in lowest else lowest[0])
+    return new, charged
+
+
+def _score_challenge(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
+                     hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+    """Challenge UNO: a seat reaching the target is out; the last one playing wins."""
+    delta = _charged(sheet, hand_points, hand_winner)
+    scores = [a + b for a, b in zip(sheet.scores, delta, strict=True)]
+    target = options.get("target", 500)
+    eliminated = sheet.eliminated | frozenset(
+        s for s in range(len(scores)) if s not in sheet.eliminated and scores[s] >= target)
+    alive = [s for s in range(len(scores)) if s not in eliminated]
+    return _after(sheet, delta, alive[0] if len(alive) == 1 else None, eliminated)
+
+
+_SCORERS: dict[str, Scorer] = {
+    "standard": _score_standard,
+    "rotation": _score_rotation,
+    "lowest": _score_lowest,
+    "challenge": _score_challenge,
+}
