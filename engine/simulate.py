@@ -14,7 +14,7 @@ from engine import actions as A
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
-from engine.effects import number, reverse, skip, tinker_bell
+from engine.effects import Effect, number, reverse, skip, tinker_bell
 from engine.game import Game
 from engine.hand import _MATCHING, Hand, RuleError
 from engine.phases import OVER, PLAY, PLAY_DRAWN, RESHUFFLE, TINKER
@@ -142,10 +142,17 @@ def _random_playout(
     """`play_hand`'s loop for random bots drawing from `rng`, unrecorded: the same draws and
     the same changes, with the commonest moves inline. In PLAY, the same list of legal actions
     as `Hand.legal_actions` (the same set intersection, in the same order) and the same draw as
-    `RandomBot.act`; a plain number card or a draw makes the same changes as `Hand._do_play` /
-    `Hand._do_draw`; likewise the card just drawn (PLAY_DRAWN). Anything else goes through
-    `legal_actions` and `Hand.step` (tests/engine/test_playout.py holds both ways equal)."""
+    `RandomBot.act`; a number card, Skip, Reverse or Tinker Bell's Draw 2, or a draw, makes the
+    same changes as `Hand._do_play` with `engine.effects` / `Hand._do_draw`; likewise the card
+    just drawn (PLAY_DRAWN), and the calls out of turn when each player has one to make (a catch
+    or UNO, a challenge). Anything else goes through `legal_actions` and `Hand.step`, or
+    `_offer_interjections` (tests/engine/test_playout.py holds both ways equal). A change to
+    those rules must be made here too."""
     draw = rng.random
+    numbered: Effect = number  # the effects played inline, as locals (one lookup per hand)
+    skips: Effect = skip
+    reverses: Effect = reverse
+    tinker: Effect = tinker_bell
     matching = _MATCHING
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
@@ -246,7 +253,7 @@ def _random_playout(
                 card = plain[i]
             effect = effect_fn[card]
             if card < 64 and len(hand) > 2 and (
-                effect is number or effect is skip or effect is reverse or effect is tinker_bell
+                effect is numbered or effect is skips or effect is reverses or effect is tinker
             ):  # = h.step(card << 3): `Hand._do_play` and the effect
                 stats.turns += 1
                 if h.catchable:
@@ -255,11 +262,11 @@ def _random_playout(
                 discard.append(card)
                 h.blocked_turns = 0
                 h.colour = colour_of[card]
-                if effect is number:
+                if effect is numbered:
                     h.to_move = (pos + h.direction) % n
-                elif effect is skip:
+                elif effect is skips:
                     h.to_move = (pos + 2 * h.direction) % n
-                elif effect is reverse:
+                elif effect is reverses:
                     if n == 2:
                         h.to_move = pos
                     else:
@@ -287,7 +294,7 @@ def _random_playout(
             if not must_play_drawn and chosen >= 0.5:  # = int(chosen * 2) == 1: PASS
                 h.to_move = (pos + h.direction) % n
                 h.phase = PLAY
-            elif card < 64 and effect_fn[card] is number:  # = h.step(card << 3)
+            elif card < 64 and effect_fn[card] is numbered:  # = h.step(card << 3)
                 hand.remove(card)
                 discard.append(card)
                 h.blocked_turns = 0
