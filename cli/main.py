@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("cli.commands.simulate", "play hands or games between bots and print statistics"),
     "play": ("cli.commands.play", "play a digital game in the terminal against bots"),
     "replay": ("cli.commands.replay", "replay a game record and print the resulting state"),
-    "bridge": ("firmware_bridge.cli", "talk to a USB microcontroller tray (ports, monitor)"),
+    "bridge": ("cli.commands.bridge", "a USB microcontroller tray: ports, monitor, deploy"),
     "display": ("cli.commands.display", "serve the scoring display (web, or --terminal too)"),
     "club": ("cli.commands.club", "every table on one page, from an MQTT broker (--mqtt URL)"),
 }

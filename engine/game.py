@@ -413,7 +413,7 @@ class Game:
         return out
 
     def summary(self) -> dict[str, Any]:
-        """The state as `replay` prints it (see docs/GAME-RECORD.md)."""
+        """The state as `replay` prints it (see docs/record-format.md)."""
         h = self.hand
         n = len(self.players)
         hands: dict[str, list[str]] = {str(s): [] for s in range(n)}

@@ -152,8 +152,8 @@ def load_config(args: argparse.Namespace) -> tray_config.Config | None:
 def open_serial_tray(port: str, *, emulate: bool) -> Any:
     """The USB tray from `firmware_bridge`, imported only when asked for; None if unavailable."""
     try:
+        from cli.commands.bridge import port_problem
         from firmware_bridge import open_tray
-        from firmware_bridge.cli import port_problem
     except ImportError as exc:
         print(f"tinker-tray: --serial needs the firmware_bridge package, which is not "
               f"available here ({exc}).", file=sys.stderr)

@@ -18,30 +18,17 @@ import pytest
 
 from cli import main as cli
 from cli.commands import bench
+from tests.helpers.config import QUICK_PIN_MAP
 from tray.backend import COLOURS
 from tray.config import load
 
 ROOT = Path(__file__).resolve().parents[2]
-QUICK_SHOW = """\
-[leds]
-red = { pin = 5 }
-blue = { pin = 6 }
-green = { pin = 13 }
-yellow = { pin = 19 }
-[show]
-steps = 4
-first_step_s = 0.01
-last_step_s = 0.02
-blinks = 1
-blink_s = 0.02
-lit_s = 0.05
-"""
 
 
 @pytest.fixture
 def quick_file(tmp_path) -> Path:
     path = tmp_path / "pins.toml"
-    path.write_text(QUICK_SHOW)
+    path.write_text(QUICK_PIN_MAP)
     return path
 
 
@@ -101,7 +88,7 @@ def test_run_off_a_pi_says_so_and_falls_back_to_the_emulator(quick_file):
 
 def test_run_refuses_a_bad_pin_map_before_touching_a_pin(tmp_path):
     bad = tmp_path / "bad.toml"
-    bad.write_text(QUICK_SHOW.replace("pin = 19", "pin = 5"))
+    bad.write_text(QUICK_PIN_MAP.replace("pin = 19", "pin = 5"))
     proc = tinker("run", "--config", str(bad))
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2

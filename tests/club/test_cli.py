@@ -13,25 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.config import MOCK_PINS, QUICK_PIN_MAP
+
 pytestmark = pytest.mark.broker
 
 ROOT = Path(__file__).resolve().parents[2]
-QUICK = textwrap.dedent("""\
-    [gpio]
-    pin_factory = "mock"
-    [leds]
-    red = { pin = 5 }
-    blue = { pin = 6 }
-    green = { pin = 13 }
-    yellow = { pin = 19 }
-    [show]
-    steps = 4
-    first_step_s = 0.01
-    last_step_s = 0.02
-    blinks = 1
-    blink_s = 0.02
-    lit_s = 0.05
-    """)
+QUICK = MOCK_PINS + QUICK_PIN_MAP
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from engine.game import CHANCE, Game
 from engine.hand import RuleError
 from engine.simulate import pick, play_hand, shuffle
 from tests.engine.test_properties import RULESET_OPTIONS
+from tests.helpers import examples
 
 RULESETS = st.sampled_from(sorted(RULESET_OPTIONS))
 
@@ -63,7 +64,7 @@ def counters(game: Game) -> dict[str, int]:
     return counted
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
     players=st.integers(2, 6),

@@ -16,6 +16,7 @@ from engine.bots import make
 from engine.game import Game
 from engine.hand import RuleError
 from engine.simulate import _offer_interjections
+from tests.helpers import examples
 
 OPTIONS = st.fixed_dictionaries(
     {},
@@ -146,7 +147,7 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
     return g, states
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 10), options=OPTIONS)
 def test_random_games_keep_every_invariant(seed, players, options):
     if players != 4:
@@ -155,7 +156,7 @@ def test_random_games_keep_every_invariant(seed, players, options):
     assert g.sheet.winner is not None
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_replay_reproduces_every_state(seed, players, options):
     options["target"] = min(options.get("target", 100), 100)
@@ -177,7 +178,7 @@ def assert_replay_reproduces(g, states):
     assert all(s in states for s in seen)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
     ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
@@ -190,7 +191,7 @@ def test_every_ruleset_and_option_combination_keeps_every_invariant(data, rulese
     assert g.sheet.winner is not None
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
     ruleset=st.sampled_from(["classic", "official-2018", "elvis"]),
@@ -205,14 +206,14 @@ def test_every_ruleset_replay_reproduces_every_state(data, ruleset, seed, player
     assert_replay_reproduces(g, states)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_partner_games_keep_every_invariant(seed):
     g, _ = play_checked(seed, 4, {"partners": True, "target": 200}, deep_every=9)
     assert isinstance(g.sheet.winner, tuple)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=examples(4), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_elvis_partners_rotation_keeps_every_invariant(seed):
     options = {"partners_rotation": True, "draw_when_playable": False}

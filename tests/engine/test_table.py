@@ -243,7 +243,7 @@ def games(draw):
     return entries, table
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(games())
 def test_totals_always_equal_the_sum_of_the_hands_entries(game):
     _, table = game
@@ -260,7 +260,7 @@ def test_totals_always_equal_the_sum_of_the_hands_entries(game):
             assert all(h.delta[s] == h.points[s] for s in range(len(running)) if s != h.winner)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(games(), st.data())
 def test_undo_restores_the_previous_state_exactly(game, data):
     entries, _ = game
@@ -276,7 +276,7 @@ def test_undo_restores_the_previous_state_exactly(game, data):
         T.apply(table, {"kind": "undo"})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games())
 def test_replaying_the_entries_rebuilds_the_same_state(game):
     entries, table = game
@@ -306,7 +306,7 @@ def test_elvis_partners_rotation_at_the_table():
     assert t.game.sheet.scores == (4 * 6 + 6, 0, 6, 4 * 6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(games())
 def test_a_new_hand_settled_alone_equals_the_whole_game_settled_again(game):
     """A hand entry settles only the new hand (a long game folds in linear time); settling

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
+from cli.commands import bridge as bridge_cli
 from cli.main import main
-from firmware_bridge import cli as bridge_cli
 from firmware_bridge import ports
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware import wire
+from tests.helpers import examples
 
 # Examples from the COBS paper / Wikipedia.
 COBS_VECTORS = [
@@ -145,7 +146,7 @@ MESSAGES = st.one_of(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(MESSAGES, max_size=30), st.data())
 def test_any_message_sequence_survives_encode_and_decode(messages, data):
     stream = b"".join(p.encode(m, i) for i, m in enumerate(messages))

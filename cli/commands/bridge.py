@@ -19,7 +19,10 @@ import threading
 import time
 from pathlib import Path
 
-FIRMWARE = Path(__file__).with_name("firmware")
+import firmware_bridge
+from cli.arguments import seconds
+
+FIRMWARE = Path(firmware_bridge.__file__).with_name("firmware")  # the Pico's own files
 FIRMWARE_FILES = ("wire.py", "tinkerfw.py", "main.py")
 """What runs on the Pico, copied side by side to its root (main.py runs at power-up)."""
 
@@ -32,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="auto, auto:SERIALNUMBER, a device path or a pyserial URL")
     mon.add_argument("--emulate", action="store_true", help="monitor the firmware emulator")
     mon.add_argument("--heartbeats", action="store_true", help="show heartbeats too")
-    mon.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
+    mon.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
-    emu.add_argument("--seconds", type=_seconds, default=None, help="stop after this long")
+    emu.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
     emu.add_argument("--tcp", type=int, metavar="PORT", default=None,
                      help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
                           "--serial socket://127.0.0.1:PORT")
@@ -44,16 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path")
     dep.add_argument("--dry-run", action="store_true",
                      help="print the files and the mpremote command; copy nothing")
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a number of seconds, not '{text}'") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"takes a number of seconds from 0, not {text}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
