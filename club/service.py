@@ -13,7 +13,8 @@ from club import topics
 from club.board import Board
 from club.journal import ClubJournal
 from club.link import Broker, Link
-from club.web import Watchers, create_app
+from club.web import create_app
+from scoreboard.stream import Clients
 
 if TYPE_CHECKING:
     from scoreboard.server import ServerThread
@@ -38,7 +39,7 @@ class ClubService:
         self.board = Board()
         self.journal = ClubJournal(journal)
         self.replayed = self.journal.replay(self.board)
-        self.watchers = Watchers()
+        self.watchers = Clients()
         self._lock = threading.Lock()
         self.link = Link(broker, client_id(journal), persistent_session=True, backoff=backoff)
         self.link.subscribe(topics.every_table("#"), self._on_message)

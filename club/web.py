@@ -9,13 +9,12 @@ hand.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
-from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -24,37 +23,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from club.board import Board
+from scoreboard import stream
 from scoreboard.web import STATIC as SCOREBOARD_STATIC
 
 STATIC = Path(__file__).with_name("static")
 SHARED = ("style.css", "common.js")  # the scoreboard's, served as they are
-
-
-class Watchers:
-    """The open event streams, each woken (from any thread) when the board changes."""
-
-    def __init__(self) -> None:
-        self._waiting: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
-        self.closing = False
-
-    def add(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Event]:
-        entry = (asyncio.get_running_loop(), asyncio.Event())
-        self._waiting.add(entry)
-        return entry
-
-    def remove(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
-        self._waiting.discard(entry)
-
-    def wake(self) -> None:
-        for loop, changed in list(self._waiting):
-            try:
-                loop.call_soon_threadsafe(changed.set)
-            except RuntimeError:  # that stream's loop has closed
-                self._waiting.discard((loop, changed))
-
-    def close(self) -> None:
-        self.closing = True
-        self.wake()
 
 
 async def club_page(request: Request) -> Response:
@@ -73,38 +46,25 @@ def shared_asset(name: str):
 
 
 async def club_view(request: Request) -> Response:
-    return JSONResponse(request.app.state.board.snapshot())
+    return JSONResponse(request.state.board.snapshot())
 
 
 async def table_view(request: Request) -> Response:
-    table = request.app.state.board.table(request.path_params["name"])
+    table = request.state.board.table(request.path_params["name"])
     if table is None:
         raise HTTPException(404, f"no table {request.path_params['name']!r} has published yet")
     return JSONResponse(table)
 
 
 async def events(request: Request) -> Response:
-    board: Board = request.app.state.board
-    watchers: Watchers = request.app.state.watchers
-    ping = request.app.state.ping
+    """The board over server-sent events (the scoreboard's one stream helper)."""
+    board: Board = request.state.board
 
-    async def stream() -> AsyncIterator[ServerSentEvent]:
-        entry = watchers.add()
-        _, changed = entry
-        sent = None
-        try:
-            while not watchers.closing:
-                changed.clear()
-                snapshot = board.snapshot()
-                if snapshot["version"] != sent:
-                    sent = snapshot["version"]
-                    yield ServerSentEvent(data=json.dumps(snapshot, separators=(",", ":")),
-                                          event="view", id=str(sent), retry=1000)
-                await changed.wait()
-        finally:
-            watchers.remove(entry)
+    def snapshot() -> tuple[int, str]:
+        view = board.snapshot()
+        return view["version"], json.dumps(view, separators=(",", ":"))
 
-    return EventSourceResponse(stream(), ping=ping, headers={"Cache-Control": "no-cache"})
+    return stream.respond(request, snapshot, "view")
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -123,18 +83,19 @@ routes = [
 ]
 
 
-def create_app(board: Board, watchers: Watchers | None = None, *, ping: float = 15) -> Starlette:
-    watchers = watchers or Watchers()
+def create_app(board: Board, clients: stream.Clients | None = None, *,
+               ping: float = 15) -> Starlette:
+    """The club's page. `clients` are its open event streams (the service wakes them when the
+    board changes)."""
+    watching = clients if clients is not None else stream.Clients()  # (an empty one is falsy)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        watchers.close()
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        yield {"board": board, "clients": watching, "ping": ping}  # request.state
+        watching.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error},
                     lifespan=lifespan)
     app.state.board = board
-    app.state.watchers = watchers
-    app.state.clients = watchers  # what scoreboard.server.ServerThread closes before stopping
-    app.state.ping = ping
+    app.state.clients = watching  # what scoreboard.server.ServerThread closes before stopping
     return app

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
+import firmware_bridge
 from cli.commands import bridge as bridge_cli
 from cli.main import main
 from firmware_bridge import ports
@@ -21,7 +22,7 @@ def port(device, vid=None, pid=None, serial_number=None):
 
 PICO = port("/dev/ttyACM1", 0x2E8A, 0x0005, "E6614C311B7A2B2C")
 OTHER = port("/dev/ttyUSB0", 0x0403, 0x6001, "A50285BI")
-FIRMWARE = Path(bridge_cli.__file__).with_name("firmware")
+FIRMWARE = Path(firmware_bridge.__file__).with_name("firmware")
 
 
 @pytest.fixture
