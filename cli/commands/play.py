@@ -8,6 +8,7 @@ import contextlib
 import sys
 from pathlib import Path
 
+from cli.arguments import at_least
 from cli.files import file_problem
 
 DEFAULT_PLAYERS = "You,Ann,Bob,Cy"
@@ -32,21 +33,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "without it the picks are fair picks from the operating system")
     p.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
                    help="seconds between bot moves, 0 to 5 (default 0.6)")
-    p.add_argument("--hands", type=_positive, metavar="N", help="stop after N hands")
+    p.add_argument("--hands", type=positive, metavar="N", help="stop after N hands")
     p.add_argument("--no-show", action="store_true",
                    help="no light show in text when the button is pressed")
     p.add_argument("--record", type=Path, metavar="FILE",
                    help="on leaving, write the game record to FILE (for `tinker-tray replay`)")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a whole number, not '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+positive = at_least(1)
 
 
 def parse_seats(text: str) -> list[int]:

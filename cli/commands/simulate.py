@@ -8,13 +8,14 @@ import sys
 import time
 from pathlib import Path
 
+from cli.arguments import at_least
 from cli.files import make_directory
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     size = p.add_mutually_exclusive_group(required=True)
-    size.add_argument("--hands", type=_positive, metavar="N", help="play N single hands")
-    size.add_argument("--games", type=_positive, metavar="N", help="play N games to the target")
+    size.add_argument("--hands", type=positive, metavar="N", help="play N single hands")
+    size.add_argument("--games", type=positive, metavar="N", help="play N games to the target")
     p.add_argument("--players", type=int, default=4, metavar="P", help="players (2-10; default 4)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument(
@@ -38,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--workers",
-        type=_positive,
+        type=positive,
         metavar="N",
         help="processes to play on (default: every core); a seed gives the same results for any N",
     )
@@ -51,14 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes a whole number, not '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+positive = at_least(1)
 
 
 def parse_options(pairs: list[str]) -> dict[str, object]:
