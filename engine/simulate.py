@@ -470,6 +470,44 @@ def eight_player_rotation(
     return totals, tables
 
 
+def _count_game_win(stats: dict[str, Any], seats: Sequence[int], names: Sequence[str]) -> None:
+    stats["games"] += 1
+    for seat in seats:
+        stats["game_wins_by_seat"][seat] += 1
+        bot = names[seat]
+        stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
+
+
+def _whole_game(ruleset: str, seat_names: list[str], options: Mapping[str, Any] | None,
+                bot_list: Sequence[bots_mod.Bot], rng: random.Random, record: bool,
+                stats: dict[str, Any], names: Sequence[str]) -> Game:
+    """A game to its end, the dealer found by the highest card; its hands and win counted."""
+    players = len(seat_names)
+    game = Game(ruleset, seat_names, 0, options, record=record)
+    game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
+    while not game.is_terminal():
+        game.start_hand(new_deck(game, rng), check=False)
+        play_hand(game, bot_list, rng)
+        _count_hand(stats, game, names)
+    w = game.sheet.winner
+    assert w is not None
+    _count_game_win(stats, w if isinstance(w, tuple) else (w,), names)
+    return game
+
+
+def _eight_player_game(ruleset: str, options: Mapping[str, Any] | None, seat_names: list[str],
+                       bot_list: Sequence[bots_mod.Bot], rng: random.Random, record: bool,
+                       stats: dict[str, Any], names: Sequence[str]) -> list[Game]:
+    """The eight-player partners rotation (two tables of four); the most points win."""
+    totals, tables = eight_player_rotation(
+        ruleset, dict(options or {}), seat_names, bot_list, rng, record=record,
+        on_hand=lambda g, seating: _count_hand(stats, g, names, seating),
+    )
+    best = max(totals)
+    _count_game_win(stats, [s for s in range(8) if totals[s] == best], names)
+    return [game for game, _seating in tables]
+
+
 def simulate(
     *,
     players: int,
@@ -502,43 +540,21 @@ def simulate(
         raise ValueError("the eight-player partners rotation is played as whole games (--games)")
     for i in range(total):
         if eight:
-            totals, tables = eight_player_rotation(
-                ruleset, dict(options or {}), seat_names, bot_list, rng, record=record,
-                on_hand=lambda g, seating: _count_hand(stats, g, names, seating),
-            )
-            stats["games"] += 1
-            best = max(totals)
-            for seat in (s for s in range(8) if totals[s] == best):
-                stats["game_wins_by_seat"][seat] += 1
-                bot = names[seat]
-                stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
-            if on_game is not None:
-                for game, _seating in tables:
+            for game in _eight_player_game(ruleset, options, seat_names, bot_list, rng, record,
+                                           stats, names):
+                if on_game is not None:
                     on_game(game)
-            if on_progress is not None:
-                on_progress(i + 1)
-            continue
-        if hands is not None:
-            game = Game(ruleset, seat_names, i % players, options, record=record)
-            game.start_hand(new_deck(game, rng), check=False)
-            play_hand(game, bot_list, rng)
-            _count_hand(stats, game, names)
         else:
-            game = Game(ruleset, seat_names, 0, options, record=record)
-            game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
-            while not game.is_terminal():
+            if hands is not None:
+                game = Game(ruleset, seat_names, i % players, options, record=record)
                 game.start_hand(new_deck(game, rng), check=False)
                 play_hand(game, bot_list, rng)
                 _count_hand(stats, game, names)
-            stats["games"] += 1
-            w = game.sheet.winner
-            assert w is not None
-            for seat in w if isinstance(w, tuple) else (w,):
-                stats["game_wins_by_seat"][seat] += 1
-                bot = names[seat]
-                stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
-        if on_game is not None:
-            on_game(game)
+            else:
+                game = _whole_game(ruleset, seat_names, options, bot_list, rng, record, stats,
+                                   names)
+            if on_game is not None:
+                on_game(game)
         if on_progress is not None:
             on_progress(i + 1)
     return _with_rates(stats)
