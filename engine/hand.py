@@ -221,22 +221,7 @@ class Hand:
         h.seats = tuple(seats)
         h.pos_of = {s: p for p, s in enumerate(seats)}
         h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
-        table = effects.effect_table(rules, opts)
-        h.effect_of, h.effect_fn = table.effect_of, table.effect_fn
-        h.names_colour, h.colour_wilds = table.names_colour, table.colour_wilds
-        h.colour_wild_set = frozenset(table.colour_wilds)
-        h.draw_when_playable = bool(opts.get("draw_when_playable"))
-        h.must_play_drawn = bool(opts.get("must_play_drawn"))
-        h.villain_skips_next = bool(opts.get("villain_draw4_skips_next"))
-        h.villain_may_take = bool(opts.get("villain_draw4_may_take"))
-        h.renege_test = RenegeTest[str(opts.get("renege_test", "colour")).upper()]
-        h.stacking = Stacking[str(opts.get("stacking", "none")).upper()]
-        h.jump_in = bool(opts.get("jump_in"))
-        h.keep_drawing = bool(opts.get("keep_drawing"))
-        h.pending_draws = 0
-        h.uno_to_go_out = rules.uno_to_go_out
-        h.uno_penalty = rules.uno_penalty
-        h.uncalled = []
+        h._take_rules(rules, opts)
         size = rules.hand_size
         if len(deck) <= size * n:
             raise RuleError("dealing", f"{len(deck)} cards are too few to deal {size} to {n}")
@@ -268,6 +253,25 @@ class Hand:
         h._first_discard(dealer, top)
         h._settle_draws()
         return h
+
+    def _take_rules(self, rules: Ruleset, opts: Mapping[str, Any]) -> None:
+        """The ruleset's card effects and the table's options, read once for the whole hand."""
+        table = effects.effect_table(rules, opts)
+        self.effect_of, self.effect_fn = table.effect_of, table.effect_fn
+        self.names_colour, self.colour_wilds = table.names_colour, table.colour_wilds
+        self.colour_wild_set = frozenset(table.colour_wilds)
+        self.draw_when_playable = bool(opts.get("draw_when_playable"))
+        self.must_play_drawn = bool(opts.get("must_play_drawn"))
+        self.villain_skips_next = bool(opts.get("villain_draw4_skips_next"))
+        self.villain_may_take = bool(opts.get("villain_draw4_may_take"))
+        self.renege_test = RenegeTest[str(opts.get("renege_test", "colour")).upper()]
+        self.stacking = Stacking[str(opts.get("stacking", "none")).upper()]
+        self.jump_in = bool(opts.get("jump_in"))
+        self.keep_drawing = bool(opts.get("keep_drawing"))
+        self.pending_draws = 0
+        self.uno_to_go_out = rules.uno_to_go_out
+        self.uno_penalty = rules.uno_penalty
+        self.uncalled = []
 
     def _first_discard(self, dealer: int, top: int) -> None:
         """What the card turned up does, by the ruleset's first-discard table."""
