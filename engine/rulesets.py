@@ -134,13 +134,9 @@ SCORING_OPTIONS: dict[str, Option] = {
 }
 
 
-def _disney() -> Ruleset:
-    deck = _standard_numbers()
-    for colour in range(4):
-        for rank in (C.SKIP, C.REVERSE, C.DRAW2):
-            deck += [colour * 16 + rank] * 2
-    deck += [C.WILD] * 4 + [C.VILLAIN_DRAW4] * 4 + [C.WILD_DISCARD_ALL] * 4
-    options = {
+def _disney_options() -> dict[str, Option]:
+    """The Disney book's options: the scoring three, and where the book leaves a choice."""
+    return {
         **SCORING_OPTIONS,
         "draw_when_playable": Option(
             False,
@@ -174,6 +170,15 @@ def _disney() -> Ruleset:
             "in play (colour, the default) or any other card they could have played (playable).",
         ),
     }
+
+
+def _disney() -> Ruleset:
+    deck = _standard_numbers()
+    for colour in range(4):
+        for rank in (C.SKIP, C.REVERSE, C.DRAW2):
+            deck += [colour * 16 + rank] * 2
+    deck += [C.WILD] * 4 + [C.VILLAIN_DRAW4] * 4 + [C.WILD_DISCARD_ALL] * 4
+    options = _disney_options()
     effects = {
         C.SKIP: "skip",
         C.REVERSE: "reverse",
