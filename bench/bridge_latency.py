@@ -131,10 +131,15 @@ def burst(n: int) -> dict[str, float]:
     elapsed = time.perf_counter() - t0
     fw = emulator.firmware
     assert fw is not None
-    result = {"sent": n, "replies": replies, "seconds": elapsed,
-              "device_rx_bad": sum(fw.deframer.dropped.values()),
-              "host_dropped": decoder.counters.dropped, "host_seq_gaps": decoder.counters.seq_gaps,
-              "emulator_dropped_output": emulator.dropped_output}
+    result = {
+        "sent": n,
+        "replies": replies,
+        "seconds": elapsed,
+        "device_rx_bad": sum(fw.deframer.dropped.values()),
+        "host_dropped": decoder.counters.dropped,
+        "host_seq_gaps": decoder.counters.seq_gaps,
+        "emulator_dropped_output": emulator.dropped_output,
+    }
     port.close()
     emulator.unplug()
     return result
@@ -154,8 +159,13 @@ def replug(rounds: int) -> tuple[list[float], list[float]]:
 
     def wait(kind, count, fault_kind=None) -> None:
         def enough() -> bool:
-            return sum(isinstance(e, kind) and (fault_kind is None or e.kind == fault_kind)
-                       for e in events) >= count
+            return (
+                sum(
+                    isinstance(e, kind) and (fault_kind is None or e.kind == fault_kind)
+                    for e in events
+                )
+                >= count
+            )
 
         with cond:
             assert cond.wait_for(enough, 10), f"no {kind.__name__} #{count}: {events[-5:]}"
@@ -198,21 +208,29 @@ def main() -> None:
     print(f"  {'':34}{'median':>10}  {'p99':>10}")
     for name, t in (("bare pyserial echo (peer)", echo), ("host → emulated firmware → host", rt)):
         print(f"  {name:34}{us(statistics.median(t))}  {us(percentile(t, 0.99))}")
-    print(f"  ratio protocol/bare: median {statistics.median(rt) / statistics.median(echo):.2f}x,"
-          f" p99 {percentile(rt, 0.99) / percentile(echo, 0.99):.2f}x")
+    print(
+        f"  ratio protocol/bare: median {statistics.median(rt) / statistics.median(echo):.2f}x,"
+        f" p99 {percentile(rt, 0.99) / percentile(echo, 0.99):.2f}x"
+    )
 
     b = burst(args.burst)
-    print(f"burst of {b['sent']} heartbeats: {b['replies']} replies in {b['seconds']:.2f} s = "
-          f"{b['replies'] / b['seconds']:,.0f} round-trip messages/s sustained; "
-          f"frames lost: {b['sent'] - b['replies']} (device rx dropped {b['device_rx_bad']}, "
-          f"host dropped {b['host_dropped']}, host seq gaps {b['host_seq_gaps']}, "
-          f"device output dropped {b['emulator_dropped_output']})")
+    print(
+        f"burst of {b['sent']} heartbeats: {b['replies']} replies in {b['seconds']:.2f} s = "
+        f"{b['replies'] / b['seconds']:,.0f} round-trip messages/s sustained; "
+        f"frames lost: {b['sent'] - b['replies']} (device rx dropped {b['device_rx_bad']}, "
+        f"host dropped {b['host_dropped']}, host seq gaps {b['host_seq_gaps']}, "
+        f"device output dropped {b['emulator_dropped_output']})"
+    )
 
     link, press = replug(args.replugs)
-    print(f"replug → linked over {args.replugs} replugs (default settings: rescan 0.1 s): "
-          f"median {statistics.median(link) * 1000:.0f} ms, max {max(link) * 1000:.0f} ms")
-    print(f"replug → first press delivered (includes a 30 ms press and the 20 ms debounce): "
-          f"median {statistics.median(press) * 1000:.0f} ms, max {max(press) * 1000:.0f} ms")
+    print(
+        f"replug → linked over {args.replugs} replugs (default settings: rescan 0.1 s): "
+        f"median {statistics.median(link) * 1000:.0f} ms, max {max(link) * 1000:.0f} ms"
+    )
+    print(
+        f"replug → first press delivered (includes a 30 ms press and the 20 ms debounce): "
+        f"median {statistics.median(press) * 1000:.0f} ms, max {max(press) * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

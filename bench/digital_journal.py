@@ -41,8 +41,9 @@ def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:
         journal = Journal(journal_path)
         table = TableSession(journal, bus)
     session = DigitalSession(bus, table=table, pace=0)
-    keys = session.new_game(["Ann", "Bob", "Cy"], [0], "greedy",
-                            options={"target": 100000}, seed=11)
+    keys = session.new_game(
+        ["Ann", "Bob", "Cy"], [0], "greedy", options={"target": 100000}, seed=11
+    )
     rng = random.Random(5)
     link, seq, times = session.link, 0, []
     while len(times) < moves:
@@ -98,17 +99,25 @@ def main() -> None:
             rows["in memory (peer)"] += bare
             rows["journaled"] += kept
             reopened.append(reopen(path))
-    print(f"a person's move answered, {args.moves} moves x {args.repeat} runs "
-          f"(3 players, greedy bots, pace 0)")
+    print(
+        f"a person's move answered, {args.moves} moves x {args.repeat} runs "
+        f"(3 players, greedy bots, pace 0)"
+    )
     print(f"{'':>18} {'median ms':>10} {'p99 ms':>8} {'moves/s':>9}")
     for name, times in rows.items():
-        print(f"{name:>18} {ms(times, 0.5):>10.3f} {ms(times, 0.99):>8.3f} "
-              f"{len(times) / sum(times):>9,.0f}")
+        print(
+            f"{name:>18} {ms(times, 0.5):>10.3f} {ms(times, 0.99):>8.3f} "
+            f"{len(times) / sum(times):>9,.0f}"
+        )
     base, kept = rows["in memory (peer)"], rows["journaled"]
-    print(f"journaled / in memory: median {ms(kept, 0.5) / ms(base, 0.5):.2f}x, "
-          f"p99 {ms(kept, 0.99) / ms(base, 0.99):.2f}x")
-    print(f"restart: reopen and replay a game of {events} events in "
-          f"{1000 * statistics.median(reopened):.1f} ms (median of {len(reopened)})")
+    print(
+        f"journaled / in memory: median {ms(kept, 0.5) / ms(base, 0.5):.2f}x, "
+        f"p99 {ms(kept, 0.99) / ms(base, 0.99):.2f}x"
+    )
+    print(
+        f"restart: reopen and replay a game of {events} events in "
+        f"{1000 * statistics.median(reopened):.1f} ms (median of {len(reopened)})"
+    )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,16 @@ from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 BARE_PAGE = """<!doctype html><html><body><div id="swatch">-</div><script>
 const s = new EventSource("/events");
@@ -95,8 +103,13 @@ def ours_app(journal_path: Path, hands: int = 10) -> tuple[Starlette, Callable[[
         setup = TableSession(journal, bus)
         setup.new_game(["Ann", "Bea", "Cy", "Dot"], options={"target": 100_000})
         for k in range(hands):
-            setup.submit({"kind": "hand", "winner": k % 4,
-                          "held": [None if s == k % 4 else ["RBGY"[s] + "7"] for s in range(4)]})
+            setup.submit(
+                {
+                    "kind": "hand",
+                    "winner": k % 4,
+                    "held": [None if s == k % 4 else ["RBGY"[s] + "7"] for s in range(4)],
+                }
+            )
         setup.close()
     app = create_app(journal, bus, journal.token())
 
@@ -204,16 +217,20 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3]))
 """
 
 
-def fan_out(url: str, publish: Callable[[int], int | None], clients: int, picks: int,
-            gap: float = 0.05) -> tuple[list[float], list[float], float]:
+def fan_out(
+    url: str, publish: Callable[[int], int | None], clients: int, picks: int, gap: float = 0.05
+) -> tuple[list[float], list[float], float]:
     """`clients` SSE clients (raw asyncio sockets, in a process of their own, so reading them
     costs little and does not run in the server's process); a pick every `gap` s. Returns
     (per pick: until the LAST client has it, per client and pick: latency, mean event size
     in bytes), times on the wall clock."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "seen.json"
-        proc = subprocess.Popen([sys.executable, "-c", CLIENTS_SCRIPT, url, str(clients),
-                                 str(out)], stdout=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CLIENTS_SCRIPT, url, str(clients), str(out)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)
         sent: dict[str, float] = {}
@@ -230,11 +247,14 @@ def fan_out(url: str, publish: Callable[[int], int | None], clients: int, picks:
     for key, t0 in sent.items():
         # a client that fell behind gets the newest state and skips the ones between (a page
         # shows the latest view): the pick reached it with the first event at or after it
-        arrivals = [min((t for k, t in seen.items() if int(k) >= int(key)), default=None)
-                    for seen in result["seen"]]
+        arrivals = [
+            min((t for k, t in seen.items() if int(k) >= int(key)), default=None)
+            for seen in result["seen"]
+        ]
         if None in arrivals:
-            raise RuntimeError(f"event {key} reached {clients - arrivals.count(None)} of "
-                               f"{clients} clients")
+            raise RuntimeError(
+                f"event {key} reached {clients - arrivals.count(None)} of {clients} clients"
+            )
         every.append((max(arrivals) - t0) * 1000)
         each.extend((t - t0) * 1000 for t in arrivals)
     sizes = result["sizes"][-picks:] or [0]
@@ -252,8 +272,9 @@ new MutationObserver(() => {
 """
 
 
-def dom_latencies(browser, url: str, publish: Callable[[int], int | None], n: int,
-                  seq_offset: int) -> list[float]:
+def dom_latencies(
+    browser, url: str, publish: Callable[[int], int | None], n: int, seq_offset: int
+) -> list[float]:
     page = browser.new_page()
     page.add_init_script(OBSERVER)
     page.goto(url)
@@ -282,8 +303,18 @@ def rss_with_clients(kind: str, clients: int = 10) -> float:
     port = sock.getsockname()[1]
     sock.close()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port", str(port),
-                                 "--journal", f"{tmp}/j.sqlite3"])
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--serve",
+                kind,
+                "--port",
+                str(port),
+                "--journal",
+                f"{tmp}/j.sqlite3",
+            ]
+        )
         try:
             url = f"http://127.0.0.1:{port}" + ("/events" if kind == "bare" else "/api/events")
             for _ in range(100):
@@ -347,18 +378,22 @@ def main() -> int:
             ours = sse_latencies(ours_url + "/api/events", publish_ours, args.picks)
             print(line("bare Starlette SSE echo", bare))
             print(line("tinker-tray display (journaled)", ours))
-            print(f"  ratio of medians {summary(ours)[0] / summary(bare)[0]:.1f}x, "
-                  f"of p99 {summary(ours)[1] / summary(bare)[1]:.1f}x")
+            print(
+                f"  ratio of medians {summary(ours)[0] / summary(bare)[0]:.1f}x, "
+                f"of p99 {summary(ours)[1] / summary(bare)[1]:.1f}x"
+            )
             if args.dom_picks and Path(CHROMIUM).exists():
                 from playwright.sync_api import sync_playwright
 
                 print(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
                 with sync_playwright() as p:
                     browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                    bare_dom = dom_latencies(browser, bare_url + "/", publish_bare,
-                                             args.dom_picks, 10 * args.picks)
-                    ours_dom = dom_latencies(browser, ours_url + "/", publish_ours,
-                                             args.dom_picks, 10 * args.picks)
+                    bare_dom = dom_latencies(
+                        browser, bare_url + "/", publish_bare, args.dom_picks, 10 * args.picks
+                    )
+                    ours_dom = dom_latencies(
+                        browser, ours_url + "/", publish_ours, args.dom_picks, 10 * args.picks
+                    )
                     browser.close()
                 print(line("bare page (EventSource -> div)", bare_dom))
                 print(line("tinker-tray scoreboard", ours_dom))
@@ -369,19 +404,28 @@ def main() -> int:
             bare_srv.stop()
 
     if args.clients:
-        print(f"4. bus publish -> every one of {args.clients} SSE clients, {args.fan_picks} "
-              f"picks each, the game {args.hands} hands long (target: p99 < 50 ms):")
+        print(
+            f"4. bus publish -> every one of {args.clients} SSE clients, {args.fan_picks} "
+            f"picks each, the game {args.hands} hands long (target: p99 < 50 ms):"
+        )
         with tempfile.TemporaryDirectory() as tmp:
             app, publish_ours = ours_app(Path(tmp) / "j.sqlite3", hands=args.hands)
             peer, publish_bare = bare_app()
             ours_srv = ServerThread(app, bind()).start()
             bare_srv = ServerThread(peer, bind(), log_level="critical").start()
             try:
-                b_every, b_each, b_size = fan_out(f"http://127.0.0.1:{bare_srv.port}/events",
-                                                  publish_bare, args.clients, args.fan_picks)
+                b_every, b_each, b_size = fan_out(
+                    f"http://127.0.0.1:{bare_srv.port}/events",
+                    publish_bare,
+                    args.clients,
+                    args.fan_picks,
+                )
                 o_every, o_each, o_size = fan_out(
-                    f"http://127.0.0.1:{ours_srv.port}/api/events", publish_ours, args.clients,
-                    args.fan_picks)
+                    f"http://127.0.0.1:{ours_srv.port}/api/events",
+                    publish_ours,
+                    args.clients,
+                    args.fan_picks,
+                )
             finally:
                 ours_srv.stop()
                 bare_srv.stop()
@@ -394,8 +438,10 @@ def main() -> int:
     bare_rss = rss_with_clients("bare")
     ours_rss = rss_with_clients("ours")
     print(f"  bare Starlette+uvicorn SSE server   {bare_rss:6.1f} MiB")
-    print(f"  tinker-tray display                 {ours_rss:6.1f} MiB   "
-          f"(+{ours_rss - bare_rss:.1f} MiB, {ours_rss / bare_rss:.2f}x)")
+    print(
+        f"  tinker-tray display                 {ours_rss:6.1f} MiB   "
+        f"(+{ours_rss - bare_rss:.1f} MiB, {ours_rss / bare_rss:.2f}x)"
+    )
     return 0
 
 

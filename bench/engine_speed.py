@@ -73,8 +73,12 @@ def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
     job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-c", _OURS, job], env=env, cwd=ROOT, check=True,
-        capture_output=True, text=True,
+        [sys.executable, "-c", _OURS, job],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     seconds = time.perf_counter() - start
     figures = json.loads(out)
@@ -88,10 +92,14 @@ def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
     out = {}
     for players in (2, 4):
         start = time.perf_counter()
-        figures = json.loads(subprocess.run(
-            [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)],
-            check=True, capture_output=True, text=True,
-        ).stdout)
+        figures = json.loads(
+            subprocess.run(
+                [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         seconds = time.perf_counter() - start
         out[players] = {"hands_per_s": hands / seconds, "decisions_per_hand": figures["steps"]}
     return out
@@ -182,20 +190,26 @@ def main() -> None:
         return statistics.median(x[field] for x in runs[key])
 
     print(f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs")
-    print(f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
-          f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}")
+    print(
+        f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
+        f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}"
+    )
     for players in (2, 4):
         peer = ("rlcard", "", players)
         r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
-        print(f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
-              f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f}")
+        print(
+            f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
+            f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f}"
+        )
         for name in rulesets:
             for build in BUILDS:
                 key = (name, build, players)
                 hands, dec = median(key, "hands_per_s"), median(key, "decisions_per_hand")
-                print(f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
-                      f" {dec:>14.1f} {hands * dec:>11,.0f}"
-                      f" {hands * dec / (r_hands * r_dec):>7.2f}x")
+                print(
+                    f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
+                    f" {dec:>14.1f} {hands * dec:>11,.0f}"
+                    f" {hands * dec / (r_hands * r_dec):>7.2f}x"
+                )
     search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
     if search is not None:
         print(search)

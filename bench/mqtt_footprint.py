@@ -57,8 +57,13 @@ IMPORT = textwrap.dedent("""\
 def measure(args: list[str], runs: int) -> tuple[float, float]:
     starts, rss = [], []
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, text=True,
-                              capture_output=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, *args],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            timeout=120,
+        )
         line = [x for x in done.stderr.splitlines() if x.startswith("RESULT")]
         if not line:
             raise SystemExit(done.stderr)
@@ -74,11 +79,14 @@ def main() -> None:
     args = parser.parse_args()
     imports = []
     for _ in range(args.runs):
-        out = subprocess.run([sys.executable, "-c", IMPORT], text=True, capture_output=True,
-                             check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT], text=True, capture_output=True, check=True
+        ).stdout.split()
         imports.append((float(out[1]), float(out[2])))
-    print(f"paho-mqtt import + one client: {statistics.median(t for t, _ in imports) * 1000:.0f} "
-          f"ms, {statistics.median(m for _, m in imports):.1f} MiB RSS (median of {args.runs})")
+    print(
+        f"paho-mqtt import + one client: {statistics.median(t for t, _ in imports) * 1000:.0f} "
+        f"ms, {statistics.median(m for _, m in imports):.1f} MiB RSS (median of {args.runs})"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "pins.toml").write_text(QUICK)
@@ -86,13 +94,26 @@ def main() -> None:
         try:
             print(f"{'service':32} {'start-up':>10} {'peak RSS':>10}")
             for web in ("--no-web", "--web"):
-                common = ["emulate", "--config", str(folder / "pins.toml"), "--presses", "1",
-                          web, "--port", "0", "--journal", str(folder / "j.sqlite3")]
-                for label, extra in (("without MQTT", []),
-                                     ("with --mqtt", ["--mqtt", broker.url, "--table", "b"])):
+                common = [
+                    "emulate",
+                    "--config",
+                    str(folder / "pins.toml"),
+                    "--presses",
+                    "1",
+                    web,
+                    "--port",
+                    "0",
+                    "--journal",
+                    str(folder / "j.sqlite3"),
+                ]
+                for label, extra in (
+                    ("without MQTT", []),
+                    ("with --mqtt", ["--mqtt", broker.url, "--table", "b"]),
+                ):
                     start, rss = measure(common + extra, args.runs)
-                    print(f"{'emulate ' + web + ' ' + label:32} {start * 1000:7.0f} ms "
-                          f"{rss:7.1f} MiB")
+                    print(
+                        f"{'emulate ' + web + ' ' + label:32} {start * 1000:7.0f} ms {rss:7.1f} MiB"
+                    )
         finally:
             broker.stop()
 

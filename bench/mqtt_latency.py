@@ -44,8 +44,9 @@ from tray.bus import Bus  # noqa: E402
 from tray.config import MqttSettings, ShowSettings  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
-QUICK_SHOW = ShowSettings(steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02,
-                          lit_s=0.05)
+QUICK_SHOW = ShowSettings(
+    steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02, lit_s=0.05
+)
 COLOURS = ("red", "blue", "green", "yellow")
 
 
@@ -62,13 +63,17 @@ class Table:
         self.name = name
         self.bus = Bus()
         self.revealed: dict[int, float] = {}
-        self.bus.subscribe(lambda e: self.revealed.setdefault(e.seq, time.perf_counter()),
-                           PickRevealed)  # first subscriber: stamped before the publisher runs
+        self.bus.subscribe(
+            lambda e: self.revealed.setdefault(e.seq, time.perf_counter()), PickRevealed
+        )  # first subscriber: stamped before the publisher runs
         self.journal = Journal(folder / f"{name}.sqlite3")
         self.session = TableSession(self.journal, self.bus, show=QUICK_SHOW)
         settings = MqttSettings(url=broker.url, table=name)
-        link = Link(Broker.from_url(broker.url), f"bench-{name}",
-                    will=(topics.topic(name, topics.AVAILABILITY), topics.OFFLINE)).start()
+        link = Link(
+            Broker.from_url(broker.url),
+            f"bench-{name}",
+            will=(topics.topic(name, topics.AVAILABILITY), topics.OFFLINE),
+        ).start()
         self.linked = start_table(settings, link, self.session, self.bus)
         self.seq = 0
         self.tray = ShowingTray(self.bus, QUICK_SHOW)  # stamps picks, announces their landing
@@ -189,8 +194,12 @@ def club(broker: Mosquitto, folder: Path, tables: int, seconds: float) -> None:
         p.join()
     time.sleep(1)  # the last picks' way to the page
     stop.set()
-    samples = [seen[(t.name, seq)] - at for t in made for seq, at in t.revealed.items()
-               if (t.name, seq) in seen]
+    samples = [
+        seen[(t.name, seq)] - at
+        for t in made
+        for seq, at in t.revealed.items()
+        if (t.name, seq) in seen
+    ]
     missing = sum(len(t.revealed) for t in made) - len(samples)
     for t in made:
         t.close()

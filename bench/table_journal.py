@@ -36,8 +36,9 @@ def build(path: Path, hands: int) -> int:
     journal = Journal(path)
     journal._db.execute("PRAGMA synchronous=OFF")  # building only: no fsync per entry
     players = ["Ann", "Bob", "Cy", "Di"]
-    game = journal.create_game({"kind": "start", "players": players, "dealer": 0,
-                                "options": {"target": 100_000}})
+    game = journal.create_game(
+        {"kind": "start", "players": players, "dealer": 0, "options": {"target": 100_000}}
+    )
     count = 1
     for n in range(hands):
         winner = (n * 7) % 4
@@ -80,15 +81,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--walk", action="store_true",
-                        help="also time the fold with the old dealer walk (slow)")
+    parser.add_argument(
+        "--walk", action="store_true", help="also time the fold with the old dealer walk (slow)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite3"
         entries = build(path, args.hands)
         print(f"journal: 1 game, {args.hands} hands, {entries} entries")
-        sides = [("bare SQLite read + JSON", bare_read, args.repeat),
-                 ("open (read + fold)", open_display, args.repeat)]
+        sides = [
+            ("bare SQLite read + JSON", bare_read, args.repeat),
+            ("open (read + fold)", open_display, args.repeat),
+        ]
         if args.walk:
             sides.append(("open, dealer walk", walked, 1))
         for name, measure, repeat in sides:

@@ -67,8 +67,10 @@ def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) 
     text = f"{name:<34} median {median:8.1f} us   p99 {p99:8.1f} us"
     if peer_ns:
         peer = sorted(s / 1000 for s in peer_ns)
-        text += f"   ({median / statistics.median(peer):.0f}x / " \
-                f"{p99 / peer[int(len(peer) * 0.99) - 1]:.0f}x raw gpiozero)"
+        text += (
+            f"   ({median / statistics.median(peer):.0f}x / "
+            f"{p99 / peer[int(len(peer) * 0.99) - 1]:.0f}x raw gpiozero)"
+        )
     return text
 
 
@@ -113,6 +115,7 @@ def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
         journal = Journal(Path(tmp) / "journal.sqlite3")
         session = TableSession(journal, bus, show=show)
         session.new_game(["Ann", "Bea", "Cy"])
+
         def on_change(event: Event) -> None:
             if isinstance(event, TableChanged) and event.kind == "pick":
                 journaled.release()
@@ -125,8 +128,9 @@ def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
             journal.close()
 
 
-def service_latency(factory: MockFactory, n: int, with_scoreboard: bool = False
-                    ) -> tuple[list[int], list[int], list[int], int]:
+def service_latency(
+    factory: MockFactory, n: int, with_scoreboard: bool = False
+) -> tuple[list[int], list[int], list[int], int]:
     base = tray_config.load()
     config = dataclasses.replace(
         base,
@@ -182,13 +186,20 @@ def service_latency(factory: MockFactory, n: int, with_scoreboard: bool = False
             waiting_frame[0] = True
             edges.append(time.perf_counter_ns())
             pin.drive_high()
-            if not (picked.acquire(timeout=2) and lit.acquire(timeout=2)
-                    and (journaled is None or journaled.acquire(timeout=5))):
+            if not (
+                picked.acquire(timeout=2)
+                and lit.acquire(timeout=2)
+                and (journaled is None or journaled.acquire(timeout=5))
+            ):
                 missed += 1
                 edges.pop()
                 waiting_frame[0] = False
-    return ([p - e for e, p in zip(edges, t_pick, strict=False)],
-            [f - e for e, f in zip(edges, t_frame, strict=False)], busy, missed)
+    return (
+        [p - e for e, p in zip(edges, t_pick, strict=False)],
+        [f - e for e, f in zip(edges, t_frame, strict=False)],
+        busy,
+        missed,
+    )
 
 
 CHILD_SERVICE = """
@@ -215,21 +226,37 @@ def child(code: str, runs: int = 7) -> tuple[float, float, float]:
     walls, inner, rss = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                             text=True, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
         walls.append(time.perf_counter() - start)
         rss.append(int(out[0]) / 1024)
         inner.append(float(out[1]))
     return statistics.median(walls), statistics.median(inner), statistics.median(rss)
 
 
-def figures(raw: list[int], handoff: list[int], to_pick: list[int], to_frame: list[int],
-            busy: list[int], missed: int, args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {"presses": args.presses, "missed": missed,
-                           "scoreboard": args.scoreboard, "python": sys.version.split()[0]}
-    for name, samples in (("raw_gpiozero_edge_to_callback", raw), ("bare_handoff", handoff),
-                          ("edge_to_pick", to_pick), ("edge_to_led", to_frame),
-                          ("tray_thread_busy_per_tap", busy)):
+def figures(
+    raw: list[int],
+    handoff: list[int],
+    to_pick: list[int],
+    to_frame: list[int],
+    busy: list[int],
+    missed: int,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "presses": args.presses,
+        "missed": missed,
+        "scoreboard": args.scoreboard,
+        "python": sys.version.split()[0],
+    }
+    for name, samples in (
+        ("raw_gpiozero_edge_to_callback", raw),
+        ("bare_handoff", handoff),
+        ("edge_to_pick", to_pick),
+        ("edge_to_led", to_frame),
+        ("tray_thread_busy_per_tap", busy),
+    ):
         median, p99 = percentiles(samples)
         out[f"{name}_median_us"], out[f"{name}_p99_us"] = round(median, 1), round(p99, 1)
     return out
@@ -238,8 +265,11 @@ def figures(raw: list[int], handoff: list[int], to_pick: list[int], to_frame: li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=10_000)
-    parser.add_argument("--scoreboard", action="store_true",
-                        help="attach the scoreboard and its journal, as `tinker-tray run` does")
+    parser.add_argument(
+        "--scoreboard",
+        action="store_true",
+        help="attach the scoreboard and its journal, as `tinker-tray run` does",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     factory = MockFactory(pin_class=MockPWMPin)
@@ -250,8 +280,10 @@ def main() -> None:
         print(json.dumps(figures(raw, handoff, to_pick, to_frame, busy, missed, args)))
         return
     attached = ", scoreboard and journal attached" if args.scoreboard else ""
-    print(f"tray latency on MockFactory pins, {args.presses} presses{attached} "
-          f"(python {sys.version.split()[0]}), missed {missed}")
+    print(
+        f"tray latency on MockFactory pins, {args.presses} presses{attached} "
+        f"(python {sys.version.split()[0]}), missed {missed}"
+    )
     print(summary("raw gpiozero edge -> callback", raw))
     print(summary("bare hop to another thread", handoff, raw))
     print(summary("edge -> Pick on the bus", to_pick, raw))
@@ -260,11 +292,15 @@ def main() -> None:
     print()
     bare_wall, bare_in, bare_rss = child(CHILD_BARE)
     svc_wall, svc_in, svc_rss = child(CHILD_SERVICE)
-    print(f"{'python -c import gpiozero':<34} process {bare_wall * 1000:6.0f} ms   "
-          f"in-process {bare_in * 1000:5.0f} ms   RSS {bare_rss:5.1f} MiB")
-    print(f"{'tray service started (+0.2 s)':<34} process {svc_wall * 1000:6.0f} ms   "
-          f"to start  {(svc_in - 0.2) * 1000:5.0f} ms   RSS {svc_rss:5.1f} MiB   "
-          f"({svc_rss / bare_rss:.2f}x RSS)")
+    print(
+        f"{'python -c import gpiozero':<34} process {bare_wall * 1000:6.0f} ms   "
+        f"in-process {bare_in * 1000:5.0f} ms   RSS {bare_rss:5.1f} MiB"
+    )
+    print(
+        f"{'tray service started (+0.2 s)':<34} process {svc_wall * 1000:6.0f} ms   "
+        f"to start  {(svc_in - 0.2) * 1000:5.0f} ms   RSS {svc_rss:5.1f} MiB   "
+        f"({svc_rss / bare_rss:.2f}x RSS)"
+    )
 
 
 if __name__ == "__main__":

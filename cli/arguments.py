@@ -10,13 +10,15 @@ from collections.abc import Callable
 def port_number(text: str) -> int:
     value = _whole(text)
     if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535 (0: any free port), "
-                                         f"not {value}")
+        raise argparse.ArgumentTypeError(
+            f"a port is from 0 to 65535 (0: any free port), not {value}"
+        )
     return value
 
 
 def at_least(low: int) -> Callable[[str], int]:
     """A whole number from `low` up."""
+
     def check(text: str) -> int:
         value = _whole(text)
         if value < low:
@@ -29,6 +31,7 @@ def at_least(low: int) -> Callable[[str], int]:
 
 def amount(unit: str) -> Callable[[str], float]:
     """A duration in `unit` (seconds, milliseconds): a number, zero or more."""
+
     def check(text: str) -> float:
         try:
             value = float(text)

@@ -77,20 +77,27 @@ class Addresses:
     warning: str | None = None
 
 
-def addresses(host: str, port: int, url: str | None = None,
-              find_lan: Callable[[], str | None] = lan_address) -> Addresses:
+def addresses(
+    host: str, port: int, url: str | None = None, find_lan: Callable[[], str | None] = lan_address
+) -> Addresses:
     """The addresses of a display served on host:port (`url`: the person's own choice)."""
     if host in _ANY:
         lan = find_lan()
         if lan is None:
-            return Addresses(url or _url("127.0.0.1", port), None,
-                             "no network found: only this machine can open the display. "
-                             "Connect it to the table's Wi-Fi and start again.")
+            return Addresses(
+                url or _url("127.0.0.1", port),
+                None,
+                "no network found: only this machine can open the display. "
+                "Connect it to the table's Wi-Fi and start again.",
+            )
         return Addresses(url or _url(lan, port), lan)
     if not _reachable(_resolve(host)):
-        return Addresses(url or _url(host, port), None,
-                         f"serving on {host}, this machine only: phones cannot open the display "
-                         f"(--host {DEFAULT_HOST} serves the table)")
+        return Addresses(
+            url or _url(host, port),
+            None,
+            f"serving on {host}, this machine only: phones cannot open the display "
+            f"(--host {DEFAULT_HOST} serves the table)",
+        )
     return Addresses(url or _url(host, port), host if ":" not in host else None)
 
 
@@ -117,8 +124,9 @@ def announce(ip: str, port: int) -> Callable[[], None]:
     tray need not wait for it); returns what withdraws it. A failure (no multicast, zeroconf
     missing) is a warning: the LAN address still works."""
     done: list[Callable[[], None]] = []
-    thread = threading.Thread(target=lambda: done.append(_register(ip, port)), daemon=True,
-                              name="mdns")
+    thread = threading.Thread(
+        target=lambda: done.append(_register(ip, port)), daemon=True, name="mdns"
+    )
     thread.start()
 
     def withdraw() -> None:

@@ -79,7 +79,8 @@ class Board:
             version = self.version
         finished = sorted(
             ({**game, "table": t["name"]} for t in tables for game in t["finished"]),
-            key=lambda g: g.get("at", 0), reverse=True,
+            key=lambda g: g.get("at", 0),
+            reverse=True,
         )
         return {"version": version, "tables": tables, "finished": finished}
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -42,12 +43,9 @@ def player_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "player"
 
 
-def configs(
-    table: str, prefix: str, players: list[str], *, can_press: bool
-) -> dict[str, dict[str, Any]]:
-    """topic -> discovery payload for every entity of `table`'s device."""
-    node = node_id(table)
-    common: dict[str, Any] = {
+def _device(table: str, node: str) -> dict[str, Any]:
+    """What every entity of the table's device shares: availability, the device, the origin."""
+    return {
         "availability_topic": topics.topic(table, topics.AVAILABILITY),
         "payload_available": topics.ONLINE,
         "payload_not_available": topics.OFFLINE,
@@ -61,36 +59,85 @@ def configs(
         "origin": {"name": "tinker-tray", "sw_version": version()},
     }
 
-    def entity(component: str, obj: str, **fields: Any) -> tuple[str, dict[str, Any]]:
-        return (f"{prefix}/{component}/{node}/{obj}/config",
-                {"unique_id": f"{node}_{obj}", **fields, **common})
 
-    entries = [
-        entity("event", "press", name="Button press", state_topic=topics.topic(
-            table, topics.PRESS), event_types=["press"], device_class="button",
-            icon="mdi:gesture-tap-button"),
-        entity("sensor", "last_pick", name="Last pick", state_topic=topics.topic(
-            table, topics.PICK), value_template="{{ value_json.colour }}",
-            json_attributes_topic=topics.topic(table, topics.PICK), icon="mdi:creation"),
-        entity("sensor", "leader", name="Leader", state_topic=topics.topic(
-            table, topics.LEADER), icon="mdi:trophy"),
-    ]
+def _scores(
+    table: str, players: list[str], entity: Callable[..., tuple[str, dict[str, Any]]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """One score sensor per player (two players of one name get their seat in the id)."""
+    entries = []
     seen: set[str] = set()
     for seat, name in enumerate(players):
         key = player_key(name)
         if key in seen:
             key = f"{key}_{seat + 1}"
         seen.add(key)
-        entries.append(entity(
-            "sensor", f"score_{key}", name=f"Score {name}",
-            state_topic=topics.topic(table, topics.SCORES),
-            value_template=f"{{{{ value_json.totals[{json.dumps(name)}] }}}}",
-            state_class="measurement", unit_of_measurement="points", icon="mdi:counter"))
+        entries.append(
+            entity(
+                "sensor",
+                f"score_{key}",
+                name=f"Score {name}",
+                state_topic=topics.topic(table, topics.SCORES),
+                value_template=f"{{{{ value_json.totals[{json.dumps(name)}] }}}}",
+                state_class="measurement",
+                unit_of_measurement="points",
+                icon="mdi:counter",
+            )
+        )
+    return entries
+
+
+def configs(
+    table: str, prefix: str, players: list[str], *, can_press: bool
+) -> dict[str, dict[str, Any]]:
+    """topic -> discovery payload for every entity of `table`'s device."""
+    node = node_id(table)
+    common = _device(table, node)
+
+    def entity(component: str, obj: str, **fields: Any) -> tuple[str, dict[str, Any]]:
+        return (
+            f"{prefix}/{component}/{node}/{obj}/config",
+            {"unique_id": f"{node}_{obj}", **fields, **common},
+        )
+
+    entries = [
+        entity(
+            "event",
+            "press",
+            name="Button press",
+            state_topic=topics.topic(table, topics.PRESS),
+            event_types=["press"],
+            device_class="button",
+            icon="mdi:gesture-tap-button",
+        ),
+        entity(
+            "sensor",
+            "last_pick",
+            name="Last pick",
+            state_topic=topics.topic(table, topics.PICK),
+            value_template="{{ value_json.colour }}",
+            json_attributes_topic=topics.topic(table, topics.PICK),
+            icon="mdi:creation",
+        ),
+        entity(
+            "sensor",
+            "leader",
+            name="Leader",
+            state_topic=topics.topic(table, topics.LEADER),
+            icon="mdi:trophy",
+        ),
+    ]
+    entries += _scores(table, players, entity)
     if can_press:
-        entries.append(entity(
-            "button", "virtual_press", name="Press Tinker Bell",
-            command_topic=topics.topic(table, topics.PRESS_COMMAND),
-            payload_press=topics.PRESS_PAYLOAD, icon="mdi:creation"))
+        entries.append(
+            entity(
+                "button",
+                "virtual_press",
+                name="Press Tinker Bell",
+                command_topic=topics.topic(table, topics.PRESS_COMMAND),
+                payload_press=topics.PRESS_PAYLOAD,
+                icon="mdi:creation",
+            )
+        )
     return dict(entries)
 
 

@@ -39,7 +39,8 @@ class ClubJournal:
         """Fold every journaled message into `board`; returns how many there were."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT tbl, leaf, payload FROM messages ORDER BY id").fetchall()
+                "SELECT tbl, leaf, payload FROM messages ORDER BY id"
+            ).fetchall()
         for table, leaf, payload in rows:
             board.apply(table, leaf, bytes(payload))
         return len(rows)
@@ -56,7 +57,8 @@ class ClubJournal:
             if leaf is None:
                 return self._db.execute("SELECT count(*) FROM messages").fetchone()[0]
             return self._db.execute(
-                "SELECT count(*) FROM messages WHERE leaf = ?", (leaf,)).fetchone()[0]
+                "SELECT count(*) FROM messages WHERE leaf = ?", (leaf,)
+            ).fetchone()[0]
 
     def close(self) -> None:
         with self._lock:

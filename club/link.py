@@ -183,8 +183,10 @@ class Link:
             self.stop()
             raise LinkError(f"the MQTT broker {self.broker.url} refused us: {self._refused}")
         if not self.connected:
-            log.warning("MQTT broker %s not reachable yet: queueing, and retrying with backoff",
-                        self.broker.url)
+            log.warning(
+                "MQTT broker %s not reachable yet: queueing, and retrying with backoff",
+                self.broker.url,
+            )
         return self
 
     def stop(self, will_topic_payload: tuple[str, str] | None = None) -> None:
@@ -222,8 +224,11 @@ class Link:
             self._pending.popleft()
             self.dropped += 1
             if self.dropped == 1 or self.dropped % 100 == 0:
-                log.warning("MQTT queue full (%d): %d oldest messages dropped so far",
-                            self.queue_size, self.dropped)
+                log.warning(
+                    "MQTT queue full (%d): %d oldest messages dropped so far",
+                    self.queue_size,
+                    self.dropped,
+                )
         self._pending.append(message)
 
     @property
@@ -272,8 +277,11 @@ class Link:
         with self._lock:
             was, self.connected = self.connected, False
         if was and not self._stopping:
-            log.warning("MQTT connection to %s lost (%s): queueing, reconnecting",
-                        self.broker.url, reason_code)
+            log.warning(
+                "MQTT connection to %s lost (%s): queueing, reconnecting",
+                self.broker.url,
+                reason_code,
+            )
 
     def _message(self, client, userdata, message) -> None:
         for pattern, handler in list(self._handlers):

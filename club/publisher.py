@@ -98,8 +98,12 @@ class TablePublisher:
         with self._lock:
             players = self._players if self._players is not None else self._current_players()
             self._players = players
-            wanted = discovery.configs(self.table, self.prefix, players,
-                                       can_press=self.press is not None and self.allow_press)
+            wanted = discovery.configs(
+                self.table,
+                self.prefix,
+                players,
+                can_press=self.press is not None and self.allow_press,
+            )
             stale = self._announced.replace(set(wanted))
         for name in sorted(stale):
             self.link.publish(name, b"", retain=True)  # Home Assistant removes the entity
@@ -113,8 +117,10 @@ class TablePublisher:
 
     def _on_press(self, event: Event) -> None:
         assert isinstance(event, ButtonPressed)
-        self.link.publish(self.topic(topics.PRESS), topics.dumps(
-            {"event_type": "press", "t": event.t, "source": event.source}))
+        self.link.publish(
+            self.topic(topics.PRESS),
+            topics.dumps({"event_type": "press", "t": event.t, "source": event.source}),
+        )
 
     def _on_change(self, event: Event) -> None:
         view = self.session.view()
@@ -156,12 +162,13 @@ class TablePublisher:
             return  # a press left retained on the broker is not a press now
         if not self.allow_press:
             self.refused_presses += 1
-            log.warning("MQTT press command on %s refused: allow_press is off in [mqtt]",
-                        self.topic(topics.PRESS_COMMAND))
+            log.warning(
+                "MQTT press command on %s refused: allow_press is off in [mqtt]",
+                self.topic(topics.PRESS_COMMAND),
+            )
             return
         if payload.decode(errors="replace").strip() != topics.PRESS_PAYLOAD:
-            log.warning("MQTT press command ignored: the payload must be %r",
-                        topics.PRESS_PAYLOAD)
+            log.warning("MQTT press command ignored: the payload must be %r", topics.PRESS_PAYLOAD)
             return
         assert self.press is not None
         self.press()

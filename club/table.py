@@ -18,12 +18,19 @@ from tray.config import MqttSettings
 def open_link(settings: MqttSettings, *, backoff: tuple[float, float] = (1, 30)) -> Link:
     """The table's connection, started (LinkError: one line to print at start-up)."""
     broker = Broker.from_url(
-        settings.url, username=settings.username, password_file=settings.password_file,
-        password_env=settings.password_env, ca_file=settings.ca_file,
+        settings.url,
+        username=settings.username,
+        password_file=settings.password_file,
+        password_env=settings.password_env,
+        ca_file=settings.ca_file,
     )
     availability = topics.topic(settings.table, topics.AVAILABILITY)
-    link = Link(broker, f"tinker-tray-{settings.table}-{socket.gethostname()}"[:64],
-                will=(availability, topics.OFFLINE), backoff=backoff)
+    link = Link(
+        broker,
+        f"tinker-tray-{settings.table}-{socket.gethostname()}"[:64],
+        will=(availability, topics.OFFLINE),
+        backoff=backoff,
+    )
     return link.start()
 
 
@@ -54,7 +61,12 @@ def start_table(
     """Publish the table whose scoreboard is `session` (see `TablePublisher`). `state_dir`
     keeps the list of announced discovery configs (to clear stale ones after a rename)."""
     publisher = TablePublisher(
-        link, settings.table, session, bus, press=press, allow_press=settings.allow_press,
+        link,
+        settings.table,
+        session,
+        bus,
+        press=press,
+        allow_press=settings.allow_press,
         discovery_prefix=settings.discovery_prefix,
         announced=None if state_dir is None else state_dir / "mqtt-discovery.json",
     ).start()

@@ -56,8 +56,14 @@ def pick_payload(view: dict[str, Any], t: float) -> dict[str, Any] | None:
     pick = view.get("pick")
     if pick is None or pick.get("pending"):
         return None
-    return {"seq": pick["seq"], "colour": pick["colour"], "says": pick["says"],
-            "declared": pick["declared"], "game": view.get("game"), "t": t}
+    return {
+        "seq": pick["seq"],
+        "colour": pick["colour"],
+        "says": pick["says"],
+        "declared": pick["declared"],
+        "game": view.get("game"),
+        "t": t,
+    }
 
 
 def leader_text(view: dict[str, Any]) -> str:
@@ -66,8 +72,10 @@ def leader_text(view: dict[str, Any]) -> str:
 
 
 def scores_payload(view: dict[str, Any]) -> dict[str, Any]:
-    players = [{"name": p["name"], "total": p["total"], "out": p["out"], "leads": p["leads"]}
-               for p in view.get("players", [])]
+    players = [
+        {"name": p["name"], "total": p["total"], "out": p["out"], "leads": p["leads"]}
+        for p in view.get("players", [])
+    ]
     rules = view.get("rules") or {}
     return {
         "game": view.get("game"),
@@ -85,5 +93,9 @@ def winner_payload(view: dict[str, Any]) -> dict[str, Any] | None:
     winner = view.get("winner")
     if winner is None:
         return None
-    return {"game": view.get("game"), "names": winner["names"], "text": winner["text"],
-            "totals": {p["name"]: p["total"] for p in view.get("players", [])}}
+    return {
+        "game": view.get("game"),
+        "names": winner["names"],
+        "text": winner["text"],
+        "totals": {p["name"]: p["total"] for p in view.get("players", [])},
+    }

@@ -83,8 +83,9 @@ routes = [
 ]
 
 
-def create_app(board: Board, clients: stream.Clients | None = None, *,
-               ping: float = 15) -> Starlette:
+def create_app(
+    board: Board, clients: stream.Clients | None = None, *, ping: float = 15
+) -> Starlette:
     """The club's page. `clients` are its open event streams (the service wakes them when the
     board changes)."""
     watching = clients if clients is not None else stream.Clients()  # (an empty one is falsy)
@@ -94,8 +95,9 @@ def create_app(board: Board, clients: stream.Clients | None = None, *,
         yield {"board": board, "clients": watching, "ping": ping}  # request.state
         watching.close()
 
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error},
-                    lifespan=lifespan)
+    app = Starlette(
+        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
+    )
     app.state.board = board
     app.state.clients = watching  # what scoreboard.server.ServerThread closes before stopping
     return app

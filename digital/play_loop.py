@@ -49,8 +49,9 @@ from tray.pick import Picker
 from tray.show import frames
 
 # A shorter show than the tray's: in a terminal it is a moment of suspense, not a light to find.
-TERMINAL_SHOW = ShowSettings(steps=12, first_step_s=0.03, last_step_s=0.18, trail=0.25,
-                             blinks=2, blink_s=0.12, lit_s=0.0)
+TERMINAL_SHOW = ShowSettings(
+    steps=12, first_step_s=0.03, last_step_s=0.18, trail=0.25, blinks=2, blink_s=0.12, lit_s=0.0
+)
 NEW_HAND = re.compile(r"Hand \d+ is dealt: ")  # the log's line for a deal (digital.session)
 HAND_OVER = re.compile(r"Hand \d+ is over: ")  # the log's line for a result: printed our way
 GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
@@ -97,8 +98,10 @@ class TerminalPlay:
                     self._print(*T.game_over(view))
                     return 0
                 if self.hands is not None and len(view["hands"]) >= self.hands:
-                    self._say(f"Stopped after {len(view['hands'])} hand"
-                              f"{'' if len(view['hands']) == 1 else 's'}, as asked (--hands).")
+                    self._say(
+                        f"Stopped after {len(view['hands'])} hand"
+                        f"{'' if len(view['hands']) == 1 else 's'}, as asked (--hands)."
+                    )
                     return 0
                 seat = _person_to_move(view, self.keys)
                 if tinker_bell_waits(view):
@@ -204,14 +207,13 @@ class TerminalPlay:
 
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:
-        self._print(Text(""), T.header(view), *T.table(view),
-                    *T.hand(view, self.console.width))
+        self._print(Text(""), T.header(view), *T.table(view), *T.hand(view, self.console.width))
 
     def _catch_up(self, view: Mapping[str, Any]) -> None:
         """Print what happened since the last look: new log lines, finished hands."""
         if not view.get("game"):
             return
-        pending = list(view["hands"][self._announced:])
+        pending = list(view["hands"][self._announced :])
         self._announced = len(view["hands"])
         for line in T.new_lines(self._log, view["log"]):
             if HAND_OVER.match(line):
@@ -241,8 +243,9 @@ def _person_to_move(view: Mapping[str, Any], keys: Mapping[int, str]) -> int | N
     return seat if seat in keys and not tinker_bell_waits(view) else None
 
 
-def text_show(console: Console, wait: Callable[[float], bool],
-              settings: ShowSettings = TERMINAL_SHOW) -> Callable[[str, str | None], None]:
+def text_show(
+    console: Console, wait: Callable[[float], bool], settings: ShowSettings = TERMINAL_SHOW
+) -> Callable[[str, str | None], None]:
     """The light show in text, for a pick's colour: a scan across the four colours that settles
     on it. `wait(seconds)` sleeps a frame and returns True if the person asked to skip."""
     from rich.live import Live
@@ -255,4 +258,3 @@ def text_show(console: Console, wait: Callable[[float], bool],
                     break
 
     return play
-

@@ -102,13 +102,20 @@ def menu(view: Mapping[str, Any]) -> list[Choice]:
                 label += f", calling {call}"
             action = plain[key] if key in plain else said[key]
             out.append(
-                Choice(label, action, "card", call or card["colour"],
-                       uno=said.get(key) if key in plain else None, seat=seat)
+                Choice(
+                    label,
+                    action,
+                    "card",
+                    call or card["colour"],
+                    uno=said.get(key) if key in plain else None,
+                    seat=seat,
+                )
             )
     for kind, moves in (("move", view.get("moves", [])), ("call", view.get("calls", []))):
         for move in moves:
-            out.append(Choice(move["text"], move["a"], kind, alias=ALIASES.get(move["a"]),
-                              seat=seat))
+            out.append(
+                Choice(move["text"], move["a"], kind, alias=ALIASES.get(move["a"]), seat=seat)
+            )
     return out
 
 
@@ -158,8 +165,10 @@ def parse(text: str, choices: Sequence[Choice], tinker_bell: bool = False) -> Co
     choice = choices[number - 1]
     if match.group(2):
         if choice.uno is None:
-            return Refuse(f"Move {number} cannot be made with UNO!: say it as you play your "
-                          "next-to-last card.")
+            return Refuse(
+                f"Move {number} cannot be made with UNO!: say it as you play your "
+                "next-to-last card."
+            )
         return Act(choice.uno, f"{choice.label} and UNO!", choice.seat)
     return Act(choice.action, choice.label, choice.seat)
 

@@ -97,8 +97,10 @@ def choices(menu: Sequence[Choice]) -> list[Text]:
     for i, choice in enumerate(menu, 1):
         line = Text(f"  {i:>{width}}) ")
         if choice.kind == "card":
-            line.append(f"{SYMBOL.get(choice.colour or '', WILD_SYMBOL)} ",
-                        style=STYLE.get(choice.colour or "", WILD_STYLE))
+            line.append(
+                f"{SYMBOL.get(choice.colour or '', WILD_SYMBOL)} ",
+                style=STYLE.get(choice.colour or "", WILD_STYLE),
+            )
             line.append(choice.label)
         else:
             line.append(choice.label, style="bold" if choice.kind == "call" else "")
@@ -128,16 +130,25 @@ def log(lines: Sequence[str]) -> list[Text]:
 
 def hand_result(view: Mapping[str, Any], entry: Mapping[str, Any]) -> list[Text]:
     """A finished hand: who won it, for how many points, and the scores after it."""
-    out = [Text(f"Hand {entry['hand']}: {entry['winner']} won it and scores "
-                f"{entry['points']} points.", style="bold")]
-    out.append(Text("Scores: " + ", ".join(f"{p['name']} {p['score']}"
-                                           for p in view["players"]) + "."))
+    out = [
+        Text(
+            f"Hand {entry['hand']}: {entry['winner']} won it and scores {entry['points']} points.",
+            style="bold",
+        )
+    ]
+    out.append(
+        Text("Scores: " + ", ".join(f"{p['name']} {p['score']}" for p in view["players"]) + ".")
+    )
     return out
 
 
 def game_over(view: Mapping[str, Any]) -> list[Text]:
-    out = [Text(f"Game over: {view['winner']} won after {len(view['hands'])} hands.",
-                style="bold black on yellow1")]
+    out = [
+        Text(
+            f"Game over: {view['winner']} won after {len(view['hands'])} hands.",
+            style="bold black on yellow1",
+        )
+    ]
     out += [Text(f"  {p['name']}: {p['score']} points") for p in view["players"]]
     return out
 

@@ -113,21 +113,34 @@ class DigitalSession:
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
         if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
-            self.table.new_game(names, dealer, options, name="digital game", confirm=confirm,
-                                ruleset=ruleset)
+            self.table.new_game(
+                names, dealer, options, name="digital game", confirm=confirm, ruleset=ruleset
+            )
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
-            seating = {"humans": sorted(seats), "keys": {str(s): k for s, k in keys.items()},
-                       "bots": bot_names, "pace": float(pace)}
+            seating = {
+                "humans": sorted(seats),
+                "keys": {str(s): k for s, k in keys.items()},
+                "bots": bot_names,
+                "pace": float(pace),
+            }
             saved = _Saved(self.table.journal, self.table.game_id, seating)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=seats, pace=float(pace),
-                          settles_in=self._settles_in)
+        link = EngineLink(
+            self.bus,
+            game,
+            list(bot_list),
+            rng,
+            humans=seats,
+            pace=float(pace),
+            settles_in=self._settles_in,
+        )
         self._adopt(link, keys, saved, mirrored=0)
         return keys
 
-    def _adopt(self, link: EngineLink, keys: dict[int, str], saved: _Saved | None,
-               mirrored: int) -> None:
+    def _adopt(
+        self, link: EngineLink, keys: dict[int, str], saved: _Saved | None, mirrored: int
+    ) -> None:
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
             self._saved, self._mirrored, self.journal_error = saved, mirrored, None
@@ -152,17 +165,27 @@ class DigitalSession:
             bot_list = B.make(setup["bots"], len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
         except (RecordError, KeyError, TypeError, ValueError) as exc:
-            self.journal_error = (f"the digital game {game_id} in the journal cannot be resumed "
-                                 f"({exc}); it is kept there untouched")
+            self.journal_error = (
+                f"the digital game {game_id} in the journal cannot be resumed "
+                f"({exc}); it is kept there untouched"
+            )
             log.error("%s", self.journal_error)
             return
         saved = _Saved(journal, game_id, setup, events)
-        link = EngineLink(self.bus, game, list(bot_list), rng, humans=humans, pace=pace,
-                          settles_in=self._settles_in)
+        link = EngineLink(
+            self.bus,
+            game,
+            list(bot_list),
+            rng,
+            humans=humans,
+            pace=pace,
+            settles_in=self._settles_in,
+        )
         hands = self.table.table.game.hands if self.table.table.game is not None else []
         self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
-        log.info("resumed digital game %d at hand %d after %d moves", game_id, game.hand_no,
-                 len(events))
+        log.info(
+            "resumed digital game %d at hand %d after %d moves", game_id, game.hand_no, len(events)
+        )
 
     def _settles_in(self, pick: Any) -> float:
         """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
@@ -292,8 +315,14 @@ class DigitalSession:
             out: dict[str, Any] = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = observer.seat_view(link.game, seat, link.humans, link.waiting_for_tinker_bell,
-                                link.choosing, self._notes.notes)
+                out = observer.seat_view(
+                    link.game,
+                    seat,
+                    link.humans,
+                    link.waiting_for_tinker_bell,
+                    link.choosing,
+                    self._notes.notes,
+                )
         out["version"] = self.version
         if self.journal_error:
             out["journal_error"] = self.journal_error
@@ -306,8 +335,13 @@ class _Saved:
     still grow after it is kept (a discard of several cards is one event), so its text is
     remembered and the journal's copy revised when it changes."""
 
-    def __init__(self, journal: Any, game_id: int, setup: dict[str, Any],
-                 events: list[dict[str, Any]] | None = None):
+    def __init__(
+        self,
+        journal: Any,
+        game_id: int,
+        setup: dict[str, Any],
+        events: list[dict[str, Any]] | None = None,
+    ):
         self.journal, self.game_id, self.setup = journal, game_id, setup
         self.kept = -1 if events is None else len(events)  # -1: not even the set-up yet
         self.last = json.dumps(events[-1]) if events else None
@@ -322,7 +356,7 @@ class _Saved:
         revised = None
         if self.kept and json.dumps(events[self.kept - 1]) != self.last:
             revised = events[self.kept - 1]
-        new = events[self.kept:]
+        new = events[self.kept :]
         if new or revised is not None:
             self.journal.append_moves(self.game_id, new, revised)
             self.kept = len(events)

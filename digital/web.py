@@ -39,22 +39,28 @@ from scoreboard.auth import needs
 from scoreboard.bodies import Body, Field
 
 STATIC = Path(__file__).with_name("static")
-NEW = Body("a digital game", (
-    Field("players", (list,), True, "a list of names"),
-    Field("humans", (list,), says="a list of the seats people play"),
-    Field("bots", (str, list), says="a bot name or a list of them"),
-    Field("dealer", (int,), says="a seat number"),
-    Field("options", (dict,), says="an object of rule options"),
-    Field("ruleset", (str,), says="a ruleset name"),
-    Field("seed", (int, type(None)), says="a whole number"),
-    Field("pace", (int, float), says="the seconds between bot moves"),
-    Field("confirm", (bool,)),
-))
-ACT = Body("a move", (
-    Field("seat", (int,), says="one of your seats"),
-    Field("action", (int,), says="a whole number from the moves offered"),
-    Field("event", (dict,), says="a game-record event object"),
-))
+NEW = Body(
+    "a digital game",
+    (
+        Field("players", (list,), True, "a list of names"),
+        Field("humans", (list,), says="a list of the seats people play"),
+        Field("bots", (str, list), says="a bot name or a list of them"),
+        Field("dealer", (int,), says="a seat number"),
+        Field("options", (dict,), says="an object of rule options"),
+        Field("ruleset", (str,), says="a ruleset name"),
+        Field("seed", (int, type(None)), says="a whole number"),
+        Field("pace", (int, float), says="the seconds between bot moves"),
+        Field("confirm", (bool,)),
+    ),
+)
+ACT = Body(
+    "a move",
+    (
+        Field("seat", (int,), says="one of your seats"),
+        Field("action", (int,), says="a whole number from the moves offered"),
+        Field("event", (dict,), says="a game-record event object"),
+    ),
+)
 
 
 # ---------------------------------------------------------------------- reading
@@ -105,19 +111,29 @@ async def record(request: Request) -> Response:
     """The host exports the record; while the game is in play only with ?reveal=yes."""
     session: DigitalSession = request.state.digital
     if not session.over and request.query_params.get("reveal") != "yes":
-        raise HTTPException(409, "the record shows every hand, the bots' too: export it "
-                            "when the game is over, or add ?reveal=yes to show it now")
+        raise HTTPException(
+            409,
+            "the record shows every hand, the bots' too: export it "
+            "when the game is over, or add ?reveal=yes to show it now",
+        )
     text = session.record()
-    return Response(text, media_type="application/x-ndjson", headers={
-        "Content-Disposition": 'attachment; filename="tinker-digital-game.jsonl"',
-        "Cache-Control": "no-store"})
+    return Response(
+        text,
+        media_type="application/x-ndjson",
+        headers={
+            "Content-Disposition": 'attachment; filename="tinker-digital-game.jsonl"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 @needs("host")
 async def links(request: Request) -> Response:
     session: DigitalSession = request.state.digital
-    return JSONResponse({"links": {str(s): _link(k) for s, k in session.keys.items()}},
-                        headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {"links": {str(s): _link(k) for s, k in session.keys.items()}},
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @needs("host")
@@ -135,12 +151,15 @@ async def new_game(request: Request) -> Response:
     session: DigitalSession = request.state.digital
     args = {k: v for k, v in data.items() if k != "confirm"}
     keys = await run_in_threadpool(
-        lambda: session.new_game(**args, confirm=data.get("confirm") is True))
-    return JSONResponse({
-        "keys": {str(s): k for s, k in keys.items()},
-        "links": {str(s): _link(k) for s, k in keys.items()},
-        "version": session.version,
-    })
+        lambda: session.new_game(**args, confirm=data.get("confirm") is True)
+    )
+    return JSONResponse(
+        {
+            "keys": {str(s): k for s, k in keys.items()},
+            "links": {str(s): _link(k) for s, k in keys.items()},
+            "version": session.version,
+        }
+    )
 
 
 @needs("seat")

@@ -1,6 +1,6 @@
 """Regenerate docs/img/*.png: a sample game served on 127.0.0.1, shot by headless chromium.
 
-    .venv/bin/python docs/screenshots.py
+.venv/bin/python docs/screenshots.py
 """
 
 from __future__ import annotations
@@ -20,8 +20,16 @@ from scoreboard.server import ServerThread, bind  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 HANDS = [
     (0, [None, ["R7", "W", "VD4"], 40, ["G2", "YS"]]),
@@ -68,13 +76,15 @@ def main() -> None:
                 page.fill(".seat[data-seat='3'] input", "25")
                 page.screenshot(path=str(out / "entry.png"), full_page=True)
                 bus.publish(Pick(seq=18, colour="green", t=0.0))
-                page = browser.new_page(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True)
+                page = browser.new_page(
+                    viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
+                )
                 page.goto(f"{base}/")
                 page.wait_for_selector("#swatch[data-seq='18']")
                 page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
-                keys = app.state.digital.new_game(["Ann", "Bo", "Cy"], humans=(0,), seed=17,
-                                                  pace=0, confirm=True)
+                keys = app.state.digital.new_game(
+                    ["Ann", "Bo", "Cy"], humans=(0,), seed=17, pace=0, confirm=True
+                )
                 page = browser.new_page(viewport={"width": 1200, "height": 900})
                 page.goto(f"{base}/play?key={keys[0]}&token={token}")
                 page.wait_for_selector(".card[data-code='WDA']:not([disabled])")

@@ -40,9 +40,7 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
     card = d.card
     hand = h.hands[pos]
     if card >= C.NCARDS or card not in hand:
-        raise RuleError(
-            "not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to play."
-        )
+        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to play.")
     if h.uncalled and len(hand) == 1 and pos in h.uncalled:
         raise uno_first()
     if h.phase == RESPOND:
@@ -64,23 +62,25 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
     if d.uno and len(hand) != 2:
         raise h.refusal("uno-call", "UNO is called as you play your next-to-last card")
 
+
 def protect(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PROTECT:
         raise RuleError("phase", h.phase_hint("lay a protection card"))
     _lay(h, pos, d, "protect")
+
 
 def discard(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != DISCARD:
         raise RuleError("phase", h.phase_hint("discard"))
     _lay(h, pos, d, "discard")
 
+
 def draw(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PLAY:
         raise RuleError("phase", h.phase_hint("draw"))
     if not h.draw_when_playable and h.playable(pos) and not h.silenced(pos):
-        raise h.refusal(
-            "draw-when-stuck", "You have a card that matches, so you may not draw"
-        )
+        raise h.refusal("draw-when-stuck", "You have a card that matches, so you may not draw")
+
 
 def pass_(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PLAY_DRAWN:
@@ -91,9 +91,11 @@ def pass_(h: Hand, pos: int, d: Decoded) -> None:
             f"You drew {C.name(h.drawn_card)} and can play it, so you must play it",
         )
 
+
 def done(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != DISCARD:
         raise RuleError("phase", h.phase_hint("stop discarding"))
+
 
 def take(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PROTECT and h.phase != RESPOND:
@@ -103,24 +105,24 @@ def take(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError(
             "protect-must",
             f"You hold a {colour} card, Tinker Bell's colour: lay it down as your Pixie Dust "
-            "Protection (\"each player will see if they have one card of that color to use "
-            "as their Pixie Dust Protection Card! If so, lay it down\").",
+            'Protection ("each player will see if they have one card of that color to use '
+            'as their Pixie Dust Protection Card! If so, lay it down").',
         )
+
 
 def challenge(h: Hand, pos: int, d: Decoded) -> None:
     """In RESPOND only: a challenge in any other phase is out of turn (`_interject`)."""
     if h.effect_of[h.discard[-1]] != "wild_draw4":
         raise RuleError(
             "challenge-window",
-            "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
-            "they draw.",
+            "Only a Wild Draw 4 can be challenged, by the player who must draw, before they draw.",
         )
+
 
 def colour(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != COLOUR:
-        raise RuleError(
-            "colour", "A colour is named with the Wild that needs it, not on its own."
-        )
+        raise RuleError("colour", "A colour is named with the Wild that needs it, not on its own.")
+
 
 def target(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != TARGET:
@@ -130,14 +132,15 @@ def target(h: Hand, pos: int, d: Decoded) -> None:
         if h.effect_of[h.trigger] == "swap_hands":
             raise RuleError(
                 "swap-target",
-                "Choose another player at the table to swap hands with (\"swap hands "
-                "with another player of their choice\").",
+                'Choose another player at the table to swap hands with ("swap hands '
+                'with another player of their choice").',
             )
         raise RuleError(
             "draw2-target",
-            "Choose another player at the table to draw 2 (\"the player gets to chose "
-            "whichever player they want to draw 2 cards\").",
+            'Choose another player at the table to draw 2 ("the player gets to chose '
+            'whichever player they want to draw 2 cards").',
         )
+
 
 def misplay(h: Hand, pos: int, d: Decoded) -> None:
     """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
@@ -146,8 +149,7 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
     if not h.rules.misplay_penalty:
         raise RuleError(
             "misplay",
-            f"The {h.rules.title} rules have no penalty for a wrong card: it is simply "
-            "taken back.",
+            f"The {h.rules.title} rules have no penalty for a wrong card: it is simply taken back.",
         )
     if h.phase != PLAY:
         raise RuleError("phase", h.phase_hint("lay a card"))
@@ -155,13 +157,13 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)}.")
     top = h.discard[-1]
     if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]:
-        raise RuleError(
-            "misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card."
-        )
+        raise RuleError("misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card.")
+
 
 def flip(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != FLIP:
         raise RuleError("phase", h.phase_hint("turn over a card"))
+
 
 def jump_in(h: Hand, pos: int, d: Decoded) -> None:
     """Jump-In: "If a player has exactly the same card (both number and color) as the top
@@ -178,7 +180,7 @@ def jump_in(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError(
             "jump-in",
             f"Only the identical card may jump in: {C.name(top)} is on top, not "
-            f"{A.card_name(card)} (\"exactly the same card (both number and color)\").",
+            f'{A.card_name(card)} ("exactly the same card (both number and color)").',
         )
     if card not in h.hands[pos]:
         raise RuleError("not-in-hand", f"{h.names[pos]} has no {C.name(card)} to play.")
@@ -191,19 +193,16 @@ def jump_in(h: Hand, pos: int, d: Decoded) -> None:
     if d.uno and len(h.hands[pos]) != 2:
         raise RuleError("uno-call", "UNO is called as you play your next-to-last card.")
 
+
 def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
     """Protection and discards: a card of Tinker Bell's colour from the hand (never a wild)."""
     card = d.card
     hand = h.hands[pos]
     colour = h.tinker_colour
     if card >= C.NCARDS or card not in hand:
-        raise RuleError(
-            "not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to lay."
-        )
+        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to lay.")
     if card >= 64 and what == "protect":
-        raise RuleError(
-            "protect-no-wild", "\"No Wild Card can be played as Pixie Dust Protection.\""
-        )
+        raise RuleError("protect-no-wild", '"No Wild Card can be played as Pixie Dust Protection."')
     if _COLOUR_OF[card] != colour:
         raise RuleError(
             f"{what}-colour",
@@ -213,10 +212,11 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
     if d.uno and len(hand) != 2:
         raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
 
+
 def uno_first() -> RuleError:
     return RuleError(
         "uno-first",
-        "Call UNO first: \"A player cannot win if he forgets to declare Uno because he is not "
+        'Call UNO first: "A player cannot win if he forgets to declare Uno because he is not '
         'allowed to discard his last card until he does so."',
     )
 

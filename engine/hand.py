@@ -86,8 +86,6 @@ class Stacking(IntEnum):
     MIXED = 2  # also one on the other
 
 
-
-
 class Hand:
     """A hand from the deal to the moment someone goes out (or nobody can move)."""
 
@@ -542,8 +540,10 @@ class Hand:
             top = self.discard[-1]
             if top < 64:
                 for q, held in enumerate(self.hands):
-                    if q != self.to_move and top in held and (
-                        len(held) > 1 or q not in self.uncalled
+                    if (
+                        q != self.to_move
+                        and top in held
+                        and (len(held) > 1 or q not in self.uncalled)
                     ):
                         out.append((seats[q], top << 3))
                         if len(held) == 2:
@@ -566,8 +566,9 @@ class Hand:
             return
         else:
             if TINKER <= self.phase <= SHUFFLE:
-                raise RuleError("chance", f"Waiting for {_AWAITED[self.phase]}; nobody may play "
-                                "until then.")
+                raise RuleError(
+                    "chance", f"Waiting for {_AWAITED[self.phase]}; nobody may play until then."
+                )
             pos = self.to_move
             if seat is not None and seat != self.seats[pos]:
                 self._out_of_turn(action, seat)
@@ -606,7 +607,7 @@ class Hand:
             raise RuleError(
                 "challenge-who",
                 f"Only {self.names[pos]}, who must draw, may challenge the Wild Draw 4 "
-                "(\"the next player in turn ... has the option of Challenging\").",
+                '("the next player in turn ... has the option of Challenging").',
             )
         raise RuleError(
             "turn",
@@ -796,7 +797,7 @@ class Hand:
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
     def _go_out(self, pos: int, effect: str) -> None:
-        """"Once a player plays their last card, the hand is over." A last Draw 2 or Villain
+        """ "Once a player plays their last card, the hand is over." A last Draw 2 or Villain
         Draw 4 still makes the next player draw ("These cards are counted")."""
         n = effects.GOING_OUT_DRAWS.get(effect, 0)
         if n:
@@ -1068,9 +1069,7 @@ _OF_COLOUR: Final = [
 last, empty, is for -1 (no colour picked yet)."""
 _WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
 _MATCHING: Final = [
-    frozenset(
-        c for c in _REAL_CARDS if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank
-    )
+    frozenset(c for c in _REAL_CARDS if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank)
     if rank < 16 or rank >= 64
     else _WILD_CARDS  # no card has this rank
     for colour in range(4)
@@ -1141,4 +1140,3 @@ def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool
         acts.append(base)
         if two:
             acts.append(base + 1)
-

@@ -30,8 +30,12 @@ Notes = Mapping[int, list[tuple[Any, ...]]]
 
 
 def seat_view(
-    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool,
-    choosing: bool = False, notes: Notes | None = None,
+    game: Game,
+    seat: int | None,
+    humans: frozenset[int],
+    tinker_bell: bool,
+    choosing: bool = False,
+    notes: Notes | None = None,
 ) -> dict[str, Any]:
     """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator).
     `notes` (from `EventNotes`) add what each event did that the event does not say: penalty
@@ -60,8 +64,12 @@ def seat_view(
 
 
 def public_view(
-    game: Game, seat: int | None, humans: frozenset[int], tinker_bell: bool,
-    choosing: bool = False, notes: Notes | None = None,
+    game: Game,
+    seat: int | None,
+    humans: frozenset[int],
+    tinker_bell: bool,
+    choosing: bool = False,
+    notes: Notes | None = None,
 ) -> dict[str, Any]:
     """What every seat and spectator may see; words from `seat`'s point of view."""
     h = game.hand
@@ -70,15 +78,23 @@ def public_view(
     names = game.players
     counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
     # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
-    wild_waits = (tinker_bell or choosing) and h is not None and h.trigger is not None \
-        and h.trigger >= 64
+    wild_waits = (
+        (tinker_bell or choosing) and h is not None and h.trigger is not None and h.trigger >= 64
+    )
     return {
         "game": True,
         "seat": seat,
         "hand_no": game.hand_no,
         "players": [
-            {"seat": s, "name": name, "cards": counts[s], "score": game.sheet.scores[s],
-             "person": s in humans, "out": s in game.sheet.eliminated, "deals": s == game.dealer}
+            {
+                "seat": s,
+                "name": name,
+                "cards": counts[s],
+                "score": game.sheet.scores[s],
+                "person": s in humans,
+                "out": s in game.sheet.eliminated,
+                "deals": s == game.dealer,
+            }
             for s, name in enumerate(names)
         ],
         "top": card_view(h.discard[-1]) if h is not None else None,
@@ -101,8 +117,7 @@ def public_view(
     }
 
 
-def log_lines(game: Game, names: Sequence[str], seat: int | None,
-              notes: Notes) -> list[str]:
+def log_lines(game: Game, names: Sequence[str], seat: int | None, notes: Notes) -> list[str]:
     """The last `LOG_LINES` things that happened, in words, from `seat`'s point of view."""
     events = game.events
     first = max(0, len(events) - 40)
@@ -164,8 +179,12 @@ class EventNotes:
                 return
         events = game.events
         upto = len(events)
-        if upto and events[-1].get("act") == "discard" and game.hand is not None \
-                and game.hand.phase == DISCARD:
+        if (
+            upto
+            and events[-1].get("act") == "discard"
+            and game.hand is not None
+            and game.hand.phase == DISCARD
+        ):
             upto -= 1
         shadow = self.shadow
         while self.done < upto:
@@ -182,13 +201,15 @@ class EventNotes:
             self._drew(i, events[i], before, card_counts(shadow))
             if len(shadow.history) > hands:
                 x = shadow.history[-1]
-                self.notes.setdefault(i, []).append(("hand", x["hand"], x["winner"],
-                                                     max(x["awarded"])))
+                self.notes.setdefault(i, []).append(
+                    ("hand", x["hand"], x["winner"], max(x["awarded"]))
+                )
             if shadow.hand_no != hand_no:
                 self._dealt(i)
 
-    def _drew(self, i: int, event: Mapping[str, Any], before: dict[int, int],
-              after: dict[int, int]) -> None:
+    def _drew(
+        self, i: int, event: Mapping[str, Any], before: dict[int, int], after: dict[int, int]
+    ) -> None:
         actor, act = event.get("seat"), event.get("act")
         for seat, n in after.items():
             gained = n - before.get(seat, n)
@@ -258,8 +279,13 @@ _PHASE_WORDS = {
 }
 
 
-def says(game: Game, awaiting: dict[str, Any], seat: int | None, tinker_bell: bool,
-         choosing: bool = False) -> str:
+def says(
+    game: Game,
+    awaiting: dict[str, Any],
+    seat: int | None,
+    tinker_bell: bool,
+    choosing: bool = False,
+) -> str:
     """What the game waits for, in words, from `seat`'s point of view."""
     names = game.players
     if game.is_terminal():
@@ -332,8 +358,7 @@ def event_words(
         "catch": f"{who} {v('catches')} {target} without UNO.",
         "challenge": f"{who} {v('challenges')} {owner} draw-four card.",
         "target": f"{who} {v('chooses')} {target}.",
-        "misplay": f"{who} laid a card that does not match: {v('takes')} it back and "
-                   f"{v('draws')}.",
+        "misplay": f"{who} laid a card that does not match: {v('takes')} it back and {v('draws')}.",
         "flip": f"{who} {v('turns')} over the top card for the Vegas card.",
         "protect": f"{who} {v('protects')} with {C.name(C.card(event.get('card', 'W')))}{uno}.",
         "take": f"{who} {v('takes')} four cards.",

@@ -70,8 +70,9 @@ class Ruleset:
             if opt.bounds is not None:
                 lo, hi = opt.bounds
                 if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                    raise ValueError(f"option {key} must be a whole number from {lo} to {hi}, "
-                                     f"not {_said(value)}")
+                    raise ValueError(
+                        f"option {key} must be a whole number from {lo} to {hi}, not {_said(value)}"
+                    )
             resolved[key] = value
         return resolved
 
@@ -218,7 +219,7 @@ HOUSE_OPTIONS: dict[str, Option] = {
         "none",
         ("none", "same", "mixed"),
         'Progressive or Stacking UNO: "the next player in turn order has a card with the same '
-        'symbol, that player can play that card and \u201cstack\u201d the penalty ... (although a '
+        "symbol, that player can play that card and \u201cstack\u201d the penalty ... (although a "
         '+4 cannot be stacked on a +2, or vice versa)". none (default), same (Draw 2 on Draw 2, '
         "Wild Draw 4 on Wild Draw 4), mixed (also one on the other).",
     ),
@@ -226,7 +227,7 @@ HOUSE_OPTIONS: dict[str, Option] = {
         False,
         (False, True),
         'Seven-O: "Every time a \u201c7\u201d is played, whoever played it must swap hands with '
-        'another player of their choice ... Every time a \u201c0\u201d is played, all players pass '
+        "another player of their choice ... Every time a \u201c0\u201d is played, all players pass "
         'their hands to the next player in the current direction of play".',
     ),
     "jump_in": Option(
@@ -325,8 +326,7 @@ def _official_2018() -> Ruleset:
         name="official-2018",
         quotes={
             "match": "Play a card matching the discard in color, number, or symbol.",
-            "play-drawn": "Or draw the top card from the deck, and optionally play it if "
-            "possible.",
+            "play-drawn": "Or draw the top card from the deck, and optionally play it if possible.",
         },
         title="UNO (official 2018 rules, 112 cards)",
         deck=tuple(_classic_deck() + [C.WILD_SHUFFLE_HANDS] + [C.WILD_CUSTOM] * 3),
@@ -363,7 +363,7 @@ def _elvis() -> Ruleset:
         False,
         (False, True),
         'Four players: "play four hands with each other player as your partner. You will play a '
-        "total of twelve hands. ... The player that scores the most points wins the game.\"",
+        'total of twelve hands. ... The player that scores the most points wins the game."',
     )
     return Ruleset(
         name="elvis",

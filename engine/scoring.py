@@ -39,7 +39,7 @@ def check_options(options: Mapping[str, Any], players: int) -> None:
     if options.get("partners_rotation"):
         if players != 4:
             raise ValueError(
-                "the partners rotation is for four players at a table (\"play four hands with each "
+                'the partners rotation is for four players at a table ("play four hands with each '
                 'other player as your partner"); eight players play two tables at once, see '
                 "scoring.partner_schedule"
             )
@@ -122,11 +122,19 @@ def settle(
 Scorer = Callable[[Sheet, Mapping[str, Any], Sequence[int], int], tuple[Sheet, tuple[int, ...]]]
 
 
-def _after(sheet: Sheet, delta: list[int], winner: int | tuple[int, ...] | None,
-           eliminated: frozenset[int] | None = None) -> tuple[Sheet, tuple[int, ...]]:
+def _after(
+    sheet: Sheet,
+    delta: list[int],
+    winner: int | tuple[int, ...] | None,
+    eliminated: frozenset[int] | None = None,
+) -> tuple[Sheet, tuple[int, ...]]:
     scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
-    new = Sheet(scores=scores, eliminated=sheet.eliminated if eliminated is None else eliminated,
-                winner=winner, hands=sheet.hands + 1)
+    new = Sheet(
+        scores=scores,
+        eliminated=sheet.eliminated if eliminated is None else eliminated,
+        winner=winner,
+        hands=sheet.hands + 1,
+    )
     return new, tuple(delta)
 
 
@@ -137,8 +145,9 @@ def _team_takes(delta: list[int], team: Sequence[int], hand_points: Sequence[int
         delta[s] = won
 
 
-def _score_rotation(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
-                    hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+def _score_rotation(
+    sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int], hand_winner: int
+) -> tuple[Sheet, tuple[int, ...]]:
     """Partners rotation: "Each player keeps track of the points they score throughout the
     game. The player that scores the most points wins the game." after twelve hands."""
     delta = [0] * len(sheet.scores)
@@ -151,8 +160,9 @@ def _score_rotation(sheet: Sheet, options: Mapping[str, Any], hand_points: Seque
     return new, awarded
 
 
-def _score_standard(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
-                    hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+def _score_standard(
+    sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int], hand_winner: int
+) -> tuple[Sheet, tuple[int, ...]]:
     """The winner (with partners: both partners) scores what the others hold; first to the
     target wins."""
     delta = [0] * len(sheet.scores)
@@ -172,8 +182,9 @@ def _charged(sheet: Sheet, hand_points: Sequence[int], hand_winner: int) -> list
     ]
 
 
-def _score_lowest(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
-                  hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+def _score_lowest(
+    sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int], hand_winner: int
+) -> tuple[Sheet, tuple[int, ...]]:
     """When someone reaches the target, the lowest total wins (the hand's winner if tied)."""
     new, charged = _after(sheet, _charged(sheet, hand_points, hand_winner), None)
     alive = [s for s in range(len(new.scores)) if s not in sheet.eliminated]
@@ -184,14 +195,16 @@ def _score_lowest(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequenc
     return new, charged
 
 
-def _score_challenge(sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int],
-                     hand_winner: int) -> tuple[Sheet, tuple[int, ...]]:
+def _score_challenge(
+    sheet: Sheet, options: Mapping[str, Any], hand_points: Sequence[int], hand_winner: int
+) -> tuple[Sheet, tuple[int, ...]]:
     """Challenge UNO: a seat reaching the target is out; the last one playing wins."""
     delta = _charged(sheet, hand_points, hand_winner)
     scores = [a + b for a, b in zip(sheet.scores, delta, strict=True)]
     target = options.get("target", 500)
     eliminated = sheet.eliminated | frozenset(
-        s for s in range(len(scores)) if s not in sheet.eliminated and scores[s] >= target)
+        s for s in range(len(scores)) if s not in sheet.eliminated and scores[s] >= target
+    )
     alive = [s for s in range(len(scores)) if s not in eliminated]
     return _after(sheet, delta, alive[0] if len(alive) == 1 else None, eliminated)
 

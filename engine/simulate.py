@@ -136,9 +136,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     return decisions
 
 
-def _random_playout(
-    game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: random.Random
-) -> int:
+def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
     """`play_hand`'s loop for random bots drawing from `rng`, unrecorded: the same draws and
     the same changes, with the commonest moves inline. In PLAY, the same list of legal actions
     as `Hand.legal_actions` (the same set intersection, in the same order) and the same draw as
@@ -252,8 +250,12 @@ def _random_playout(
                     continue
                 card = plain[i]
             effect = effect_fn[card]
-            if card < 64 and len(hand) > 2 and (
-                effect is numbered or effect is skips or effect is reverses or effect is tinker
+            if (
+                card < 64
+                and len(hand) > 2
+                and (
+                    effect is numbered or effect is skips or effect is reverses or effect is tinker
+                )
             ):  # = h.step(card << 3): `Hand._do_play` and the effect
                 stats.turns += 1
                 if h.catchable:
@@ -478,9 +480,16 @@ def _count_game_win(stats: dict[str, Any], seats: Sequence[int], names: Sequence
         stats["game_wins_by_bot"][bot] = stats["game_wins_by_bot"].get(bot, 0) + 1
 
 
-def _whole_game(ruleset: str, seat_names: list[str], options: Mapping[str, Any] | None,
-                bot_list: Sequence[bots_mod.Bot], rng: random.Random, record: bool,
-                stats: dict[str, Any], names: Sequence[str]) -> Game:
+def _whole_game(
+    ruleset: str,
+    seat_names: list[str],
+    options: Mapping[str, Any] | None,
+    bot_list: Sequence[bots_mod.Bot],
+    rng: random.Random,
+    record: bool,
+    stats: dict[str, Any],
+    names: Sequence[str],
+) -> Game:
     """A game to its end, the dealer found by the highest card; its hands and win counted."""
     players = len(seat_names)
     game = Game(ruleset, seat_names, 0, options, record=record)
@@ -495,12 +504,24 @@ def _whole_game(ruleset: str, seat_names: list[str], options: Mapping[str, Any] 
     return game
 
 
-def _eight_player_game(ruleset: str, options: Mapping[str, Any] | None, seat_names: list[str],
-                       bot_list: Sequence[bots_mod.Bot], rng: random.Random, record: bool,
-                       stats: dict[str, Any], names: Sequence[str]) -> list[Game]:
+def _eight_player_game(
+    ruleset: str,
+    options: Mapping[str, Any] | None,
+    seat_names: list[str],
+    bot_list: Sequence[bots_mod.Bot],
+    rng: random.Random,
+    record: bool,
+    stats: dict[str, Any],
+    names: Sequence[str],
+) -> list[Game]:
     """The eight-player partners rotation (two tables of four); the most points win."""
     totals, tables = eight_player_rotation(
-        ruleset, dict(options or {}), seat_names, bot_list, rng, record=record,
+        ruleset,
+        dict(options or {}),
+        seat_names,
+        bot_list,
+        rng,
+        record=record,
         on_hand=lambda g, seating: _count_hand(stats, g, names, seating),
     )
     best = max(totals)
@@ -540,8 +561,9 @@ def simulate(
         raise ValueError("the eight-player partners rotation is played as whole games (--games)")
     for i in range(total):
         if eight:
-            for game in _eight_player_game(ruleset, options, seat_names, bot_list, rng, record,
-                                           stats, names):
+            for game in _eight_player_game(
+                ruleset, options, seat_names, bot_list, rng, record, stats, names
+            ):
                 if on_game is not None:
                     on_game(game)
         else:
@@ -551,8 +573,9 @@ def simulate(
                 play_hand(game, bot_list, rng)
                 _count_hand(stats, game, names)
             else:
-                game = _whole_game(ruleset, seat_names, options, bot_list, rng, record, stats,
-                                   names)
+                game = _whole_game(
+                    ruleset, seat_names, options, bot_list, rng, record, stats, names
+                )
             if on_game is not None:
                 on_game(game)
         if on_progress is not None:

@@ -270,8 +270,9 @@ def _hand(table: Table, e: Entry) -> Table:
         )
     winner = _seat(e["winner"], len(game.players), "winner")
     added = _add_hand(game, winner, _held_list(game, e["held"]))
-    return dataclasses.replace(table, game=added, undo_stack=Undo(None, table.undo_stack,
-                                                                   game.sheet))
+    return dataclasses.replace(
+        table, game=added, undo_stack=Undo(None, table.undo_stack, game.sheet)
+    )
 
 
 def _edit(table: Table, e: Entry) -> Table:

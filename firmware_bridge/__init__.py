@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["open_tray"]
 
 
-def open_tray(port: str = "auto", *, emulate: bool = False,
-              settings: BridgeSettings | None = None) -> SerialTray:
+def open_tray(
+    port: str = "auto", *, emulate: bool = False, settings: BridgeSettings | None = None
+) -> SerialTray:
     """A tray on `port` ("auto", "auto:SERIALNUMBER", a device path or a pyserial URL).
 
     With `emulate=True` the reference firmware is started on a pseudo-terminal and `port` is
@@ -33,6 +34,7 @@ def open_tray(port: str = "auto", *, emulate: bool = False,
 
         emulator = Emulator()
         emulator.start()
-        return SerialTray("emulator", settings=settings, resolve=lambda: emulator.path,
-                          emulator=emulator)
+        return SerialTray(
+            "emulator", settings=settings, resolve=lambda: emulator.path, emulator=emulator
+        )
     return SerialTray(port, settings=settings)

@@ -35,14 +35,19 @@ def ticks_diff(a: int, b: int) -> int:
 class Emulator:
     """One emulated tray. `path` is the tty to open (None while unplugged)."""
 
-    def __init__(self, *, major_range: tuple[int, int] = (wire.PROTOCOL_MAJOR,) * 2,
-                 buzzer: bool = True, board: str = "emulator",
-                 on_output: Callable[[bytes], None] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        major_range: tuple[int, int] = (wire.PROTOCOL_MAJOR,) * 2,
+        buzzer: bool = True,
+        board: str = "emulator",
+        on_output: Callable[[bytes], None] | None = None,
+    ) -> None:
         self._major_range = major_range
         self._buzzer = buzzer
         self._board = board
         self._on_output = on_output
-        self._lock = threading.Lock()       # one writer to the master at a time
+        self._lock = threading.Lock()  # one writer to the master at a time
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._master = self._slave = -1
@@ -59,7 +64,7 @@ class Emulator:
             return self.path
         master, slave = os.openpty()
         tty.setraw(master)
-        tty.setraw(slave)           # no echo or CR/LF translation before the host opens it
+        tty.setraw(slave)  # no echo or CR/LF translation before the host opens it
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
         self.firmware = self._boot()
@@ -78,8 +83,9 @@ class Emulator:
         self._listener = listener
         self.firmware = self._boot()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve_tcp, name="tray-emulator-tcp",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._serve_tcp, name="tray-emulator-tcp", daemon=True
+        )
         self._thread.start()
         self.path = f"socket://{host}:{listener.getsockname()[1]}"
         return self.path
@@ -122,7 +128,7 @@ class Emulator:
         deadline = time.monotonic() + 0.5
         while view and self._master >= 0:
             try:
-                view = view[os.write(self._master, view):]
+                view = view[os.write(self._master, view) :]
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     self.dropped_output += 1
@@ -148,9 +154,15 @@ class Emulator:
         self.firmware = self._boot()
 
     def _boot(self) -> tinkerfw.Firmware:
-        return tinkerfw.Firmware(fakemachine, self._write, ticks_ms, ticks_diff,
-                                 buzzer=self._buzzer, board=self._board,
-                                 major_range=self._major_range)
+        return tinkerfw.Firmware(
+            fakemachine,
+            self._write,
+            ticks_ms,
+            ticks_diff,
+            buzzer=self._buzzer,
+            board=self._board,
+            major_range=self._major_range,
+        )
 
     def _loop(self) -> None:
         self._pump(self._master)

@@ -33,8 +33,9 @@ class Pin:
         self._level = 1 if level else 0
         return None
 
-    def irq(self, handler: Callable[[Pin], None] | None = None, trigger: int = 0,
-            hard: bool = False) -> None:
+    def irq(
+        self, handler: Callable[[Pin], None] | None = None, trigger: int = 0, hard: bool = False
+    ) -> None:
         self._handler, self._trigger = handler, trigger
 
     def drive(self, level: int) -> None:

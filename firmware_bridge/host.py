@@ -44,16 +44,16 @@ HOST_MAJORS = (1, 1)  # protocol majors this host speaks
 class BridgeSettings:
     """Timings of the link. Tests shrink them; the defaults suit a real tray."""
 
-    baudrate: int = 115200           # ignored by USB CDC and ptys, used by real UARTs
-    heartbeat_s: float = 0.25        # host sends a heartbeat this often
-    deadline_s: float = 1.0          # no frame from the device for this long: link lost
-    device_lost_s: float = 3.0       # the device goes stand-alone after this long without us
-    hold_s: float = 1.0              # the device reports a hold after this long down
+    baudrate: int = 115200  # ignored by USB CDC and ptys, used by real UARTs
+    heartbeat_s: float = 0.25  # host sends a heartbeat this often
+    deadline_s: float = 1.0  # no frame from the device for this long: link lost
+    device_lost_s: float = 3.0  # the device goes stand-alone after this long without us
+    hold_s: float = 1.0  # the device reports a hold after this long down
     handshake_first_s: float = 0.05  # first wait for HELLO_REPLY; doubles on each retry
     handshake_max_s: float = 0.8
     handshake_attempts: int = 6
-    rescan_s: float = 0.1            # look for the device again this often while it is away
-    refused_retry_s: float = 5.0     # after refusing a device (its version, a field of its
+    rescan_s: float = 0.1  # look for the device again this often while it is away
+    refused_retry_s: float = 5.0  # after refusing a device (its version, a field of its
     #                                  hello), try again this much later
 
 
@@ -75,11 +75,15 @@ def check_version(reply: p.HelloReply, host: tuple[int, int] | None = None) -> i
     theirs = f"protocol {reply.major_min}..{reply.major_max}"
     ours = f"{host[0]}..{host[1]}"
     if reply.major_max < host[0]:
-        return _refuse(f"the tray's firmware {reply.firmware} speaks {theirs} but this "
-                       f"tinker-tray needs {ours}: update the firmware on the tray "
-                       "(docs/bridge.md, 'Deploying the firmware')")
-    return _refuse(f"the tray's firmware {reply.firmware} speaks {theirs}, newer than this "
-                   f"tinker-tray's {ours}: update tinker-tray on the host")
+        return _refuse(
+            f"the tray's firmware {reply.firmware} speaks {theirs} but this "
+            f"tinker-tray needs {ours}: update the firmware on the tray "
+            "(docs/bridge.md, 'Deploying the firmware')"
+        )
+    return _refuse(
+        f"the tray's firmware {reply.firmware} speaks {theirs}, newer than this "
+        f"tinker-tray's {ours}: update tinker-tray on the host"
+    )
 
 
 def _refuse(message: str) -> int:
@@ -156,16 +160,23 @@ class Port(Protocol):
 def open_port(name: str, baudrate: int = 115200) -> Port:
     """Open a device path or any pyserial URL (`socket://`, `rfc2217://`, `loop://`) the way
     the bridge reads it: short read timeout, bounded writes, exclusive where the OS allows."""
-    port = serial.serial_for_url(name, baudrate=baudrate, timeout=0.02, write_timeout=1.0,
-                                 exclusive=True)
+    port = serial.serial_for_url(
+        name, baudrate=baudrate, timeout=0.02, write_timeout=1.0, exclusive=True
+    )
     return cast(Port, port)  # SerialBase declares no in_waiting; each of its transports has one
 
 
 class Bridge:
-    def __init__(self, resolve: Callable[[], str | None], deliver: Callable[[Event], None], *,
-                 settings: BridgeSettings | None = None, source: str = "serial",
-                 on_frame: Callable[[str, p.Message], None] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        resolve: Callable[[], str | None],
+        deliver: Callable[[Event], None],
+        *,
+        settings: BridgeSettings | None = None,
+        source: str = "serial",
+        on_frame: Callable[[str, p.Message], None] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.settings = settings or BridgeSettings()
         self._resolve = resolve
         self._deliver = deliver
@@ -224,8 +235,7 @@ class Bridge:
         device = self.device
         show = show_frames(frames, device.max_show if device else 128)
         with self._state_lock:
-            self._wanted = _Wanted(self._next_state_id(), show[-1][:4], show,
-                                   time.monotonic())
+            self._wanted = _Wanted(self._next_state_id(), show[-1][:4], show, time.monotonic())
         self._send_wanted()
 
     def buzz(self, notes: Sequence[tuple[int, int]]) -> None:
@@ -252,8 +262,7 @@ class Bridge:
     @property
     def running(self) -> bool:
         """The port thread is alive and has not been asked to stop."""
-        return (self._thread is not None and self._thread.is_alive()
-                and not self._stop.is_set())
+        return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
 
     def wait_linked(self, timeout: float) -> bool:
         return self.linked.wait(timeout)
@@ -271,7 +280,8 @@ class Bridge:
             self._sent_at = time.monotonic()
         show = wanted.show
         over = show is not None and (
-            time.monotonic() - wanted.started > sum(f[4] for f in show) / 1000)
+            time.monotonic() - wanted.started > sum(f[4] for f in show) / 1000
+        )
         if resume and over:
             show = None
         if show is None:
@@ -279,7 +289,7 @@ class Bridge:
             return
         step = wire.SHOW_FRAMES_PER_MESSAGE
         for first in range(0, len(show), step):
-            self.send(p.ShowData(wanted.state_id, first, tuple(show[first:first + step])))
+            self.send(p.ShowData(wanted.state_id, first, tuple(show[first : first + step])))
         self.send(p.ShowPlay(wanted.state_id, len(show)))
 
     # -- the port thread ---------------------------------------------------------------------
@@ -334,17 +344,21 @@ class Bridge:
             self._fault("serial_version", str(exc))
             self._wait(self.settings.refused_retry_s)
         except DeviceRefused as exc:
-            self._fault("serial_refused", f"the USB tray on {name} is refused: {exc}; is it "
-                        "running the tinker-tray firmware? (docs/bridge.md) Trying again in "
-                        f"{self.settings.refused_retry_s:g} s")
+            self._fault(
+                "serial_refused",
+                f"the USB tray on {name} is refused: {exc}; is it "
+                "running the tinker-tray firmware? (docs/bridge.md) Trying again in "
+                f"{self.settings.refused_retry_s:g} s",
+            )
             self._wait(self.settings.refused_retry_s)
         except TimeoutError as exc:
             self._fault("serial_silent", f"{name}: {exc}")
             self._wait(self.settings.rescan_s)
         except (LinkLost, serial.SerialException, OSError) as exc:
             if not self._stop.is_set():
-                self._fault("serial_lost", f"the USB tray on {name} went away ({exc}); "
-                            "reconnecting")
+                self._fault(
+                    "serial_lost", f"the USB tray on {name} went away ({exc}); reconnecting"
+                )
         finally:
             self.linked.clear()
             with self._write_lock:
@@ -363,8 +377,13 @@ class Bridge:
     def _hello(self) -> p.Hello:
         s = self.settings
         self._hello_at = time.monotonic()
-        return p.Hello(HOST_MAJORS[0], HOST_MAJORS[1], p.PROTOCOL_MINOR,
-                       round(s.hold_s * 1000), round(s.device_lost_s * 1000))
+        return p.Hello(
+            HOST_MAJORS[0],
+            HOST_MAJORS[1],
+            p.PROTOCOL_MINOR,
+            round(s.hold_s * 1000),
+            round(s.device_lost_s * 1000),
+        )
 
     def _handshake(self, port: Port) -> p.HelloReply:
         s = self.settings
@@ -381,27 +400,31 @@ class Bridge:
                         check_version(rx.msg)
                         return rx.msg
             wait = min(wait * 2, s.handshake_max_s)
-        raise TimeoutError(f"no answer to {s.handshake_attempts} hellos "
-                           "(is the tinker-tray firmware on it?)")
+        raise TimeoutError(
+            f"no answer to {s.handshake_attempts} hellos (is the tinker-tray firmware on it?)"
+        )
 
     def _linked(self, name: str) -> None:
         device = self.device
         assert device is not None
         self._offsets.clear()
         self._seen_events.clear()  # event numbers restart with each hello (the device clears
-        self.linked.set()          # its resend queue then, so no duplicate can cross it)
+        self.linked.set()  # its resend queue then, so no duplicate can cross it)
         self._send_wanted(resume=True)
-        self._publish(TrayLinked(port=name, firmware=device.firmware, board=device.board,
-                                 t=self._clock()))
+        self._publish(
+            TrayLinked(port=name, firmware=device.firmware, board=device.board, t=self._clock())
+        )
         self._report_standalone(device)
         self.reconnects += 1
 
     def _report_standalone(self, device: p.HelloReply) -> None:
         if device.standalone_picks:
-            self._fault("serial_standalone",
-                        f"the USB tray ran on its own while the host was away and made "
-                        f"{device.standalone_picks} pick(s) of its own; those are not in the "
-                        "audit record")
+            self._fault(
+                "serial_standalone",
+                f"the USB tray ran on its own while the host was away and made "
+                f"{device.standalone_picks} pick(s) of its own; those are not in the "
+                "audit record",
+            )
 
     def _serve(self, port: Port) -> None:
         s = self.settings
@@ -433,14 +456,15 @@ class Bridge:
             self.last_reply = msg
             self._offsets.append(self._clock() - msg.uptime_ms / 1000)
             with self._state_lock:
-                stale = (msg.state_id != self._wanted.state_id
-                         and now - self._sent_at > 2 * self.settings.heartbeat_s)
+                stale = (
+                    msg.state_id != self._wanted.state_id
+                    and now - self._sent_at > 2 * self.settings.heartbeat_s
+                )
             if stale:  # a lights command got lost on the way: send the state again
                 self._send_wanted(resume=True)
         elif isinstance(msg, p.Error):
             self.errors.append(msg)
-            log.warning("tray reports error %d on frame %d: %s", msg.code, msg.ref_seq,
-                        msg.text)
+            log.warning("tray reports error %d on frame %d: %s", msg.code, msg.ref_seq, msg.text)
             if msg.code == wire.ERR_SHOW_INCOMPLETE:
                 self._send_wanted(resume=True)
             elif msg.code == wire.ERR_NOT_LINKED and now - self._hello_at > 0.2:

@@ -19,8 +19,8 @@ BY_ID = "/dev/serial/by-id"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Candidate:
-    device: str              # the kernel's name, e.g. /dev/ttyACM0
-    path: str                # what to open: the by-id link when there is one
+    device: str  # the kernel's name, e.g. /dev/ttyACM0
+    path: str  # what to open: the by-id link when there is one
     vid: int | None
     pid: int | None
     serial_number: str | None
@@ -41,20 +41,24 @@ def by_id_links(directory: str = BY_ID) -> dict[str, str]:
         names = sorted(os.listdir(directory))
     except OSError:
         return {}
-    return {os.path.realpath(os.path.join(directory, n)): os.path.join(directory, n)
-            for n in names}
+    return {os.path.realpath(os.path.join(directory, n)): os.path.join(directory, n) for n in names}
 
 
-def candidates(comports: Callable[[], Iterable] | None = None,
-               links: dict[str, str] | None = None) -> list[Candidate]:
+def candidates(
+    comports: Callable[[], Iterable] | None = None, links: dict[str, str] | None = None
+) -> list[Candidate]:
     """Every serial port, trays (2E8A:0005) first."""
     comports = comports or list_ports.comports
     links = by_id_links() if links is None else links
     found = [
-        Candidate(device=info.device,
-                  path=links.get(os.path.realpath(info.device), info.device),
-                  vid=info.vid, pid=info.pid, serial_number=info.serial_number,
-                  description=info.description or "")
+        Candidate(
+            device=info.device,
+            path=links.get(os.path.realpath(info.device), info.device),
+            vid=info.vid,
+            pid=info.pid,
+            serial_number=info.serial_number,
+            description=info.description or "",
+        )
         for info in comports()
     ]
     return sorted(found, key=lambda c: (not c.is_tray, c.device))
@@ -64,16 +68,23 @@ class AmbiguousPort(LookupError):
     """Several trays are plugged in and no serial number says which one to use."""
 
 
-def find_port(serial_number: str | None = None,
-              comports: Callable[[], Iterable] | None = None,
-              links: dict[str, str] | None = None) -> str | None:
+def find_port(
+    serial_number: str | None = None,
+    comports: Callable[[], Iterable] | None = None,
+    links: dict[str, str] | None = None,
+) -> str | None:
     """The path of the tray (matching `serial_number` if given), or None if none is plugged in."""
-    trays = [c for c in candidates(comports, links) if c.is_tray
-             and (serial_number is None or c.serial_number == serial_number)]
+    trays = [
+        c
+        for c in candidates(comports, links)
+        if c.is_tray and (serial_number is None or c.serial_number == serial_number)
+    ]
     if len(trays) > 1:
         numbers = ", ".join(str(c.serial_number) for c in trays)
-        raise AmbiguousPort(f"{len(trays)} trays plugged in ({numbers}); choose one with "
-                            "--serial auto:SERIALNUMBER or a /dev/serial/by-id path")
+        raise AmbiguousPort(
+            f"{len(trays)} trays plugged in ({numbers}); choose one with "
+            "--serial auto:SERIALNUMBER or a /dev/serial/by-id path"
+        )
     return trays[0].path if trays else None
 
 

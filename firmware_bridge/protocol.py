@@ -25,8 +25,7 @@ from typing import Any, ClassVar, TypeVar
 from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.wire import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
-__all__ = ["PROTOCOL_MAJOR", "PROTOCOL_MINOR", "Decoder", "FieldError", "ProtocolError",
-           "encode"]
+__all__ = ["PROTOCOL_MAJOR", "PROTOCOL_MINOR", "Decoder", "FieldError", "ProtocolError", "encode"]
 
 M = TypeVar("M", bound="Message")
 
@@ -131,7 +130,7 @@ class Strings:
                 raise ProtocolError("truncated string")
             end = at + 1 + body[at]
             try:
-                out.append(body[at + 1:end].decode())
+                out.append(body[at + 1 : end].decode())
             except UnicodeDecodeError:
                 raise ProtocolError("string is not UTF-8") from None
             at = end
@@ -158,9 +157,9 @@ class Message:
 
     TYPE: ClassVar[int] = -1
     FIXED: ClassVar[str] = "<"
-    GROUPS: ClassVar[Mapping[str, int]] = {}   # field -> how many fixed values it gathers
+    GROUPS: ClassVar[Mapping[str, int]] = {}  # field -> how many fixed values it gathers
     TAIL: ClassVar[Tail | None] = None
-    EXACT: ClassVar[bool] = True                # no tail: the payload is exactly FIXED long
+    EXACT: ClassVar[bool] = True  # no tail: the payload is exactly FIXED long
     LIMITS: ClassVar[Mapping[str, Limit]] = {}
 
     @classmethod
@@ -197,7 +196,7 @@ class Message:
             at = 0
             for name in _layout(cls)[0]:
                 n = cls.GROUPS.get(name, 0)
-                values.append(tuple(flat[at:at + n]) if n else flat[at])
+                values.append(tuple(flat[at : at + n]) if n else flat[at])
                 at += n or 1
         else:
             values = list(flat)
@@ -215,8 +214,9 @@ class Message:
         for name, limit in self.LIMITS.items():
             value = getattr(self, name)
             if not limit.allows(value):
-                raise FieldError(f"{self.name()}: {name} = {value!r} is not allowed "
-                                 f"({name} is {limit})")
+                raise FieldError(
+                    f"{self.name()}: {name} = {value!r} is not allowed ({name} is {limit})"
+                )
 
 
 _TYPES: dict[int, type[Message]] = {}
@@ -229,7 +229,7 @@ def _layout(cls: type[Message]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if found is None:
         names = tuple(f.name for f in dataclasses.fields(cls))
         tail = 0 if cls.TAIL is None else (cls.TAIL.count if isinstance(cls.TAIL, Strings) else 1)
-        found = _LAYOUTS[cls] = (names[:len(names) - tail], names[len(names) - tail:])
+        found = _LAYOUTS[cls] = (names[: len(names) - tail], names[len(names) - tail :])
     return found
 
 
@@ -240,8 +240,19 @@ def _register(cls: type[M]) -> type[M]:
 
 def wire_name(msg_type: int) -> str:
     """The message type's name as PROTOCOL.md writes it (HELLO_REPLY), or its number."""
-    for name in ("HELLO", "HELLO_REPLY", "HEARTBEAT", "HEARTBEAT_REPLY", "SET_LIGHTS",
-                 "SHOW_DATA", "SHOW_PLAY", "BUZZ", "ACK", "BUTTON", "ERROR"):
+    for name in (
+        "HELLO",
+        "HELLO_REPLY",
+        "HEARTBEAT",
+        "HEARTBEAT_REPLY",
+        "SET_LIGHTS",
+        "SHOW_DATA",
+        "SHOW_PLAY",
+        "BUZZ",
+        "ACK",
+        "BUTTON",
+        "ERROR",
+    ):
         if getattr(wire, name) == msg_type:
             return name
     return f"type 0x{msg_type:02x}"
@@ -253,8 +264,10 @@ KINDS = OneOf((wire.KIND_DOWN, wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE))
 
 def _majors(msg: Hello | HelloReply) -> None:
     if not 1 <= msg.major_min <= msg.major_max:
-        raise FieldError(f"{msg.name()}: majors {msg.major_min}..{msg.major_max} are not a "
-                         "range of protocol versions")
+        raise FieldError(
+            f"{msg.name()}: majors {msg.major_min}..{msg.major_max} are not a "
+            "range of protocol versions"
+        )
 
 
 @_register
@@ -402,8 +415,10 @@ class Button(Message):
 
     TYPE: ClassVar[int] = wire.BUTTON
     FIXED: ClassVar[str] = wire.FMT_BUTTON
-    LIMITS: ClassVar[Mapping[str, Limit]] = {"kind": KINDS,
-                                             "duration_ms": Range(0, MAX_DURATION_MS)}
+    LIMITS: ClassVar[Mapping[str, Limit]] = {
+        "kind": KINDS,
+        "duration_ms": Range(0, MAX_DURATION_MS),
+    }
     event_no: int
     kind: int
     t_ms: int
@@ -435,20 +450,28 @@ class Counters:
     """What the link had to throw away, and why. Nothing here is ever fatal."""
 
     frames: int = 0
-    garbled: int = 0          # not valid COBS
+    garbled: int = 0  # not valid COBS
     bad_crc: int = 0
     too_short: int = 0
     too_long: int = 0
     unknown_type: int = 0
-    bad_payload: int = 0      # does not fit its message's layout
-    bad_field: int = 0        # fits, but a field is outside its limits
+    bad_payload: int = 0  # does not fit its message's layout
+    bad_field: int = 0  # fits, but a field is outside its limits
     wrong_major: int = 0
-    seq_gaps: int = 0         # frames the sequence numbers say we never saw
+    seq_gaps: int = 0  # frames the sequence numbers say we never saw
 
     @property
     def dropped(self) -> int:
-        return (self.garbled + self.bad_crc + self.too_short + self.too_long
-                + self.unknown_type + self.bad_payload + self.bad_field + self.wrong_major)
+        return (
+            self.garbled
+            + self.bad_crc
+            + self.too_short
+            + self.too_long
+            + self.unknown_type
+            + self.bad_payload
+            + self.bad_field
+            + self.wrong_major
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

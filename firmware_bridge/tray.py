@@ -24,9 +24,14 @@ class SerialTray:
     name = "serial"
     scheduler: Loop | None = None  # the port thread never runs the service's handlers
 
-    def __init__(self, port: str = "auto", *, settings: BridgeSettings | None = None,
-                 resolve: Callable[[], str | None] | None = None,
-                 emulator: Emulator | None = None) -> None:
+    def __init__(
+        self,
+        port: str = "auto",
+        *,
+        settings: BridgeSettings | None = None,
+        resolve: Callable[[], str | None] | None = None,
+        emulator: Emulator | None = None,
+    ) -> None:
         self.port = port
         self._settings = settings
         self._resolve = resolve or resolver(port)

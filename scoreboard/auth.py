@@ -36,7 +36,7 @@ COOKIE_AGE = 30 * 24 * 3600
 
 REFUSALS = {
     "host": "this needs the table's token: open the page from the QR code or the link the "
-            "display printed, or enter the token on the entry page",
+    "display printed, or enter the token on the entry page",
     "seat": "this needs your seat's link: open the link (or QR code) made for your seat",
     "player": "this needs the table's token or a seat's link",
 }
@@ -63,8 +63,12 @@ class Visitor(BaseUser):
 
     def scopes(self) -> list[str]:
         player = ["player"] if self.host or self.seats else []
-        return ["reader", *(["host"] if self.host else []), *(["seat"] if self.seats else []),
-                *player]
+        return [
+            "reader",
+            *(["host"] if self.host else []),
+            *(["seat"] if self.seats else []),
+            *player,
+        ]
 
 
 class TableAuth(AuthenticationBackend):
@@ -77,8 +81,13 @@ class TableAuth(AuthenticationBackend):
         host = bool(token) and secrets.compare_digest(given.encode(), token.encode())
         keys = [conn.headers.get("x-seat-key", "")]
         keys += [v for k, v in conn.cookies.items() if k.startswith(SEAT_COOKIE)]
-        seats = {seat for key in keys if key for lookup in state.get("seat_lookups", ())
-                 if (seat := lookup(key)) is not None}
+        seats = {
+            seat
+            for key in keys
+            if key
+            for lookup in state.get("seat_lookups", ())
+            if (seat := lookup(key)) is not None
+        }
         visitor = Visitor(host, seats)
         return AuthCredentials(visitor.scopes()), visitor
 
@@ -116,7 +125,8 @@ class SameOrigin:
             if not same_origin(headers):
                 response = JSONResponse(
                     {"error": "refused: this request came from another site's page"},
-                    status_code=403)
+                    status_code=403,
+                )
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)

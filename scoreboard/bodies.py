@@ -20,8 +20,15 @@ MAX_BYTES = 64 * 1024
 MAX_DEPTH = 8
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
-_TYPE_WORDS = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
-               list: "a list", dict: "an object", type(None): "null"}
+_TYPE_WORDS = {
+    str: "text",
+    int: "a whole number",
+    float: "a number",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+    type(None): "null",
+}
 
 
 class BadRequest(ValueError):
@@ -43,7 +50,8 @@ class Field:
 
     def check(self, value: Any) -> None:
         ok = isinstance(value, self.types) and not (
-            isinstance(value, bool) and bool not in self.types)
+            isinstance(value, bool) and bool not in self.types
+        )
         if not ok:
             want = self.says or " or ".join(_TYPE_WORDS.get(t, t.__name__) for t in self.types)
             raise BadRequest(f"{self.name} must be {want}, not {shown(value)}")
@@ -105,8 +113,9 @@ def depth(raw: bytes) -> int:
 def whole(value: Any, name: str, low: int = 0, high: int = 2**31) -> int:
     """`value` as a whole number in [low, high), or BadRequest naming `name`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
-        raise BadRequest(f"{name} must be a whole number from {low} to {high - 1}, "
-                         f"not {shown(value)}")
+        raise BadRequest(
+            f"{name} must be a whole number from {low} to {high - 1}, not {shown(value)}"
+        )
     return value
 
 

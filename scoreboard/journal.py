@@ -125,9 +125,7 @@ class Journal:
             now = self._clock()
             cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
             game = _row_id(cur)
-            self._db.execute(
-                "UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game)
-            )
+            self._db.execute("UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game))
             self._insert(game, start, now)
         return game
 
@@ -155,11 +153,11 @@ class Journal:
         record's header (the first deal)."""
         with self._tx():
             self._require(game)
-            self._db.execute("INSERT INTO records(game, setup) VALUES (?, ?)",
-                             (game, _json(setup)))
+            self._db.execute("INSERT INTO records(game, setup) VALUES (?, ?)", (game, _json(setup)))
 
-    def append_moves(self, game: int, events: list[Mapping[str, Any]],
-                     revised: Mapping[str, Any] | None = None) -> None:
+    def append_moves(
+        self, game: int, events: list[Mapping[str, Any]], revised: Mapping[str, Any] | None = None
+    ) -> None:
         """Commit the game-record events that followed, all in one transaction. `revised` is
         the game's latest move as it stands now, if it grew since it was kept (a player's
         discard is one event whose cards are added as they are laid)."""
@@ -169,9 +167,11 @@ class Journal:
             if revised is not None:
                 self._db.execute(
                     "UPDATE moves SET event=? WHERE id=(SELECT MAX(id) FROM moves WHERE game=?)",
-                    (_json(revised), game))
-            self._db.executemany("INSERT INTO moves(game, event) VALUES (?, ?)",
-                                 [(game, _json(e)) for e in events])
+                    (_json(revised), game),
+                )
+            self._db.executemany(
+                "INSERT INTO moves(game, event) VALUES (?, ?)", [(game, _json(e)) for e in events]
+            )
 
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
@@ -198,10 +198,12 @@ class Journal:
             "SELECT g.id, g.name, g.created, "
             "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
             f"EXISTS(SELECT 1 FROM records r WHERE r.game = g.id) FROM games g {where} "
-            f"ORDER BY g.id {order}{page}", args
+            f"ORDER BY g.id {order}{page}",
+            args,
         ).fetchall()
-        return [GameInfo(i, name, created, n, bool(digital))
-                for i, name, created, n, digital in rows]
+        return [
+            GameInfo(i, name, created, n, bool(digital)) for i, name, created, n, digital in rows
+        ]
 
     def latest_game(self) -> int | None:
         row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
@@ -243,8 +245,9 @@ class Journal:
     def load(self, game: int | None) -> T.Table:
         return T.fold(x.entry for x in self.entries(game))
 
-    def export_json(self, game: int, shown: Callable[[Mapping[str, Any]], bool] | None = None
-                    ) -> str:
+    def export_json(
+        self, game: int, shown: Callable[[Mapping[str, Any]], bool] | None = None
+    ) -> str:
         """The game as JSON: its hands, totals and every entry (`shown`: only the entries it
         accepts; the table session leaves out a pick whose lights are still spinning)."""
         info = self._info(game)

@@ -52,8 +52,9 @@ class Showing:
             begins += frame.seconds
         return {
             "seq": self.seq,
-            "frames": [{"levels": list(f.levels), "seconds": f.seconds}
-                       for f in self.frames[:reached]],
+            "frames": [
+                {"levels": list(f.levels), "seconds": f.seconds} for f in self.frames[:reached]
+            ],
             "more": reached < len(self.frames),
             "elapsed": elapsed,
         }
@@ -69,8 +70,12 @@ def start(pick: Pick, settings: ShowSettings | None, now: float) -> Showing | No
     frames: tuple[Frame, ...] = ()
     if settings is not None and pick.colour in COLOURS:
         frames = tuple(show.frames(pick.colour, settings, pick.lead))
-    return Showing(seq=pick.seq, started=started,
-                   reveal_at=started + max(0.0, pick.settles_at - pick.shown_at), frames=frames)
+    return Showing(
+        seq=pick.seq,
+        started=started,
+        reveal_at=started + max(0.0, pick.settles_at - pick.shown_at),
+        frames=frames,
+    )
 
 
 def no_show(seq: int | None) -> dict[str, Any]:

@@ -108,8 +108,13 @@ class TableSession:
     ) -> int:
         """Start a new game (the old one stays in the journal). While a game with hands entered
         is unfinished, `confirm=True` is needed: a stray tap must not end it."""
-        start = {"kind": "start", "players": players, "dealer": dealer,
-                 "options": {} if options is None else options, "ruleset": ruleset}
+        start = {
+            "kind": "start",
+            "players": players,
+            "dealer": dealer,
+            "options": {} if options is None else options,
+            "ruleset": ruleset,
+        }
         with self._lock:
             game = self.table.game
             if game is not None and game.hands and not game.over and not confirm:
@@ -126,8 +131,16 @@ class TableSession:
     def _on_pick(self, event: Event) -> None:
         assert isinstance(event, Pick)
         showing = reveal.start(event, self.show_settings, self._clock())
-        self._submit({"kind": "pick", "seq": event.seq, "colour": event.colour,
-                      "t": event.t, "source": event.source}, showing)
+        self._submit(
+            {
+                "kind": "pick",
+                "seq": event.seq,
+                "colour": event.colour,
+                "t": event.t,
+                "source": event.source,
+            },
+            showing,
+        )
 
     # --- when a pick may be named ---
 
@@ -136,8 +149,12 @@ class TableSession:
         to it (nothing may name its colour yet), else None."""
         with self._lock:
             showing, last = self._showing, self.table.last_pick
-            if (showing is not None and last is not None and last.seq == showing.seq
-                    and showing.hidden(self._clock())):
+            if (
+                showing is not None
+                and last is not None
+                and last.seq == showing.seq
+                and showing.hidden(self._clock())
+            ):
                 return showing.seq
             return None
 
@@ -176,8 +193,12 @@ class TableSession:
     def view(self) -> dict[str, Any]:
         """The whole view, every hand (the terminal, /api/view?hands=all)."""
         with self._lock:
-            return build_view(self.table, game_id=self.game_id, version=self.version,
-                              pick_hidden=self.hidden_pick() is not None)
+            return build_view(
+                self.table,
+                game_id=self.game_id,
+                version=self.version,
+                pick_hidden=self.hidden_pick() is not None,
+            )
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
@@ -187,8 +208,13 @@ class TableSession:
             key = (self.version, self.hidden_pick() is not None)
             cached = self._cached
             if cached is None or cached[0] != key:
-                view = build_view(self.table, game_id=self.game_id, version=self.version,
-                                  pick_hidden=key[1], recent=RECENT_HANDS)
+                view = build_view(
+                    self.table,
+                    game_id=self.game_id,
+                    version=self.version,
+                    pick_hidden=key[1],
+                    recent=RECENT_HANDS,
+                )
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
             return key[0], cached[2]
@@ -201,8 +227,9 @@ class TableSession:
             if cached is not None and cached[0] is old and cached[1] is new:
                 return cached[2]
         before, after = json.loads(old), json.loads(new)
-        text = json.dumps({k: v for k, v in after.items() if before.get(k) != v},
-                          separators=(",", ":"))
+        text = json.dumps(
+            {k: v for k, v in after.items() if before.get(k) != v}, separators=(",", ":")
+        )
         with self._lock:
             self._change = (old, new, text)
         return text

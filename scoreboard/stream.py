@@ -62,8 +62,9 @@ Changes = Callable[[str, str], str]
 """(the text a client has, the new text) -> JSON of the top-level keys that changed."""
 
 
-def respond(request: Request, snapshot: Snapshot, event: str,
-            changes: Changes | None = None) -> EventSourceResponse:
+def respond(
+    request: Request, snapshot: Snapshot, event: str, changes: Changes | None = None
+) -> EventSourceResponse:
     """An event stream of `snapshot()`: sent at once, then whenever its text changes (a new
     version, or the same version with a pick revealed). With `changes`, only the first message
     is the whole snapshot (`event`); each later one (`<event>-change`) holds the keys that
@@ -89,5 +90,6 @@ def respond(request: Request, snapshot: Snapshot, event: str,
         finally:
             clients.remove(entry)
 
-    return EventSourceResponse(stream(), ping=request.state.ping,
-                               headers={"Cache-Control": "no-cache"})
+    return EventSourceResponse(
+        stream(), ping=request.state.ping, headers={"Cache-Control": "no-cache"}
+    )

@@ -16,7 +16,11 @@ TEAMS = ("A", "B")
 
 
 def build_view(
-    table: T.Table, *, game_id: int | None, version: int, pick_hidden: bool = False,
+    table: T.Table,
+    *,
+    game_id: int | None,
+    version: int,
+    pick_hidden: bool = False,
     recent: int | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
@@ -61,8 +65,11 @@ def build_view(
     if g.over:
         names = g.winner_names()
         winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
-        view["winner"] = {"seats": list(winners), "names": names,
-                          "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!"}
+        view["winner"] = {
+            "seats": list(winners),
+            "names": names,
+            "text": f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}!",
+        }
     return view
 
 
@@ -102,14 +109,18 @@ def chart(totals: list[tuple[int, tuple[int, ...]]]) -> dict[str, Any]:
     picked = list(range(step - 1, n, step))
     if n and picked[-1] != n - 1:
         picked.append(n - 1)
-    return {"numbers": [totals[i][0] for i in picked],
-            "totals": [list(totals[i][1]) for i in picked]}
+    return {
+        "numbers": [totals[i][0] for i in picked],
+        "totals": [list(totals[i][1]) for i in picked],
+    }
 
 
 def _rules_text(mode: str, target: int, partners: bool) -> str:
     if mode == "lowest":
-        return (f"Points are what you are caught holding. When someone reaches {target}, "
-                "the lowest total wins.")
+        return (
+            f"Points are what you are caught holding. When someone reaches {target}, "
+            "the lowest total wins."
+        )
     if mode == "challenge":
         return f"Challenge UNO: reach {target} and you are out. The last player left wins."
     who = "the first team" if partners else "the first player"
@@ -122,8 +133,12 @@ def _declared(table: T.Table) -> dict[str, Any] | None:
     who = None
     if table.declared_by is not None and table.game is not None:
         who = table.game.players[table.declared_by]
-    return {"card": table.declared, "name": C.name(C.card(table.declared)),
-            "seat": table.declared_by, "who": who}
+    return {
+        "card": table.declared,
+        "name": C.name(C.card(table.declared)),
+        "seat": table.declared_by,
+        "who": who,
+    }
 
 
 def _pick(pick: T.TinkerPick | None, hidden: bool) -> dict[str, Any] | None:
@@ -131,8 +146,14 @@ def _pick(pick: T.TinkerPick | None, hidden: bool) -> dict[str, Any] | None:
         return None
     declared = C.name(C.card(pick.declared)) if pick.declared else None
     if hidden:
-        return {"seq": pick.seq, "pending": True, "colour": None, "declared": declared,
-                "says": "Tinker Bell is choosing…", "meanings": []}
+        return {
+            "seq": pick.seq,
+            "pending": True,
+            "colour": None,
+            "declared": declared,
+            "says": "Tinker Bell is choosing…",
+            "meanings": [],
+        }
     return {
         "seq": pick.seq,
         "pending": False,
@@ -149,11 +170,26 @@ def keyboard(ruleset: rulesets.Ruleset = rulesets.DISNEY) -> list[dict[str, Any]
     for cid in sorted(set(ruleset.deck)):
         colour = C.COLOURS[C.COLOUR_OF[cid]] if cid < 64 else "wild"
         rank = C.RANK_OF[cid]
-        label = str(rank) if cid < 64 and rank < 10 else {
-            C.SKIP: "Skip", C.REVERSE: "Rev", C.DRAW2: "+2", C.WILD: "Wild",
-            C.WILD_DISCARD_ALL: "Discard All", C.VILLAIN_DRAW4: "Villain +4",
-        }.get(rank, C.code(cid))
-        keys.append({"code": C.code(cid), "name": C.name(cid), "label": label,
-                     "colour": colour, "points": ruleset.card_points(cid),
-                     "copies": ruleset.deck.count(cid)})
+        label = (
+            str(rank)
+            if cid < 64 and rank < 10
+            else {
+                C.SKIP: "Skip",
+                C.REVERSE: "Rev",
+                C.DRAW2: "+2",
+                C.WILD: "Wild",
+                C.WILD_DISCARD_ALL: "Discard All",
+                C.VILLAIN_DRAW4: "Villain +4",
+            }.get(rank, C.code(cid))
+        )
+        keys.append(
+            {
+                "code": C.code(cid),
+                "name": C.name(cid),
+                "label": label,
+                "colour": colour,
+                "points": ruleset.card_points(cid),
+                "copies": ruleset.deck.count(cid),
+            }
+        )
     return keys

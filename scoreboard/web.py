@@ -58,22 +58,28 @@ PAGE_SIZE, MAX_PAGE = 50, 200
 # ---------------------------------------------------------------------- request bodies
 WEB_KINDS = ("declare", "dealer", "edit", "hand", "undo", "void")
 """Entries a page may send; picks come only from the tray, games start via /api/new-game."""
-ENTRY = Body("an entry", (
-    Field("kind", (str,), True, "one of " + ", ".join(WEB_KINDS)),
-    Field("winner", (int,), says="a seat number"),
-    Field("held", (list, dict), says="a list with one item per seat"),
-    Field("hand", (int,), says="a hand number (0 is the first)"),
-    Field("dealer", (int,), says="a seat number"),
-    Field("card", (str, int, type(None)), says="a card code such as RD2, or null"),
-    Field("seat", (int, type(None)), says="a seat number or null"),
-))
-NEW_GAME = Body("a new game", (
-    Field("players", (list,), True, "a list of names"),
-    Field("dealer", (int,), says="a seat number"),
-    Field("options", (dict,), says="an object of rule options"),
-    Field("name", (str, type(None)), says="text"),
-    Field("confirm", (bool,)),
-))
+ENTRY = Body(
+    "an entry",
+    (
+        Field("kind", (str,), True, "one of " + ", ".join(WEB_KINDS)),
+        Field("winner", (int,), says="a seat number"),
+        Field("held", (list, dict), says="a list with one item per seat"),
+        Field("hand", (int,), says="a hand number (0 is the first)"),
+        Field("dealer", (int,), says="a seat number"),
+        Field("card", (str, int, type(None)), says="a card code such as RD2, or null"),
+        Field("seat", (int, type(None)), says="a seat number or null"),
+    ),
+)
+NEW_GAME = Body(
+    "a new game",
+    (
+        Field("players", (list,), True, "a list of names"),
+        Field("dealer", (int,), says="a seat number"),
+        Field("options", (dict,), says="an object of rule options"),
+        Field("name", (str, type(None)), says="text"),
+        Field("confirm", (bool,)),
+    ),
+)
 DELETE = Body("a deletion", (Field("confirm", (str,), True, 'the phrase "delete game N"'),))
 LOGIN = Body("a sign-in", (Field("token", (str,), True, "the table's token"),))
 EMPTY = Body("this request", ())
@@ -132,16 +138,24 @@ async def tray_page(request: Request) -> Response:
 
 
 async def favicon(request: Request) -> Response:
-    return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml",
-                        headers={"Cache-Control": "max-age=86400"})
+    return FileResponse(
+        STATIC / "icon.svg", media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+    )
 
 
 async def manifest(request: Request) -> Response:
-    return JSONResponse({
-        "name": "Tinker Bell tray", "short_name": "Tinker tray", "start_url": "/",
-        "display": "fullscreen", "background_color": "#0b0d12", "theme_color": "#0b0d12",
-        "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
-    }, media_type="application/manifest+json")
+    return JSONResponse(
+        {
+            "name": "Tinker Bell tray",
+            "short_name": "Tinker tray",
+            "start_url": "/",
+            "display": "fullscreen",
+            "background_color": "#0b0d12",
+            "theme_color": "#0b0d12",
+            "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+        },
+        media_type="application/manifest+json",
+    )
 
 
 async def view(request: Request) -> Response:
@@ -162,9 +176,14 @@ async def cards(request: Request) -> Response:
 
 async def whoami(request: Request) -> Response:
     visitor: auth.Visitor = request.user
-    return JSONResponse({"host": visitor.host, "seats": sorted(visitor.seats),
-                         "press": request.state.press is not None},
-                        headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {
+            "host": visitor.host,
+            "seats": sorted(visitor.seats),
+            "press": request.state.press is not None,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 async def events(request: Request) -> Response:
@@ -180,12 +199,22 @@ async def games(request: Request) -> Response:
     found = journal.games(before=before, limit=limit + 1)
     more = len(found) > limit
     found = found[:limit]
-    return JSONResponse({
-        "current": request.state.table.game_id,
-        "games": [{"id": g.id, "name": g.name, "created": g.created, "entries": g.entries,
-                   "digital": g.digital} for g in found],
-        "next": found[-1].id if more else None,
-    })
+    return JSONResponse(
+        {
+            "current": request.state.table.game_id,
+            "games": [
+                {
+                    "id": g.id,
+                    "name": g.name,
+                    "created": g.created,
+                    "entries": g.entries,
+                    "digital": g.digital,
+                }
+                for g in found
+            ],
+            "next": found[-1].id if more else None,
+        }
+    )
 
 
 @needs("host")
@@ -196,8 +225,10 @@ async def export(request: Request) -> Response:
         table = session.journal.load(game).game
         if (table is None or not table.over) and request.query_params.get("reveal") != "yes":
             raise HTTPException(
-                409, "the record shows every hand, the bots' too: export it when the game is "
-                "over, or add ?reveal=yes to show every hand now")
+                409,
+                "the record shows every hand, the bots' too: export it when the game is "
+                "over, or add ?reveal=yes to show every hand now",
+            )
         text = await run_in_threadpool(session.journal.export_record, game)
     elif fmt == "json":
         text = await run_in_threadpool(session.export_json, game)
@@ -205,9 +236,14 @@ async def export(request: Request) -> Response:
         text = await run_in_threadpool(session.journal.export_csv, game)
     else:
         raise HTTPException(404, "export as .csv, .json or (a digital game) .jsonl")
-    return Response(text, media_type=EXPORT_TYPES[fmt], headers={
-        "Content-Disposition": f'attachment; filename="tinker-game-{game}.{fmt}"',
-        "Cache-Control": "no-store"})
+    return Response(
+        text,
+        media_type=EXPORT_TYPES[fmt],
+        headers={
+            "Content-Disposition": f'attachment; filename="tinker-game-{game}.{fmt}"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 @needs("host")
@@ -223,10 +259,11 @@ def qr_response(request: Request, path: str) -> Response:
     base = (request.state.public_url or str(request.base_url)).rstrip("/")
     buf = io.BytesIO()
     segno.make(f"{base}{path}", error="m").save(
-        buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True,
-        xmldecl=False)
-    return Response(buf.getvalue(), media_type="image/svg+xml",
-                    headers={"Cache-Control": "no-store"})
+        buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True, xmldecl=False
+    )
+    return Response(
+        buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
 
 
 # ---------------------------------------------------------------------- writing
@@ -235,8 +272,7 @@ async def entry(request: Request) -> Response:
     data = await bodies.read(request)
     kind = data.get("kind")
     if kind not in WEB_KINDS:  # before the fields: which fields belong depends on the kind
-        raise BadRequest(f"kind must be one of {', '.join(WEB_KINDS)}, not "
-                         f"{bodies.shown(kind)}")
+        raise BadRequest(f"kind must be one of {', '.join(WEB_KINDS)}, not {bodies.shown(kind)}")
     ENTRY.check(data)
     version = await run_in_threadpool(request.state.table.submit, data)
     return JSONResponse({"version": version})
@@ -247,9 +283,14 @@ async def new_game(request: Request) -> Response:
     data = await bodies.read(request, NEW_GAME)
     session: TableSession = request.state.table
     game = await run_in_threadpool(
-        lambda: session.new_game(data["players"], data.get("dealer", 0), data.get("options"),
-                                 name=data.get("name") or None,
-                                 confirm=data.get("confirm") is True))
+        lambda: session.new_game(
+            data["players"],
+            data.get("dealer", 0),
+            data.get("options"),
+            name=data.get("name") or None,
+            confirm=data.get("confirm") is True,
+        )
+    )
     return JSONResponse({"game": game, "version": session.version})
 
 
@@ -291,8 +332,7 @@ def _game(request: Request) -> int:
     return game
 
 
-def _query_int(request: Request, name: str, low: int, high: int, default: int | None
-               ) -> int | None:
+def _query_int(request: Request, name: str, low: int, high: int, default: int | None) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
@@ -386,8 +426,13 @@ def create_app(
         parts = Parts(bus=bus, clients=clients, table=session, emulator=press is not None)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
-            "token": token, "journal": journal, "table": session, "clients": clients,
-            "press": press, "public_url": public_url, "ping": ping,
+            "token": token,
+            "journal": journal,
+            "table": session,
+            "clients": clients,
+            "press": press,
+            "public_url": public_url,
+            "ping": ping,
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
             **added,
         }
@@ -403,17 +448,25 @@ def create_app(
                 value.close()
             session.close()
 
-    handlers = dict(EXCEPTION_HANDLERS)
-    for ext in extensions:
-        for error, status in ext.exception_handlers.items():
-            handlers[error] = answer(status)
     return Starlette(
-        routes=[*routes, *(r for ext in extensions for r in ext.routes),
-                Mount("/static", StaticFiles(directory=STATIC), name="static")],
+        routes=[
+            *routes,
+            *(r for ext in extensions for r in ext.routes),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
         middleware=[
             Middleware(auth.SameOrigin),
             Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
         ],
-        exception_handlers=handlers,
+        exception_handlers=_handlers(extensions),
         lifespan=lifespan,
     )
+
+
+def _handlers(extensions: Sequence[Extension]) -> dict[Any, Any]:
+    """The one exception map: the scoreboard's, and each extension's errors as a 4xx sentence."""
+    handlers: dict[Any, Any] = dict(EXCEPTION_HANDLERS)
+    for ext in extensions:
+        for error, status in ext.exception_handlers.items():
+            handlers[error] = answer(status)
+    return handlers

@@ -48,7 +48,12 @@ def quick_config():
         base,
         button=dataclasses.replace(base.button, debounce_s=0.02, hold_s=0.3, stuck_s=0.6),
         show=dataclasses.replace(
-            base.show, steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02,
+            base.show,
+            steps=4,
+            first_step_s=0.01,
+            last_step_s=0.02,
+            blinks=1,
+            blink_s=0.02,
             lit_s=0.05,
         ),
     )
@@ -103,8 +108,9 @@ def presses():
 
 @pytest.fixture
 def app(journal, bus, presses):
-    return create_app(journal, bus, TOKEN, press=lambda: presses.append(1),
-                      public_url="http://table.local:8000")
+    return create_app(
+        journal, bus, TOKEN, press=lambda: presses.append(1), public_url="http://table.local:8000"
+    )
 
 
 @pytest.fixture

@@ -19,14 +19,21 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_is_clean():
-    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True,
-                            text=True)
+    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_applied():
+    result = subprocess.run(
+        [_tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_architecture_contracts_are_kept():
-    result = subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [_tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
 

@@ -205,7 +205,7 @@ def mqtt_url_problem(value: Any) -> str | None:
     from urllib.parse import urlsplit
 
     if not isinstance(value, str):
-        return "must be a broker address such as \"mqtt://192.168.1.10:1883\""
+        return 'must be a broker address such as "mqtt://192.168.1.10:1883"'
     try:
         parts = urlsplit(value)
         port = parts.port
@@ -214,8 +214,10 @@ def mqtt_url_problem(value: Any) -> str | None:
     if parts.scheme not in MQTT_SCHEMES or not parts.hostname:
         return f"must look like mqtt://host:1883 or mqtts://host:8883, not {value!r}"
     if parts.path not in ("", "/") or parts.query or parts.username or port == 0:
-        return ("takes only a host and a port (the user and password have their own keys), "
-                f"not {value!r}")
+        return (
+            "takes only a host and a port (the user and password have their own keys), "
+            f"not {value!r}"
+        )
     return None
 
 
@@ -373,9 +375,7 @@ class _Checker:
     def problem(self, path: tuple[str, ...], message: str) -> None:
         self.problems.append(Problem(_line_of(self.lines, path), message))
 
-    def table(
-        self, value: Any, schema: dict[str, Any], path: tuple[str, ...]
-    ) -> dict[str, Any]:
+    def table(self, value: Any, schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
         """The keys of `value` that pass `schema`; records a problem for every other one."""
         name = ".".join(path) or "the top level"
         if not isinstance(value, dict):
@@ -422,9 +422,11 @@ class _Checker:
         if button.stuck_s <= button.hold_s:
             self.problem(("button", "stuck_s"), "button.stuck_s must be longer than hold_s")
         if buzzer.kind == "passive" and not buzzer.active_high:
-            self.problem(("buzzer", "active_high"),
-                         "buzzer.active_high = false does nothing for a passive buzzer (a tone "
-                         "sounds the same either way up): remove it, or set kind = \"active\"")
+            self.problem(
+                ("buzzer", "active_high"),
+                "buzzer.active_high = false does nothing for a passive buzzer (a tone "
+                'sounds the same either way up): remove it, or set kind = "active"',
+            )
         buses = tuple(gpio.get("buses", ("i2c", "spi", "uart")))
         self.check_pins(button, buzzer, leds, buses)
         mqtt = self.mqtt(top.get("mqtt"))
@@ -448,11 +450,12 @@ class _Checker:
             return None
         raw = self.data["mqtt"]
         if "url" not in raw:
-            self.problem(("mqtt",), "[mqtt] needs a url (e.g. url = \"mqtt://broker:1883\")")
+            self.problem(("mqtt",), '[mqtt] needs a url (e.g. url = "mqtt://broker:1883")')
             return None
         if "password_file" in raw and "password_env" in raw:
-            self.problem(("mqtt", "password_env"),
-                         "mqtt: give password_file or password_env, not both")
+            self.problem(
+                ("mqtt", "password_env"), "mqtt: give password_file or password_env, not both"
+            )
         if str(raw.get("url", "")).startswith("mqtt://") and "ca_file" in raw:
             self.problem(("mqtt", "ca_file"), "mqtt.ca_file is for mqtts:// (TLS) addresses")
         return MqttSettings(**fields) if "url" in fields else None

@@ -79,7 +79,9 @@ class TrayDevices(CompositeDevice):
                 )
                 made.append(lights[colour])
             button = DigitalInputDevice(
-                config.button.pin, pull_up=config.button.pull_up, bounce_time=None,
+                config.button.pin,
+                pull_up=config.button.pull_up,
+                bounce_time=None,
                 pin_factory=pin_factory,
             )
             made.append(button)
@@ -132,6 +134,10 @@ class TrayDevices(CompositeDevice):
 
 def _buzzer(config: BuzzerConfig, pin_factory: Factory | None) -> Buzzer | TonalBuzzer:
     if config.kind == "passive":
-        return TonalBuzzer(config.pin, mid_tone=Tone.from_note(PASSIVE_MID_TONE),
-                           octaves=PASSIVE_OCTAVES, pin_factory=pin_factory)
+        return TonalBuzzer(
+            config.pin,
+            mid_tone=Tone.from_note(PASSIVE_MID_TONE),
+            octaves=PASSIVE_OCTAVES,
+            pin_factory=pin_factory,
+        )
     return Buzzer(config.pin, active_high=config.active_high, pin_factory=pin_factory)

@@ -46,7 +46,8 @@ class GpioTray:
         # Each tune as this tray's buzzer plays it, worked out once (note names -> Hz).
         self._tunes = {name: tune.steps(config.buzzer.kind) for name, tune in TUNES.items()}
         self.player = Player(
-            self.scheduler, self.devices.set_levels,
+            self.scheduler,
+            self.devices.set_levels,
             self.devices.sound if config.buzzer.enabled else None,
         )
         self.detector: PressDetector | None = None
@@ -59,8 +60,11 @@ class GpioTray:
         self._deliver = deliver
         button = self.config.button
         self.detector = PressDetector(
-            button.debounce_s, button.hold_s, button.stuck_s,
-            pressed=self.devices.button.is_active, now=self.clock(),
+            button.debounce_s,
+            button.hold_s,
+            button.stuck_s,
+            pressed=self.devices.button.is_active,
+            now=self.clock(),
         )
         self.scheduler.call_soon(self._rearm)  # a button down at start may be stuck
         self.devices.button.when_activated = self._pressed_edge

@@ -25,8 +25,9 @@ class Picker:
         self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
         # Where the light show starts: its own source, so the colours a seed gives are the same
         # with or without it, and the start says nothing about the pick (tray.show).
-        self._leads: random.Random = (secrets.SystemRandom() if seed is None
-                                      else random.Random(f"lead {seed}"))
+        self._leads: random.Random = (
+            secrets.SystemRandom() if seed is None else random.Random(f"lead {seed}")
+        )
         self.seeded = seed is not None
         self._next_seq = first_seq
         self._lock = threading.Lock()

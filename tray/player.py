@@ -138,8 +138,9 @@ class Player:
         self.levels = frame.levels
         self._show(frame.levels)
         if i + 1 < len(frames):  # schedule from the planned time, so errors do not accumulate
-            self.scheduler.call_at(due + frame.seconds, self._step, gen, frames, i + 1,
-                                   due + frame.seconds)
+            self.scheduler.call_at(
+                due + frame.seconds, self._step, gen, frames, i + 1, due + frame.seconds
+            )
 
     def _start_sound(self, steps: tuple[tuple[Sound, float], ...]) -> None:
         self._sound_gen += 1

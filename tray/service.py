@@ -128,9 +128,13 @@ class TrayService:
 
     def healthy(self) -> bool:
         """The loop runs a job, the relay gets through its queue, and the tray says it is well."""
-        return (self._loop is not None and self._loop.alive(timeout=2.0)
-                and self._relay is not None and self._relay.alive(timeout=2.0)
-                and bool(self.tray.healthy()))
+        return (
+            self._loop is not None
+            and self._loop.alive(timeout=2.0)
+            and self._relay is not None
+            and self._relay.alive(timeout=2.0)
+            and bool(self.tray.healthy())
+        )
 
     # --- input: any thread ---
     def press(self) -> None:
@@ -139,8 +143,9 @@ class TrayService:
 
     def hold(self) -> None:
         """A virtual long hold."""
-        self._deliver(ButtonHeld(t=time.time(), seconds=self.settings.button.hold_s,
-                                 source="virtual"))
+        self._deliver(
+            ButtonHeld(t=time.time(), seconds=self.settings.button.hold_s, source="virtual")
+        )
 
     def _deliver(self, event: Event) -> None:
         try:
@@ -176,8 +181,7 @@ class TrayService:
                 self._post(event)
         except Exception as exc:
             log.exception("handling %s failed", event.type)
-            self._post(Fault(kind="service_error", message=f"{event.type}: {exc}",
-                             t=time.time()))
+            self._post(Fault(kind="service_error", message=f"{event.type}: {exc}", t=time.time()))
 
     def _on_tap(self, event: ButtonPressed) -> None:
         if self.spinning:
@@ -190,8 +194,13 @@ class TrayService:
         except Exception as exc:  # the pick stands (no gap in the sequence); say the tray failed
             log.exception("the tray could not show pick %d", pick.seq)
             self._busy_until = float("-inf")
-            self._post(Fault(kind="tray_error", t=time.time(),
-                             message=f"the lights could not show pick {pick.seq}: {exc}"))
+            self._post(
+                Fault(
+                    kind="tray_error",
+                    t=time.time(),
+                    message=f"the lights could not show pick {pick.seq}: {exc}",
+                )
+            )
         self.history.append(pick)
         self._post(event)
         self._post(pick)

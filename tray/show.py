@@ -40,8 +40,9 @@ def extra_steps(colour: str, lead: str | None, settings: ShowSettings) -> int:
     return (_index(colour) - _index(lead) - (settings.steps - 1)) % len(COLOURS)
 
 
-def spin_seconds(settings: ShowSettings, colour: str | None = None,
-                 lead: str | None = None) -> float:
+def spin_seconds(
+    settings: ShowSettings, colour: str | None = None, lead: str | None = None
+) -> float:
     """How long from the first frame until the pick has landed (scan plus blinks); without a
     colour, the shortest show (no extra steps)."""
     return _spin(settings, extra_steps(colour, lead, settings) if colour is not None else 0)
@@ -49,8 +50,11 @@ def spin_seconds(settings: ShowSettings, colour: str | None = None,
 
 @functools.lru_cache(maxsize=16)
 def _spin(settings: ShowSettings, extra: int) -> float:  # on the way from a tap to the lights
-    return (sum(step_times(settings)) + extra * settings.last_step_s
-            + 2 * settings.blinks * settings.blink_s)
+    return (
+        sum(step_times(settings))
+        + extra * settings.last_step_s
+        + 2 * settings.blinks * settings.blink_s
+    )
 
 
 def frames(colour: str, settings: ShowSettings, lead: str | None = None) -> list[Frame]:

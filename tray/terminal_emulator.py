@@ -27,8 +27,12 @@ from rich.text import Text
 from tray.backend import COLOURS, DARK
 from tray.events import ButtonHeld, Event, Fault, Pick
 
-RGB = {"red": (235, 40, 40), "blue": (40, 100, 255), "green": (30, 200, 80),
-       "yellow": (250, 210, 0)}
+RGB = {
+    "red": (235, 40, 40),
+    "blue": (40, 100, 255),
+    "green": (30, 200, 80),
+    "yellow": (250, 210, 0),
+}
 OFF = (45, 45, 45)
 
 
@@ -38,8 +42,9 @@ def light(colour: str, level: float) -> Text:
 
 
 class TerminalEmulator:
-    def __init__(self, service: Any, bus: Any, tray: Any, tap: Callable[[], None],
-                 hold: Callable[[], None]) -> None:
+    def __init__(
+        self, service: Any, bus: Any, tray: Any, tap: Callable[[], None], hold: Callable[[], None]
+    ) -> None:
         self.service, self.tray, self.tap, self.hold = service, tray, tap, hold
         self.log: list[str] = []
         self._quit = threading.Event()
@@ -68,13 +73,18 @@ class TerminalEmulator:
             colour = Text(pick.colour, style=f"bold rgb{RGB[pick.colour]}")
             if i == 0 and self.service.spinning:  # no spoilers: the lights reveal it first
                 colour = Text("?", style="bold")
-            history.add_row(str(pick.seq), colour,
-                            time.strftime("%H:%M:%S", time.localtime(pick.t)), pick.source)
+            history.add_row(
+                str(pick.seq),
+                colour,
+                time.strftime("%H:%M:%S", time.localtime(pick.t)),
+                pick.source,
+            )
         side = Table.grid(padding=(0, 4))
         side.add_row(Panel(lights, title="Tinker Bell tray (emulator)"), history)
         state = "spinning..." if self.service.spinning else "ready"
         help_line = Text.from_markup(
-            f"[bold]space[/] tap   [bold]h[/] long hold   [bold]q[/] quit      {state}")
+            f"[bold]space[/] tap   [bold]h[/] long hold   [bold]q[/] quit      {state}"
+        )
         return Group(side, help_line, *(Text.from_markup(line) for line in self.log[-3:]))
 
     def _key(self, key: str) -> None:

@@ -42,8 +42,11 @@ def midi(note: str) -> int:
     match = _NOTE.fullmatch(note)
     if match is None:
         raise ValueError(f"a note is a name like 'E6', 'F#5' or 'Bb6', not {note!r}")
-    return (_LETTERS[match["letter"]] + _ACCIDENTALS[match["accidental"]]
-            + 12 * (int(match["octave"]) + 1))
+    return (
+        _LETTERS[match["letter"]]
+        + _ACCIDENTALS[match["accidental"]]
+        + 12 * (int(match["octave"]) + 1)
+    )
 
 
 def midi_frequency(number: int) -> float:
@@ -85,8 +88,10 @@ class Tune:
 
     def notes(self) -> tuple[tuple[int, int], ...]:
         """The melody as the USB tray's firmware takes it: (Hz, or 0 for a rest; milliseconds)."""
-        return tuple((0 if note is None else round(frequency(note)), round(s * 1000))
-                     for note, s in self.melody)
+        return tuple(
+            (0 if note is None else round(frequency(note)), round(s * 1000))
+            for note, s in self.melody
+        )
 
 
 TUNES: dict[str, Tune] = {

@@ -45,28 +45,59 @@ class Check:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="pin map (default as for `run`)")
-    parser.add_argument("--seconds", type=seconds, default=10.0,
-                        help="how long to count presses (default %(default)s)")
-    parser.add_argument("--answers", metavar="YN", help="answer the questions from this string "
-                        "of y/n instead of asking (scripted runs)")
-    parser.add_argument("--fade-seconds", type=seconds, default=1.0,
-                        help="length of each light's fade test (default %(default)s)")
-    parser.add_argument("--mock", action="store_true",
-                        help="MockFactory pins with scripted presses (no hardware needed)")
-    parser.add_argument("--mock-presses", type=at_least(0), default=5, metavar="N",
-                        help="with --mock: presses to script (default %(default)s)")
-    parser.add_argument("--mock-bounce", type=at_least(0), default=3, metavar="K",
-                        help="with --mock: bounces per edge (default %(default)s)")
-    parser.add_argument("--mock-bounce-ms", type=milliseconds, default=0.0, metavar="MS",
-                        help="with --mock: how long each edge bounces, in ms (default 0: the "
-                             "bounces come back to back)")
+    parser.add_argument(
+        "--seconds",
+        type=seconds,
+        default=10.0,
+        help="how long to count presses (default %(default)s)",
+    )
+    parser.add_argument(
+        "--answers",
+        metavar="YN",
+        help="answer the questions from this string of y/n instead of asking (scripted runs)",
+    )
+    parser.add_argument(
+        "--fade-seconds",
+        type=seconds,
+        default=1.0,
+        help="length of each light's fade test (default %(default)s)",
+    )
+    parser.add_argument(
+        "--mock",
+        action="store_true",
+        help="MockFactory pins with scripted presses (no hardware needed)",
+    )
+    parser.add_argument(
+        "--mock-presses",
+        type=at_least(0),
+        default=5,
+        metavar="N",
+        help="with --mock: presses to script (default %(default)s)",
+    )
+    parser.add_argument(
+        "--mock-bounce",
+        type=at_least(0),
+        default=3,
+        metavar="K",
+        help="with --mock: bounces per edge (default %(default)s)",
+    )
+    parser.add_argument(
+        "--mock-bounce-ms",
+        type=milliseconds,
+        default=0.0,
+        metavar="MS",
+        help="with --mock: how long each edge bounces, in ms (default 0: the "
+        "bounces come back to back)",
+    )
 
 
 class NoAnswer(Exception):
     """The questions cannot be answered: no terminal (and no --answers), or its input ended."""
 
-    MESSAGE = ("the bench test asks what you see and hear: run it in a terminal, or give the "
-               "answers with --answers (e.g. --answers yyyyyyyyy)")
+    MESSAGE = (
+        "the bench test asks what you see and hear: run it in a terminal, or give the "
+        "answers with --answers (e.g. --answers yyyyyyyyy)"
+    )
 
 
 def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
@@ -89,26 +120,38 @@ def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
 def check_idle_input(devices: Any, config: Config, seconds: float = 0.5) -> list[Check]:
     button = devices.button
     rail = "3.3 V (pull-up)" if config.button.pull_up else "ground (pull-down)"
-    checks = [Check("button: idle level", not button.is_active,
-                    f"GPIO{config.button.pin} rests released, pulled to {rail}"
-                    if not button.is_active else
-                    f"GPIO{config.button.pin} reads PRESSED with nobody touching it: a short, "
-                    f"the button wired to the wrong rail, or pull_up set wrongly")]
+    checks = [
+        Check(
+            "button: idle level",
+            not button.is_active,
+            f"GPIO{config.button.pin} rests released, pulled to {rail}"
+            if not button.is_active
+            else f"GPIO{config.button.pin} reads PRESSED with nobody touching it: a short, "
+            f"the button wired to the wrong rail, or pull_up set wrongly",
+        )
+    ]
     changes, last, end = 0, button.value, time.monotonic() + seconds
     while time.monotonic() < end:
         value = button.value
         changes += value != last
         last = value
         time.sleep(0.001)
-    checks.append(Check("button: no floating", changes == 0,
-                        "steady while untouched" if changes == 0 else
-                        f"changed {changes} times while untouched: the input floats or picks "
-                        "up noise (check the ground wire and the pull resistor)"))
+    checks.append(
+        Check(
+            "button: no floating",
+            changes == 0,
+            "steady while untouched"
+            if changes == 0
+            else f"changed {changes} times while untouched: the input floats or picks "
+            "up noise (check the ground wire and the pull resistor)",
+        )
+    )
     return checks
 
 
-def walk_lights(devices: Any, config: Config, ask: Callable[[str], bool],
-                fade_seconds: float = 1.0) -> list[Check]:
+def walk_lights(
+    devices: Any, config: Config, ask: Callable[[str], bool], fade_seconds: float = 1.0
+) -> list[Check]:
     checks = []
     for i, colour in enumerate(COLOURS):
         levels = [0.0] * 4
@@ -126,16 +169,25 @@ def walk_lights(devices: Any, config: Config, ask: Callable[[str], bool],
             faded = ask(f"Did the {colour.upper()} light go off?")
         devices.set_levels(DARK)
         pin = config.leds[colour].pin
-        detail = f"GPIO{pin}: " + ("on, fade and off seen" if lit and faded else
-                                   ("did not light: check its resistor, polarity (long leg to "
-                                    "the GPIO side) and active_high" if not lit else
-                                    "lit but did not fade/go off: check active_high"))
+        detail = f"GPIO{pin}: " + (
+            "on, fade and off seen"
+            if lit and faded
+            else (
+                "did not light: check its resistor, polarity (long leg to "
+                "the GPIO side) and active_high"
+                if not lit
+                else "lit but did not fade/go off: check active_high"
+            )
+        )
         checks.append(Check(f"light: {colour}", lit and faded, detail))
     return checks
 
 
-def play_steps(sound: Callable[[Any], None], steps: Sequence[tuple[Any, float]],
-               sleep: Callable[[float], None] = time.sleep) -> None:
+def play_steps(
+    sound: Callable[[Any], None],
+    steps: Sequence[tuple[Any, float]],
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
     """Play a tune's steps in real time (the bench has no scheduler), then silence."""
     try:
         for value, seconds in steps:
@@ -147,14 +199,18 @@ def play_steps(sound: Callable[[Any], None], steps: Sequence[tuple[Any, float]],
 
 BUZZER_HINTS = {
     "active": "silent or only a click: if it is a passive piezo (no sound on plain 3.3 V), set "
-              "kind = \"passive\"; else check its + leg is on the GPIO and active_high",
+    'kind = "passive"; else check its + leg is on the GPIO and active_high',
     "passive": "silent or a rasp: if it beeps by itself on 3.3 V it is an active buzzer, set "
-               "kind = \"active\"; else check its two wires (GPIO and ground)",
+    'kind = "active"; else check its two wires (GPIO and ground)',
 }
 
 
-def beep(devices: Any, config: Config, ask: Callable[[str], bool],
-         sleep: Callable[[float], None] = time.sleep) -> list[Check]:
+def beep(
+    devices: Any,
+    config: Config,
+    ask: Callable[[str], bool],
+    sleep: Callable[[float], None] = time.sleep,
+) -> list[Check]:
     """Play both tunes, with a pause between them, and ask whether they were heard."""
     if not config.buzzer.enabled:
         return []
@@ -163,14 +219,21 @@ def beep(devices: Any, config: Config, ask: Callable[[str], bool],
         play_steps(devices.sound, TUNES[name].steps(kind), sleep)
         sleep(0.5)
     heard = ask(f"Did you hear a quick chirp, then a little chime ({kind} buzzer)?")
-    return [Check("buzzer", heard, f"GPIO{config.buzzer.pin} ({kind}): " +
-                  ("both tunes heard" if heard else BUZZER_HINTS[kind]))]
+    return [
+        Check(
+            "buzzer",
+            heard,
+            f"GPIO{config.buzzer.pin} ({kind}): "
+            + ("both tunes heard" if heard else BUZZER_HINTS[kind]),
+        )
+    ]
 
 
 def bounce_report(edges: list[tuple[float, bool]], config: Config) -> tuple[list[Check], str]:
     """Count presses with the service's own detector; measure bounce from edge clusters."""
-    detector = PressDetector(config.button.debounce_s, config.button.hold_s,
-                             config.button.stuck_s, wall_offset=0.0)
+    detector = PressDetector(
+        config.button.debounce_s, config.button.hold_s, config.button.stuck_s, wall_offset=0.0
+    )
     presses = 0
     for t, pressed in [*edges, (math.inf, None)]:
         while detector.next_deadline is not None and detector.next_deadline <= t:
@@ -188,35 +251,49 @@ def bounce_report(edges: list[tuple[float, bool]], config: Config) -> tuple[list
     bounces = [c[-1] - c[0] for c in clusters]
     worst = max(bounces, default=0.0)
     recommend = min(0.2, max(0.005, math.ceil((worst * 1.5 + 0.002) * 1000) / 1000))
-    summary = (f"{len(edges)} edges in {len(clusters)} transitions; worst bounce "
-               f"{worst * 1000:.1f} ms; recommended debounce_s = {recommend:g} "
-               f"(now {config.button.debounce_s:g})")
+    summary = (
+        f"{len(edges)} edges in {len(clusters)} transitions; worst bounce "
+        f"{worst * 1000:.1f} ms; recommended debounce_s = {recommend:g} "
+        f"(now {config.button.debounce_s:g})"
+    )
     checks = [
-        Check("button: presses", presses > 0,
-              f"{presses} presses counted" if presses else
-              "no press seen: check the button's two wires (GPIO and ground)"),
-        Check("button: debounce", worst < config.button.debounce_s,
-              f"bounce {worst * 1000:.1f} ms is within debounce_s" if worst <
-              config.button.debounce_s else
-              f"bounce {worst * 1000:.1f} ms exceeds debounce_s: set debounce_s = {recommend:g}"),
+        Check(
+            "button: presses",
+            presses > 0,
+            f"{presses} presses counted"
+            if presses
+            else "no press seen: check the button's two wires (GPIO and ground)",
+        ),
+        Check(
+            "button: debounce",
+            worst < config.button.debounce_s,
+            f"bounce {worst * 1000:.1f} ms is within debounce_s"
+            if worst < config.button.debounce_s
+            else f"bounce {worst * 1000:.1f} ms exceeds debounce_s: set debounce_s = {recommend:g}",
+        ),
     ]
     return checks, summary
 
 
-def count_presses(devices: Any, seconds: float, script: Callable[[], None] | None,
-                  out: Any) -> list[tuple[float, bool]]:
+def count_presses(
+    devices: Any, seconds: float, script: Callable[[], None] | None, out: Any
+) -> list[tuple[float, bool]]:
     edges: list[tuple[float, bool]] = []
 
     def edge(pressed: bool) -> Callable[[], None]:
         def callback() -> None:
             with contextlib.suppress(Exception):  # nothing may escape a GPIO callback
                 edges.append((time.monotonic(), pressed))
+
         return callback
 
     devices.button.when_activated = edge(True)
     devices.button.when_deactivated = edge(False)
-    print(f"Press the Tinker Bell button a few times in the next {seconds:g} seconds...",
-          file=out, flush=True)
+    print(
+        f"Press the Tinker Bell button a few times in the next {seconds:g} seconds...",
+        file=out,
+        flush=True,
+    )
     presser = None
     if script is not None:
         presser = threading.Thread(target=script, daemon=True)
@@ -229,8 +306,9 @@ def count_presses(devices: Any, seconds: float, script: Callable[[], None] | Non
     return edges
 
 
-def scripted_presses(pin: Any, presses: int, bounces: int,
-                     bounce_s: float = 0.0) -> Callable[[], None]:
+def scripted_presses(
+    pin: Any, presses: int, bounces: int, bounce_s: float = 0.0
+) -> Callable[[], None]:
     """A finger on mock pins: each edge bounces `bounces` times over at least `bounce_s`
     seconds (0: back to back, so the machine's scheduling cannot stretch it)."""
     gap = bounce_s / (2 * bounces) if bounces else 0.0
@@ -266,8 +344,13 @@ def bench(config: Config, factory: Any, args: argparse.Namespace, out: Any = sys
         checks = check_idle_input(devices, config)
         checks += walk_lights(devices, config, ask, args.fade_seconds)
         checks += beep(devices, config, ask)
-        script = (scripted_presses(devices.button.pin, args.mock_presses, args.mock_bounce,
-                                   args.mock_bounce_ms / 1000) if args.mock else None)
+        script = (
+            scripted_presses(
+                devices.button.pin, args.mock_presses, args.mock_bounce, args.mock_bounce_ms / 1000
+            )
+            if args.mock
+            else None
+        )
         edges = count_presses(devices, args.seconds, script, out)
         press_checks, summary = bounce_report(edges, config)
         checks += press_checks
@@ -293,8 +376,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         factory = make_pin_factory("mock" if args.mock else config.pin_factory)
     except NoGpio as exc:
-        print(f"tinker-tray bench: {exc}.\nRun it on the Pi the tray is wired to, or try "
-              "`tinker-tray bench --mock` to see what it does.", file=sys.stderr)
+        print(
+            f"tinker-tray bench: {exc}.\nRun it on the Pi the tray is wired to, or try "
+            "`tinker-tray bench --mock` to see what it does.",
+            file=sys.stderr,
+        )
         return 2
     if args.answers is None and not sys.stdin.isatty():  # checked before a light is lit
         print(f"tinker-tray bench: {NoAnswer.MESSAGE}", file=sys.stderr)

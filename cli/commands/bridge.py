@@ -1,11 +1,11 @@
 """`tinker-tray bridge`: find USB trays, watch the link live, or pretend to be a tray.
 
-    tinker-tray bridge ports                      candidate serial ports, trays first
-    tinker-tray bridge monitor [--port auto]      every frame both ways, events and drop counters
-    tinker-tray bridge monitor --emulate          the same against the firmware emulator
-    tinker-tray bridge emulate                    an emulated tray on a pty (Enter taps the button)
-    tinker-tray bridge emulate --tcp 7777         the same on socket://127.0.0.1:7777
-    tinker-tray bridge deploy [--port auto]       copy the reference firmware to a Pico (mpremote)
+tinker-tray bridge ports                      candidate serial ports, trays first
+tinker-tray bridge monitor [--port auto]      every frame both ways, events and drop counters
+tinker-tray bridge monitor --emulate          the same against the firmware emulator
+tinker-tray bridge emulate                    an emulated tray on a pty (Enter taps the button)
+tinker-tray bridge emulate --tcp 7777         the same on socket://127.0.0.1:7777
+tinker-tray bridge deploy [--port auto]       copy the reference firmware to a Pico (mpremote)
 """
 
 from __future__ import annotations
@@ -31,22 +31,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     sub.add_parser("ports", help="list serial ports; USB trays (2E8A:0005) first")
     mon = sub.add_parser("monitor", help="show frames and events on the link live")
-    mon.add_argument("--port", default="auto",
-                     help="auto, auto:SERIALNUMBER, a device path or a pyserial URL")
+    mon.add_argument(
+        "--port", default="auto", help="auto, auto:SERIALNUMBER, a device path or a pyserial URL"
+    )
     mon.add_argument("--emulate", action="store_true", help="monitor the firmware emulator")
     mon.add_argument("--heartbeats", action="store_true", help="show heartbeats too")
     mon.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
     emu = sub.add_parser("emulate", help="run an emulated tray on a pseudo-terminal")
     emu.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
-    emu.add_argument("--tcp", type=int, metavar="PORT", default=None,
-                     help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
-                          "--serial socket://127.0.0.1:PORT")
-    dep = sub.add_parser("deploy", help="copy the reference firmware to a Pico running "
-                         "MicroPython (needs mpremote: pip install 'tinker-tray[firmware]')")
-    dep.add_argument("--port", default="auto",
-                     help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path")
-    dep.add_argument("--dry-run", action="store_true",
-                     help="print the files and the mpremote command; copy nothing")
+    emu.add_argument(
+        "--tcp",
+        type=int,
+        metavar="PORT",
+        default=None,
+        help="serve it on 127.0.0.1:PORT instead (0: any free port), for "
+        "--serial socket://127.0.0.1:PORT",
+    )
+    dep = sub.add_parser(
+        "deploy",
+        help="copy the reference firmware to a Pico running "
+        "MicroPython (needs mpremote: pip install 'tinker-tray[firmware]')",
+    )
+    dep.add_argument(
+        "--port",
+        default="auto",
+        help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path",
+    )
+    dep.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the files and the mpremote command; copy nothing",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,9 +99,11 @@ def pico_port(port: str) -> str:
         except AmbiguousPort as exc:
             raise DeployError(str(exc)) from None
         if found is None:
-            raise DeployError("no Pico running MicroPython (USB 2E8A:0005) is plugged in: "
-                              "install MicroPython on it first (docs/bridge.md, 'Deploying "
-                              "the firmware')")
+            raise DeployError(
+                "no Pico running MicroPython (USB 2E8A:0005) is plugged in: "
+                "install MicroPython on it first (docs/bridge.md, 'Deploying "
+                "the firmware')"
+            )
         return found
     if "://" not in port and not os.path.exists(port):
         raise DeployError(f"no such port: {port}")
@@ -95,16 +112,17 @@ def pico_port(port: str) -> str:
 
 def deploy_command(port: str, tool: list[str]) -> list[str]:
     """mpremote: connect to `port`, copy the firmware files to the board's root, reset it."""
-    return [*tool, "connect", port, "cp", *(str(f) for f in firmware_files()), ":",
-            "+", "reset"]
+    return [*tool, "connect", port, "cp", *(str(f) for f in firmware_files()), ":", "+", "reset"]
 
 
 def _deploy(args: argparse.Namespace) -> int:
     try:
         tool = mpremote()
         if tool is None:
-            raise DeployError("deploying needs mpremote: pip install 'tinker-tray[firmware]' "
-                              "(or pipx install mpremote)")
+            raise DeployError(
+                "deploying needs mpremote: pip install 'tinker-tray[firmware]' "
+                "(or pipx install mpremote)"
+            )
         port = pico_port(args.port)
     except DeployError as exc:
         print(f"tinker-tray: {exc}", file=sys.stderr)
@@ -117,8 +135,11 @@ def _deploy(args: argparse.Namespace) -> int:
         return 0
     result = subprocess.run(command, check=False)
     if result.returncode:
-        print(f"tinker-tray: mpremote failed (exit {result.returncode}); the tray may hold "
-              "part of the old firmware: run the command again", file=sys.stderr)
+        print(
+            f"tinker-tray: mpremote failed (exit {result.returncode}); the tray may hold "
+            "part of the old firmware: run the command again",
+            file=sys.stderr,
+        )
         return 1
     print("firmware deployed; the tray restarted with it")
     return 0
@@ -130,8 +151,10 @@ def port_problem(port: str) -> str | None:
     path given by hand that does not exist at the start is most likely a typo."""
     if port == "auto" or port.startswith("auto:") or "://" in port or os.path.exists(port):
         return None
-    return (f"there is no port {port} (`tinker-tray bridge ports` lists them; "
-            "auto waits for a tray to be plugged in)")
+    return (
+        f"there is no port {port} (`tinker-tray bridge ports` lists them; "
+        "auto waits for a tray to be plugged in)"
+    )
 
 
 def _ports(_args: argparse.Namespace) -> int:
@@ -207,18 +230,23 @@ def _emulate(args: argparse.Namespace) -> int:
 
     emulator = Emulator()
     if args.tcp is not None and not 0 <= args.tcp <= 65535:
-        print(f"tinker-tray: --tcp takes a port number 0 to 65535, not {args.tcp}",
-              file=sys.stderr)
+        print(f"tinker-tray: --tcp takes a port number 0 to 65535, not {args.tcp}", file=sys.stderr)
         return 2
     try:
         path = emulator.start() if args.tcp is None else emulator.start_tcp(port=args.tcp)
     except OSError as exc:
-        print(f"tinker-tray: cannot serve the emulated tray on port {args.tcp}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"tinker-tray: cannot serve the emulated tray on port {args.tcp}: "
+            f"{exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 1
-    print(f"emulated tray on {path}\n"
-          f"  tinker-tray run --serial {path}    (in another terminal)\n"
-          "  press Enter to tap the Tinker Bell button, Ctrl-C to stop", flush=True)
+    print(
+        f"emulated tray on {path}\n"
+        f"  tinker-tray run --serial {path}    (in another terminal)\n"
+        "  press Enter to tap the Tinker Bell button, Ctrl-C to stop",
+        flush=True,
+    )
     try:
         if args.seconds is not None:
             time.sleep(args.seconds)

@@ -31,13 +31,23 @@ def default_journal() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--journal", type=Path, default=default_journal(),
-                        help="the SQLite journal of games (default: %(default)s)")
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        default=default_journal(),
+        help="the SQLite journal of games (default: %(default)s)",
+    )
     add_network_arguments(parser)
-    parser.add_argument("--url", help="the address phones should open, for the QR code "
-                                      "(default: this machine's LAN address and --port)")
-    parser.add_argument("--terminal", action="store_true",
-                        help="also draw the scores in this terminal (for a Pi's HDMI console)")
+    parser.add_argument(
+        "--url",
+        help="the address phones should open, for the QR code "
+        "(default: this machine's LAN address and --port)",
+    )
+    parser.add_argument(
+        "--terminal",
+        action="store_true",
+        help="also draw the scores in this terminal (for a Pi's HDMI console)",
+    )
     from cli.commands.run import add_mqtt_arguments
 
     add_mqtt_arguments(parser)
@@ -45,15 +55,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_network_arguments(parser: argparse.ArgumentParser) -> None:
     """--host, --port and --mdns: the same defaults for `run`, `emulate` and `display`."""
-    parser.add_argument("--host", default=DEFAULT_HOST,
-                        help="address to serve on (default: %(default)s, every interface, so the "
-                             "phones at the table can open it; 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
-                        help="display port (default: %(default)s)")
-    parser.add_argument("--mdns", action=argparse.BooleanOptionalAction,
-                        default=network.mdns_default(),
-                        help=f"answer to {MDNS_NAME}.local on the LAN (default: on; "
-                             "TINKER_TRAY_MDNS=0 turns it off)")
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to serve on (default: %(default)s, every interface, so the "
+        "phones at the table can open it; 127.0.0.1: this machine only)",
+    )
+    parser.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help="display port (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--mdns",
+        action=argparse.BooleanOptionalAction,
+        default=network.mdns_default(),
+        help=f"answer to {MDNS_NAME}.local on the LAN (default: on; "
+        "TINKER_TRAY_MDNS=0 turns it off)",
+    )
 
 
 def public_url(host: str, port: int) -> str:
@@ -140,8 +157,15 @@ def start_display(
     found = network.addresses(host, port, url)
     app = create_app(journal, bus, journal.token(), press=press, public_url=found.url, show=show)
     server = ServerThread(app, sock, log_level="warning").start()
-    display = Display(journal, server, app.state.session, found.url, journal.token(),
-                      virtual_tray=press is not None, warning=found.warning)
+    display = Display(
+        journal,
+        server,
+        app.state.session,
+        found.url,
+        journal.token(),
+        virtual_tray=press is not None,
+        warning=found.warning,
+    )
     if (network.mdns_default() if mdns is None else mdns) and found.ip is not None:
         display.withdraw = network.announce(found.ip, port)
         display.mdns_url = network.mdns_url(port)
@@ -171,8 +195,7 @@ class VirtualButton:
     and every page names the colour only then. A press while the lights still spin is ignored,
     as on the tray: a double tap picks once. Sequence numbers carry on from the journal's."""
 
-    def __init__(self, bus: Any, show: ShowSettings,
-                 clock: Callable[[], float] | None = None):
+    def __init__(self, bus: Any, show: ShowSettings, clock: Callable[[], float] | None = None):
         import threading
         import time
 
@@ -222,8 +245,16 @@ def run(args: argparse.Namespace) -> int:
     except SystemExit as exc:
         return int(exc.code or 2)
     try:
-        display = start_display(bus, args.journal, args.host, args.port, url=args.url,
-                                press=button, show=settings, mdns=args.mdns)
+        display = start_display(
+            bus,
+            args.journal,
+            args.host,
+            args.port,
+            url=args.url,
+            press=button,
+            show=settings,
+            mdns=args.mdns,
+        )
     except DisplayError as exc:
         print(f"tinker-tray display: {exc}", file=sys.stderr)
         if mqtt is not None:

@@ -26,8 +26,11 @@ from tray.config import Config
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser)
-    parser.add_argument("--serial", action="store_true",
-                        help="emulate the USB tray (firmware_bridge's emulator) instead of GPIO")
+    parser.add_argument(
+        "--serial",
+        action="store_true",
+        help="emulate the USB tray (firmware_bridge's emulator) instead of GPIO",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,8 +48,11 @@ def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], 
     if pin is None or not hasattr(pin, "drive_low"):
         return service.press, service.hold
     pause = threading.Event()
-    down, up = (pin.drive_low, pin.drive_high) if tray.config.button.pull_up else (
-        pin.drive_high, pin.drive_low)
+    down, up = (
+        (pin.drive_low, pin.drive_high)
+        if tray.config.button.pull_up
+        else (pin.drive_high, pin.drive_low)
+    )
 
     def tap() -> None:
         down()
@@ -128,6 +134,7 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         timer.start()
     script: Callable[[], None] | None = None
     if args.presses is not None:
+
         def press_script() -> None:
             for _ in range(args.presses):
                 while service.spinning:

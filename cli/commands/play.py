@@ -15,29 +15,61 @@ DEFAULT_PLAYERS = "You,Ann,Bob,Cy"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", default=DEFAULT_PLAYERS, metavar="NAMES",
-                   help=f"comma-separated player names, in seat order (default {DEFAULT_PLAYERS})")
-    p.add_argument("--humans", default="0", metavar="SEATS",
-                   help="comma-separated seats played by people at this keyboard (0 is the first "
-                        "player; several = hot seat; 'none' = watch the bots); default 0")
-    p.add_argument("--bots", default="greedy", metavar="NAMES",
-                   help="greedy (default), random (easiest), search (hardest; search:300 rollouts "
-                        "or search:200ms a move), or a comma-separated mix dealt round the table")
-    p.add_argument("--ruleset", default="disney",
-                   help="disney (default), classic, official-2018 or elvis")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a ruleset option, e.g. target=200, scoring=challenge (repeatable)")
+    p.add_argument(
+        "--players",
+        default=DEFAULT_PLAYERS,
+        metavar="NAMES",
+        help=f"comma-separated player names, in seat order (default {DEFAULT_PLAYERS})",
+    )
+    p.add_argument(
+        "--humans",
+        default="0",
+        metavar="SEATS",
+        help="comma-separated seats played by people at this keyboard (0 is the first "
+        "player; several = hot seat; 'none' = watch the bots); default 0",
+    )
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="NAMES",
+        help="greedy (default), random (easiest), search (hardest; search:300 rollouts "
+        "or search:200ms a move), or a comma-separated mix dealt round the table",
+    )
+    p.add_argument(
+        "--ruleset", default="disney", help="disney (default), classic, official-2018 or elvis"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a ruleset option, e.g. target=200, scoring=challenge (repeatable)",
+    )
     p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="first dealer (default 0)")
-    p.add_argument("--seed", type=int, metavar="S",
-                   help="seed the deal, the bots and Tinker Bell's picks (a repeatable demo); "
-                        "without it the picks are fair picks from the operating system")
-    p.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
-                   help="seconds between bot moves, 0 to 5 (default 0.6)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed the deal, the bots and Tinker Bell's picks (a repeatable demo); "
+        "without it the picks are fair picks from the operating system",
+    )
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="seconds between bot moves, 0 to 5 (default 0.6)",
+    )
     p.add_argument("--hands", type=positive, metavar="N", help="stop after N hands")
-    p.add_argument("--no-show", action="store_true",
-                   help="no light show in text when the button is pressed")
-    p.add_argument("--record", type=Path, metavar="FILE",
-                   help="on leaving, write the game record to FILE (for `tinker-tray replay`)")
+    p.add_argument(
+        "--no-show", action="store_true", help="no light show in text when the button is pressed"
+    )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="on leaving, write the game record to FILE (for `tinker-tray replay`)",
+    )
 
 
 positive = at_least(1)
@@ -89,11 +121,21 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_show and console.is_terminal and sys.stdin.isatty():
         show = text_show(console, _skippable_wait)
     read = TtyInput() if sys.stdin.isatty() else input
-    play = TerminalPlay(session, keys, changed, Picker(args.seed), read=read, console=console,
-                        show=show, hands=args.hands)
+    play = TerminalPlay(
+        session,
+        keys,
+        changed,
+        Picker(args.seed),
+        read=read,
+        console=console,
+        show=show,
+        hands=args.hands,
+    )
     names = ", ".join(args.players.split(","))
-    console.print(f"[bold]Disney UNO with Tinker Bell[/] ({args.ruleset}): {names}. "
-                  "Type ? for help, q to leave.")
+    console.print(
+        f"[bold]Disney UNO with Tinker Bell[/] ({args.ruleset}): {names}. "
+        "Type ? for help, q to leave."
+    )
     try:
         return play.run()
     except KeyboardInterrupt:
@@ -108,16 +150,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _save(session, path: Path | None, console) -> None:
     if path is None:
-        console.print("Nothing was saved (add --record FILE to keep the game record).",
-                      soft_wrap=True)
+        console.print(
+            "Nothing was saved (add --record FILE to keep the game record).", soft_wrap=True
+        )
         return
     try:
         path.write_text(session.record(), encoding="utf-8")
     except OSError as exc:
         console.print(f"Could not write the game record to {path}: {exc}", soft_wrap=True)
         return
-    console.print(f"The game record is in {path} (tinker-tray replay {path}).",
-                  soft_wrap=True, markup=False)
+    console.print(
+        f"The game record is in {path} (tinker-tray replay {path}).", soft_wrap=True, markup=False
+    )
 
 
 def _skippable_wait(seconds: float) -> bool:

@@ -14,10 +14,16 @@ if TYPE_CHECKING:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="a game record (.jsonl), or - for standard input")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", type=_option,
-                   help="play the record under this rule option instead of its header's (e.g. "
-                        "villain_draw4_may_take=true for a Disney record written before the "
-                        "book's reading became the default); may be repeated")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        type=_option,
+        help="play the record under this rule option instead of its header's (e.g. "
+        "villain_draw4_may_take=true for a Disney record written before the "
+        "book's reading became the default); may be repeated",
+    )
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -56,8 +62,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"tinker-tray replay: cannot read {args.file}: {reason}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
-        print(f"tinker-tray replay: {args.file} is not UTF-8 text (a game record is JSON Lines)",
-              file=sys.stderr)
+        print(
+            f"tinker-tray replay: {args.file} is not UTF-8 text (a game record is JSON Lines)",
+            file=sys.stderr,
+        )
         return 2
     try:
         game, count = replay(_with_options(text, args.option))

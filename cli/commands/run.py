@@ -18,30 +18,55 @@ log = logging.getLogger("tinker-tray")
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by `run` and `emulate`."""
-    parser.add_argument("--config", metavar="FILE",
-                        help="pin map and settings (default: $TINKER_TRAY_CONFIG, then "
-                             "/etc/tinker-tray/pinmap.toml, then the packaged default)")
-    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=True,
-                        help="serve the score display (default: on)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="pin map and settings (default: $TINKER_TRAY_CONFIG, then "
+        "/etc/tinker-tray/pinmap.toml, then the packaged default)",
+    )
+    parser.add_argument(
+        "--web",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="serve the score display (default: on)",
+    )
     add_network_arguments(parser)
-    parser.add_argument("--journal", type=Path, default=None,
-                        help="the display's SQLite journal (default: $STATE_DIRECTORY or "
-                             "~/.local/state/tinker-tray/journal.sqlite3)")
-    parser.add_argument("--presses", type=at_least(0), metavar="N",
-                        help="emulator: press the button N times, then stop (scripted runs)")
-    parser.add_argument("--seconds", type=seconds, metavar="S",
-                        help="emulator: stop after S seconds (scripted runs)")
+    parser.add_argument(
+        "--journal",
+        type=Path,
+        default=None,
+        help="the display's SQLite journal (default: $STATE_DIRECTORY or "
+        "~/.local/state/tinker-tray/journal.sqlite3)",
+    )
+    parser.add_argument(
+        "--presses",
+        type=at_least(0),
+        metavar="N",
+        help="emulator: press the button N times, then stop (scripted runs)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=seconds,
+        metavar="S",
+        help="emulator: stop after S seconds (scripted runs)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details")
     add_mqtt_arguments(parser)
 
 
 def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     """--mqtt and --table (run, emulate, display): publish this table (docs/mqtt.md)."""
-    parser.add_argument("--mqtt", metavar="URL",
-                        help="publish this table to an MQTT broker, mqtt://host:1883 or "
-                             "mqtts://host:8883 (default: the settings file's [mqtt] url)")
-    parser.add_argument("--table", metavar="NAME",
-                        help="this table's name on MQTT (default: [mqtt] table, else 'table')")
+    parser.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish this table to an MQTT broker, mqtt://host:1883 or "
+        "mqtts://host:8883 (default: the settings file's [mqtt] url)",
+    )
+    parser.add_argument(
+        "--table",
+        metavar="NAME",
+        help="this table's name on MQTT (default: [mqtt] table, else 'table')",
+    )
 
 
 def mqtt_settings(
@@ -89,8 +114,13 @@ def open_mqtt(config: tray_config.Config | None, args: argparse.Namespace) -> An
 
 
 def attach_mqtt(
-    opened: Any, config: tray_config.Config | None, args: argparse.Namespace, bus: Any,
-    session: Any, *, press: Callable[[], None] | None,
+    opened: Any,
+    config: tray_config.Config | None,
+    args: argparse.Namespace,
+    bus: Any,
+    session: Any,
+    *,
+    press: Callable[[], None] | None,
 ) -> Callable[[], None]:
     """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer.
     Without a web display the scoreboard's session runs headless, for MQTT's scores."""
@@ -114,10 +144,13 @@ def attach_mqtt(
             return lambda: None
         session = TableSession(journal, bus, show=config.show if config else None)
         closers += [session.close, journal.close]
-    table = start_table(settings, link, session, bus, press=press,
-                        state_dir=journal_path.parent)
-    log.info("publishing table %s on %s (topics under tinker-tray/%s/)",
-             settings.table, link.broker.url, settings.table)
+    table = start_table(settings, link, session, bus, press=press, state_dir=journal_path.parent)
+    log.info(
+        "publishing table %s on %s (topics under tinker-tray/%s/)",
+        settings.table,
+        link.broker.url,
+        settings.table,
+    )
     closers.insert(0, table.close)
 
     def close() -> None:
@@ -129,14 +162,21 @@ def attach_mqtt(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser)
-    parser.add_argument("--serial", nargs="?", const="auto", metavar="PORT|auto",
-                        help="use a USB microcontroller tray (default port: auto-detect)")
+    parser.add_argument(
+        "--serial",
+        nargs="?",
+        const="auto",
+        metavar="PORT|auto",
+        help="use a USB microcontroller tray (default port: auto-detect)",
+    )
 
 
 def setup_logging(args: argparse.Namespace) -> None:
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
 
 
 def load_config(args: argparse.Namespace) -> tray_config.Config | None:
@@ -144,8 +184,9 @@ def load_config(args: argparse.Namespace) -> tray_config.Config | None:
     try:
         return tray_config.load(path)
     except tray_config.ConfigError as exc:
-        print(f"tinker-tray: the pin map is not usable; no pin was touched.\n{exc}",
-              file=sys.stderr)
+        print(
+            f"tinker-tray: the pin map is not usable; no pin was touched.\n{exc}", file=sys.stderr
+        )
         return None
 
 
@@ -155,8 +196,11 @@ def open_serial_tray(port: str, *, emulate: bool) -> Any:
         from cli.commands.bridge import port_problem
         from firmware_bridge import open_tray
     except ImportError as exc:
-        print(f"tinker-tray: --serial needs the firmware_bridge package, which is not "
-              f"available here ({exc}).", file=sys.stderr)
+        print(
+            f"tinker-tray: --serial needs the firmware_bridge package, which is not "
+            f"available here ({exc}).",
+            file=sys.stderr,
+        )
         return None
     if not emulate and (problem := port_problem(port)):
         print(f"tinker-tray: --serial: {problem}", file=sys.stderr)
@@ -197,7 +241,10 @@ def attach_display_session(
     journal = args.journal or default_journal()
     try:
         display = start_display(
-            bus, journal, args.host, args.port,
+            bus,
+            journal,
+            args.host,
+            args.port,
             press=service.press if virtual_button else None,
             show=service.settings.show,
             mdns=getattr(args, "mdns", None),
@@ -238,7 +285,8 @@ def start_service(
     service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
         close_display, session = attach_display_session(
-            service, bus, args, virtual_button=virtual_button)
+            service, bus, args, virtual_button=virtual_button
+        )
     except BaseException:
         tray.close()
         if mqtt is not None:
@@ -298,8 +346,11 @@ def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> in
         print(f"tinker-tray: {exc}", file=sys.stderr)
         return 1
     try:
-        service.run_forever(ready=lambda: log.info(
-            "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name))
+        service.run_forever(
+            ready=lambda: log.info(
+                "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name
+            )
+        )
     finally:
         close_display()
     return 0
@@ -320,8 +371,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             factory = make_pin_factory(config.pin_factory)
         except NoGpio as exc:
-            print(f"tinker-tray: {exc}.\nThis does not look like a Raspberry Pi: running the "
-                  "emulator instead (`tinker-tray emulate`).", file=sys.stderr)
+            print(
+                f"tinker-tray: {exc}.\nThis does not look like a Raspberry Pi: running the "
+                "emulator instead (`tinker-tray emulate`).",
+                file=sys.stderr,
+            )
         else:
             from tray.gpio_tray import GpioTray
 

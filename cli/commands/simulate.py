@@ -129,8 +129,10 @@ def written_summary(written: list[Path], folder: Path) -> str:
         return f"No game record was written to {folder}."
     noun = "record" if len(written) == 1 else "records"
     span = written[0].name if len(written) == 1 else f"{written[0].name} to {written[-1].name}"
-    return (f"Wrote {len(written)} game {noun} to {folder} ({span}); "
-            f"replay one with: tinker-tray replay {written[0]}")
+    return (
+        f"Wrote {len(written)} game {noun} to {folder} ({span}); "
+        f"replay one with: tinker-tray replay {written[0]}"
+    )
 
 
 def _print_table(stats: dict) -> None:

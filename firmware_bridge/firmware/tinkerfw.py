@@ -24,10 +24,10 @@ FIRMWARE_VERSION = "1.0.0"
 # optional piezo buzzer on GP16.
 DEFAULT_PINS = {"leds": (2, 3, 4, 5), "button": 15, "buzzer": 16}
 
-DEBOUNCE_MS = 20          # the level must be stable this long before an edge counts
-RETRY_MS = 250            # resend an unacknowledged button event this often
-MAX_PENDING = 8           # unacknowledged button events kept for resending
-MAX_SHOW = 128            # frames of one show the device stores
+DEBOUNCE_MS = 20  # the level must be stable this long before an edge counts
+RETRY_MS = 250  # resend an unacknowledged button event this often
+MAX_PENDING = 8  # unacknowledged button events kept for resending
+MAX_SHOW = 128  # frames of one show the device stores
 
 # A malformed payload raises one of these (MicroPython's struct raises ValueError and has no
 # struct.error; CPython's struct.error is its own class).
@@ -59,9 +59,18 @@ def standalone_show(colour):
 
 
 class Firmware:
-    def __init__(self, machine, write, ticks_ms, ticks_diff, pins=None, buzzer=True,
-                 board="pico", major_range=(wire.PROTOCOL_MAJOR, wire.PROTOCOL_MAJOR),
-                 version=FIRMWARE_VERSION):
+    def __init__(
+        self,
+        machine,
+        write,
+        ticks_ms,
+        ticks_diff,
+        pins=None,
+        buzzer=True,
+        board="pico",
+        major_range=(wire.PROTOCOL_MAJOR, wire.PROTOCOL_MAJOR),
+        version=FIRMWARE_VERSION,
+    ):
         pins = pins or DEFAULT_PINS
         self._write = write
         self._ticks = ticks_ms
@@ -102,14 +111,14 @@ class Firmware:
         self.down_ms = now
         self.held = False
         self.event_no = 0
-        self.pending = []          # [event_no, frame, last_sent_ms] awaiting the host's ACK
+        self.pending = []  # [event_no, frame, last_sent_ms] awaiting the host's ACK
         # lights
         self.state_id = 0
         self.levels = [0, 0, 0, 0]
-        self.show = []             # [(levels, ms)] being played
+        self.show = []  # [(levels, ms)] being played
         self.show_index = 0
         self.show_step_ms = now
-        self._incoming = {}        # state_id -> {index: frame} while a show arrives in parts
+        self._incoming = {}  # state_id -> {index: frame} while a show arrives in parts
         self.notes = []
         self.note_ms = now
 
@@ -168,8 +177,9 @@ class Firmware:
         if self.mode != wire.MODE_LINKED:
             return
         self.event_no = (self.event_no + 1) & 0xFFFF
-        payload = struct.pack(wire.FMT_BUTTON, self.event_no, kind,
-                              self._diff(t, self.boot_ms) & 0xFFFFFFFF, duration)
+        payload = struct.pack(
+            wire.FMT_BUTTON, self.event_no, kind, self._diff(t, self.boot_ms) & 0xFFFFFFFF, duration
+        )
         frame = self._frame(wire.BUTTON, payload)
         self._write(frame)
         if kind != wire.KIND_DOWN:  # edges are informative; taps and holds must arrive
@@ -217,7 +227,7 @@ class Firmware:
             self.show_step_ms += ms
             self.show_index += 1
             if self.show_index >= len(self.show):
-                self.show = []   # the last frame's levels stay lit
+                self.show = []  # the last frame's levels stay lit
                 return
             self._apply(self.show[self.show_index][0])
 
@@ -242,8 +252,11 @@ class Firmware:
             self._hello(seq, payload)
             return
         if major != wire.PROTOCOL_MAJOR:
-            self._error(wire.ERR_VERSION, seq, "frame of protocol %d, device speaks %d"
-                        % (major, wire.PROTOCOL_MAJOR))
+            self._error(
+                wire.ERR_VERSION,
+                seq,
+                "frame of protocol %d, device speaks %d" % (major, wire.PROTOCOL_MAJOR),
+            )
             return
         if self.mode != wire.MODE_LINKED:
             self._error(wire.ERR_NOT_LINKED, seq, "say hello first")
@@ -256,16 +269,25 @@ class Firmware:
     def _hello(self, seq, payload):
         try:
             lo, hi, _minor, hold_ms, lost_ms = struct.unpack(
-                wire.FMT_HELLO, payload[:struct.calcsize(wire.FMT_HELLO)])
+                wire.FMT_HELLO, payload[: struct.calcsize(wire.FMT_HELLO)]
+            )
         except BAD_PAYLOAD:
             self._error(wire.ERR_BAD_PAYLOAD, seq, "bad hello")
             return
         previous = self.mode
         picks = self.standalone_picks
         features = wire.FEATURE_PWM | (wire.FEATURE_BUZZER if self.buzzer is not None else 0)
-        reply = struct.pack(wire.FMT_HELLO_REPLY, self.major_range[0], self.major_range[1],
-                            wire.PROTOCOL_MINOR, len(self.leds), features, self.max_show,
-                            previous, picks)
+        reply = struct.pack(
+            wire.FMT_HELLO_REPLY,
+            self.major_range[0],
+            self.major_range[1],
+            wire.PROTOCOL_MINOR,
+            len(self.leds),
+            features,
+            self.max_show,
+            previous,
+            picks,
+        )
         for text in (self.version, self.board):
             data = text.encode()[:32]
             reply += bytes((len(data),)) + data
@@ -282,10 +304,17 @@ class Firmware:
     def _command(self, seq, msg_type, payload):
         if msg_type == wire.HEARTBEAT:
             (token,) = struct.unpack(wire.FMT_HEARTBEAT, payload)
-            self._send(wire.HEARTBEAT_REPLY, struct.pack(
-                wire.FMT_HEARTBEAT_REPLY, token,
-                self._diff(self._ticks(), self.boot_ms) & 0xFFFFFFFF,
-                self.state_id, self.mode, self.rx_bad))
+            self._send(
+                wire.HEARTBEAT_REPLY,
+                struct.pack(
+                    wire.FMT_HEARTBEAT_REPLY,
+                    token,
+                    self._diff(self._ticks(), self.boot_ms) & 0xFFFFFFFF,
+                    self.state_id,
+                    self.mode,
+                    self.rx_bad,
+                ),
+            )
         elif msg_type == wire.SET_LIGHTS:
             state_id, r, b, g, y = struct.unpack(wire.FMT_SET_LIGHTS, payload)
             self.state_id = state_id
@@ -297,8 +326,11 @@ class Firmware:
             state_id, count = struct.unpack(wire.FMT_SHOW_PLAY, payload)
             parts = self._incoming.pop(state_id, {})
             if count == 0 or count > MAX_SHOW or any(i not in parts for i in range(count)):
-                self._error(wire.ERR_SHOW_INCOMPLETE, seq, "show %d: have %d of %d frames"
-                            % (state_id, len(parts), count))
+                self._error(
+                    wire.ERR_SHOW_INCOMPLETE,
+                    seq,
+                    "show %d: have %d of %d frames" % (state_id, len(parts), count),
+                )
                 return
             self._incoming = {}
             self.state_id = state_id
@@ -306,8 +338,9 @@ class Firmware:
         elif msg_type == wire.BUZZ:
             if len(payload) % 4:
                 raise ValueError("buzz payload is whole notes of 4 bytes")
-            self.notes = [struct.unpack_from(wire.FMT_NOTE, payload, i)
-                          for i in range(0, len(payload), 4)]
+            self.notes = [
+                struct.unpack_from(wire.FMT_NOTE, payload, i) for i in range(0, len(payload), 4)
+            ]
             if self.buzzer is not None:
                 self.note_ms = self._ticks()
                 self._sound()
@@ -327,9 +360,8 @@ class Firmware:
         if first + count > MAX_SHOW:
             raise ValueError("show longer than %d frames" % MAX_SHOW)
         if state_id not in self._incoming:
-            self._incoming = {state_id: {}}   # only the newest show is assembled
+            self._incoming = {state_id: {}}  # only the newest show is assembled
         parts = self._incoming[state_id]
         for i in range(count):
-            r, b, g, y, ms = struct.unpack_from(wire.FMT_SHOW_FRAME, body,
-                                                i * wire.SHOW_FRAME_SIZE)
+            r, b, g, y, ms = struct.unpack_from(wire.FMT_SHOW_FRAME, body, i * wire.SHOW_FRAME_SIZE)
             parts[first + i] = ((r, b, g, y), ms)

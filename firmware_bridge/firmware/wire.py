@@ -16,8 +16,8 @@ PROTOCOL_MINOR = 0
 
 MAX_PAYLOAD = 240
 HEADER = 3
-MAX_BODY = HEADER + MAX_PAYLOAD + 2          # header, payload, crc
-MAX_ENCODED = MAX_BODY + 2                   # COBS adds at most one byte per 254 (here: 2)
+MAX_BODY = HEADER + MAX_PAYLOAD + 2  # header, payload, crc
+MAX_ENCODED = MAX_BODY + 2  # COBS adds at most one byte per 254 (here: 2)
 
 # Message types. HELLO, HELLO_REPLY and ERROR keep their layout in every protocol major, so two
 # sides that speak different majors can still find that out and say so.
@@ -34,19 +34,19 @@ BUTTON = 0x20
 ERROR = 0x7F
 
 # struct formats of the fixed part of each payload (strings and lists follow where noted).
-FMT_HELLO = "<BBBHH"             # major_min, major_max, minor, hold_ms, lost_ms
-FMT_HELLO_REPLY = "<BBBBBHBH"    # major_min, major_max, minor, leds, features, max_show,
+FMT_HELLO = "<BBBHH"  # major_min, major_max, minor, hold_ms, lost_ms
+FMT_HELLO_REPLY = "<BBBBBHBH"  # major_min, major_max, minor, leds, features, max_show,
 #                                  previous mode, standalone picks; then firmware, board strings
-FMT_HEARTBEAT = "<H"             # token
-FMT_HEARTBEAT_REPLY = "<HIHBH"   # token, uptime_ms, state_id, mode, rx_bad
-FMT_SET_LIGHTS = "<HBBBB"        # state_id, red, blue, green, yellow (0..255)
-FMT_SHOW_DATA = "<HH"            # state_id, index of first frame; then frames
-FMT_SHOW_FRAME = "<BBBBH"        # red, blue, green, yellow, milliseconds
-FMT_SHOW_PLAY = "<HH"            # state_id, frame count
-FMT_NOTE = "<HH"                 # BUZZ payload is notes: frequency_hz (0 = rest), milliseconds
-FMT_ACK = "<H"                   # event_no
-FMT_BUTTON = "<HBII"             # event_no, kind, t_ms (device clock), duration_ms
-FMT_ERROR = "<BB"                # code, seq of the offending frame; then text
+FMT_HEARTBEAT = "<H"  # token
+FMT_HEARTBEAT_REPLY = "<HIHBH"  # token, uptime_ms, state_id, mode, rx_bad
+FMT_SET_LIGHTS = "<HBBBB"  # state_id, red, blue, green, yellow (0..255)
+FMT_SHOW_DATA = "<HH"  # state_id, index of first frame; then frames
+FMT_SHOW_FRAME = "<BBBBH"  # red, blue, green, yellow, milliseconds
+FMT_SHOW_PLAY = "<HH"  # state_id, frame count
+FMT_NOTE = "<HH"  # BUZZ payload is notes: frequency_hz (0 = rest), milliseconds
+FMT_ACK = "<H"  # event_no
+FMT_BUTTON = "<HBII"  # event_no, kind, t_ms (device clock), duration_ms
+FMT_ERROR = "<BB"  # code, seq of the offending frame; then text
 
 FEATURE_PWM = 0x01
 FEATURE_BUZZER = 0x02
@@ -55,9 +55,9 @@ MODE_LINKED = 0
 MODE_STANDALONE = 1
 
 KIND_DOWN = 0
-KIND_UP = 1        # released before the hold time: a tap
-KIND_HOLD = 2      # held down for the hold time (sent once, while still down)
-KIND_RELEASE = 3   # released after a hold (not a tap)
+KIND_UP = 1  # released before the hold time: a tap
+KIND_HOLD = 2  # held down for the hold time (sent once, while still down)
+KIND_RELEASE = 3  # released after a hold (not a tap)
 
 ERR_UNKNOWN_TYPE = 1
 ERR_BAD_PAYLOAD = 2
@@ -145,7 +145,7 @@ def encode_frame(seq, msg_type, payload=b"", major=PROTOCOL_MAJOR):
 
 
 # Reasons a chunk between delimiters is dropped (keys of Deframer.dropped).
-DROP_GARBLED = "garbled"     # not valid COBS
+DROP_GARBLED = "garbled"  # not valid COBS
 DROP_CRC = "bad_crc"
 DROP_SHORT = "too_short"
 DROP_LONG = "too_long"

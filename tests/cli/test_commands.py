@@ -49,9 +49,16 @@ def _no_process_left_behind():
 def tinker(*args: str, **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("GPIOZERO_PIN_FACTORY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
     _started.append(proc)
     return proc
 
@@ -78,8 +85,9 @@ def test_emulate_without_a_tty_stops_cleanly_on_a_signal(quick_file, sig):
 
 @pytest.mark.slow  # a subprocess
 def test_run_off_a_pi_says_so_and_falls_back_to_the_emulator(quick_file):
-    proc = tinker("run", "--config", str(quick_file), "--presses", "1", "--no-web",
-                  "--port", "9999")
+    proc = tinker(
+        "run", "--config", str(quick_file), "--presses", "1", "--no-web", "--port", "9999"
+    )
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "no GPIO pins found here" in err and "running the emulator instead" in err
@@ -127,8 +135,17 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
 
     journal = tmp_path / "journal.sqlite3"
     port = free_port()
-    proc = tinker("emulate", "--config", str(quick_file), "--journal", str(journal),
-                  "--host", "127.0.0.1", "--port", str(port))
+    proc = tinker(
+        "emulate",
+        "--config",
+        str(quick_file),
+        "--journal",
+        str(journal),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    )
     assert "emulator ready" in proc.stdout.readline()
     token = None
     deadline = time.monotonic() + 10
@@ -140,8 +157,8 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/tray", timeout=5) as page:
         assert page.status == 200
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/press", method="POST",
-        headers={"x-table-token": token})
+        f"http://127.0.0.1:{port}/api/press", method="POST", headers={"x-table-token": token}
+    )
     with urllib.request.urlopen(request, timeout=5) as reply:
         assert reply.status in (200, 202, 204)
     deadline = time.monotonic() + 10
@@ -155,16 +172,18 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     assert f"http://127.0.0.1:{port}/tray?token=" in err
     assert "WARNING tinker-tray: serving on 127.0.0.1, this machine only" in err
     reopened = Journal(journal)
-    picks = [e.entry for e in reopened.entries(reopened.latest_game())
-             if e.entry.get("kind") == "pick"]
+    picks = [
+        e.entry for e in reopened.entries(reopened.latest_game()) if e.entry.get("kind") == "pick"
+    ]
     assert picks and picks[0]["seq"] == 1 and picks[0]["colour"] in COLOURS
 
 
 def bench_args(answers: str, **kw) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)
-    args = parser.parse_args(["--mock", "--answers", answers, "--seconds", "1.2",
-                              "--fade-seconds", "0.02"])
+    args = parser.parse_args(
+        ["--mock", "--answers", answers, "--seconds", "1.2", "--fade-seconds", "0.02"]
+    )
     return argparse.Namespace(**{**vars(args), **kw})
 
 
@@ -237,10 +256,11 @@ def test_bench_without_gpio_points_at_mock(capsys, monkeypatch):
 def test_emulate_serial_drives_the_usb_firmware_emulator_end_to_end(quick_file):
     """`tinker-tray emulate --serial`: the service on the USB bridge, the reference firmware's
     logic on a pseudo-terminal, presses and shows crossing the real serial protocol."""
-    proc = tinker("emulate", "--config", str(quick_file), "--serial", "--presses", "2",
-                  "--no-web")
+    proc = tinker("emulate", "--config", str(quick_file), "--serial", "--presses", "2", "--no-web")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("pick #")] == [
-        "pick #1", "pick #2"]
+        "pick #1",
+        "pick #2",
+    ]
     assert "Traceback" not in err

@@ -52,8 +52,10 @@ def test_records_into_a_file_is_refused_before_any_hand_is_played(capsys, tmp_pa
 def test_a_port_out_of_range_is_an_option_error(capsys):
     code, line = fails(capsys, "run", "--port", "99999")
     assert code == 2
-    assert line == ("tinker-tray run: argument --port: a port is from 0 to 65535 (0: any free "
-                    "port), not 99999 (see tinker-tray run --help)")
+    assert line == (
+        "tinker-tray run: argument --port: a port is from 0 to 65535 (0: any free "
+        "port), not 99999 (see tinker-tray run --help)"
+    )
 
 
 def test_a_journal_that_cannot_be_created_is_one_line(capsys, tmp_path):
@@ -64,8 +66,7 @@ def test_a_journal_that_cannot_be_created_is_one_line(capsys, tmp_path):
     assert line.startswith(f"tinker-tray display: cannot open the journal {journal}: ")
 
 
-def test_bench_without_a_terminal_asks_for_answers_instead_of_failing_on_eof(capsys,
-                                                                              monkeypatch):
+def test_bench_without_a_terminal_asks_for_answers_instead_of_failing_on_eof(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", open("/dev/null"))  # noqa: SIM115 - closed by pytest
     code, line = fails(capsys, "bench", "--mock", "--seconds", "0")
     assert code == 2
@@ -99,13 +100,28 @@ def test_emulate_on_a_port_in_use_stops_with_a_message(capsys, tmp_path):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        code = cli.main(["emulate", "--config", str(pins), "--host", "127.0.0.1", "--port",
-                         str(port), "--journal", str(tmp_path / "j.sqlite3"), "--presses", "1"])
+        code = cli.main(
+            [
+                "emulate",
+                "--config",
+                str(pins),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--journal",
+                str(tmp_path / "j.sqlite3"),
+                "--presses",
+                "1",
+            ]
+        )
     err = capsys.readouterr().err
     assert code == 1
     assert "Traceback" not in err
-    assert (f"tinker-tray: the score display cannot start: cannot serve on 127.0.0.1:{port}: "
-            "the port is in use") in err
+    assert (
+        f"tinker-tray: the score display cannot start: cannot serve on 127.0.0.1:{port}: "
+        "the port is in use"
+    ) in err
     assert "emulator ready" not in capsys.readouterr().out
 
 
@@ -119,8 +135,7 @@ def test_an_explicit_serial_port_that_does_not_exist_is_refused(capsys):
     ("option", "message"),
     [
         ("partners=maybe", 'option partners must be true or false, not "maybe"'),
-        ("scoring=best", 'option scoring must be "standard", "lowest" or "challenge", '
-                         'not "best"'),
+        ("scoring=best", 'option scoring must be "standard", "lowest" or "challenge", not "best"'),
         ("target=0", "option target must be a whole number from 1 to 100000, not 0"),
     ],
 )
@@ -134,8 +149,10 @@ def test_option_errors_are_in_the_users_words(capsys, option, message):
     ("argv", "message"),
     [
         (["simulate", "--hands", "x"], "argument --hands: takes a whole number, not 'x'"),
-        (["simulate", "--hands", "1", "--players", "four"],
-         "argument --players: takes a whole number, not 'four'"),
+        (
+            ["simulate", "--hands", "1", "--players", "four"],
+            "argument --players: takes a whole number, not 'four'",
+        ),
         (["bench", "--seconds", "-1"], "argument --seconds: takes a number of seconds from 0"),
         (["emulate", "--presses", "-2"], "argument --presses: must be at least 0, not -2"),
     ],
@@ -149,8 +166,10 @@ def test_bad_option_values_are_one_line(capsys, argv, message):
 def test_replay_of_a_missing_file_names_it(capsys, tmp_path):
     code, line = fails(capsys, "replay", str(tmp_path / "gone.jsonl"))
     assert code == 2
-    assert line == f"tinker-tray replay: cannot read {tmp_path / 'gone.jsonl'}: no such file or " \
-                   "directory"
+    assert (
+        line == f"tinker-tray replay: cannot read {tmp_path / 'gone.jsonl'}: no such file or "
+        "directory"
+    )
 
 
 def test_an_unexpected_os_error_is_one_line(capsys, monkeypatch):
@@ -176,8 +195,10 @@ def test_simulate_records_ends_with_what_was_written(capsys, tmp_path):
     folder = tmp_path / "records"
     assert cli.main(["simulate", "--hands", "2", "--records", str(folder)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[-1] == (f"Wrote 2 game records to {folder} (hand-00001.jsonl to hand-00002.jsonl); "
-                       f"replay one with: tinker-tray replay {folder / 'hand-00001.jsonl'}")
+    assert out[-1] == (
+        f"Wrote 2 game records to {folder} (hand-00001.jsonl to hand-00002.jsonl); "
+        f"replay one with: tinker-tray replay {folder / 'hand-00001.jsonl'}"
+    )
     assert sorted(p.name for p in folder.iterdir()) == ["hand-00001.jsonl", "hand-00002.jsonl"]
 
 
@@ -253,8 +274,9 @@ def test_the_display_is_announced_as_tinker_tray_local_and_withdrawn(monkeypatch
         def close(self):
             calls.append(("close", None))
 
-    fake = types.SimpleNamespace(Zeroconf=FakeZeroconf,
-                                 ServiceInfo=lambda *a, **kw: types.SimpleNamespace(args=a, **kw))
+    fake = types.SimpleNamespace(
+        Zeroconf=FakeZeroconf, ServiceInfo=lambda *a, **kw: types.SimpleNamespace(args=a, **kw)
+    )
     monkeypatch.setitem(sys.modules, "zeroconf", fake)
     withdraw = network.announce("192.168.1.20", 8080)
     withdraw()

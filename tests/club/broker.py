@@ -35,8 +35,7 @@ def free_port() -> int:
 class Mosquitto:
     """mosquitto on 127.0.0.1:`port`; `users` = {name: password} turns anonymous access off."""
 
-    def __init__(self, folder: Path, *, users: dict[str, str] | None = None,
-                 tls: bool = False):
+    def __init__(self, folder: Path, *, users: dict[str, str] | None = None, tls: bool = False):
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -57,16 +56,18 @@ class Mosquitto:
         if users:
             pwfile = folder / "passwords"
             pwfile.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
-            subprocess.run(["mosquitto_passwd", "-U", str(pwfile)], check=True,
-                           capture_output=True)
+            subprocess.run(["mosquitto_passwd", "-U", str(pwfile)], check=True, capture_output=True)
             lines += ["allow_anonymous false", f"password_file {pwfile}"]
         else:
             lines.append("allow_anonymous true")
         self.tls = tls
         if tls:  # a CA of our own and a certificate for 127.0.0.1 signed by it
             self.ca_file = make_certificates(folder)
-            lines += [f"cafile {self.ca_file}", f"certfile {folder}/server.pem",
-                      f"keyfile {folder}/server.key"]
+            lines += [
+                f"cafile {self.ca_file}",
+                f"certfile {folder}/server.pem",
+                f"keyfile {folder}/server.key",
+            ]
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 
@@ -75,8 +76,11 @@ class Mosquitto:
         return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
-        self.process = subprocess.Popen([str(MOSQUITTO), "-c", str(self.config)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [str(MOSQUITTO), "-c", str(self.config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -108,16 +112,55 @@ class Mosquitto:
 
 def make_certificates(folder: Path) -> Path:
     """A throwaway CA and a server certificate for 127.0.0.1 (openssl); returns the CA file."""
+
     def openssl(*args: str) -> None:
         subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
 
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
-            "/CN=tinker test CA", "-keyout", "ca.key", "-out", "ca.pem")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-            "-keyout", "server.key", "-out", "server.csr")
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=tinker test CA",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+    )
+    openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+    )
     (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-            "-CAcreateserial", "-days", "2", "-extfile", "san.ext", "-out", "server.pem")
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+        "-out",
+        "server.pem",
+    )
     return folder / "ca.pem"
 
 

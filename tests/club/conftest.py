@@ -13,8 +13,9 @@ from tests.club.broker import Listener, Mosquitto, require_mosquitto
 from tray.bus import Bus
 from tray.config import ShowSettings
 
-QUICK_SHOW = ShowSettings(steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02,
-                          lit_s=0.05)
+QUICK_SHOW = ShowSettings(
+    steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02, lit_s=0.05
+)
 
 
 @pytest.fixture(scope="session")

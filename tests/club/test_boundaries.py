@@ -31,6 +31,16 @@ def test_no_product_package_imports_club():
 def test_club_uses_only_the_tray_scoreboard_and_paho():
     allowed = {"club", "tray", "scoreboard", "paho", "starlette", "sse_starlette"}
     for path, names in imported("club").items():
-        ours = names & {"club", "tray", "scoreboard", "digital", "engine", "cli",
-                        "firmware_bridge", "paho", "starlette", "sse_starlette"}
+        ours = names & {
+            "club",
+            "tray",
+            "scoreboard",
+            "digital",
+            "engine",
+            "cli",
+            "firmware_bridge",
+            "paho",
+            "starlette",
+            "sse_starlette",
+        }
         assert ours <= allowed, (path, ours - allowed)

@@ -22,10 +22,13 @@ pytestmark = pytest.mark.broker
 def settled_pick(table, seq, colour):
     table.bus.publish(ButtonPressed(t=time.time(), source="test"))
     # as the tray service posts it: stamped with its show, then PickSettled as it lands
-    ShowingTray(table.bus, QUICK_SHOW).publish(Pick(seq=seq, colour=colour, t=time.time(),
-                                                    source="test"))
-    wait_until(lambda: (p := table.session.view()["pick"]) and p["seq"] == seq
-               and not p["pending"], what=f"pick {seq} settled")
+    ShowingTray(table.bus, QUICK_SHOW).publish(
+        Pick(seq=seq, colour=colour, t=time.time(), source="test")
+    )
+    wait_until(
+        lambda: (p := table.session.view()["pick"]) and p["seq"] == seq and not p["pending"],
+        what=f"pick {seq} settled",
+    )
 
 
 def hand(table, winner, held):
@@ -34,15 +37,19 @@ def hand(table, winner, held):
 
 def club_has(club, table, seqs, hands):
     state = club.board.table(table)
-    return (state is not None and {p["seq"] for p in state["picks"]} >= seqs
-            and (state["scores"] or {}).get("hands") == hands)
+    return (
+        state is not None
+        and {p["seq"] for p in state["picks"]} >= seqs
+        and (state["scores"] or {}).get("hands") == hands
+    )
 
 
 def test_the_broker_killed_mid_game_loses_nothing(own_broker, make_table, listen, tmp_path):
     table = make_table("hall")
     linked = publish_table(own_broker, table, "hall")
-    club = ClubService(Broker.from_url(own_broker.url), tmp_path / "club.sqlite3",
-                       backoff=(0.05, 0.2)).start(port=0)
+    club = ClubService(
+        Broker.from_url(own_broker.url), tmp_path / "club.sqlite3", backoff=(0.05, 0.2)
+    ).start(port=0)
     try:
         table.session.new_game(["Ann", "Bo"])
         settled_pick(table, 1, "red")
@@ -69,8 +76,10 @@ def test_the_broker_killed_mid_game_loses_nothing(own_broker, make_table, listen
         assert state["online"] is True
 
         retained = listen(own_broker.port, "tinker-tray/hall/+")
-        retained.wait_for(lambda ls: ls.on("tinker-tray/hall/scores")
-                          and ls.on("tinker-tray/hall/pick"), what="the retained states")
+        retained.wait_for(
+            lambda ls: ls.on("tinker-tray/hall/scores") and ls.on("tinker-tray/hall/pick"),
+            what="the retained states",
+        )
         assert json.loads(retained.on("tinker-tray/hall/scores")[-1].payload)["hands"] == 3
         assert json.loads(retained.on("tinker-tray/hall/pick")[-1].payload)["seq"] == 3
     finally:

@@ -29,22 +29,43 @@ def quick(tmp_path) -> Path:
 
 
 def tinker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, text=True,
-                          capture_output=True, timeout=timeout,
-                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
 
 
 def test_emulate_publishes_discovery_and_the_settled_pick(broker, listen, quick, tmp_path):
     listener = listen(broker.port, "#")
-    done = tinker("emulate", "--config", str(quick), "--mqtt", broker.url, "--table", "kitchen",
-                  "--presses", "1", "--port", "0", "--journal", str(tmp_path / "j.sqlite3"))
+    done = tinker(
+        "emulate",
+        "--config",
+        str(quick),
+        "--mqtt",
+        broker.url,
+        "--table",
+        "kitchen",
+        "--presses",
+        "1",
+        "--port",
+        "0",
+        "--journal",
+        str(tmp_path / "j.sqlite3"),
+    )
     assert done.returncode == 0, done.stderr
     listener.wait_for(lambda ls: ls.on("tinker-tray/kitchen/pick"), what="the pick")
     pick = json.loads(listener.on("tinker-tray/kitchen/pick")[0].payload)
     assert pick["seq"] == 1 and pick["colour"] in ("red", "blue", "green", "yellow")
     assert f"pick #1: {pick['colour']}" in done.stdout
-    configs = [m for m in listener.messages if m.topic.startswith("homeassistant/")
-               and "tinker_tray_kitchen" in m.topic]
+    configs = [
+        m
+        for m in listener.messages
+        if m.topic.startswith("homeassistant/") and "tinker_tray_kitchen" in m.topic
+    ]
     assert {m.topic.split("/")[1] for m in configs} == {"event", "sensor"}  # no press allowed
     fresh = listen(broker.port, "homeassistant/+/tinker_tray_kitchen/+/config")
     fresh.wait_for(lambda ls: len(ls.messages) >= 3, what="the retained configs")
@@ -64,20 +85,36 @@ PROBE = textwrap.dedent("""\
 
 def test_without_mqtt_no_mqtt_library_is_imported(quick, tmp_path, broker):
     common = ["emulate", "--config", str(quick), "--presses", "1", "--no-web"]
-    without = subprocess.run([sys.executable, "-c", PROBE, *common], cwd=ROOT, text=True,
-                             capture_output=True, timeout=60)
+    without = subprocess.run(
+        [sys.executable, "-c", PROBE, *common], cwd=ROOT, text=True, capture_output=True, timeout=60
+    )
     assert without.returncode == 0, without.stderr
     assert without.stdout.strip().endswith("no paho no club")
     with_mqtt = subprocess.run(
-        [sys.executable, "-c", PROBE, *common, "--mqtt", broker.url, "--table", "probe",
-         "--journal", str(tmp_path / "j.sqlite3")],
-        cwd=ROOT, text=True, capture_output=True, timeout=60)
+        [
+            sys.executable,
+            "-c",
+            PROBE,
+            *common,
+            "--mqtt",
+            broker.url,
+            "--table",
+            "probe",
+            "--journal",
+            str(tmp_path / "j.sqlite3"),
+        ],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=60,
+    )
     assert with_mqtt.returncode == 0, with_mqtt.stderr
     assert with_mqtt.stdout.strip().endswith("paho club")
 
 
-@pytest.mark.parametrize("command", [["emulate", "--presses", "1", "--no-web"], ["display"],
-                                     ["club"]])
+@pytest.mark.parametrize(
+    "command", [["emulate", "--presses", "1", "--no-web"], ["display"], ["club"]]
+)
 def test_a_bad_broker_address_is_one_line(command, quick, tmp_path):
     extra = ["--config", str(quick)] if command[0] == "emulate" else []
     journal = ["--journal", str(tmp_path / "j.sqlite3")]
@@ -89,19 +126,26 @@ def test_a_bad_broker_address_is_one_line(command, quick, tmp_path):
 
 
 def test_a_malformed_address_is_one_line(quick):
-    done = tinker("emulate", "--config", str(quick), "--presses", "1", "--no-web",
-                  "--mqtt", "localhost:1883")
+    done = tinker(
+        "emulate", "--config", str(quick), "--presses", "1", "--no-web", "--mqtt", "localhost:1883"
+    )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "tinker-tray: --mqtt must look like mqtt://host:1883 or mqtts://host:8883, "
-        "not 'localhost:1883'"]
+        "not 'localhost:1883'"
+    ]
 
 
 def _started(args: list[str], until: str) -> tuple[subprocess.Popen, str]:
     """A long-running command, read up to the stdout line containing `until`."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     assert process.stdout is not None
     for _ in range(50):  # bounded: the lines it prints at start
         line = process.stdout.readline()
@@ -122,24 +166,43 @@ def _stop(process: subprocess.Popen) -> int:
 
 def test_display_publishes_its_table(broker, listen, tmp_path):
     listener = listen(broker.port, "tinker-tray/lounge/#")
-    process, line = _started(["display", "--mqtt", broker.url, "--table", "lounge", "--port", "0",
-                              "--journal", str(tmp_path / "j.sqlite3")], "token:")
+    process, line = _started(
+        [
+            "display",
+            "--mqtt",
+            broker.url,
+            "--table",
+            "lounge",
+            "--port",
+            "0",
+            "--journal",
+            str(tmp_path / "j.sqlite3"),
+        ],
+        "token:",
+    )
     try:
         assert "token:" in line, process.stderr.read() if process.poll() is not None else line
-        listener.wait_for(lambda ls: any(m.payload == b"online"
-                                         for m in ls.on("tinker-tray/lounge/availability")),
-                          what="the display's table online")
+        listener.wait_for(
+            lambda ls: any(
+                m.payload == b"online" for m in ls.on("tinker-tray/lounge/availability")
+            ),
+            what="the display's table online",
+        )
     finally:
         assert _stop(process) == 0
-    listener.wait_for(lambda ls: ls.on("tinker-tray/lounge/availability")[-1].payload
-                      == b"offline", what="offline after the display stopped")
+    listener.wait_for(
+        lambda ls: ls.on("tinker-tray/lounge/availability")[-1].payload == b"offline",
+        what="offline after the display stopped",
+    )
 
 
 def test_the_club_command_serves_its_page(broker, tmp_path):
     import httpx
 
-    process, line = _started(["club", "--mqtt", broker.url, "--port", "0",
-                              "--journal", str(tmp_path / "club.sqlite3")], "club:")
+    process, line = _started(
+        ["club", "--mqtt", broker.url, "--port", "0", "--journal", str(tmp_path / "club.sqlite3")],
+        "club:",
+    )
     try:
         assert line.startswith("club:"), line
         url = line.split()[1]
@@ -159,31 +222,68 @@ def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_pa
     guarded = Mosquitto(tmp_path / "guarded", users={"tray": secret, "watch": "w"}).start()
     try:
         pins = tmp_path / "pins.toml"
-        pins.write_text(QUICK + textwrap.dedent(f"""\
+        pins.write_text(
+            QUICK
+            + textwrap.dedent(f"""\
             [mqtt]
             url = "{guarded.url}"
             table = "attic"
             username = "tray"
             password_env = "TEST_TRAY_MQTT_PASSWORD"
-            """))
+            """)
+        )
         listener = listen(guarded.port, "tinker-tray/attic/pick", username="watch", password="w")
         done = subprocess.run(
-            [sys.executable, "-m", "cli.main", "emulate", "--config", str(pins), "--presses", "1",
-             "--no-web", "--journal", str(tmp_path / "j.sqlite3"), "--verbose"],
-            cwd=ROOT, text=True, capture_output=True, timeout=60,
-            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": secret})
+            [
+                sys.executable,
+                "-m",
+                "cli.main",
+                "emulate",
+                "--config",
+                str(pins),
+                "--presses",
+                "1",
+                "--no-web",
+                "--journal",
+                str(tmp_path / "j.sqlite3"),
+                "--verbose",
+            ],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": secret},
+        )
         assert done.returncode == 0, done.stderr
         listener.wait_for(lambda ls: ls.messages, what="the pick through the guarded broker")
         assert secret not in done.stdout + done.stderr
         assert "DEBUG" in done.stderr  # it did log, verbosely
         wrong = subprocess.run(
-            [sys.executable, "-m", "cli.main", "emulate", "--config", str(pins), "--presses", "1",
-             "--no-web", "--journal", str(tmp_path / "j.sqlite3")],
-            cwd=ROOT, text=True, capture_output=True, timeout=60,
-            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": "wrong"})
+            [
+                sys.executable,
+                "-m",
+                "cli.main",
+                "emulate",
+                "--config",
+                str(pins),
+                "--presses",
+                "1",
+                "--no-web",
+                "--journal",
+                str(tmp_path / "j.sqlite3"),
+            ],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            timeout=60,
+            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": "wrong"},
+        )
         assert wrong.returncode == 2
-        assert wrong.stderr.strip().splitlines()[-1].startswith(
-            f"tinker-tray: the MQTT broker {guarded.url} refused us: Not authorized")
+        assert (
+            wrong.stderr.strip()
+            .splitlines()[-1]
+            .startswith(f"tinker-tray: the MQTT broker {guarded.url} refused us: Not authorized")
+        )
         assert "wrong" not in wrong.stderr.replace("refused us", "")
     finally:
         guarded.stop()

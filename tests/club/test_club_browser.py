@@ -37,8 +37,9 @@ def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, t
     broker = own_broker  # its own: no table of another test retained on it
     kitchen, garden = make_table("kitchen"), make_table("garden")
     links = [publish_table(broker, kitchen, "kitchen"), publish_table(broker, garden, "garden")]
-    club = ClubService(Broker.from_url(broker.url), tmp_path / "club.sqlite3",
-                       backoff=(0.05, 0.2)).start(port=0)
+    club = ClubService(
+        Broker.from_url(broker.url), tmp_path / "club.sqlite3", backoff=(0.05, 0.2)
+    ).start(port=0)
     context = chromium.new_context()
     try:
         kitchen.session.new_game(["Ann", "Bo"])
@@ -55,8 +56,7 @@ def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, t
         assert page.inner_text("[data-table='kitchen'] [data-player='Bo'] .total") == "57"
         assert page.inner_text("[data-table='kitchen'] .leader b") == "Bo"
         settled_pick(garden, 1, "green")
-        page.wait_for_selector("[data-table='garden'] .swatch[data-colour='green']",
-                               timeout=WAIT)
+        page.wait_for_selector("[data-table='garden'] .swatch[data-colour='green']", timeout=WAIT)
         assert page.inner_text("[data-table='garden'] .swatch").strip().lower().endswith("green")
 
         # A finished game at the garden table joins the list.

@@ -17,10 +17,19 @@ def feed(board: Board, table: str, leaf: str, payload) -> bool:
     return board.apply(table, leaf, data)
 
 
-SCORES = {"game": 1, "players": [{"name": "Ann", "total": 40, "out": False, "leads": True},
-                                 {"name": "Bo", "total": 0, "out": False, "leads": False}],
-          "totals": {"Ann": 40, "Bo": 0}, "leader": "Ann", "hands": 1, "target": 500,
-          "scoring": "standard", "over": False}
+SCORES = {
+    "game": 1,
+    "players": [
+        {"name": "Ann", "total": 40, "out": False, "leads": True},
+        {"name": "Bo", "total": 0, "out": False, "leads": False},
+    ],
+    "totals": {"Ann": 40, "Bo": 0},
+    "leader": "Ann",
+    "hands": 1,
+    "target": 500,
+    "scoring": "standard",
+    "over": False,
+}
 
 
 def test_the_same_message_twice_changes_nothing():
@@ -40,8 +49,11 @@ def test_the_same_message_twice_changes_nothing():
 
 def test_a_replayed_journal_rebuilds_the_same_board(tmp_path):
     board, journal = Board(), ClubJournal(tmp_path / "club.sqlite3")
-    for table, leaf, payload in [("a", "scores", SCORES), ("b", "availability", b"online"),
-                                 ("a", "pick", {"seq": 2, "colour": "blue", "t": 1})]:
+    for table, leaf, payload in [
+        ("a", "scores", SCORES),
+        ("b", "availability", b"online"),
+        ("a", "pick", {"seq": 2, "colour": "blue", "t": 1}),
+    ]:
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         if board.apply(table, leaf, data):
             journal.append(table, leaf, data)
@@ -73,10 +85,14 @@ def test_nothing_the_club_shows_carries_a_hand():
     """The spectator view shows scores and picks: what the tables publish holds no cards."""
     from club import topics
 
-    view = {"game": 1, "players": [{"name": "Ann", "total": 3, "out": False, "leads": True,
-                                    "hand": ["R7"]}], "hands": [{"held": [["R7"]]}],
-            "rules": {"target": 500, "scoring": "standard"}, "winner": None,
-            "pick": {"seq": 1, "pending": False, "colour": "red", "says": "x", "declared": None}}
+    view = {
+        "game": 1,
+        "players": [{"name": "Ann", "total": 3, "out": False, "leads": True, "hand": ["R7"]}],
+        "hands": [{"held": [["R7"]]}],
+        "rules": {"target": 500, "scoring": "standard"},
+        "winner": None,
+        "pick": {"seq": 1, "pending": False, "colour": "red", "says": "x", "declared": None},
+    }
     for payload in (topics.scores_payload(view), topics.pick_payload(view, 0.0)):
         text = json.dumps(payload)
         assert "R7" not in text and "held" not in text

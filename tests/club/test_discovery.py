@@ -15,34 +15,77 @@ import re
 from club import discovery, topics
 
 COMMON = {
-    "availability", "availability_mode", "availability_template", "availability_topic",
-    "device", "enabled_by_default", "encoding", "entity_category", "entity_picture",
-    "icon", "json_attributes_template", "json_attributes_topic", "name", "object_id",
-    "default_entity_id", "origin", "payload_available", "payload_not_available", "qos",
+    "availability",
+    "availability_mode",
+    "availability_template",
+    "availability_topic",
+    "device",
+    "enabled_by_default",
+    "encoding",
+    "entity_category",
+    "entity_picture",
+    "icon",
+    "json_attributes_template",
+    "json_attributes_topic",
+    "name",
+    "object_id",
+    "default_entity_id",
+    "origin",
+    "payload_available",
+    "payload_not_available",
+    "qos",
     "unique_id",
 }
 PLATFORM = {
     "event": {"device_class", "event_types", "state_topic", "value_template"},
-    "sensor": {"device_class", "expire_after", "force_update", "last_reset_value_template",
-               "options", "suggested_display_precision", "state_class", "state_topic",
-               "unit_of_measurement", "value_template"},
+    "sensor": {
+        "device_class",
+        "expire_after",
+        "force_update",
+        "last_reset_value_template",
+        "options",
+        "suggested_display_precision",
+        "state_class",
+        "state_topic",
+        "unit_of_measurement",
+        "value_template",
+    },
     "button": {"command_template", "command_topic", "device_class", "payload_press", "retain"},
 }
-REQUIRED = {"event": {"state_topic", "event_types"}, "sensor": {"state_topic"},
-            "button": {"command_topic"}}
-DEVICE = {"configuration_url", "connections", "hw_version", "identifiers", "manufacturer",
-          "model", "model_id", "name", "serial_number", "suggested_area", "sw_version",
-          "via_device"}
+REQUIRED = {
+    "event": {"state_topic", "event_types"},
+    "sensor": {"state_topic"},
+    "button": {"command_topic"},
+}
+DEVICE = {
+    "configuration_url",
+    "connections",
+    "hw_version",
+    "identifiers",
+    "manufacturer",
+    "model",
+    "model_id",
+    "name",
+    "serial_number",
+    "suggested_area",
+    "sw_version",
+    "via_device",
+}
 ORIGIN = {"name", "sw_version", "support_url"}
-DEVICE_CLASSES = {"event": {"button", "doorbell", "motion"}, "button": {"identify", "restart",
-                                                                        "update"}}
-TOPIC = re.compile(r"^(?P<prefix>.+)/(?P<component>event|sensor|button)/"
-                   r"(?P<node>[A-Za-z0-9_-]+)/(?P<object>[A-Za-z0-9_-]+)/config$")
+DEVICE_CLASSES = {
+    "event": {"button", "doorbell", "motion"},
+    "button": {"identify", "restart", "update"},
+}
+TOPIC = re.compile(
+    r"^(?P<prefix>.+)/(?P<component>event|sensor|button)/"
+    r"(?P<node>[A-Za-z0-9_-]+)/(?P<object>[A-Za-z0-9_-]+)/config$"
+)
 
 
 def test_every_config_uses_only_documented_keys():
-    configs = discovery.configs("kitchen", "homeassistant", ["Ann", "Bo O'Neil", "ann"],
-                                can_press=True)
+    configs = discovery.configs(
+        "kitchen", "homeassistant", ["Ann", "Bo O'Neil", "ann"], can_press=True
+    )
     components = set()
     for name, payload in configs.items():
         match = TOPIC.match(name)

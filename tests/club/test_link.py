@@ -65,8 +65,7 @@ def test_while_the_broker_is_down_the_newest_messages_wait_and_are_delivered(tmp
 
 
 def test_nothing_listening_at_all_still_starts():
-    link = Link(Broker.from_url(f"mqtt://127.0.0.1:{free_port()}"), "t-nobody",
-                backoff=(0.05, 0.1))
+    link = Link(Broker.from_url(f"mqtt://127.0.0.1:{free_port()}"), "t-nobody", backoff=(0.05, 0.1))
     link.start(wait=0.1)
     link.publish("x", "y")
     assert link.queued == 1

@@ -20,22 +20,34 @@ from tray.events import ButtonPressed, Pick
 pytestmark = pytest.mark.broker
 
 
-def publish_table(broker, table, name="kitchen", *, press=None, allow_press=False,
-                  state_dir=None, prefix="homeassistant"):
-    settings = MqttSettings(url=broker.url, table=name, allow_press=allow_press,
-                            discovery_prefix=prefix)
-    link = Link(Broker.from_url(broker.url), f"test-{name}-{time.monotonic_ns()}",
-                will=(topics.topic(name, topics.AVAILABILITY), topics.OFFLINE),
-                backoff=(0.05, 0.2)).start()
-    return start_table(settings, link, table.session, table.bus, press=press,
-                       state_dir=state_dir)
+def publish_table(
+    broker,
+    table,
+    name="kitchen",
+    *,
+    press=None,
+    allow_press=False,
+    state_dir=None,
+    prefix="homeassistant",
+):
+    settings = MqttSettings(
+        url=broker.url, table=name, allow_press=allow_press, discovery_prefix=prefix
+    )
+    link = Link(
+        Broker.from_url(broker.url),
+        f"test-{name}-{time.monotonic_ns()}",
+        will=(topics.topic(name, topics.AVAILABILITY), topics.OFFLINE),
+        backoff=(0.05, 0.2),
+    ).start()
+    return start_table(settings, link, table.session, table.bus, press=press, state_dir=state_dir)
 
 
 def pick(table, seq, colour="red"):
     table.bus.publish(ButtonPressed(t=time.time(), source="test"))
     # as the tray service posts it: stamped with its show, then PickSettled as it lands
-    ShowingTray(table.bus, QUICK_SHOW).publish(Pick(seq=seq, colour=colour, t=time.time(),
-                                                    source="test"))
+    ShowingTray(table.bus, QUICK_SHOW).publish(
+        Pick(seq=seq, colour=colour, t=time.time(), source="test")
+    )
 
 
 def test_a_pick_goes_out_only_once_its_lights_have_settled(broker, make_table, listen):
@@ -57,9 +69,13 @@ def test_a_pick_goes_out_only_once_its_lights_have_settled(broker, make_table, l
         assert not table.session.view()["pick"]["pending"]
     finally:
         linked.close()
-    listener.wait_for(lambda ls: ls.on(topics.topic("settle", topics.AVAILABILITY))
-                      and ls.on(topics.topic("settle", topics.AVAILABILITY))[-1].payload
-                      == b"offline", what="offline on a clean stop")
+    listener.wait_for(
+        lambda ls: (
+            ls.on(topics.topic("settle", topics.AVAILABILITY))
+            and ls.on(topics.topic("settle", topics.AVAILABILITY))[-1].payload == b"offline"
+        ),
+        what="offline on a clean stop",
+    )
 
 
 def test_scores_leader_and_winner_are_retained(broker, make_table, listen):
@@ -84,26 +100,34 @@ def test_scores_leader_and_winner_are_retained(broker, make_table, listen):
 
 
 def test_discovery_is_retained_and_announced_again_when_home_assistant_comes_online(
-        broker, make_table, listen):
+    broker, make_table, listen
+):
     table = make_table("ha")
     linked = publish_table(broker, table, "ha", prefix="ha-test")
     try:
         table.session.new_game(["Ann", "Bo"])
         configs = listen(broker.port, "ha-test/+/tinker_tray_ha/+/config")
-        expected = {"ha-test/event/tinker_tray_ha/press/config",
-                    "ha-test/sensor/tinker_tray_ha/last_pick/config",
-                    "ha-test/sensor/tinker_tray_ha/leader/config",
-                    "ha-test/sensor/tinker_tray_ha/score_ann/config",
-                    "ha-test/sensor/tinker_tray_ha/score_bo/config"}
-        configs.wait_for(lambda ls: expected <= {m.topic for m in ls.messages},
-                         what="the discovery configs")
+        expected = {
+            "ha-test/event/tinker_tray_ha/press/config",
+            "ha-test/sensor/tinker_tray_ha/last_pick/config",
+            "ha-test/sensor/tinker_tray_ha/leader/config",
+            "ha-test/sensor/tinker_tray_ha/score_ann/config",
+            "ha-test/sensor/tinker_tray_ha/score_bo/config",
+        }
+        configs.wait_for(
+            lambda ls: expected <= {m.topic for m in ls.messages}, what="the discovery configs"
+        )
         retained = listen(broker.port, "ha-test/+/tinker_tray_ha/+/config")
-        retained.wait_for(lambda ls: expected <= {m.topic for m in ls.messages if m.retain},
-                          what="the retained configs")
+        retained.wait_for(
+            lambda ls: expected <= {m.topic for m in ls.messages if m.retain},
+            what="the retained configs",
+        )
         before = len(configs.messages)
         configs.publish("ha-test/status", "online")
-        configs.wait_for(lambda ls: len(ls.messages) >= before + len(expected),
-                         what="the configs announced again")
+        configs.wait_for(
+            lambda ls: len(ls.messages) >= before + len(expected),
+            what="the configs announced again",
+        )
     finally:
         linked.close()
 
@@ -140,8 +164,7 @@ def test_the_press_command_is_refused_unless_allowed(broker, make_table, listen)
         assert presses == []
     finally:
         refused.close()
-    allowed = publish_table(broker, table, "cmd", press=lambda: presses.append(1),
-                            allow_press=True)
+    allowed = publish_table(broker, table, "cmd", press=lambda: presses.append(1), allow_press=True)
     try:
         for _ in range(50):  # until the publisher's subscription has reached the broker
             client.publish("tinker-tray/cmd/press/set", "PRESS")

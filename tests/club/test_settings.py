@@ -30,7 +30,9 @@ def test_no_section_no_mqtt():
 
 
 def test_a_full_section():
-    cfg = config.parse(GOOD + textwrap.dedent("""\
+    cfg = config.parse(
+        GOOD
+        + textwrap.dedent("""\
         [mqtt]
         url = "mqtts://broker.lan:8883"
         table = "kitchen"
@@ -38,25 +40,42 @@ def test_a_full_section():
         password_env = "TINKER_MQTT_PASSWORD"
         ca_file = "/etc/ssl/ca.pem"
         allow_press = true
-        """))
+        """)
+    )
     assert cfg.mqtt == config.MqttSettings(
-        url="mqtts://broker.lan:8883", table="kitchen", username="tray",
-        password_env="TINKER_MQTT_PASSWORD", ca_file="/etc/ssl/ca.pem", allow_press=True)
+        url="mqtts://broker.lan:8883",
+        table="kitchen",
+        username="tray",
+        password_env="TINKER_MQTT_PASSWORD",
+        ca_file="/etc/ssl/ca.pem",
+        allow_press=True,
+    )
     assert cfg.mqtt.discovery_prefix == "homeassistant"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('[mqtt]\nurl = "http://broker:1883"\n',
-     "pins.toml, line 7: mqtt.url must look like mqtt://host:1883"),
-    ('[mqtt]\nurl = "mqtt://u:pw@broker"\n', "pins.toml, line 7: mqtt.url takes only a host"),
-    ('[mqtt]\nurl = "mqtt://b"\ntable = "the kitchen"\n',
-     "pins.toml, line 8: mqtt.table must be a name of letters"),
-    ('[mqtt]\ntable = "t"\n', "pins.toml, line 6: [mqtt] needs a url"),
-    ('[mqtt]\nurl = "mqtt://b"\npassword = "hunter2"\n',
-     "pins.toml, line 8: unknown key 'mqtt.password'"),
-    ('[mqtt]\nurl = "mqtt://b"\nca_file = "ca.pem"\n',
-     "pins.toml, line 8: mqtt.ca_file is for mqtts://"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[mqtt]\nurl = "http://broker:1883"\n',
+            "pins.toml, line 7: mqtt.url must look like mqtt://host:1883",
+        ),
+        ('[mqtt]\nurl = "mqtt://u:pw@broker"\n', "pins.toml, line 7: mqtt.url takes only a host"),
+        (
+            '[mqtt]\nurl = "mqtt://b"\ntable = "the kitchen"\n',
+            "pins.toml, line 8: mqtt.table must be a name of letters",
+        ),
+        ('[mqtt]\ntable = "t"\n', "pins.toml, line 6: [mqtt] needs a url"),
+        (
+            '[mqtt]\nurl = "mqtt://b"\npassword = "hunter2"\n',
+            "pins.toml, line 8: unknown key 'mqtt.password'",
+        ),
+        (
+            '[mqtt]\nurl = "mqtt://b"\nca_file = "ca.pem"\n',
+            "pins.toml, line 8: mqtt.ca_file is for mqtts://",
+        ),
+    ],
+)
 def test_mistakes_name_their_line(text, message):
     lines = problems(text)
     assert any(line.startswith(message) for line in lines), lines
@@ -76,11 +95,14 @@ def test_the_command_line_overrides_the_file():
     assert (plain.table, plain.allow_press) == ("kitchen", False)
 
 
-@pytest.mark.parametrize(("given", "message"), [
-    ({"mqtt": "broker:1883"}, "--mqtt must look like mqtt://host:1883"),
-    ({"mqtt": "mqtt://b", "table": "a/b"}, "--table must be letters"),
-    ({"table": "kitchen"}, "--table names the table on MQTT: give --mqtt URL too"),
-])
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"mqtt": "broker:1883"}, "--mqtt must look like mqtt://host:1883"),
+        ({"mqtt": "mqtt://b", "table": "a/b"}, "--table must be letters"),
+        ({"table": "kitchen"}, "--table names the table on MQTT: give --mqtt URL too"),
+    ],
+)
 def test_bad_command_line_values_are_one_line(given, message):
     with pytest.raises(ValueError, match="^" + message.replace("(", r"\(")):
         mqtt_settings(None, args(**given))

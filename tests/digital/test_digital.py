@@ -27,8 +27,14 @@ def bus():
 
 def new_session(bus, players=3, humans=(0,), seed=5, target=150, **kw):
     session = DigitalSession(bus, pace=0)
-    keys = session.new_game([f"P{i}" for i in range(players)], list(humans), "greedy",
-                            options={"target": target}, seed=seed, **kw)
+    keys = session.new_game(
+        [f"P{i}" for i in range(players)],
+        list(humans),
+        "greedy",
+        options={"target": target},
+        seed=seed,
+        **kw,
+    )
     return session, keys
 
 
@@ -170,8 +176,14 @@ def test_two_people_play_with_their_own_keys(bus):
 
 
 # ---------------------------------------------------------------------- over HTTP
-NEW = {"players": ["Ann", "Bot1", "Bot2"], "humans": [0], "bots": "greedy", "seed": 5,
-       "pace": 0, "options": {"target": 100}}
+NEW = {
+    "players": ["Ann", "Bot1", "Bot2"],
+    "humans": [0],
+    "bots": "greedy",
+    "seed": 5,
+    "pace": 0,
+    "options": {"target": 100},
+}
 
 
 def test_the_host_starts_and_a_seat_key_alone_plays_its_seat(client):
@@ -182,10 +194,13 @@ def test_the_host_starts_and_a_seat_key_alone_plays_its_seat(client):
     assert res.json()["links"]["0"] == f"/play?key={key}"
     seat = {"X-Seat-Key": key}  # the seat's link alone: no table token anywhere
     assert client.post("/api/digital/act", json={"action": A.DRAW}).status_code == 403
-    assert client.post("/api/digital/act", json={"action": A.DRAW},
-                       headers={"X-Seat-Key": "nope"}).status_code == 403
-    assert client.get("/api/digital/view?seat=0", headers={"X-Seat-Key": "nope"}
-                      ).status_code == 403
+    assert (
+        client.post(
+            "/api/digital/act", json={"action": A.DRAW}, headers={"X-Seat-Key": "nope"}
+        ).status_code
+        == 403
+    )
+    assert client.get("/api/digital/view?seat=0", headers={"X-Seat-Key": "nope"}).status_code == 403
     assert client.get("/api/digital/events?seat=0").status_code == 403
     mine = client.get("/api/digital/view", headers=seat).json()
     assert mine["seat"] == 0 and len(mine["hand"]) == mine["players"][0]["cards"] > 0
@@ -195,21 +210,31 @@ def test_the_host_starts_and_a_seat_key_alone_plays_its_seat(client):
 
 
 def test_a_seat_link_sets_a_cookie_and_the_seat_plays_from_it(client):
-    key = client.post("/api/digital/new", json=NEW,
-                      headers={"X-Table-Token": TOKEN}).json()["keys"]["0"]
+    key = client.post("/api/digital/new", json=NEW, headers={"X-Table-Token": TOKEN}).json()[
+        "keys"
+    ]["0"]
     page = client.get(f"/play?key={key}")
     assert page.status_code == 200 and page.cookies.get("tinker-seat-0") == key
     assert "samesite=strict" in page.headers["set-cookie"].lower()
     assert "httponly" in page.headers["set-cookie"].lower()
     view = client.get("/api/digital/view").json()
     assert view["seat"] == 0 and view["hand"]
-    for asked in ("/api/digital/record", "/api/digital/record?reveal=yes", "/api/digital/links",
-                  "/api/digital/qr/0.svg", "/api/games/1.jsonl?reveal=yes", "/api/qr.svg"):
+    for asked in (
+        "/api/digital/record",
+        "/api/digital/record?reveal=yes",
+        "/api/digital/links",
+        "/api/digital/qr/0.svg",
+        "/api/games/1.jsonl?reveal=yes",
+        "/api/qr.svg",
+    ):
         res = client.get(asked)
         assert res.status_code == 403, asked
         assert res.json()["error"]
-    for path, body in [("/api/entry", {"kind": "undo"}), ("/api/digital/new", NEW),
-                       ("/api/new-game", {"players": ["A", "B"]})]:
+    for path, body in [
+        ("/api/entry", {"kind": "undo"}),
+        ("/api/digital/new", NEW),
+        ("/api/new-game", {"players": ["A", "B"]}),
+    ]:
         assert client.post(path, json=body).status_code == 403, path
 
 
@@ -262,7 +287,8 @@ def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journa
     assert [p["total"] for p in view["players"]] == list(game.sheet.scores)
     assert view["hand_count"] == len(game.history) and view["winner"] is not None
     assert [e.entry["kind"] for e in journal.entries(view["game"])].count("hand") == len(
-        game.history)
+        game.history
+    )
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "official-2018", "elvis"])
@@ -270,8 +296,14 @@ def test_every_ruleset_plays_digitally_to_the_end(bus, ruleset):
     """Issue 6: each ruleset is playable in the emulator's digital play, its moves all offered
     on the page, and its record replays."""
     session = DigitalSession(bus, pace=0)
-    keys = session.new_game(["P0", "P1", "P2"], [0], "greedy", ruleset=ruleset, seed=3,
-                            options={"target": 100, "draw_when_playable": False})
+    keys = session.new_game(
+        ["P0", "P1", "P2"],
+        [0],
+        "greedy",
+        ruleset=ruleset,
+        seed=3,
+        options={"target": 100, "draw_when_playable": False},
+    )
     rng = random.Random(2)
     play_out(session, Picks(bus, rng), 0, keys[0], rng)
     game = session.link.game

@@ -58,19 +58,27 @@ def test_a_restart_between_hands_mirrors_each_hand_once(tmp_path):
         some_moves(first, 0, keys[0], rng, 1)
     first.stop()
     again = Table(path)
-    hands = [x.entry for x in again.journal.entries(again.table.game_id)
-             if x.entry["kind"] == "hand"]
+    hands = [
+        x.entry for x in again.journal.entries(again.table.game_id) if x.entry["kind"] == "hand"
+    ]
     assert len(hands) == len(again.digital.link.game.history) >= 1
     again.stop()
 
 
 def test_the_record_of_a_digital_game_is_exported_from_the_journal(tmp_path):
     path = tmp_path / "journal.sqlite3"
-    new = {"players": PLAYERS, "humans": [0], "bots": "greedy", "seed": 2, "pace": 0,
-           "options": {"target": 100}}
+    new = {
+        "players": PLAYERS,
+        "humans": [0],
+        "bots": "greedy",
+        "seed": 2,
+        "pace": 0,
+        "options": {"target": 100},
+    }
     with TestClient(create_app(Journal(path), Bus(), TOKEN)) as client:
-        key = client.post("/api/digital/new", json=new,
-                          headers={"X-Table-Token": TOKEN}).json()["keys"]["0"]
+        key = client.post("/api/digital/new", json=new, headers={"X-Table-Token": TOKEN}).json()[
+            "keys"
+        ]["0"]
         listed = client.get("/api/games").json()
         game_id = listed["current"]
         assert [g["digital"] for g in listed["games"]] == [True]  # the entry page links it
@@ -114,8 +122,10 @@ def test_a_damaged_record_is_reported_and_left_untouched(tmp_path):
     game_id = first.table.game_id
     first.stop()
     db = sqlite3.connect(path)
-    db.execute("UPDATE moves SET event=? WHERE id=(SELECT MAX(id) FROM moves)",
-               (json.dumps({"seat": 0, "act": "play", "card": "R99"}),))
+    db.execute(
+        "UPDATE moves SET event=? WHERE id=(SELECT MAX(id) FROM moves)",
+        (json.dumps({"seat": 0, "act": "play", "card": "R99"}),),
+    )
     db.commit()
     kept = db.execute("SELECT id, event FROM moves ORDER BY id").fetchall()
     db.close()
@@ -128,8 +138,10 @@ def test_a_damaged_record_is_reported_and_left_untouched(tmp_path):
     again.digital.new_game(PLAYERS, [0], "greedy", seed=1, confirm=True)  # a new one still can
     again.stop()
     db = sqlite3.connect(path)
-    assert db.execute("SELECT id, event FROM moves WHERE game=? ORDER BY id",
-                      (game_id,)).fetchall() == kept
+    assert (
+        db.execute("SELECT id, event FROM moves WHERE game=? ORDER BY id", (game_id,)).fetchall()
+        == kept
+    )
     db.close()
 
 

@@ -17,12 +17,17 @@ def test_the_log_says_the_turned_up_card_penalty_draws_and_each_hands_points(jou
     bus = Bus()
     table = TableSession(journal, bus)
     session = DigitalSession(bus, table=table, pace=0)
-    keys = session.new_game(["Ann", "Bo", "Cy"], [0], "greedy", seed=5,
-                            options={"target": 150})
+    keys = session.new_game(["Ann", "Bo", "Cy"], [0], "greedy", seed=5, options={"target": 150})
     said: list[str] = []
     rng = random.Random(5)
-    play_out(session, Picks(bus, rng), 0, keys[0], rng,
-             check=lambda view: said.extend(x for x in view["log"] if x not in said[-12:]))
+    play_out(
+        session,
+        Picks(bus, rng),
+        0,
+        keys[0],
+        rng,
+        check=lambda view: said.extend(x for x in view["log"] if x not in said[-12:]),
+    )
     text = "\n".join(said)
     assert "Hand 1 is dealt: the card turned up is" in text
     assert "Hand 2 is dealt: the card turned up is" in text

@@ -103,8 +103,7 @@ def test_paced_bots_move_on_a_timer_until_the_person_is_to_move():
         if engine.waiting_for() == 0 or p.awaiting["kind"] == "tinker_bell":
             moved.set()
 
-    engine = EngineLink(bus, game, [None, *make(["greedy"], 2, rng)], rng, humans=[0],
-                        pace=0.001)
+    engine = EngineLink(bus, game, [None, *make(["greedy"], 2, rng)], rng, humans=[0], pace=0.001)
     bus.subscribe(progress, GameProgress)
     engine.start()
     assert moved.wait(10), "the bots never reached the person or the button"

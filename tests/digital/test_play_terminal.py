@@ -53,27 +53,59 @@ R7, W, B2 = C.card("R7"), C.card("W"), C.card("B2")
 def a_view(**over):
     """A seat's view as `seat_view` makes it: seat 0 to move, holding Red 7, Wild and Blue 2."""
     view = {
-        "game": True, "seat": 0, "hand_no": 2, "version": 7,
+        "game": True,
+        "seat": 0,
+        "hand_no": 2,
+        "version": 7,
         "players": [
-            {"seat": 0, "name": "You", "cards": 3, "score": 40, "person": True, "out": False,
-             "deals": False},
-            {"seat": 1, "name": "Ann", "cards": 1, "score": 95, "person": False, "out": False,
-             "deals": True},
+            {
+                "seat": 0,
+                "name": "You",
+                "cards": 3,
+                "score": 40,
+                "person": True,
+                "out": False,
+                "deals": False,
+            },
+            {
+                "seat": 1,
+                "name": "Ann",
+                "cards": 1,
+                "score": 95,
+                "person": False,
+                "out": False,
+                "deals": True,
+            },
         ],
         "top": {"code": "R3", "name": "Red 3", "colour": "red"},
-        "colour": "red", "direction": "left", "draw_pile": 50,
+        "colour": "red",
+        "direction": "left",
+        "draw_pile": 50,
         "awaiting": {"kind": "play", "seat": 0},
         "says": "Your move: play a card (or draw).",
         "log": ["Ann plays Red 3."],
         "hands": [{"hand": 1, "winner": "Ann", "points": 95}],
-        "target": 500, "winner": None,
+        "target": 500,
+        "winner": None,
         "hand": [
-            {"code": "R7", "name": "Red 7", "colour": "red",
-             "moves": [{"a": A.play(R7), "verb": "play", "uno": False},
-                       {"a": A.play(R7, 0, True), "verb": "play", "uno": True}]},
-            {"code": "W", "name": "Wild", "colour": "wild",
-             "moves": [{"a": A.play(W, c), "verb": "play", "uno": False,
-                        "call": C.COLOURS[c]} for c in range(4)]},
+            {
+                "code": "R7",
+                "name": "Red 7",
+                "colour": "red",
+                "moves": [
+                    {"a": A.play(R7), "verb": "play", "uno": False},
+                    {"a": A.play(R7, 0, True), "verb": "play", "uno": True},
+                ],
+            },
+            {
+                "code": "W",
+                "name": "Wild",
+                "colour": "wild",
+                "moves": [
+                    {"a": A.play(W, c), "verb": "play", "uno": False, "call": C.COLOURS[c]}
+                    for c in range(4)
+                ],
+            },
             {"code": "B2", "name": "Blue 2", "colour": "blue", "moves": []},
         ],
         "moves": [{"a": A.DRAW, "text": "Draw a card"}],
@@ -89,8 +121,10 @@ def test_the_menu_lists_card_moves_then_other_moves_then_calls():
     choices = menu(a_view())
     assert [c.label for c in choices] == [
         "Play Red 7",
-        "Play Wild, calling red", "Play Wild, calling blue",
-        "Play Wild, calling green", "Play Wild, calling yellow",
+        "Play Wild, calling red",
+        "Play Wild, calling blue",
+        "Play Wild, calling green",
+        "Play Wild, calling yellow",
         "Draw a card",
         "Catch Ann: no UNO!",
     ]
@@ -126,7 +160,11 @@ def test_hot_seat_calls_are_named_after_their_person_and_have_no_letters():
         ("d", Act(A.DRAW, "Draw a card", 0)),
         ("D", Act(A.DRAW, "Draw a card", 0)),
         ("7", Act(A.CATCH + 1, "Catch Ann: no UNO!", 0)),
-        ("q", Quit()), ("QUIT", Quit()), ("?", Help()), ("help", Help()), ("r", Redraw()),
+        ("q", Quit()),
+        ("QUIT", Quit()),
+        ("?", Help()),
+        ("help", Help()),
+        ("r", Redraw()),
     ],
 )
 def test_parse_turns_a_typed_line_into_a_move(typed, expected):
@@ -156,8 +194,7 @@ def test_enter_or_t_presses_the_button_only_while_the_game_waits_for_it():
     choices = [Choice("Challenge the Villain Draw 4", A.CHALLENGE, "call", alias="c")]
     assert parse("", choices, tinker_bell=True) == Press()
     assert parse("t", choices, tinker_bell=True) == Press()
-    assert parse("c", choices, tinker_bell=True) == Act(A.CHALLENGE,
-                                                        "Challenge the Villain Draw 4")
+    assert parse("c", choices, tinker_bell=True) == Act(A.CHALLENGE, "Challenge the Villain Draw 4")
     assert parse("1", [], tinker_bell=True) == Refuse("There is no move to choose now.")
 
 
@@ -209,9 +246,13 @@ def test_new_log_lines_continue_where_the_last_look_left_off():
 def test_a_hands_result_and_the_game_over_banner():
     view = a_view(winner="Ann")
     assert T.plain(T.hand_result(view, view["hands"][0])) == (
-        "Hand 1: Ann won it and scores 95 points.\nScores: You 40, Ann 95.")
+        "Hand 1: Ann won it and scores 95 points.\nScores: You 40, Ann 95."
+    )
     assert T.plain(T.game_over(view)).splitlines() == [
-        "Game over: Ann won after 1 hands.", "  You: 40 points", "  Ann: 95 points"]
+        "Game over: Ann won after 1 hands.",
+        "  You: 40 points",
+        "  Ann: 95 points",
+    ]
 
 
 def test_each_frame_of_the_show_names_all_four_colours_and_capitalises_the_lit_one():
@@ -242,7 +283,7 @@ class Script:
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         out = self.file.getvalue()
-        since, self.seen = ANSI.sub("", out[self.seen:]), len(out)
+        since, self.seen = ANSI.sub("", out[self.seen :]), len(out)
         return self.answer(prompt, since, len(self.prompts))
 
 
@@ -251,23 +292,34 @@ def first_choice(prompt, _since, _n):
     return "" if prompt.startswith(("Press Enter", "You, press", "Ann, press")) else "1"
 
 
-def setup_game(players=("You", "Ann", "Bob", "Cy"), humans=(0,), seed=3, target=200, pace=0,
-               **options):
+def setup_game(
+    players=("You", "Ann", "Bob", "Cy"), humans=(0,), seed=3, target=200, pace=0, **options
+):
     changed = threading.Event()
     session = DigitalSession(Bus(), on_change=changed.set, pace=pace)
-    keys = session.new_game(list(players), list(humans), "greedy",
-                            options={"target": target, **options}, seed=seed)
+    keys = session.new_game(
+        list(players), list(humans), "greedy", options={"target": target, **options}, seed=seed
+    )
     return session, keys, changed
 
 
 def make_play(answer, humans=(0,), terminal=False, **kw):
-    session, keys, changed = setup_game(humans=humans, **{k: v for k, v in kw.items()
-                                                         if k in ("seed", "target", "pace")})
+    session, keys, changed = setup_game(
+        humans=humans, **{k: v for k, v in kw.items() if k in ("seed", "target", "pace")}
+    )
     buf = io.StringIO()
     console = Console(file=buf, width=400, color_system=None, force_terminal=terminal)
     script = Script(answer, buf)
-    play = TerminalPlay(session, keys, changed, Picker(kw.get("seed", 3)), read=script,
-                        console=console, show=kw.get("show"), hands=kw.get("hands"))
+    play = TerminalPlay(
+        session,
+        keys,
+        changed,
+        Picker(kw.get("seed", 3)),
+        read=script,
+        console=console,
+        show=kw.get("show"),
+        hands=kw.get("hands"),
+    )
     return play, session, script, buf
 
 
@@ -280,9 +332,12 @@ def test_a_person_plays_a_seeded_game_to_the_end_from_the_menu():
         out = buf.getvalue()
         assert f"Game over: {session.view()['winner']} won after {len(game.history)} hands." in out
         for h in game.history[:-1]:  # every hand's result and the scores, before the next deal
-            assert re.search(rf"Hand {h['hand']}: {game.players[h['winner']]} won it and scores "
-                             rf"\d+ points\.\nScores: [^\n]*\.\n  · Hand \d+ is dealt: the card "
-                             "turned up", out)
+            assert re.search(
+                rf"Hand {h['hand']}: {game.players[h['winner']]} won it and scores "
+                rf"\d+ points\.\nScores: [^\n]*\.\n  · Hand \d+ is dealt: the card "
+                "turned up",
+                out,
+            )
         assert len(game.history) > 1 and out.count("Scores: ") == len(game.history)
         assert any(p.startswith("Press Enter for the Tinker Bell button") for p in script.prompts)
         assert any(p.startswith("Your move") for p in script.prompts)
@@ -293,7 +348,8 @@ def test_a_person_plays_a_seeded_game_to_the_end_from_the_menu():
 def test_every_press_is_a_fair_pick_from_the_picker_published_on_the_bus():
     shown: list[tuple[str, str | None]] = []
     play, session, _script, buf = make_play(
-        first_choice, show=lambda colour, lead: shown.append((colour, lead)), hands=1)
+        first_choice, show=lambda colour, lead: shown.append((colour, lead)), hands=1
+    )
     picks: list[Pick] = []
     session.bus.subscribe(picks.append, Pick)
     try:
@@ -413,13 +469,14 @@ def test_hot_seat_hides_each_hand_until_its_player_presses_enter():
             hand = session.view(mover, keys[mover])["hand"]
             shown = re.findall(r"Your hand \(\d+\):(.*)", since)[-1]
             assert [c.strip() for c in re.split(r"\s{2,}", shown.strip())] == [
-                f"{T.SYMBOL.get(c['colour'], T.WILD_SYMBOL)} {c['name']}" for c in hand]
+                f"{T.SYMBOL.get(c['colour'], T.WILD_SYMBOL)} {c['name']}" for c in hand
+            ]
             checked["turns"] += 1
         return first_choice(prompt, since, n)
 
     def raw_since_clear():
         raw = buf.getvalue()
-        return ANSI.sub("", raw[raw.rfind("\x1b[2J"):])
+        return ANSI.sub("", raw[raw.rfind("\x1b[2J") :])
 
     play, session, _script, buf = make_play(answer, humans=(0, 1), terminal=True)
     keys = play.keys
@@ -457,8 +514,12 @@ def test_the_command_keeps_a_replayable_record_when_asked(tmp_path, monkeypatch,
 
 def test_the_command_plays_to_the_end_from_piped_input(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 400))
-    assert cli.main(["play", "--seed", "3", "--pace", "0", "--humans", "none",
-                     "--option", "target=100"]) == 0
+    assert (
+        cli.main(
+            ["play", "--seed", "3", "--pace", "0", "--humans", "none", "--option", "target=100"]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Game over:" in out and "Nothing was saved" in out
 
@@ -476,12 +537,25 @@ class Pty:
 
     def __init__(self, argv):
         master, slave = os.openpty()
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "110", "LINES": "40",
-               "PYTHONUNBUFFERED": "1"}
+        env = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            "COLUMNS": "110",
+            "LINES": "40",
+            "PYTHONUNBUFFERED": "1",
+        }
         env.pop("NO_COLOR", None)
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     cwd=ROOT, close_fds=True, start_new_session=True,
-                                     preexec_fn=_controlling_terminal)
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=ROOT,
+            close_fds=True,
+            start_new_session=True,
+            preexec_fn=_controlling_terminal,
+        )
         os.close(slave)
         self.master = master
         self.raw = b""

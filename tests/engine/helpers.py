@@ -90,8 +90,6 @@ def counts(g: Game) -> Counter:
     return Counter(g.hand.all_cards())
 
 
-
-
 def refused(g: Game, fn, *args, rule: str | None = None, **kw):
     """Apply and expect a RuleError that changes nothing at all; returns the error."""
     import pytest

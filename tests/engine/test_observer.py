@@ -48,8 +48,12 @@ def _hide_differently(g: Game, seat: int, rng: random.Random) -> None:
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=st.sampled_from(RULESETS), players=st.integers(2, 6), seed=st.integers(0, 2**32),
-       moves=st.integers(0, 150))
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 150),
+)
 def test_a_seats_view_does_not_depend_on_the_cards_it_cannot_see(ruleset, players, seed, moves):
     g = _played(ruleset, players, seed, moves)
     if g.hand is None or g.is_terminal() or g.hand.is_over():
@@ -64,8 +68,12 @@ def test_a_seats_view_does_not_depend_on_the_cards_it_cannot_see(ruleset, player
 
 
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=st.sampled_from(RULESETS), players=st.integers(2, 6), seed=st.integers(0, 2**32),
-       moves=st.integers(1, 150))
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    moves=st.integers(1, 150),
+)
 def test_a_spectator_sees_no_hand_and_a_seat_only_its_own(ruleset, players, seed, moves):
     g = _played(ruleset, players, seed, moves)
     if g.hand is None:
@@ -77,7 +85,8 @@ def test_a_spectator_sees_no_hand_and_a_seat_only_its_own(ruleset, players, seed
     view = observer.seat_view(g, seat, frozenset({seat}), False)
     if pos is not None and not g.is_terminal():
         assert sorted(c["code"] for c in view["hand"]) == sorted(
-            observer.card_view(c)["code"] for c in g.hand.hands[pos])
+            observer.card_view(c)["code"] for c in g.hand.hands[pos]
+        )
     assert [p["cards"] for p in view["players"]] == [p["cards"] for p in watching["players"]]
 
 

@@ -54,9 +54,7 @@ RULESET_OPTIONS = {
             "wild_customizable": st.sampled_from(["wild", "swap_hands", "shuffle_hands"]),
         },
     ),
-    "elvis": st.fixed_dictionaries(
-        {}, optional={k: v for k, v in DRAW4.items() if k not in HOUSE}
-    ),
+    "elvis": st.fixed_dictionaries({}, optional={k: v for k, v in DRAW4.items() if k not in HOUSE}),
 }
 PROBES = [
     A.DRAW,

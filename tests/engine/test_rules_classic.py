@@ -217,8 +217,12 @@ def test_winner_scores_the_cards_left_in_play():
 def test_a_player_who_has_not_called_uno_may_draw_instead():
     """ "not allowed to discard his last card until he does so": until the call, drawing is what
     is left, even under draw_when_playable=false (found by the property test)."""
-    g = cg(3, {1: ["R1", "R2"], 2: ["R3", "G8", "G9"], 0: ["R4", "G6", "G7"]}, top="R5",
-           options={"draw_when_playable": False})
+    g = cg(
+        3,
+        {1: ["R1", "R2"], 2: ["R3", "G8", "G9"], 0: ["R4", "G6", "G7"]},
+        top="R5",
+        options={"draw_when_playable": False},
+    )
     play(g, "R1")
     play(g, "R3")
     play(g, "R4")
@@ -231,9 +235,12 @@ def test_a_refusal_quotes_this_rulesets_own_book():
     """Errors name the rule in the words of the book being played, not the Disney one."""
     from engine.hand import RuleError as Refused
 
-    for ruleset, words in [("classic", "Color or the Value"), ("disney", "number, color or word"),
-                           ("official-2018", "color, number, or symbol"),
-                           ("elvis", "one of three ways")]:
+    for ruleset, words in [
+        ("classic", "Color or the Value"),
+        ("disney", "number, color or word"),
+        ("official-2018", "color, number, or symbol"),
+        ("elvis", "one of three ways"),
+    ]:
         g = game(3, {1: ["R5", "B1"]}, top="G7", ruleset=ruleset)
         with pytest.raises(Refused) as info:
             g.apply_event({"seat": 1, "act": "play", "card": "B1"})

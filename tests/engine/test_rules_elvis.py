@@ -89,8 +89,9 @@ def test_vegas_matches_vegas_or_its_colour():
 
 
 def vegas(turned: str, players: int = 3, **kw):
-    g = eg(players, {1: ["RV", "B5", "B6"], **kw.pop("hands", {})}, top="R5", draw=[turned, *TEN],
-           **kw)
+    g = eg(
+        players, {1: ["RV", "B5", "B6"], **kw.pop("hands", {})}, top="R5", draw=[turned, *TEN], **kw
+    )
     play(g, "RV")
     nxt = 2 % players
     assert g.awaiting() == {"kind": "flip", "seat": nxt} and g.legal_actions() == [A.FLIP]
@@ -208,8 +209,12 @@ def test_partners_alternate_and_collect_the_other_teams_cards():
     """ "If there are four players you can choose to play with another player as your teammate.
     The teams will alternate positions around the table." "The winning team collects all of the
     cards left in the other team’s hands." (option partners; Vegas counts the cards collected)"""
-    g = eg(4, {1: ["R1"], 3: ["G3"], 0: ["RV", "B4"], 2: ["Y4", "Y5"]}, top="R5",
-           options={"partners": True})
+    g = eg(
+        4,
+        {1: ["R1"], 3: ["G3"], 0: ["RV", "B4"], 2: ["Y4", "Y5"]},
+        top="R5",
+        options={"partners": True},
+    )
     play(g, "R1")
     won = 10 * 4 + 4 + 4 + 5  # seat 3's G3 stays with the winning team
     assert g.sheet.scores == (0, won, 0, won)
@@ -250,9 +255,10 @@ def test_partners_rotation_twelve_hands_most_points_wins():
     assert all(t == teams[4 * (i // 4)] for i, t in enumerate(teams))  # four hands a pairing
     assert len({frozenset(t) for t in teams}) == 3
     best = max(g.sheet.scores)
-    assert g.sheet.winner in (g.sheet.scores.index(best), tuple(
-        s for s in range(4) if g.sheet.scores[s] == best
-    ))
+    assert g.sheet.winner in (
+        g.sheet.scores.index(best),
+        tuple(s for s in range(4) if g.sheet.scores[s] == best),
+    )
     with pytest.raises(ValueError, match="four players"):
         Game("elvis", ["A", "B", "C"], 0, {"partners_rotation": True})
 
@@ -295,8 +301,18 @@ def test_eight_player_rotation_from_the_command_line(capsys):
 
     from cli.main import main
 
-    args = ["simulate", "--ruleset", "elvis", "--players", "8", "--option",
-            "partners_rotation=true", "--bots", "greedy", "--json"]
+    args = [
+        "simulate",
+        "--ruleset",
+        "elvis",
+        "--players",
+        "8",
+        "--option",
+        "partners_rotation=true",
+        "--bots",
+        "greedy",
+        "--json",
+    ]
     assert main([*args, "--games", "1"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["hands"] == 56 and stats["games"] == 1 and sum(stats["game_wins_by_seat"]) >= 1

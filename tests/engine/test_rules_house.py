@@ -22,8 +22,9 @@ def test_stacking_adds_to_the_penalty_and_passes_it_on():
     """ "If a player plays a draw card, the next player in turn order has a card with the same
     symbol, that player can play that card and “stack” the penalty. This adds to the current
     penalty and passes it to the next player" """
-    g = og(4, {1: ["RD2", "B1", "B2"], 2: ["GD2", "B3", "B4"], 3: ["Y1", "Y2"]}, top="R5",
-           options=SAME)
+    g = og(
+        4, {1: ["RD2", "B1", "B2"], 2: ["GD2", "B3", "B4"], 3: ["Y1", "Y2"]}, top="R5", options=SAME
+    )
     play(g, "RD2")
     assert g.awaiting() == {"kind": "respond", "seat": 2}
     assert legal_codes(g) == {"GD2"} and A.TAKE in g.legal_actions()
@@ -78,8 +79,12 @@ def test_stacked_wild_draw4_challenge_concerns_the_last_one_and_the_whole_stack(
 def test_seven_swaps_hands_with_a_player_of_their_choice():
     """ "Every time a “7” is played, whoever played it must swap hands with another player of
     their choice before ending their turn." """
-    g = og(3, {1: ["R7", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]}, top="R5",
-           options={"seven_o": True})
+    g = og(
+        3,
+        {1: ["R7", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]},
+        top="R5",
+        options={"seven_o": True},
+    )
     play(g, "R7")
     assert g.awaiting() == {"kind": "target", "seat": 1}
     refused(g, act, "target", target=1, rule="swap-target")
@@ -91,14 +96,22 @@ def test_seven_swaps_hands_with_a_player_of_their_choice():
 def test_zero_passes_every_hand_along_the_direction_of_play():
     """ "Every time a “0” is played, all players pass their hands to the next player in the
     current direction of play, after which play continues normally." """
-    g = og(3, {1: ["R0", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]}, top="R5",
-           options={"seven_o": True})
+    g = og(
+        3,
+        {1: ["R0", "B1", "B2"], 2: ["G1"], 0: ["Y1", "Y2", "Y3"]},
+        top="R5",
+        options={"seven_o": True},
+    )
     play(g, "R0")
     assert hand_of(g, 2) == ["B1", "B2"] and hand_of(g, 0) == ["G1"]
     assert hand_of(g, 1) == ["Y1", "Y2", "Y3"]
     assert g.awaiting() == {"kind": "play", "seat": 2}
-    g = og(3, {1: ["RR", "B1"], 0: ["R0", "Y1", "Y2"], 2: ["G1", "G2"]}, top="R5",
-           options={"seven_o": True})
+    g = og(
+        3,
+        {1: ["RR", "B1"], 0: ["R0", "Y1", "Y2"], 2: ["G1", "G2"]},
+        top="R5",
+        options={"seven_o": True},
+    )
     play(g, "RR")
     play(g, "R0")  # direction is now right: seat 0's hand goes to seat 2
     assert hand_of(g, 2) == ["Y1", "Y2"] and hand_of(g, 1) == ["G1", "G2"]
@@ -163,8 +176,7 @@ def test_jump_in_only_with_the_identical_coloured_card():
 def test_jump_in_only_between_turns():
     """Corner: a jump-in waits until no turn is half done (not after a draw, nor while a player
     chooses whom to swap with) (RULES-MAP: jump-in-when)."""
-    g = og(4, {1: ["B1", "B2"], 3: ["R5", "B5"]}, top="R5", draw=["R9"],
-           options={"jump_in": True})
+    g = og(4, {1: ["B1", "B2"], 3: ["R5", "B5"]}, top="R5", draw=["R9"], options={"jump_in": True})
     act(g, "draw")
     assert g.awaiting()["kind"] == "play_drawn"
     refused(g, play, "R5", seat=3, rule="jump-in")

@@ -31,7 +31,7 @@ def test_card_values():
 
 
 def test_first_discard_reverse_dealer_plays_first_counterclockwise():
-    """ Reverse as first discard: "The dealer plays first; the play proceeds counterclockwise" """
+    """Reverse as first discard: "The dealer plays first; the play proceeds counterclockwise" """
     g = og(4, {0: ["G1", "B2"]}, top="GR")
     assert g.awaiting() == {"kind": "play", "seat": 0}
     play(g, "G1")
@@ -39,7 +39,7 @@ def test_first_discard_reverse_dealer_plays_first_counterclockwise():
 
 
 def test_first_discard_draw2_left_of_dealer_draws_two_and_misses_turn():
-    """ Draw Two as first discard: "The player to the dealer’s left draws two cards and misses a
+    """Draw Two as first discard: "The player to the dealer’s left draws two cards and misses a
     turn" """
     g = og(3, {}, top="GD2")
     assert len(hand_of(g, 1)) == 9
@@ -47,7 +47,7 @@ def test_first_discard_draw2_left_of_dealer_draws_two_and_misses_turn():
 
 
 def test_first_discard_skip_left_of_dealer_misses_a_turn():
-    """ Skip: "The next player in sequence misses a turn" (the book's first-discard column for
+    """Skip: "The next player in sequence misses a turn" (the book's first-discard column for
     the Skip repeats the Reverse's text; the engine skips the player to the dealer's left,
     RULES-MAP: official-2018)."""
     g = og(3, {}, top="GS")
@@ -55,7 +55,7 @@ def test_first_discard_skip_left_of_dealer_misses_a_turn():
 
 
 def test_first_discard_wild_left_of_dealer_declares_colour_and_plays():
-    """ Wild as first discard: "The player to the dealer’s left declares the first color to be
+    """Wild as first discard: "The player to the dealer’s left declares the first color to be
     matched and takes the first turn" """
     g = og(3, {1: ["G1", "B2"]}, top="W")
     assert g.awaiting() == {"kind": "colour", "seat": 1}
@@ -64,7 +64,7 @@ def test_first_discard_wild_left_of_dealer_declares_colour_and_plays():
 
 
 def test_first_discard_wild_draw4_is_returned():
-    """ Wild Draw Four as first discard: "The card is returned to the deck, then a new card is
+    """Wild Draw Four as first discard: "The card is returned to the deck, then a new card is
     laid down into the discard pile" """
     g = og(3, {}, top="B4", returned=["W4"])
     assert g.summary()["discard_top"] == "B4" and g.hand.draw[0] == C.WILD_DRAW4
@@ -82,7 +82,7 @@ def test_draw_then_play_or_keep_and_keeping_ends_the_turn():
 
 
 def test_draw_two_next_player_draws_two_and_misses_a_turn():
-    """ Draw Two: "The next player in sequence draws two cards and misses a turn" """
+    """Draw Two: "The next player in sequence draws two cards and misses a turn" """
     g = og(3, {1: ["RD2", "B1", "B2"], 2: ["G3"]}, top="R5")
     play(g, "RD2")
     assert len(hand_of(g, 2)) == 3 and g.current_player() == 0

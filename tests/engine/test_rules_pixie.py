@@ -200,7 +200,7 @@ def test_villain_command_card_protection_is_void():
 
 def test_villain_holder_of_the_colour_must_lay_it_down():
     """ "each player will see if they have one card of that color to use as their Pixie Dust
-    Protection Card! If so, lay it down" (RULES-MAP: protect-must). """
+    Protection Card! If so, lay it down" (RULES-MAP: protect-must)."""
     g = vd4_game()
     play(g, "VD4")
     tinker(g, "red")

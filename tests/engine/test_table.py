@@ -36,8 +36,7 @@ def test_a_typed_total_counts_as_entered():
 
 
 def test_lowest_wins_charges_each_player_and_names_the_lowest():
-    t = T.fold([start(scoring="lowest", target=100), hand(0, None, 60, 30),
-                hand(2, 0, 50, None)])
+    t = T.fold([start(scoring="lowest", target=100), hand(0, None, 60, 30), hand(2, 0, 50, None)])
     assert t.game.sheet.scores == (0, 110, 30)
     assert t.game.over and t.game.winner_names() == ["Ann"]
 
@@ -52,8 +51,9 @@ def test_challenge_eliminates_at_the_target_and_the_last_player_wins():
 
 
 def test_partners_score_for_the_team_and_ignore_the_partners_cards():
-    t = T.fold([start(("Ann", "Bea", "Cy", "Dot"), partners=True),
-                hand(0, None, ["R5"], None, ["B5"])])
+    t = T.fold(
+        [start(("Ann", "Bea", "Cy", "Dot"), partners=True), hand(0, None, ["R5"], None, ["B5"])]
+    )
     assert t.game.sheet.scores == (10, 0, 10, 0)
 
 
@@ -96,8 +96,11 @@ def test_the_deal_moves_left_each_hand_and_skips_eliminated_players():
         ({"kind": "hand", "winner": 0}, T.UnknownEntryError, "needs held"),
         ({"kind": "hand", "winner": 0, "held": [], "x": 1}, T.UnknownEntryError, "no field x"),
         ({"kind": "shuffle"}, T.UnknownEntryError, "unknown entry kind 'shuffle'"),
-        ({"kind": "edit", "hand": 5, "winner": 0, "held": [None, 1, 1]}, T.EntryError,
-         "no hand has been entered yet"),
+        (
+            {"kind": "edit", "hand": 5, "winner": 0, "held": [None, 1, 1]},
+            T.EntryError,
+            "no hand has been entered yet",
+        ),
         ({"kind": "undo"}, T.NothingToUndoError, "nothing to undo"),
         ({"kind": "declare", "card": "R7"}, T.DeclareError, "'R7' has no pixie dust"),
         ({"kind": "pick", "seq": 1, "colour": "purple"}, T.EntryError, "not 'purple'"),
@@ -119,8 +122,10 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
         (start(players=["Ann", " "]), "every player needs a name"),
         (start(dealer=3), "dealer must be a seat from 0 to 2"),
         (start(target=0), "option target must be a whole number"),
-        (start(scoring="highest"),
-         'option scoring must be "standard", "lowest" or "challenge", not "highest"'),
+        (
+            start(scoring="highest"),
+            'option scoring must be "standard", "lowest" or "challenge", not "highest"',
+        ),
         ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
     ],
 )
@@ -165,8 +170,13 @@ def test_undo_after_a_pick_restores_the_sheet_but_keeps_the_pick():
 
 
 def referee_after(card, colour, seat=None):
-    t = T.fold([start(), {"kind": "declare", "card": card, "seat": seat},
-                {"kind": "pick", "seq": 1, "colour": colour}])
+    t = T.fold(
+        [
+            start(),
+            {"kind": "declare", "card": card, "seat": seat},
+            {"kind": "pick", "seq": 1, "colour": colour},
+        ]
+    )
     assert t.declared is None  # a pick resolves the declaration
     return t.last_pick.says
 
@@ -195,14 +205,24 @@ def test_a_pick_with_nothing_declared_explains_every_card():
     t = T.fold([{"kind": "pick", "seq": 9, "colour": "red"}])  # works with no game, too
     assert t.last_pick.declared is None
     cards = dict(T.meanings("red"))
-    assert set(cards) == {"Red Draw 2", "Other Draw 2", "Wild Discard All 1 Color",
-                          "Villain Draw 4"}
+    assert set(cards) == {
+        "Red Draw 2",
+        "Other Draw 2",
+        "Wild Discard All 1 Color",
+        "Villain Draw 4",
+    }
     assert "red cards" in cards["Wild Discard All 1 Color"]
 
 
 def test_a_new_game_keeps_the_last_pick_but_not_the_old_sheet():
-    t = T.fold([start(), hand(0, None, 1, 1), {"kind": "pick", "seq": 2, "colour": "green"},
-                start(("X", "Y"))])
+    t = T.fold(
+        [
+            start(),
+            hand(0, None, 1, 1),
+            {"kind": "pick", "seq": 2, "colour": "green"},
+            start(("X", "Y")),
+        ]
+    )
     assert t.game.players == ("X", "Y") and not t.game.hands and not t.undo_stack
     assert t.last_pick.colour == "green"
 
@@ -217,8 +237,11 @@ def games(draw):
     n = draw(st.integers(2, 6))
     scoring = draw(st.sampled_from(["standard", "lowest", "challenge"]))
     target = draw(st.integers(50, 400))
-    entries = [start([f"P{i}" for i in range(n)], draw(st.integers(0, n - 1)),
-                     scoring=scoring, target=target)]
+    entries = [
+        start(
+            [f"P{i}" for i in range(n)], draw(st.integers(0, n - 1)), scoring=scoring, target=target
+        )
+    ]
     table = T.apply(T.EMPTY, entries[0])
     for _ in range(draw(st.integers(0, 12))):
         g = table.game
@@ -298,8 +321,11 @@ def test_elvis_vegas_is_ten_per_card_collected_at_the_table():
 def test_elvis_partners_rotation_at_the_table():
     """ "play four hands with each other player as your partner": seat 0 partners seat 3 in
     hands 1-4, then seat 2 in hands 5-8; the partner's cards are not entered."""
-    rot = {**start(("Ann", "Bea", "Cy", "Dot")), "ruleset": "elvis",
-           "options": {"partners_rotation": True}}
+    rot = {
+        **start(("Ann", "Bea", "Cy", "Dot")),
+        "ruleset": "elvis",
+        "options": {"partners_rotation": True},
+    }
     entries = [rot] + [hand(0, None, ["R5"], ["B1"], None)] * 4
     entries += [hand(0, None, ["R5"], None, ["B1"])]
     t = T.fold(entries)
@@ -322,9 +348,12 @@ def sheets(draw):
     undos, interleaved; Challenge UNO so that players drop out and the deal skips them. Returns
     the accepted entries and the tables after each (the start first)."""
     n = draw(st.integers(2, 6))
-    entry = start([f"P{i}" for i in range(n)], draw(st.integers(0, n - 1)),
-                  scoring=draw(st.sampled_from(["standard", "challenge"])),
-                  target=draw(st.integers(40, 300)))
+    entry = start(
+        [f"P{i}" for i in range(n)],
+        draw(st.integers(0, n - 1)),
+        scoring=draw(st.sampled_from(["standard", "challenge"])),
+        target=draw(st.integers(40, 300)),
+    )
     states = [T.apply(T.EMPTY, entry)]
     entries = [entry]
     for _ in range(draw(st.integers(0, 30))):

@@ -5,9 +5,16 @@ import time
 
 from firmware_bridge.host import BridgeSettings
 
-FAST = BridgeSettings(heartbeat_s=0.05, deadline_s=0.4, device_lost_s=1.0, hold_s=0.3,
-                      handshake_first_s=0.05, handshake_max_s=0.2, rescan_s=0.02,
-                      refused_retry_s=0.2)
+FAST = BridgeSettings(
+    heartbeat_s=0.05,
+    deadline_s=0.4,
+    device_lost_s=1.0,
+    hold_s=0.3,
+    handshake_first_s=0.05,
+    handshake_max_s=0.2,
+    rescan_s=0.02,
+    refused_retry_s=0.2,
+)
 
 
 class Events:

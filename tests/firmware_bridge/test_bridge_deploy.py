@@ -30,9 +30,11 @@ def fake_mpremote(tmp_path, monkeypatch):
     """An executable standing in for mpremote: records its arguments, exits with $FAKE_EXIT."""
     log = tmp_path / "args"
     script = tmp_path / "mpremote"
-    script.write_text(f"#!{sys.executable}\nimport os, sys\n"
-                      f"open({str(log)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n"
-                      "sys.exit(int(os.environ.get('FAKE_EXIT', '0')))\n")
+    script.write_text(
+        f"#!{sys.executable}\nimport os, sys\n"
+        f"open({str(log)!r}, 'w').write('\\n'.join(sys.argv[1:]))\n"
+        "sys.exit(int(os.environ.get('FAKE_EXIT', '0')))\n"
+    )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setattr(bridge_cli, "mpremote", lambda: [str(script)])
     return log
@@ -51,10 +53,13 @@ def test_dry_run_prints_each_copy_and_the_command(monkeypatch, capsys, fake_mpre
     monkeypatch.setattr(ports, "by_id_links", lambda: {})
     assert main(["bridge", "deploy", "--dry-run"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:3] == [f"copy {FIRMWARE / n} -> /dev/ttyACM1:/{n}"
-                       for n in ("wire.py", "tinkerfw.py", "main.py")]
-    assert out[3].endswith(f"connect /dev/ttyACM1 cp {FIRMWARE / 'wire.py'} "
-                           f"{FIRMWARE / 'tinkerfw.py'} {FIRMWARE / 'main.py'} : + reset")
+    assert out[:3] == [
+        f"copy {FIRMWARE / n} -> /dev/ttyACM1:/{n}" for n in ("wire.py", "tinkerfw.py", "main.py")
+    ]
+    assert out[3].endswith(
+        f"connect /dev/ttyACM1 cp {FIRMWARE / 'wire.py'} "
+        f"{FIRMWARE / 'tinkerfw.py'} {FIRMWARE / 'main.py'} : + reset"
+    )
     assert not fake_mpremote.exists()  # nothing ran
 
 
@@ -63,28 +68,40 @@ def test_deploy_runs_mpremote_on_the_port_given(tmp_path, capsys, fake_mpremote)
     device.touch()
     assert main(["bridge", "deploy", "--port", str(device)]) == 0
     args = fake_mpremote.read_text().splitlines()
-    assert args == ["connect", str(device), "cp", *(str(f) for f in bridge_cli.firmware_files()),
-                    ":", "+", "reset"]
+    assert args == [
+        "connect",
+        str(device),
+        "cp",
+        *(str(f) for f in bridge_cli.firmware_files()),
+        ":",
+        "+",
+        "reset",
+    ]
     assert "firmware deployed" in capsys.readouterr().out
 
 
-def test_a_failing_mpremote_is_one_line_and_a_nonzero_exit(tmp_path, capsys, fake_mpremote,
-                                                           monkeypatch):
+def test_a_failing_mpremote_is_one_line_and_a_nonzero_exit(
+    tmp_path, capsys, fake_mpremote, monkeypatch
+):
     monkeypatch.setenv("FAKE_EXIT", "3")
     device = tmp_path / "ttyACM7"
     device.touch()
     assert main(["bridge", "deploy", "--port", str(device)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["tinker-tray: mpremote failed (exit 3); the tray may hold part of the old "
-                   "firmware: run the command again"]
+    assert err == [
+        "tinker-tray: mpremote failed (exit 3); the tray may hold part of the old "
+        "firmware: run the command again"
+    ]
 
 
 def test_without_mpremote_it_says_how_to_get_it(monkeypatch, capsys):
     monkeypatch.setattr(bridge_cli, "mpremote", lambda: None)
     assert main(["bridge", "deploy"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["tinker-tray: deploying needs mpremote: pip install 'tinker-tray[firmware]' "
-                   "(or pipx install mpremote)"]
+    assert err == [
+        "tinker-tray: deploying needs mpremote: pip install 'tinker-tray[firmware]' "
+        "(or pipx install mpremote)"
+    ]
 
 
 def test_without_a_pico_it_says_so_in_one_line(monkeypatch, capsys, fake_mpremote):

@@ -22,8 +22,9 @@ class Device:
         self.clock = Clock()
         self.decoder = p.Decoder()
         self.out = []
-        self.fw = tinkerfw.Firmware(fakemachine, self._write, self.clock,
-                                    lambda a, b: a - b, **kwargs)
+        self.fw = tinkerfw.Firmware(
+            fakemachine, self._write, self.clock, lambda a, b: a - b, **kwargs
+        )
         self.seq = 0
 
     def _write(self, data):
@@ -91,9 +92,11 @@ def test_set_lights_sets_pwm_duty_and_is_reported_in_heartbeats(dev):
 
 def test_a_show_in_two_parts_plays_and_keeps_its_last_frame(dev):
     dev.link()
-    dev.host(p.ShowData(5, 1, ((0, 0, 0, 255, 50),)),
-             p.ShowData(5, 0, ((255, 0, 0, 0, 50),)),
-             p.ShowPlay(5, 2))
+    dev.host(
+        p.ShowData(5, 1, ((0, 0, 0, 255, 50),)),
+        p.ShowData(5, 0, ((255, 0, 0, 0, 50),)),
+        p.ShowPlay(5, 2),
+    )
     assert dev.lights() == (65535, 0, 0, 0)
     dev.advance(60)
     assert dev.lights() == (0, 0, 0, 65535)

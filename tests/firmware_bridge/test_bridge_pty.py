@@ -141,7 +141,7 @@ def test_noise_neither_crashes_nor_presses(linked):
     tray, emulator, events = linked
     noise = random.Random(1).randbytes(1 << 20)
     for i in range(0, len(noise), 4096):
-        emulator.inject(noise[i:i + 4096])
+        emulator.inject(noise[i : i + 4096])
     eventually(lambda: tray.bridge.counters.dropped > 1000)
     emulator.tap()
     events.wait_for(ButtonPressed)

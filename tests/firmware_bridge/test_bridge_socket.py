@@ -60,7 +60,8 @@ def test_a_socket_url_with_nobody_listening_is_a_fault_not_a_crash():
 
 @pytest.mark.parametrize("max_show", [0, 1, 60000])
 def test_a_device_announcing_an_absurd_max_show_is_refused_then_taps_work_on_a_good_link(
-        emulator, max_show):
+    emulator, max_show
+):
     emulator.firmware.max_show = max_show
     events = Events()
     tray = SerialTray("emulator", settings=FAST, resolve=lambda: emulator.path)

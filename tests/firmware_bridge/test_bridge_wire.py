@@ -54,7 +54,8 @@ def test_table_crc_matches_the_c_one(data):
 
 def test_the_worked_example_in_protocol_md():
     assert wire.encode_frame(7, wire.HEARTBEAT, bytes([2, 1])) == bytes.fromhex(
-        "08 01 07 03 02 01 63 c5 00")
+        "08 01 07 03 02 01 63 c5 00"
+    )
 
 
 def test_oversized_payload_is_refused_when_encoding():
@@ -67,43 +68,56 @@ def test_deframer_counts_each_kind_of_bad_frame():
     flipped = bytearray(good)
     flipped[2] ^= 0x40  # a bit error inside the frame: the CRC catches it
     d = wire.Deframer()
-    out = d.feed(bytes(flipped) + b"\x05\x11\x00" + b"\x02\x11\x00" + b"\x7f" * 400 + b"\x00"
-                 + b"\x00\x00" + good)
+    out = d.feed(
+        bytes(flipped)
+        + b"\x05\x11\x00"
+        + b"\x02\x11\x00"
+        + b"\x7f" * 400
+        + b"\x00"
+        + b"\x00\x00"
+        + good
+    )
     assert out == [(1, 7, wire.HEARTBEAT, b"\x01\x00")]
     assert d.dropped == {"bad_crc": 1, "garbled": 1, "too_short": 1, "too_long": 1}
 
 
 def test_a_frame_split_at_every_offset_decodes_once():
-    frames = (p.encode(p.SetLights(3, (255, 0, 128, 1)), 1)
-              + p.encode(p.Button(9, wire.KIND_UP, 123456, 80), 2))
+    frames = p.encode(p.SetLights(3, (255, 0, 128, 1)), 1) + p.encode(
+        p.Button(9, wire.KIND_UP, 123456, 80), 2
+    )
     for cut in range(len(frames) + 1):
         dec = p.Decoder()
         got = dec.feed(frames[:cut]) + dec.feed(frames[cut:])
-        assert [r.msg for r in got] == [p.SetLights(3, (255, 0, 128, 1)),
-                                        p.Button(9, wire.KIND_UP, 123456, 80)], cut
+        assert [r.msg for r in got] == [
+            p.SetLights(3, (255, 0, 128, 1)),
+            p.Button(9, wire.KIND_UP, 123456, 80),
+        ], cut
         assert dec.counters.dropped == 0
 
 
 def test_one_byte_at_a_time_as_the_device_reads():
     data = p.encode(p.Heartbeat(0xBEEF), 200)
     dec = p.Decoder()
-    got = [r for i in range(len(data)) for r in dec.feed(data[i:i + 1])]
+    got = [r for i in range(len(data)) for r in dec.feed(data[i : i + 1])]
     assert [(r.seq, r.msg) for r in got] == [(200, p.Heartbeat(0xBEEF))]
 
 
 def test_sequence_gaps_are_counted():
     dec = p.Decoder()
-    dec.feed(p.encode(p.Heartbeat(1), 254) + p.encode(p.Heartbeat(2), 255)
-             + p.encode(p.Heartbeat(3), 2))  # 0 and 1 went missing across the wrap
+    dec.feed(
+        p.encode(p.Heartbeat(1), 254) + p.encode(p.Heartbeat(2), 255) + p.encode(p.Heartbeat(3), 2)
+    )  # 0 and 1 went missing across the wrap
     assert dec.counters.seq_gaps == 2
 
 
 def test_bad_payload_and_unknown_type_and_wrong_major_are_dropped_and_counted():
     dec = p.Decoder()
-    got = dec.feed(wire.encode_frame(1, wire.SET_LIGHTS, b"\x01")          # too short
-                   + wire.encode_frame(2, 0x55, b"")                        # unknown type
-                   + wire.encode_frame(3, wire.HEARTBEAT, b"\x01\x00", major=2)
-                   + wire.encode_frame(4, wire.BUTTON, struct.pack(wire.FMT_BUTTON, 1, 9, 0, 0)))
+    got = dec.feed(
+        wire.encode_frame(1, wire.SET_LIGHTS, b"\x01")  # too short
+        + wire.encode_frame(2, 0x55, b"")  # unknown type
+        + wire.encode_frame(3, wire.HEARTBEAT, b"\x01\x00", major=2)
+        + wire.encode_frame(4, wire.BUTTON, struct.pack(wire.FMT_BUTTON, 1, 9, 0, 0))
+    )
     assert got == []
     c = dec.counters
     assert (c.bad_payload, c.bad_field, c.unknown_type, c.wrong_major) == (1, 1, 1, 1)
@@ -129,19 +143,31 @@ modes = st.sampled_from([wire.MODE_LINKED, wire.MODE_STANDALONE])
 # Valid messages: every field within its declared limits.
 MESSAGES = st.one_of(
     st.builds(lambda m, minor, hold, lost: p.Hello(*m, minor, hold, lost), majors, u8, u16, u16),
-    st.builds(lambda m, *rest: p.HelloReply(*m, *rest), majors, u8, st.just(4), u8,
-              st.integers(2, p.MAX_SHOW_FRAMES), modes, u16, short_text, short_text),
+    st.builds(
+        lambda m, *rest: p.HelloReply(*m, *rest),
+        majors,
+        u8,
+        st.just(4),
+        u8,
+        st.integers(2, p.MAX_SHOW_FRAMES),
+        modes,
+        u16,
+        short_text,
+        short_text,
+    ),
     st.builds(p.Heartbeat, u16),
     st.builds(p.HeartbeatReply, u16, u32, u16, modes, u16),
     st.builds(p.SetLights, u16, st.tuples(u8, u8, u8, u8)),
-    st.builds(p.ShowData, u16, u16, st.lists(st.tuples(u8, u8, u8, u8, u16),
-                                             max_size=wire.SHOW_FRAMES_PER_MESSAGE)
-              .map(tuple)),
+    st.builds(
+        p.ShowData,
+        u16,
+        u16,
+        st.lists(st.tuples(u8, u8, u8, u8, u16), max_size=wire.SHOW_FRAMES_PER_MESSAGE).map(tuple),
+    ),
     st.builds(p.ShowPlay, u16, st.integers(1, p.MAX_SHOW_FRAMES)),
     st.builds(p.Buzz, st.lists(st.tuples(u16, u16), max_size=60).map(tuple)),
     st.builds(p.Ack, u16),
-    st.builds(p.Button, u16, st.sampled_from([0, 1, 2, 3]), u32,
-              st.integers(0, p.MAX_DURATION_MS)),
+    st.builds(p.Button, u16, st.sampled_from([0, 1, 2, 3]), u32, st.integers(0, p.MAX_DURATION_MS)),
     st.builds(p.Error, u8, u8, st.text(max_size=60).filter(str.isprintable)),
 )
 
@@ -167,7 +193,7 @@ def test_noise_never_decodes_to_a_button_event():
     rng = random.Random(5)
     dec = p.Decoder()
     noise = rng.randbytes(1 << 20)
-    got = [r for i in range(0, len(noise), 4096) for r in dec.feed(noise[i:i + 4096])]
+    got = [r for i in range(0, len(noise), 4096) for r in dec.feed(noise[i : i + 4096])]
     assert not [r for r in got if isinstance(r.msg, p.Button)]
     assert dec.counters.dropped > 1000  # it did look at the noise, and threw it away
 
@@ -180,7 +206,7 @@ WIRE_VALUES = {"B": u8, "H": u16, "I": u32}
 def _wire_strategy(cls, name):
     """Every value the wire can carry in field `name` of `cls` (a fixed integer field)."""
     fields = cls._fixed_fields()
-    at = sum(cls.GROUPS.get(n, 1) for n in fields[:fields.index(name)])
+    at = sum(cls.GROUPS.get(n, 1) for n in fields[: fields.index(name)])
     return WIRE_VALUES[cls.FIXED.lstrip("<")[at]]
 
 
@@ -206,8 +232,11 @@ def test_each_field_of_each_message_is_decoded_only_within_its_limits(data):
     value = data.draw(_wire_strategy(cls, name))
     msg = dataclasses.replace(original, **{name: value})
     dec = p.Decoder()
-    got = dec.feed(wire.encode_frame(1, cls.TYPE, struct.pack(cls.FIXED, *_fixed_values(msg))
-                                     + _tail(original)))
+    got = dec.feed(
+        wire.encode_frame(
+            1, cls.TYPE, struct.pack(cls.FIXED, *_fixed_values(msg)) + _tail(original)
+        )
+    )
     try:
         msg.check()
     except p.FieldError as exc:
@@ -222,7 +251,7 @@ def test_each_field_of_each_message_is_decoded_only_within_its_limits(data):
 
 def _tail(msg):
     packed = msg.pack()
-    return packed[struct.calcsize(type(msg).FIXED):]
+    return packed[struct.calcsize(type(msg).FIXED) :]
 
 
 @pytest.mark.parametrize("max_show", [0, 1, p.MAX_SHOW_FRAMES + 1, 0xFFFF])
@@ -232,8 +261,9 @@ def test_a_hello_reply_with_an_absurd_max_show_is_refused(max_show):
     assert dec.feed(p.encode(reply, 1)) == []
     refused = dec.take_refused(wire.HELLO_REPLY)
     assert refused is not None
-    assert refused.problem == (f"HELLO_REPLY: max_show = {max_show} is not allowed "
-                               f"(max_show is 2 to {p.MAX_SHOW_FRAMES})")
+    assert refused.problem == (
+        f"HELLO_REPLY: max_show = {max_show} is not allowed (max_show is 2 to {p.MAX_SHOW_FRAMES})"
+    )
     assert dec.take_refused(wire.HELLO_REPLY) is None
 
 

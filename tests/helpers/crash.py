@@ -16,8 +16,9 @@ def shown_until_killed(script: str, *args: str, after: int, path: list[Path] = (
     shown. SIGKILL it once `after` numbers came, and return every number it printed (some
     may have been printed while the kill was on its way). `path` goes on its PYTHONPATH."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, [ROOT, *path]))}
-    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
-                            text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, *args], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
     shown: list[int] = []
     for line in proc.stdout:
         shown.append(int(line))

@@ -79,5 +79,3 @@ def some_moves(table: Table, seat: int, key: str, rng: random.Random, moves: int
             picks()
             continue
         table.digital.act(seat, key, rng.choice(offered(table.digital.view(seat, key))))
-
-

@@ -31,8 +31,9 @@ class ShowingTray:
         pick = shown(pick, self.settings, time.monotonic())
         self.bus.publish(pick)
         assert pick.settles_at is not None
-        timer = threading.Timer(max(0.0, pick.settles_at - time.monotonic()),
-                                self.bus.publish, (PickSettled(pick.seq),))
+        timer = threading.Timer(
+            max(0.0, pick.settles_at - time.monotonic()), self.bus.publish, (PickSettled(pick.seq),)
+        )
         timer.daemon = True
         timer.start()
         self.timers.append(timer)

@@ -23,8 +23,16 @@ from tray.events import Pick
 from tray.pick import Picker
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 WAIT = 10_000  # ms: generous for a loaded 2-core machine; an SSE update takes milliseconds
 
 pytestmark = pytest.mark.browser
@@ -175,8 +183,7 @@ def _next_event(lines) -> dict[str, str]:
 
 
 # A short show (about 1.5 s) that still scans, blinks and stays lit (lit_s=0) like the real one.
-QUICK = ShowSettings(steps=8, first_step_s=0.06, last_step_s=0.25, blinks=2, blink_s=0.1,
-                     lit_s=0.0)
+QUICK = ShowSettings(steps=8, first_step_s=0.06, last_step_s=0.25, blinks=2, blink_s=0.1, lit_s=0.0)
 SPIN = light_show.spin_seconds(QUICK)
 WATCH_LIGHTS = """() => {
   window.seen = [];
@@ -213,8 +220,7 @@ def emulated(tmp_path):
     s.stop()
 
 
-def test_the_virtual_tray_plays_the_leds_show_and_names_the_colour_when_it_settles(emulated,
-                                                                                      page):
+def test_the_virtual_tray_plays_the_leds_show_and_names_the_colour_when_it_settles(emulated, page):
     page.goto(f"{emulated.url}/tray?token={TOKEN}")
     page.wait_for_selector(".status:text('live')", timeout=WAIT)
     page.evaluate(WATCH_LIGHTS)
@@ -252,8 +258,9 @@ def test_the_scoreboard_keeps_the_pick_back_until_the_lights_settle(emulated, br
     page.evaluate(WATCH_SWATCH)
     pick = emulated.tray.publish(Pick(seq=1, colour="green", t=time.time()))
     page.wait_for_selector("#swatch.pending[data-seq='1']", timeout=WAIT)
-    shown = (page.inner_text("#swatch") + page.inner_text("#says")
-             + page.inner_text("#meanings")).lower()
+    shown = (
+        page.inner_text("#swatch") + page.inner_text("#says") + page.inner_text("#meanings")
+    ).lower()
     assert "choosing" in shown and "green" not in shown
     page.wait_for_selector("#swatch.c-green", timeout=WAIT)
     revealed = page.evaluate("window.revealed") / 1000
@@ -285,8 +292,16 @@ def test_a_person_plays_by_clicking_and_a_pick_resolves_wild_discard_all(served,
     """Seed 17 deals Ann (seat 0, against two bots) Wild Discard All, Red 3 and Red 6 for her
     first move. She plays it by clicking, the tray's pick (red) resolves it,
     and she discards a red card and stops, all by clicking."""
-    res = served.post("/api/digital/new", {"players": ["Ann", "Bo", "Cy"], "humans": [0],
-                                           "seed": 17, "pace": 0, "options": {"target": 100}})
+    res = served.post(
+        "/api/digital/new",
+        {
+            "players": ["Ann", "Bo", "Cy"],
+            "humans": [0],
+            "seed": 17,
+            "pace": 0,
+            "options": {"target": 100},
+        },
+    )
     page.goto(f"{served.url}{res['links']['0']}&token={TOKEN}")
     page.wait_for_selector(".card[data-code='WDA']:not([disabled])", timeout=WAIT)
     assert "Your move" in page.inner_text("#says")
@@ -304,8 +319,10 @@ def test_a_person_plays_by_clicking_and_a_pick_resolves_wild_discard_all(served,
     page.wait_for_selector(".card[data-code='R3']", state="detached", timeout=WAIT)
     game = served.app.state.digital.link.game
     mine = [e for e in game.events if e.get("seat") == 0]
-    assert mine[:2] == [{"seat": 0, "act": "play", "card": "WDA"},
-                        {"seat": 0, "act": "discard", "cards": ["R3"]}]
+    assert mine[:2] == [
+        {"seat": 0, "act": "play", "card": "WDA"},
+        {"seat": 0, "act": "discard", "cards": ["R3"]},
+    ]
     assert page.locator(".card").count() == len(game.hand.hands[game.hand.pos_of[0]])
     # the scoreboard's own pick display saw the same press
     assert served.app.state.session.table.last_pick is not None

@@ -26,40 +26,103 @@ ENDLESS = {"/api/events"}  # nothing to refuse: tested in test_browser (a real s
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1500"))
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False) | st.text(max_size=12)
-    | st.sampled_from(["RD2", "VD4", "W", "R7", "hand", "undo", "void", "edit", "declare",
-                       "dealer", "play", "draw", "Ann", "greedy", "disney"]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.sampled_from(["kind", "winner", "held", "hand", "dealer", "card", "seat", "players",
-                         "options", "name", "confirm", "humans", "bots", "seed", "pace",
-                         "ruleset", "action", "event", "act", "token", "target", "scoring",
-                         "partners", "x"]) | st.text(max_size=6), inner, max_size=6),
-    max_leaves=20)
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "RD2",
+            "VD4",
+            "W",
+            "R7",
+            "hand",
+            "undo",
+            "void",
+            "edit",
+            "declare",
+            "dealer",
+            "play",
+            "draw",
+            "Ann",
+            "greedy",
+            "disney",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "kind",
+                    "winner",
+                    "held",
+                    "hand",
+                    "dealer",
+                    "card",
+                    "seat",
+                    "players",
+                    "options",
+                    "name",
+                    "confirm",
+                    "humans",
+                    "bots",
+                    "seed",
+                    "pace",
+                    "ruleset",
+                    "action",
+                    "event",
+                    "act",
+                    "token",
+                    "target",
+                    "scoring",
+                    "partners",
+                    "x",
+                ]
+            )
+            | st.text(max_size=6),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=20,
+)
 bodies = st.one_of(
     json_values.map(lambda v: json.dumps(v).encode()),
-    st.dictionaries(st.sampled_from(["kind", "players", "action", "event", "winner", "held",
-                                     "token", "confirm"]), json_values, max_size=4)
-    .map(lambda v: json.dumps(v).encode()),
+    st.dictionaries(
+        st.sampled_from(
+            ["kind", "players", "action", "event", "winner", "held", "token", "confirm"]
+        ),
+        json_values,
+        max_size=4,
+    ).map(lambda v: json.dumps(v).encode()),
     st.binary(max_size=64),
     st.integers(min_value=1, max_value=40_000).map(lambda n: b"[" * n + b"]" * n),
     st.integers(min_value=1, max_value=40_000).map(lambda n: b'{"a":' * n + b"1" + b"}" * n),
 )
-ids = st.one_of(st.integers(min_value=0, max_value=5).map(str),
-                st.integers(min_value=2**62, max_value=10**30).map(str),
-                st.text(alphabet="0123456789-x.%", min_size=1, max_size=30))
+ids = st.one_of(
+    st.integers(min_value=0, max_value=5).map(str),
+    st.integers(min_value=2**62, max_value=10**30).map(str),
+    st.text(alphabet="0123456789-x.%", min_size=1, max_size=30),
+)
 queries = st.dictionaries(
     st.sampled_from(["seat", "key", "token", "before", "limit", "hands", "reveal", "new"]),
-    st.one_of(ids, st.text(max_size=10), st.sampled_from(["all", "yes", TOKEN])), max_size=3)
+    st.one_of(ids, st.text(max_size=10), st.sampled_from(["all", "yes", TOKEN])),
+    max_size=3,
+)
 clean = st.sampled_from([{"X-Table-Token": TOKEN}, {"X-Seat-Key": "SEAT"}])
-headers = clean | st.fixed_dictionaries({}, optional={
-    "X-Table-Token": st.sampled_from([TOKEN, "wrong", ""]),
-    "X-Seat-Key": st.sampled_from(["nope", "SEAT"]),
-    "Origin": st.sampled_from(["http://testserver", "https://evil.example", "null", "::"]),
-    "Content-Type": st.sampled_from(["application/json", "text/plain", "x/y"]),
-    "Sec-Fetch-Site": st.sampled_from(["same-origin", "cross-site", "none"]),
-    "Cookie": st.sampled_from([f"tinker-token={TOKEN}", "tinker-seat-0=SEAT", "a=b"]),
-})
+headers = clean | st.fixed_dictionaries(
+    {},
+    optional={
+        "X-Table-Token": st.sampled_from([TOKEN, "wrong", ""]),
+        "X-Seat-Key": st.sampled_from(["nope", "SEAT"]),
+        "Origin": st.sampled_from(["http://testserver", "https://evil.example", "null", "::"]),
+        "Content-Type": st.sampled_from(["application/json", "text/plain", "x/y"]),
+        "Sec-Fetch-Site": st.sampled_from(["same-origin", "cross-site", "none"]),
+        "Cookie": st.sampled_from([f"tinker-token={TOKEN}", "tinker-seat-0=SEAT", "a=b"]),
+    },
+)
 
 
 def endpoints(app):
@@ -82,11 +145,20 @@ def table(tmp_path_factory):
     with TestClient(app, raise_server_exceptions=False) as client:
         host = {"X-Table-Token": TOKEN}
         client.post("/api/new-game", json={"players": ["Ann", "Bea", "Cy"]}, headers=host)
-        client.post("/api/entry", json={"kind": "hand", "winner": 0, "held": [None, 5, 9]},
-                    headers=host)
-        res = client.post("/api/digital/new", headers=host, json={
-            "players": ["Ann", "Bo", "Cy"], "humans": [0], "pace": 0, "seed": 17,
-            "confirm": True})
+        client.post(
+            "/api/entry", json={"kind": "hand", "winner": 0, "held": [None, 5, 9]}, headers=host
+        )
+        res = client.post(
+            "/api/digital/new",
+            headers=host,
+            json={
+                "players": ["Ann", "Bo", "Cy"],
+                "humans": [0],
+                "pace": 0,
+                "seed": 17,
+                "confirm": True,
+            },
+        )
         client.seat_key = res.json()["keys"]["0"]
         client.routes_seen = endpoints(app)
         client.answers = {}
@@ -104,9 +176,16 @@ def fill(path: str, draw) -> str:
     return re.sub(r"\{(\w+)(:\w+)?\}", lambda m: draw(PARAMS.get(m.group(1), ids)), path)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 @given(data=st.data())
 def test_no_route_answers_bad_input_with_a_5xx(table, data):
     method, template = data.draw(st.sampled_from(table.routes_seen))

@@ -82,10 +82,21 @@ def test_export_csv_and_json(journal):
     journal.append(g, {"kind": "hand", "winner": 1, "held": [["W"], None, 12]})
     journal.append(g, {"kind": "hand", "winner": 0, "held": [None, 5, ["GD2"]]})
     rows = list(csv.reader(io.StringIO(journal.export_csv(g))))
-    assert rows[0] == ["hand", "dealer", "went out", "Ann scored", "Bea scored", "Cy scored",
-                       "Ann total", "Bea total", "Cy total"]
-    assert rows[1:] == [["1", "Ann", "Bea", "0", "62", "0", "0", "62", "0"],
-                        ["2", "Bea", "Ann", "25", "0", "0", "25", "62", "0"]]
+    assert rows[0] == [
+        "hand",
+        "dealer",
+        "went out",
+        "Ann scored",
+        "Bea scored",
+        "Cy scored",
+        "Ann total",
+        "Bea total",
+        "Cy total",
+    ]
+    assert rows[1:] == [
+        ["1", "Ann", "Bea", "0", "62", "0", "0", "62", "0"],
+        ["2", "Bea", "Ann", "25", "0", "0", "25", "62", "0"],
+    ]
     doc = json.loads(journal.export_json(g))
     assert doc["players"] == ["Ann", "Bea", "Cy"]
     assert doc["totals"] == [25, 62, 0]

@@ -17,8 +17,7 @@ from tray import show as light_show
 from tray.config import ShowSettings
 from tray.events import Pick
 
-SLOW = ShowSettings(steps=10, first_step_s=0.05, last_step_s=0.25, blinks=2, blink_s=0.1,
-                    lit_s=1.0)
+SLOW = ShowSettings(steps=10, first_step_s=0.05, last_step_s=0.25, blinks=2, blink_s=0.1, lit_s=1.0)
 SPIN = light_show.spin_seconds(SLOW)  # about 1.5 s: dozens of polls of every endpoint
 HOST = {"X-Table-Token": TOKEN}
 
@@ -71,23 +70,40 @@ def test_a_table_pick_is_named_nowhere_before_its_lights_settle(served):
             return any(e.get("kind") == "pick" for e in res.json()["entries"])
         return '"colour":"green"' in text.replace(" ", "") or "chose green" in text
 
-    reads = [(p, h) for p in ("/api/view", "/api/view?hands=all", "/api/show", "/api/games",
-                              "/api/games/1.json", "/api/games/1.csv", "/api/whoami")
-             for h in (None, HOST)]
+    reads = [
+        (p, h)
+        for p in (
+            "/api/view",
+            "/api/view?hands=all",
+            "/api/show",
+            "/api/games",
+            "/api/games/1.json",
+            "/api/games/1.csv",
+            "/api/whoami",
+        )
+        for h in (None, HOST)
+    ]
     assert poll_until_settled(served, reads, pick, names_it) > 20
     assert json.loads(first_event(served, "/api/events"))["pick"]["colour"] == "green"
-    assert any(e.get("kind") == "pick" for e in
-               httpx.get(served.url + "/api/games/1.json", headers=HOST).json()["entries"])
+    assert any(
+        e.get("kind") == "pick"
+        for e in httpx.get(served.url + "/api/games/1.json", headers=HOST).json()["entries"]
+    )
 
 
 @pytest.mark.slow
 def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
     """Seed 17 deals Ann Wild Discard All for her first move: she plays it, the tray picks."""
-    res = served.post("/api/digital/new", {"players": ["Ann", "Bo", "Cy"], "humans": [0],
-                                           "seed": 17, "pace": 0, "confirm": True})
+    res = served.post(
+        "/api/digital/new",
+        {"players": ["Ann", "Bo", "Cy"], "humans": [0], "seed": 17, "pace": 0, "confirm": True},
+    )
     seat = {"X-Seat-Key": res["keys"]["0"]}
-    act = httpx.post(served.url + "/api/digital/act", headers=seat, json={"event": {
-        "act": "play", "card": "WDA"}})
+    act = httpx.post(
+        served.url + "/api/digital/act",
+        headers=seat,
+        json={"event": {"act": "play", "card": "WDA"}},
+    )
     assert act.status_code == 200, act.text
     before = httpx.get(served.url + "/api/digital/view", headers=seat).json()
     assert before["awaiting"]["kind"] == "tinker_bell" and before["colour"] is None
@@ -106,16 +122,25 @@ def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
             return '"tinker_bell"' in text
         if path.startswith("/api/digital/view"):
             view = res.json()
-            return (any("Tinker Bell chose" in line for line in view["log"])
-                    or view["colour"] is not None or not view["choosing"])
+            return (
+                any("Tinker Bell chose" in line for line in view["log"])
+                or view["colour"] is not None
+                or not view["choosing"]
+            )
         if path.startswith("/api/games/"):
             return any(e.get("kind") == "pick" for e in res.json()["entries"])
         return '"colour":"yellow"' in text.replace(" ", "") or "chose yellow" in text
 
-    reads = [("/api/digital/view", None), ("/api/digital/view", seat), ("/api/digital/view", HOST),
-             ("/api/digital/record?reveal=yes", HOST), ("/api/view", None),
-             ("/api/games/1.json", HOST), ("/api/games/1.jsonl?reveal=yes", HOST),
-             ("/api/show", None)]
+    reads = [
+        ("/api/digital/view", None),
+        ("/api/digital/view", seat),
+        ("/api/digital/view", HOST),
+        ("/api/digital/record?reveal=yes", HOST),
+        ("/api/view", None),
+        ("/api/games/1.json", HOST),
+        ("/api/games/1.jsonl?reveal=yes", HOST),
+        ("/api/show", None),
+    ]
     assert poll_until_settled(served, reads, pick, names_it) > 20
     after = httpx.get(served.url + "/api/digital/view", headers=seat).json()
     assert "Tinker Bell chose yellow." in after["log"] and after["choosing"] is False
@@ -132,8 +157,9 @@ def test_the_console_logs_a_pick_once_its_lights_settle(caplog):
     bus = Bus()
     log_picks_when_settled(bus)
     with caplog.at_level(logging.INFO, logger="tinker-tray"):
-        bus.publish(Pick(seq=6, colour="red", t=time.time(), lead="blue", shown_at=1.0,
-                         settles_at=5.0))
+        bus.publish(
+            Pick(seq=6, colour="red", t=time.time(), lead="blue", shown_at=1.0, settles_at=5.0)
+        )
         at_press = caplog.text
         bus.publish(PickSettled(6))
     assert "pick #6" in at_press and "red" not in at_press

@@ -18,23 +18,36 @@ def table(tmp_path):
     picker = Picker(seed=3)
     s = Served(tmp_path / "journal.sqlite3", press=lambda: s.bus.publish(picker.pick("virtual")))
     s.start()
-    s.post("/api/new-game", {"players": ["Annabelle-Marie", "Bartholomew", "Cy", "Dorothea"],
-                             "options": {"target": 500}})
+    s.post(
+        "/api/new-game",
+        {
+            "players": ["Annabelle-Marie", "Bartholomew", "Cy", "Dorothea"],
+            "options": {"target": 500},
+        },
+    )
     for winner in (0, 1, 2):
-        s.post("/api/entry", {"kind": "hand", "winner": winner,
-                              "held": [None if x == winner else 40 + x for x in range(4)]})
+        s.post(
+            "/api/entry",
+            {
+                "kind": "hand",
+                "winner": winner,
+                "held": [None if x == winner else 40 + x for x in range(4)],
+            },
+        )
     yield s
     s.stop()
 
 
 def open_phone(browser, url):  # noqa: F811
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400
-            else None)
+    page.on(
+        "response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
     page.goto(url)
     page.wait_for_selector(".status:text('live')", timeout=WAIT)
     page.wait_for_timeout(300)  # the first render and the whoami answer
@@ -45,8 +58,17 @@ def width(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-@pytest.mark.parametrize("path", ["/", f"/enter?token={TOKEN}", "/enter", f"/tray?token={TOKEN}",
-                                  f"/play?token={TOKEN}", "/play"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        f"/enter?token={TOKEN}",
+        "/enter",
+        f"/tray?token={TOKEN}",
+        f"/play?token={TOKEN}",
+        "/play",
+    ],
+)
 def test_every_page_fits_a_360_px_phone(table, browser, path):  # noqa: F811
     page, problems = open_phone(browser, table.url + path)
     try:
@@ -58,9 +80,16 @@ def test_every_page_fits_a_360_px_phone(table, browser, path):  # noqa: F811
 
 
 def test_a_seat_link_alone_plays_on_a_phone_that_fits(table, browser):  # noqa: F811
-    res = table.post("/api/digital/new", {"players": ["Annabelle-Marie", "Bot Bartholomew",
-                                                      "Bot Cy"], "humans": [0], "seed": 17,
-                                          "pace": 0, "confirm": True})
+    res = table.post(
+        "/api/digital/new",
+        {
+            "players": ["Annabelle-Marie", "Bot Bartholomew", "Bot Cy"],
+            "humans": [0],
+            "seed": 17,
+            "pace": 0,
+            "confirm": True,
+        },
+    )
     page, problems = open_phone(browser, table.url + res["links"]["0"])
     try:
         page.wait_for_selector(".card[data-code='WDA']:not([disabled])", timeout=WAIT)
@@ -70,8 +99,9 @@ def test_a_seat_link_alone_plays_on_a_phone_that_fits(table, browser):  # noqa: 
         page.click(".card[data-code='WDA']")  # no table token on this phone: the seat key acts
         page.wait_for_selector("#pressbox:not(.hidden)", timeout=WAIT)
         page.click("#press")  # the virtual Tinker Bell button, from the seat's own phone
-        page.wait_for_function("document.querySelector('#log').textContent.includes('Tinker')",
-                               timeout=WAIT)
+        page.wait_for_function(
+            "document.querySelector('#log').textContent.includes('Tinker')", timeout=WAIT
+        )
         top = page.evaluate("document.querySelector('#says').getBoundingClientRect().top")
         assert 0 <= top < 740, "the table stays in view after an update"
         assert problems == []

@@ -56,8 +56,10 @@ def quick_app(journal, bus, clock):
 
 
 def frames_json(colour, settings, lead=None):
-    return [{"levels": list(f.levels), "seconds": f.seconds}
-            for f in show.frames(colour, settings, lead)]
+    return [
+        {"levels": list(f.levels), "seconds": f.seconds}
+        for f in show.frames(colour, settings, lead)
+    ]
 
 
 @pytest.mark.parametrize("colour", COLOURS)
@@ -89,7 +91,8 @@ def test_the_page_gets_each_frame_only_as_the_leds_reach_it(quick_app, bus, cloc
 
 
 def test_the_show_starts_on_the_picks_lead_and_hides_it_until_that_show_lands(
-        quick_app, bus, clock):
+    quick_app, bus, clock
+):
     for lead in COLOURS:  # one lead needs extra steps to reach blue, and the reveal waits
         bus.publish(stamped(COLOURS.index(lead) + 1, "blue", clock.now, lead=lead))
         served = quick_app.get("/api/show").json()
@@ -113,8 +116,9 @@ def test_the_frames_follow_the_services_settings_not_the_defaults(journal, bus, 
 
 
 @pytest.mark.parametrize("colour", COLOURS)
-def test_the_view_names_the_pick_only_once_the_lights_settle(quick_app, bus, clock, journal,
-                                                              colour):
+def test_the_view_names_the_pick_only_once_the_lights_settle(
+    quick_app, bus, clock, journal, colour
+):
     quick_app.headers["X-Table-Token"] = TOKEN
     quick_app.post("/api/new-game", json={"players": ["Ann", "Bea"]})
     bus.publish(stamped(1, colour, T0))
@@ -124,8 +128,14 @@ def test_the_view_names_the_pick_only_once_the_lights_settle(quick_app, bus, clo
         raw = quick_app.get("/api/view").text
         assert not re.search(rf"\b{colour}\b", raw, re.I)  # no swatch, sentence or meaning
         pick = json.loads(raw)["pick"]
-        assert pick == {"seq": 1, "pending": True, "colour": None, "declared": None,
-                        "says": "Tinker Bell is choosing…", "meanings": []}
+        assert pick == {
+            "seq": 1,
+            "pending": True,
+            "colour": None,
+            "declared": None,
+            "says": "Tinker Bell is choosing…",
+            "meanings": [],
+        }
     clock.now = T0 + SPIN
     pick = quick_app.get("/api/view").json()["pick"]
     assert pick["colour"] == colour and not pick["pending"]
@@ -160,7 +170,8 @@ def test_a_pick_stamped_in_the_future_waits_one_spin_from_its_arrival(quick_app,
 
 
 def test_without_a_tray_or_after_a_restart_a_pick_shows_at_once_and_no_show_is_served(
-        tmp_path, clock):
+    tmp_path, clock
+):
     from scoreboard.journal import Journal
 
     path = tmp_path / "j.sqlite3"
@@ -225,8 +236,7 @@ def test_the_service_hands_its_show_settings_to_the_display(mocker, tmp_path):
     start.return_value.lines.return_value = []
     service = mocker.Mock()
     service.settings.show = QUICK
-    args = argparse.Namespace(web=True, journal=tmp_path / "j.sqlite3", host="127.0.0.1",
-                              port=0)
+    args = argparse.Namespace(web=True, journal=tmp_path / "j.sqlite3", host="127.0.0.1", port=0)
     attach_display(service, Bus(), args, virtual_button=True)
     assert start.call_args.kwargs["show"] is QUICK
     assert start.call_args.kwargs["press"] is service.press

@@ -19,8 +19,11 @@ def test_a_reader_reads_scores_and_nothing_else(client):
 
 
 def test_the_token_in_an_api_url_is_not_a_credential(client):
-    for path, body in [("/api/entry", {"kind": "undo"}), ("/api/new-game", GAME),
-                       ("/api/press", {})]:
+    for path, body in [
+        ("/api/entry", {"kind": "undo"}),
+        ("/api/new-game", GAME),
+        ("/api/press", {}),
+    ]:
         assert client.post(f"{path}?token={TOKEN}", json=body).status_code == 403, path
     assert client.get(f"/api/qr.svg?token={TOKEN}").status_code == 403
 
@@ -45,8 +48,7 @@ def test_a_write_from_another_site_is_refused_even_with_the_cookie(client):
     foreign = {"Origin": "https://evil.example", "Content-Type": "text/plain"}
     res = client.post("/api/new-game", content=b'{"players": ["X", "Y"]}', headers=foreign)
     assert res.status_code == 403 and "another site" in res.json()["error"]
-    res = client.post("/api/entry", json={"kind": "undo"},
-                      headers={"Sec-Fetch-Site": "cross-site"})
+    res = client.post("/api/entry", json={"kind": "undo"}, headers={"Sec-Fetch-Site": "cross-site"})
     assert res.status_code == 403
     assert client.post("/api/new-game", json=GAME, headers={"Origin": "null"}).status_code == 403
     same = {"Origin": "http://testserver"}  # the page's own origin
@@ -55,8 +57,9 @@ def test_a_write_from_another_site_is_refused_even_with_the_cookie(client):
 
 
 def test_the_seat_links_and_their_qr_codes_are_the_hosts(writer):
-    res = writer.post("/api/digital/new", json={"players": ["Ann", "Bo", "Cy"], "humans": [0, 1],
-                                                 "pace": 0})
+    res = writer.post(
+        "/api/digital/new", json={"players": ["Ann", "Bo", "Cy"], "humans": [0, 1], "pace": 0}
+    )
     keys = res.json()["keys"]
     links = writer.get("/api/digital/links").json()["links"]
     assert links == {s: f"/play?key={k}" for s, k in keys.items()}

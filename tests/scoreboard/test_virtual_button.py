@@ -15,12 +15,12 @@ from tray.events import Pick
 
 from .test_reveal import T0, Clock
 
-SHOW = ShowSettings(steps=4, first_step_s=0.05, last_step_s=0.1, blinks=1, blink_s=0.1,
-                    lit_s=1.0)
+SHOW = ShowSettings(steps=4, first_step_s=0.05, last_step_s=0.1, blinks=1, blink_s=0.1, lit_s=1.0)
 
 
-def test_a_press_picks_once_until_the_lights_settle_and_the_numbers_carry_on(journal, bus,
-                                                                             recorder):
+def test_a_press_picks_once_until_the_lights_settle_and_the_numbers_carry_on(
+    journal, bus, recorder
+):
     clock = Clock(T0)
     session = TableSession(journal, bus, show=SHOW, clock=clock)
     bus.publish(Pick(seq=41, colour="red", t=T0))  # a pick kept from before
@@ -45,6 +45,7 @@ def test_the_pages_offer_the_button_to_the_host(journal, bus, recorder):
         button.session = client.app.state.session
         assert client.get("/api/whoami").json()["press"] is True
         assert client.post("/api/press", json={}).status_code == 403  # a reader may not
-        assert client.post("/api/press", json={}, headers={"X-Table-Token": TOKEN}
-                           ).status_code == 200
+        assert (
+            client.post("/api/press", json={}, headers={"X-Table-Token": TOKEN}).status_code == 200
+        )
     assert [p.source for p in recorder.of(Pick)] == ["virtual"]

@@ -27,8 +27,12 @@ def test_pages_and_assets_are_served_locally(client):
 
 
 def test_writing_needs_the_token(client, presses):
-    for path, body in [("/api/entry", {"kind": "undo"}), ("/api/new-game", GAME),
-                       ("/api/press", {}), ("/api/games/1/delete", {"confirm": "x"})]:
+    for path, body in [
+        ("/api/entry", {"kind": "undo"}),
+        ("/api/new-game", GAME),
+        ("/api/press", {}),
+        ("/api/games/1/delete", {"confirm": "x"}),
+    ]:
         res = client.post(path, json=body)
         assert res.status_code == 403, path
         assert "token" in res.json()["error"]
@@ -40,8 +44,9 @@ def test_writing_needs_the_token(client, presses):
 
 def test_an_entry_changes_the_view_and_is_journaled(writer, journal):
     assert writer.post("/api/new-game", json=GAME).json()["game"] == 1
-    res = writer.post("/api/entry", json={"kind": "hand", "winner": 0,
-                                          "held": [None, ["R7", "W"], 10]})
+    res = writer.post(
+        "/api/entry", json={"kind": "hand", "winner": 0, "held": [None, ["R7", "W"], 10]}
+    )
     assert res.status_code == 200
     view = writer.get("/api/view").json()
     assert [p["total"] for p in view["players"]] == [67, 0, 0]
@@ -64,8 +69,9 @@ def test_an_entry_changes_the_view_and_is_journaled(writer, journal):
         (b"\xff\xfe", 400, "not valid JSON"),
     ],
 )
-def test_malformed_entries_get_a_4xx_with_a_message_and_change_nothing(writer, body, status,
-                                                                        message):
+def test_malformed_entries_get_a_4xx_with_a_message_and_change_nothing(
+    writer, body, status, message
+):
     writer.post("/api/new-game", json=GAME)
     before = writer.get("/api/view").json()
     res = writer.post("/api/entry", content=body, headers={"Content-Type": "application/json"})

@@ -17,8 +17,14 @@ from tray.gpio_tray import GpioTray
 from tray.pick import Picker
 from tray.service import TrayService
 
-FAST = BridgeSettings(heartbeat_s=0.05, deadline_s=0.4, handshake_first_s=0.05,
-                      handshake_max_s=0.2, rescan_s=0.02, refused_retry_s=0.2)
+FAST = BridgeSettings(
+    heartbeat_s=0.05,
+    deadline_s=0.4,
+    handshake_first_s=0.05,
+    handshake_max_s=0.2,
+    rescan_s=0.02,
+    refused_retry_s=0.2,
+)
 
 
 @pytest.fixture(params=["gpio", "usb"])

@@ -79,7 +79,8 @@ def run_until(tray: GpioTray, clock: HandClock, t: float) -> None:
 
 def buzzer_config(quick_config, kind: str, **kw) -> tray_config.Config:
     return dataclasses.replace(
-        quick_config, buzzer=BuzzerConfig(enabled=True, pin=16, kind=kind, **kw))
+        quick_config, buzzer=BuzzerConfig(enabled=True, pin=16, kind=kind, **kw)
+    )
 
 
 @pytest.fixture
@@ -287,7 +288,6 @@ def test_no_buzzer_no_sound(mock_factory, quick_config, clock):
 # --- the pin map ---------------------------------------------------------------------------
 
 
-
 def test_kind_defaults_to_active_so_existing_pin_maps_keep_working():
     assert tray_config.parse(GOOD + "[buzzer]\nenabled = true\n").buzzer.kind == "active"
     assert tray_config.load().buzzer == BuzzerConfig()
@@ -296,10 +296,12 @@ def test_kind_defaults_to_active_so_existing_pin_maps_keep_working():
 
 @pytest.mark.parametrize("path", [None, HARDWARE])
 def test_passive_on_the_shipped_pin_maps(path):
-    text = (Path(tray_config.__file__).with_name("default.toml") if path is None else path
-            ).read_text()
-    text = text.replace("enabled = false", "enabled = true").replace('kind = "active"',
-                                                                      'kind = "passive"')
+    text = (
+        Path(tray_config.__file__).with_name("default.toml") if path is None else path
+    ).read_text()
+    text = text.replace("enabled = false", "enabled = true").replace(
+        'kind = "active"', 'kind = "passive"'
+    )
     buzzer = tray_config.parse(text).buzzer
     assert buzzer == BuzzerConfig(enabled=True, pin=16, kind="passive")
 
@@ -314,8 +316,7 @@ def test_a_bad_kind_names_its_line_before_any_pin_is_touched():
 
 def test_an_unknown_buzzer_key_lists_the_known_ones():
     assert problems(GOOD + '[buzzer]\nkind = "passive"\ntone = "A6"\n') == [
-        "pins.toml, line 8: unknown key 'buzzer.tone' (known here: enabled, kind, pin, "
-        "active_high)"
+        "pins.toml, line 8: unknown key 'buzzer.tone' (known here: enabled, kind, pin, active_high)"
     ]
     [line] = problems('buzzer = { kind = "passive", volume = 3 }\n' + GOOD)
     assert line.startswith("pins.toml, line 1: unknown key 'buzzer.volume'")
@@ -323,14 +324,17 @@ def test_an_unknown_buzzer_key_lists_the_known_ones():
 
 def test_active_low_means_nothing_for_a_passive_buzzer():
     [line] = problems(GOOD + '[buzzer]\nkind = "passive"\nactive_high = false\n')
-    assert line.startswith("pins.toml, line 8: buzzer.active_high = false does nothing for a "
-                           "passive buzzer")
+    assert line.startswith(
+        "pins.toml, line 8: buzzer.active_high = false does nothing for a passive buzzer"
+    )
 
 
 def test_a_passive_buzzer_pin_is_checked_like_any_other():
     [line] = problems(GOOD + '[buzzer]\nenabled = true\nkind = "passive"\npin = 14\n')
-    assert line == ("pins.toml, line 9: buzzer.pin: GPIO14 is reserved for the UART bus "
-                    "(enabled in [gpio] buses)")
+    assert line == (
+        "pins.toml, line 9: buzzer.pin: GPIO14 is reserved for the UART bus "
+        "(enabled in [gpio] buses)"
+    )
 
 
 # --- tinker-tray bench ---------------------------------------------------------------------
@@ -345,8 +349,9 @@ def test_bench_plays_both_tunes_on_a_passive_buzzer(tone_factory, answer):
     slept: list[float] = []
     asked: list[str] = []
     try:
-        [check] = bench.beep(devices, config, lambda q: (asked.append(q), answer == "y")[1],
-                             sleep=slept.append)
+        [check] = bench.beep(
+            devices, config, lambda q: (asked.append(q), answer == "y")[1], sleep=slept.append
+        )
         assert pin.frequencies == near([E6, A6, None, E6, None, G6, None, C7, None])
     finally:
         devices.close()

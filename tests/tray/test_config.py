@@ -59,8 +59,10 @@ def test_unknown_key_inside_an_inline_table_points_at_its_line():
 
 def test_pin_that_does_not_exist():
     [line] = problems(GOOD.replace("pin = 19", "pin = 40"))
-    assert line == ("pins.toml, line 5: leds.yellow.pin GPIO40 does not exist on the Pi's "
-                    "40-pin header (GPIO0 to GPIO27)")
+    assert line == (
+        "pins.toml, line 5: leds.yellow.pin GPIO40 does not exist on the Pi's "
+        "40-pin header (GPIO0 to GPIO27)"
+    )
 
 
 def test_same_pin_twice_names_the_first_user():
@@ -93,17 +95,23 @@ def test_the_hat_eeprom_pins_are_always_refused():
     ("entry", "message"),
     [
         ("[button]\ndebounce_s = 0.5", "button.debounce_s must be from 0.001 to 0.2, not 0.5"),
-        ("[button]\nhold_action = 'dance'", 'button.hold_action must be "repeat", '
-                                            '"selftest" or "none", not "dance"'),
+        (
+            "[button]\nhold_action = 'dance'",
+            'button.hold_action must be "repeat", "selftest" or "none", not "dance"',
+        ),
         ("[button]\npull_up = 1", "button.pull_up must be true or false"),
         ("[show]\nsteps = 2.5", "show.steps must be a whole number from 4 to 200"),
         ("[show]\nbrightness = 2", "show.brightness must be from 0.05 to 1, not 2"),
-        ("[gpio]\npin_factory = 'pigpio'", 'gpio.pin_factory must be "auto", "lgpio", '
-                                           '"rpigpio" or "mock", not "pigpio"'),
+        (
+            "[gpio]\npin_factory = 'pigpio'",
+            'gpio.pin_factory must be "auto", "lgpio", "rpigpio" or "mock", not "pigpio"',
+        ),
         ("[gpio]\nbuses = ['can']", 'gpio.buses must be a list drawn from "i2c", "spi", "uart"'),
-        ("[button]\npull_up = 'yes'", 'button.pull_up must be true or false'),
-        ("[button]\nhold_action = true", 'button.hold_action must be "repeat", "selftest" or '
-                                          '"none", not true'),
+        ("[button]\npull_up = 'yes'", "button.pull_up must be true or false"),
+        (
+            "[button]\nhold_action = true",
+            'button.hold_action must be "repeat", "selftest" or "none", not true',
+        ),
         ("[button]\npin = true", "button.pin must be a BCM GPIO number"),
     ],
 )
@@ -113,8 +121,9 @@ def test_values_out_of_range_or_of_the_wrong_type(entry, message):
 
 
 def test_cross_checks():
-    lines = problems(GOOD + "[button]\nhold_s = 2\nstuck_s = 1\n[show]\n"
-                     "first_step_s = 0.5\nlast_step_s = 0.1\n")
+    lines = problems(
+        GOOD + "[button]\nhold_s = 2\nstuck_s = 1\n[show]\nfirst_step_s = 0.5\nlast_step_s = 0.1\n"
+    )
     assert lines == [
         "pins.toml, line 8: button.stuck_s must be longer than hold_s",
         "pins.toml, line 10: show.first_step_s must not exceed last_step_s",
@@ -125,7 +134,7 @@ def test_missing_leds():
     assert problems("[button]\npin = 26\n") == [
         "pins.toml: the [leds] table is missing (it needs red, blue, green, yellow)"
     ]
-    assert problems(GOOD.replace('yellow = { pin = 19 }\n', "")) == [
+    assert problems(GOOD.replace("yellow = { pin = 19 }\n", "")) == [
         "pins.toml, line 1: leds.yellow is missing (it needs a pin)"
     ]
     assert problems(GOOD.replace("{ pin = 19 }", "{ active_high = false }")) == [
@@ -198,4 +207,5 @@ def test_the_hardware_pin_map_is_the_packaged_default_byte_for_byte():
     default = Path(config.__file__).with_name("default.toml")
     assert HARDWARE.read_bytes() == default.read_bytes(), (
         "hardware/pinmap.toml differs from tray/default.toml: edit tray/default.toml, then "
-        "cp tray/default.toml hardware/pinmap.toml")
+        "cp tray/default.toml hardware/pinmap.toml"
+    )

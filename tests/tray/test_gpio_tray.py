@@ -147,9 +147,7 @@ def test_on_off_leds_without_pwm(mock_factory, quick_config):
         tray.close()
 
 
-def test_close_turns_the_lights_off_releases_the_pins_and_is_idempotent(
-    mock_factory, quick_config
-):
+def test_close_turns_the_lights_off_releases_the_pins_and_is_idempotent(mock_factory, quick_config):
     tray = GpioTray(quick_config)
     tray.open(lambda e: None)
     tray.set_lights((1, 1, 1, 1))

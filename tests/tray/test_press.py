@@ -50,8 +50,9 @@ def test_bounce_on_press_and_release_gives_one_tap():
 def test_any_bounce_within_the_debounce_time_gives_exactly_one_tap(
     press_bounces, release_bounces, spacing, down
 ):
-    edges = bouncy(1.0, True, press_bounces, spacing) + bouncy(1.0 + down, False,
-                                                               release_bounces, spacing)
+    edges = bouncy(1.0, True, press_bounces, spacing) + bouncy(
+        1.0 + down, False, release_bounces, spacing
+    )
     events = run(detector(), edges, until=20)
     assert [type(e) for e in events] == [ButtonPressed]
 
@@ -88,7 +89,8 @@ def test_a_stuck_button_is_one_fault_not_endless_presses():
     d = detector()
     run(d, [(1.0, True), (100.0, False)], until=101)
     assert run(d, [(102.0, True), (102.1, False)], until=103) == [
-        ButtonPressed(t=1102.1, source="gpio")]
+        ButtonPressed(t=1102.1, source="gpio")
+    ]
 
 
 def test_down_at_start_up_is_not_a_hold_but_may_be_stuck():

@@ -70,8 +70,9 @@ def test_the_pick_is_made_before_the_show_starts(mock_factory, quick_config, bus
     order: list[str] = []
     picker = Picker(seed=1)
     real_pick = picker.pick
-    mocker.patch.object(picker, "pick", side_effect=lambda **kw: (order.append("pick"),
-                                                                  real_pick(**kw))[1])
+    mocker.patch.object(
+        picker, "pick", side_effect=lambda **kw: (order.append("pick"), real_pick(**kw))[1]
+    )
     tray = GpioTray(quick_config)
     real_play = tray.play
     mocker.patch.object(tray, "play", side_effect=lambda f: (order.append("play"), real_play(f)))
@@ -97,8 +98,9 @@ def test_virtual_and_hardware_presses_share_one_sequence(service, recorder):
 
 
 def test_presses_during_the_show_are_ignored(mock_factory, quick_config, bus, recorder):
-    slow = dataclasses.replace(quick_config, show=dataclasses.replace(quick_config.show,
-                                                                      last_step_s=1.0))
+    slow = dataclasses.replace(
+        quick_config, show=dataclasses.replace(quick_config.show, last_step_s=1.0)
+    )
     service = TrayService(GpioTray(slow), bus, Picker(), slow)
     service.start()
     try:
@@ -156,8 +158,9 @@ def test_hold_repeats_the_last_show_without_a_new_pick(service, recorder, mocker
 
 
 def test_hold_selftest_walks_the_lights(mock_factory, quick_config, bus, recorder, mocker):
-    config = dataclasses.replace(quick_config, button=dataclasses.replace(
-        quick_config.button, hold_action="selftest"))
+    config = dataclasses.replace(
+        quick_config, button=dataclasses.replace(quick_config.button, hold_action="selftest")
+    )
     service = TrayService(GpioTray(config), bus, Picker(), config)
     service.start()
     try:
@@ -202,8 +205,9 @@ def test_run_forever_stops_on_sigterm_with_lights_off(mock_factory, quick_config
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-def test_systemd_ready_watchdog_and_stopping(mock_factory, quick_config, bus, tmp_path,
-                                             monkeypatch):
+def test_systemd_ready_watchdog_and_stopping(
+    mock_factory, quick_config, bus, tmp_path, monkeypatch
+):
     path = str(tmp_path / "notify")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
@@ -262,7 +266,8 @@ def test_light_levels_are_dark_after_start(service):
 
 
 def test_the_pick_carries_when_its_lights_settle_and_the_landing_is_announced_once(
-        service, bus, recorder):
+    service, bus, recorder
+):
     landed_at: list[float] = []
     bus.subscribe(lambda e: landed_at.append(time.monotonic()), PickSettled)
     service.press()
@@ -270,7 +275,8 @@ def test_the_pick_carries_when_its_lights_settle_and_the_landing_is_announced_on
     settings = service.settings.show
     assert pick.shown_at is not None and pick.settles_at is not None
     assert pick.settles_at - pick.shown_at == pytest.approx(
-        show.spin_seconds(settings, pick.colour, pick.lead))
+        show.spin_seconds(settings, pick.colour, pick.lead)
+    )
     assert pick.hidden(pick.shown_at) and not pick.hidden(pick.settles_at)
     [settled] = recorder.wait_for(PickSettled)
     assert settled.seq == pick.seq and landed_at[0] >= pick.settles_at
@@ -308,8 +314,12 @@ def test_a_stuck_subscriber_does_not_hold_up_the_lights_or_the_button(service, b
         assert [first.seq, second.seq] == [1, 2]
         assert [p.seq for p in recorder.of(Pick)] == [1]
         settings = service.settings.show
-        landed = (settings.steps + show.extra_steps(second.colour, second.lead, settings)
-                  + 2 * settings.blinks + 1)
+        landed = (
+            settings.steps
+            + show.extra_steps(second.colour, second.lead, settings)
+            + 2 * settings.blinks
+            + 1
+        )
         expected = show.frames(second.colour, settings, second.lead)[:landed]
         after = seen[before:]
         while after and after[0] == DARK:  # the first show's lit_s may end in between

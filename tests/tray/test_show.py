@@ -58,7 +58,8 @@ def test_the_timing_is_the_same_whatever_the_colour(settings):
     assert len(timings) == 1
     [timing] = timings
     assert sum(timing[: settings.steps + 2 * settings.blinks]) == pytest.approx(
-        show.spin_seconds(settings))
+        show.spin_seconds(settings)
+    )
 
 
 def test_the_trail_is_the_light_just_left():
@@ -84,7 +85,8 @@ def test_walk_lights_each_colour_alone_then_all_then_dark():
 
 @given(colour=st.sampled_from(COLOURS), lead=st.sampled_from(COLOURS), settings=settings_st)
 def test_a_show_starts_on_its_lead_and_nothing_before_the_landing_names_the_pick(
-        colour, lead, settings):
+    colour, lead, settings
+):
     frames = show.frames(colour, settings, lead)
     extra = show.extra_steps(colour, lead, settings)
     assert 0 <= extra <= 3
@@ -94,7 +96,7 @@ def test_a_show_starts_on_its_lead_and_nothing_before_the_landing_names_the_pick
     # The first `steps` frames are the same whichever colour it lands on: they say nothing.
     others = [show.frames(c, settings, lead)[: settings.steps] for c in COLOURS]
     assert all(o == frames[: settings.steps] for o in others)
-    assert [f.seconds for f in scan[settings.steps:]] == [settings.last_step_s] * extra
+    assert [f.seconds for f in scan[settings.steps :]] == [settings.last_step_s] * extra
     landed = sum(f.seconds for f in frames[: settings.steps + extra + 2 * settings.blinks])
     assert landed == pytest.approx(show.spin_seconds(settings, colour, lead))
 
