@@ -43,20 +43,9 @@ from cli.app import create_app  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.server import ServerThread, bind  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402
+from tests.helpers.browser import ARGS, CHROMIUM  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 BARE_PAGE = """<!doctype html><html><body><div id="swatch">-</div><script>
 const s = new EventSource("/events");
@@ -382,12 +371,12 @@ def main() -> int:
                 f"  ratio of medians {summary(ours)[0] / summary(bare)[0]:.1f}x, "
                 f"of p99 {summary(ours)[1] / summary(bare)[1]:.1f}x"
             )
-            if args.dom_picks and Path(CHROMIUM).exists():
+            if args.dom_picks and CHROMIUM.exists():
                 from playwright.sync_api import sync_playwright
 
                 print(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
                 with sync_playwright() as p:
-                    browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                     bare_dom = dom_latencies(
                         browser, bare_url + "/", publish_bare, args.dom_picks, 10 * args.picks
                     )

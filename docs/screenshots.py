@@ -17,19 +17,9 @@ sys.path.insert(0, str(ROOT))
 from cli.app import create_app  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.server import ServerThread, bind  # noqa: E402
+from tests.helpers.browser import ARGS, CHROMIUM  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 HANDS = [
     (0, [None, ["R7", "W", "VD4"], 40, ["G2", "YS"]]),
@@ -58,7 +48,7 @@ def main() -> None:
         base = f"http://127.0.0.1:{server.port}"
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                 page = browser.new_page(viewport={"width": 1600, "height": 900})
                 page.goto(f"{base}/?token={token}")
                 page.wait_for_selector("#qr:not(.hidden)")

@@ -12,25 +12,16 @@ from club.link import Broker
 from club.service import ClubService
 from tests.club.test_broker_down import hand, settled_pick
 from tests.club.test_publisher import publish_table
-from tests.scoreboard.test_browser import ARGS, CHROMIUM, WAIT
+from tests.helpers.browser import WAIT
+from tests.helpers.browser import chromium as launched
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker]
 
 
 @pytest.fixture(scope="module")
 def chromium():
-    import os
-
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but /usr/bin/chromium is missing: .ci/run installs it")
-        pytest.skip("no /usr/bin/chromium here (apt-get install chromium): browser tests skipped")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, tmp_path):

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from cli.app import create_app
 from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
+from tests.helpers.browser import WAIT, chromium
 from tests.helpers.picks import ShowingTray
 from tests.helpers.web import TOKEN
 from tray import show as light_show
@@ -22,34 +22,13 @@ from tray.config import ShowSettings
 from tray.events import Pick
 from tray.pick import Picker
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT = 10_000  # ms: generous for a loaded 2-core machine; an SSE update takes milliseconds
-
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but /usr/bin/chromium is missing: .ci/run installs it")
-        pytest.skip("no /usr/bin/chromium here (apt-get install chromium) : browser tests skipped")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Served:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers.browser import WAIT
 from tests.helpers.web import TOKEN
-from tests.scoreboard.test_browser import WAIT, Served, browser  # noqa: F401 (fixture)
+from tests.scoreboard.test_browser import Served, browser  # noqa: F401 (fixture)
 from tray.pick import Picker
 
 pytestmark = pytest.mark.browser
