@@ -214,6 +214,19 @@ def test_the_club_command_serves_its_page(broker, tmp_path):
     assert (tmp_path / "club.sqlite3").exists()
 
 
+def press_once(pins: Path, journal: Path, password: str, *more: str):
+    """`emulate` pressing once, headless, with the broker's password in the environment."""
+    command = ["emulate", "--config", str(pins), "--presses", "1", "--no-web"]
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *command, "--journal", str(journal), *more],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": password},
+    )
+
+
 def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_path, listen):
     from tests.club.broker import Mosquitto, require_mosquitto
 
@@ -233,51 +246,12 @@ def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_pa
             """)
         )
         listener = listen(guarded.port, "tinker-tray/attic/pick", username="watch", password="w")
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "cli.main",
-                "emulate",
-                "--config",
-                str(pins),
-                "--presses",
-                "1",
-                "--no-web",
-                "--journal",
-                str(tmp_path / "j.sqlite3"),
-                "--verbose",
-            ],
-            cwd=ROOT,
-            text=True,
-            capture_output=True,
-            timeout=60,
-            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": secret},
-        )
+        done = press_once(pins, tmp_path / "j.sqlite3", secret, "--verbose")
         assert done.returncode == 0, done.stderr
         listener.wait_for(lambda ls: ls.messages, what="the pick through the guarded broker")
         assert secret not in done.stdout + done.stderr
         assert "DEBUG" in done.stderr  # it did log, verbosely
-        wrong = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "cli.main",
-                "emulate",
-                "--config",
-                str(pins),
-                "--presses",
-                "1",
-                "--no-web",
-                "--journal",
-                str(tmp_path / "j.sqlite3"),
-            ],
-            cwd=ROOT,
-            text=True,
-            capture_output=True,
-            timeout=60,
-            env={**os.environ, "TEST_TRAY_MQTT_PASSWORD": "wrong"},
-        )
+        wrong = press_once(pins, tmp_path / "j.sqlite3", "wrong")
         assert wrong.returncode == 2
         assert (
             wrong.stderr.strip()
