@@ -10,6 +10,10 @@ A digital game also keeps its game record here (`records`: how it was set up; `m
 game-record event, in order), written before the page shows the move, so the hand in play is
 replayed exactly after a restart and the record can be exported long after.
 
+UNO Elite has no points, so an Elite game has no score sheet here: each finished one is kept as
+a result (`elite_results`: who played, in seat order, and who won), and the scoreboard tallies
+the wins per player from them.
+
 A file that is not ours (another application's database, a corrupt file, a text file) is refused
 with a message and opened read-only for the check, so it is never modified.
 """
@@ -33,7 +37,7 @@ from engine import record
 from engine import table as T
 
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
-SCHEMA_VERSION = 2  # 2: records and moves of digital games
+SCHEMA_VERSION = 3  # 2: records and moves of digital games; 3: UNO Elite results
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -63,6 +67,17 @@ CREATE TABLE moves (
 );
 CREATE INDEX moves_game ON moves(game, id);
 """
+_SCHEMA_3 = """
+CREATE TABLE elite_results (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    t       REAL NOT NULL,
+    players TEXT NOT NULL,     -- the names, in seat order (JSON)
+    winner  INTEGER NOT NULL,  -- the seat that played its last UNO card
+    mode    TEXT NOT NULL      -- quick, draft or dynasty
+);
+"""
+_UPGRADES = {1: _SCHEMA_2 + _SCHEMA_3, 2: _SCHEMA_3}
+"""What a journal of an older version lacks (by its `user_version`)."""
 
 
 class JournalError(Exception):
@@ -87,6 +102,17 @@ class GameInfo:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class EliteResult:
+    """One finished UNO Elite game (no points: who played, and who won)."""
+
+    id: int
+    t: float
+    players: tuple[str, ...]
+    winner: int
+    mode: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Logged:
     id: int
     t: float
@@ -107,15 +133,18 @@ class Journal:
         if self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             with self._lock:
                 self._db.executescript(
-                    f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} "
+                    f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} {_SCHEMA_3} "
                     f"PRAGMA application_id={APPLICATION_ID}; "
                     f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
                 )
-        elif self._db.execute("PRAGMA user_version").fetchone()[0] == 1:
-            with self._lock:  # a journal from before digital games were kept: add their tables
-                self._db.executescript(
-                    f"BEGIN IMMEDIATE; {_SCHEMA_2} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-                )
+        else:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version in _UPGRADES:  # an older journal: add the tables it lacks
+                with self._lock:
+                    self._db.executescript(
+                        f"BEGIN IMMEDIATE; {_UPGRADES[version]} "
+                        f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+                    )
 
     # --- writing: one transaction per call ---
 
@@ -172,6 +201,17 @@ class Journal:
             self._db.executemany(
                 "INSERT INTO moves(game, event) VALUES (?, ?)", [(game, _json(e)) for e in events]
             )
+
+    def add_elite_result(self, players: list[str], winner: int, mode: str) -> int:
+        """Keep a finished UNO Elite game: its players in seat order and the winning seat."""
+        if not 0 <= winner < len(players):
+            raise ValueError(f"the winner is a seat from 0 to {len(players) - 1}, not {winner}")
+        with self._tx():
+            cur = self._db.execute(
+                "INSERT INTO elite_results(t, players, winner, mode) VALUES (?, ?, ?, ?)",
+                (self._clock(), json.dumps(players), winner, mode),
+            )
+            return _row_id(cur)
 
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
@@ -238,6 +278,13 @@ class Journal:
             raise UnknownGameError(f"game {game} was played at the table: it has no game record")
         setup, events = saved
         return record.as_text(setup["header"], events)
+
+    def elite_results(self) -> list[EliteResult]:
+        """Every finished UNO Elite game, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, t, players, winner, mode FROM elite_results ORDER BY id"
+        ).fetchall()
+        return [EliteResult(i, t, tuple(json.loads(p)), w, m) for i, t, p, w, m in rows]
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]

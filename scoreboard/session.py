@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from engine import table as T
-from scoreboard import reveal
+from scoreboard import elite_wins, reveal
 from scoreboard.journal import ConfirmError, Journal
 from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
@@ -73,8 +73,9 @@ class TableSession:
         self.game_id = journal.latest_game()
         self.table = journal.load(self.game_id)
         self.version = journal.last_id()
+        self.elite = elite_wins.tally(journal.elite_results())  # UNO Elite: wins per player
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
-        self._cached: tuple[tuple[int, bool], dict[str, Any], str] | None = None
+        self._cached: tuple[tuple[int, bool, int], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
 
@@ -127,6 +128,14 @@ class TableSession:
             self.table, self.version = new, self.journal.last_id()
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
+
+    def elite_won(self, players: list[str], winner: int, mode: str) -> None:
+        """A digital UNO Elite game is over: journal who won, then tally it (Elite has no
+        points, so it has no score sheet: the scoreboard counts each player's wins)."""
+        with self._lock:
+            self.journal.add_elite_result(players, winner, mode)
+            self.elite = elite_wins.tally(self.journal.elite_results())
+        self.bus.publish(TableChanged(self.version, self.game_id, "elite"))
 
     def _on_pick(self, event: Event) -> None:
         assert isinstance(event, Pick)
@@ -198,6 +207,7 @@ class TableSession:
                 game_id=self.game_id,
                 version=self.version,
                 pick_hidden=self.hidden_pick() is not None,
+                elite=self.elite,
             )
 
     def view_json(self) -> tuple[int, str]:
@@ -205,7 +215,7 @@ class TableSession:
         The text can change without a new version: when the latest pick is revealed. Bounded:
         the last `RECENT_HANDS` hands and the chart, whatever the game's length."""
         with self._lock:
-            key = (self.version, self.hidden_pick() is not None)
+            key = (self.version, self.hidden_pick() is not None, self.elite["games"])
             cached = self._cached
             if cached is None or cached[0] != key:
                 view = build_view(
@@ -214,6 +224,7 @@ class TableSession:
                     version=self.version,
                     pick_hidden=key[1],
                     recent=RECENT_HANDS,
+                    elite=self.elite,
                 )
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached

@@ -11,6 +11,7 @@ from typing import Any
 from engine import cards as C
 from engine import rulesets
 from engine import table as T
+from scoreboard import elite_wins
 
 TEAMS = ("A", "B")
 
@@ -22,11 +23,13 @@ def build_view(
     version: int,
     pick_hidden: bool = False,
     recent: int | None = None,
+    elite: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
     without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
     hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
-    every hand."""
+    every hand. `elite`: the tally of UNO Elite wins (`scoreboard.elite_wins`), which has no
+    score sheet of its own."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -39,6 +42,7 @@ def build_view(
         "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
         "hand_count": 0,
+        "elite": elite if elite is not None else elite_wins.tally(()),
     }
     if recent is not None:
         view["chart"] = {"numbers": [], "totals": []}

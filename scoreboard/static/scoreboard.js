@@ -28,6 +28,7 @@
     renderScores(v);
     renderChart(v);
     renderPick(v);
+    renderElite(v.elite);
     const banner = $("banner");
     banner.classList.toggle("hidden", !v.winner);
     banner.textContent = v.winner ? "★ " + v.winner.text + " ★" : "";
@@ -107,6 +108,15 @@
       svg.append(t);
     }
     box.replaceChildren(svg);
+  }
+
+  // UNO Elite (digital play) has no points: a tally of the games each player won.
+  function renderElite(elite) {
+    const games = elite ? elite.games : 0;
+    $("elitebox").classList.toggle("hidden", !games);
+    if (!games) return;
+    $("elitewins").replaceChildren(...elite.players.map((p) => el("li", { "data-name": p.name },
+      el("b", { text: p.name }), ` ${p.wins} win${p.wins === 1 ? "" : "s"} of ${p.played}`)));
   }
 
   function renderPick(v) {

@@ -151,7 +151,9 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     g = j.create_game({"kind": "start", "players": ["A", "B"], "dealer": 0, "options": {}})
     j.close()
     db = sqlite3.connect(path)  # make it a version-1 journal, as the first release wrote
-    db.executescript("DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;")
+    db.executescript(
+        "DROP TABLE elite_results; DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;"
+    )
     db.close()
     j = Journal(path)
     assert [x.entry["kind"] for x in j.entries(g)] == ["start"]
@@ -164,8 +166,9 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     assert j.record(g2) is None
     j.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
     assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM elite_results").fetchone()[0] == 0
     db.close()
 
 
