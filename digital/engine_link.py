@@ -99,6 +99,9 @@ class EngineLink:
         if loop is not None:
             loop.close()
 
+    def is_over(self) -> bool:
+        return self.game.is_terminal()
+
     @property
     def waiting_for_tinker_bell(self) -> bool:
         return self.game.chance_kind() == "tinker_bell"

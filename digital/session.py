@@ -29,12 +29,18 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from digital import elite_game
+from digital.elite_game import ELITE, EliteBox
+from digital.elite_link import EliteLink
+from digital.elite_view import elite_view
 from digital.engine_link import EngineLink, GameProgress
 from engine import bots as B
 from engine import cards as C
 from engine import observer, record
 from engine.game import Game
 from engine.record import RecordError
+from scoreboard import elite_wins
+from scoreboard.journal import EliteResult
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
@@ -61,9 +67,14 @@ class DigitalSession:
         table: Any = None,
         on_change: Callable[[], None] | None = None,
         pace: float = 0.8,
+        elite: EliteBox | None = None,
     ):
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
         self.link: EngineLink | None = None
+        self.elite_box = elite  # UNO Elite's cards, from the command line
+        self.elite_link: EliteLink | None = None  # the game in play, if it is UNO Elite
+        self._tallied = False  # the Elite game's winner is on the tally
+        self.elite_results: list[EliteResult] = []  # without a table: this session's tally
         self.keys: dict[int, str] = {}
         self.version = 0
         self._lock = threading.Lock()
@@ -93,24 +104,16 @@ class DigitalSession:
         """Start a game (replacing the current one); returns {human seat: seat key}.
         ValueError, naming the problem, for anything malformed."""
         names = _names(players)
-        bot_names = [bots] if isinstance(bots, str) else bots
-        if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
-            raise ValueError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise ValueError("seed is a whole number (the same seed deals the same cards)")
-        if pace is None:
-            pace = self.pace
-        if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
-            raise ValueError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
-        if options is not None and not isinstance(options, Mapping):
-            raise ValueError("options is an object of rule options")
+        bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise ValueError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
-            raise ValueError("ruleset is a name: disney, classic, official-2018 or elvis")
-        game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
+            raise ValueError("ruleset is a name: disney, classic, official-2018, elvis or elite")
         seats = _humans(humans, len(names))
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        if ruleset == ELITE:
+            return self._new_elite(names, seats, bot_names, options, rng, pace)
+        game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
         if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
             self.table.new_game(
@@ -123,7 +126,7 @@ class DigitalSession:
                 "humans": sorted(seats),
                 "keys": {str(s): k for s, k in keys.items()},
                 "bots": bot_names,
-                "pace": float(pace),
+                "pace": pace,
             }
             saved = _Saved(self.table.journal, self.table.game_id, seating)
         link = EngineLink(
@@ -132,10 +135,34 @@ class DigitalSession:
             list(bot_list),
             rng,
             humans=seats,
-            pace=float(pace),
+            pace=pace,
             settles_in=self._settles_in,
         )
         self._adopt(link, keys, saved, mirrored=0)
+        return keys
+
+    def _new_elite(
+        self,
+        names: list[str],
+        seats: frozenset[int],
+        bot_names: list[str],
+        options: Mapping[str, Any] | None,
+        rng: random.Random,
+        pace: float,
+    ) -> dict[int, str]:
+        """An UNO Elite game (no Tinker Bell, no points: the scoreboard tallies its winner)."""
+        link = elite_game.start(
+            self.bus, self.elite_box, names, seats, bot_names, options, rng, pace
+        )
+        keys = {s: secrets.token_urlsafe(9) for s in seats}
+        with self._lock:
+            old, old_elite = self.link, self.elite_link
+            self.link, self.elite_link, self.keys = None, link, keys
+            self._saved, self.journal_error, self._tallied = None, None, False
+        for previous in (old, old_elite):
+            if previous is not None:
+                previous.close()
+        link.start()
         return keys
 
     def _adopt(
@@ -143,10 +170,12 @@ class DigitalSession:
     ) -> None:
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
+            old_elite, self.elite_link = self.elite_link, None
             self._saved, self._mirrored, self.journal_error = saved, mirrored, None
             self._notes, self._declared = observer.EventNotes(link.game), None
-        if old is not None:
-            old.close()
+        for previous in (old, old_elite):
+            if previous is not None:
+                previous.close()
         link.start()
 
     def _resume(self) -> None:
@@ -194,8 +223,9 @@ class DigitalSession:
 
     def close(self) -> None:
         self._unsubscribe()
-        if self.link is not None:
-            self.link.close()
+        for link in (self.link, self.elite_link):
+            if link is not None:
+                link.close()
 
     # ------------------------------------------------------------------ playing
     def check_key(self, seat: Any, key: Any) -> int:
@@ -219,7 +249,7 @@ class DigitalSession:
 
     def act_as(self, seat: int, action: Any = None, event: Any = None) -> None:
         """`act` for a seat whose key the caller has checked already (the web app's roles)."""
-        link = self._link()
+        link: EngineLink | EliteLink = self._link()
         if event is not None:
             if not isinstance(event, Mapping):
                 raise ValueError("event is a game-record event object")
@@ -232,18 +262,26 @@ class DigitalSession:
             raise ValueError("send an action (a whole number from moves) or an event")
 
     def record(self) -> str:
-        return record.dumps(self._link().game)
+        link = self._link()
+        if isinstance(link, EliteLink):
+            return elite_game.record_text(link.game)
+        return record.dumps(link.game)
 
     @property
     def over(self) -> bool:
-        return self.link is not None and self.link.game.is_terminal()
+        link = self.elite_link or self.link
+        return link is not None and link.is_over()
 
-    def _link(self) -> EngineLink:
-        if self.link is None:
+    def _link(self) -> EngineLink | EliteLink:
+        link = self.elite_link or self.link
+        if link is None:
             raise NoGameError("no digital game is running: start one first")
-        return self.link
+        return link
 
     def _progress(self, _event: GameProgress) -> None:
+        if self.elite_link is not None:
+            self._elite_progress(self.elite_link)
+            return
         saved, link = self._saved, self.link
         if saved is not None and link is not None:
             try:
@@ -260,6 +298,33 @@ class DigitalSession:
         self._declare()
         if self.on_change is not None:
             self.on_change()
+
+    def _elite_progress(self, link: EliteLink) -> None:
+        """An Elite game moved: once it is over, its winner goes on the tally (the scoreboard's,
+        with a table session; else this session's own)."""
+        with link.lock:
+            game = link.game
+            winner = game.winner if link.is_over() else None
+        with self._lock:
+            self.version += 1
+            tally_now = winner is not None and not self._tallied
+            if tally_now:
+                self._tallied = True
+        if tally_now and winner is not None:
+            names, mode = list(game.players), str(game.options.get("mode", "quick"))
+            if self.table is not None:
+                self.table.elite_won(names, winner, mode)
+            else:
+                self.elite_results.append(EliteResult(0, time.time(), tuple(names), winner, mode))
+        if self.on_change is not None:
+            self.on_change()
+
+    def elite_tally(self) -> dict[str, Any]:
+        """UNO Elite wins per player: the scoreboard's, or (no table) this session's."""
+        if self.table is not None:
+            tally: dict[str, Any] = self.table.elite
+            return tally
+        return elite_wins.tally(self.elite_results)
 
     def _declare(self) -> None:
         """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
@@ -311,7 +376,10 @@ class DigitalSession:
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
-        if link is None:
+        if self.elite_link is not None:
+            with self.elite_link.lock:
+                out = elite_view(self.elite_link, seat, self.elite_tally())
+        elif link is None:
             out: dict[str, Any] = {"game": None, "seat": seat}
         else:
             with link.lock:
@@ -378,6 +446,20 @@ def _names(players: Any) -> list[str]:
     if len(set(names)) != len(names):
         raise ValueError("two players have the same name")
     return names
+
+
+def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], float]:
+    """(the bots' names, the pace) of a new game, each checked (ValueError naming it)."""
+    bot_names = [bots] if isinstance(bots, str) else bots
+    if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
+        raise ValueError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ValueError("seed is a whole number (the same seed deals the same cards)")
+    if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
+        raise ValueError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError("options is an object of rule options")
+    return bot_names, float(pace)
 
 
 def _humans(humans: Any, n: int) -> frozenset[int]:

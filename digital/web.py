@@ -29,6 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from digital.elite_game import EliteBox
 from digital.session import DigitalSession, NoGameError, SeatError
 from engine import cards as C
 from engine.hand import RuleError
@@ -179,12 +180,17 @@ def _link(key: str) -> str:
     return f"/play?key={key}"
 
 
-def start(parts: table_web.Parts) -> DigitalSession:
-    return DigitalSession(parts.bus, table=parts.table, on_change=parts.clients.wake)
-
-
 class DigitalPlay:
-    """The extension `scoreboard.web.create_app` takes: routes, errors, and the session."""
+    """The extension `scoreboard.web.create_app` takes: routes, errors, and the session.
+    `elite`: UNO Elite's cards (the command line loads them), so the page can start Elite."""
+
+    def __init__(self, elite: EliteBox | None = None) -> None:
+        self.elite = elite
+
+    def start(self, parts: table_web.Parts) -> DigitalSession:
+        return DigitalSession(
+            parts.bus, table=parts.table, on_change=parts.clients.wake, elite=self.elite
+        )
 
     name = "digital"  # `request.state.digital` (and `app.state.digital`) is the session
     routes: ClassVar[list[BaseRoute]] = [
@@ -208,4 +214,3 @@ class DigitalPlay:
         KeyError: 422,
         TypeError: 422,
     }
-    start = staticmethod(start)

@@ -1,5 +1,6 @@
 """`tinker-tray play`: digital play in the terminal. A person plays one seat (or several take
-turns at one keyboard) against bots; Enter is the Tinker Bell button. No browser, no GPIO."""
+turns at one keyboard) against bots; Enter is the Tinker Bell button (UNO Elite, `--ruleset
+elite`, has none). No browser, no GPIO."""
 
 from __future__ import annotations
 
@@ -36,14 +37,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "or search:200ms a move), or a comma-separated mix dealt round the table",
     )
     p.add_argument(
-        "--ruleset", default="disney", help="disney (default), classic, official-2018 or elvis"
+        "--ruleset",
+        default="disney",
+        help="disney (default), classic, official-2018, elvis or elite (UNO Elite: "
+        "--option mode=quick or mode=draft)",
     )
     p.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a ruleset option, e.g. target=200, scoring=challenge (repeatable)",
+        help="a ruleset option, e.g. target=200, scoring=challenge, mode=draft (repeatable)",
     )
     p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="first dealer (default 0)")
     p.add_argument(
@@ -91,17 +95,17 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cli.commands.simulate import parse_options
-    from digital.play_loop import TerminalPlay, text_show
+    from digital.elite_terminal import EliteTerminalPlay
     from digital.session import DigitalSession
     from tray.bus import Bus
-    from tray.pick import Picker
 
     if args.record is not None and (problem := file_problem(args.record)):
         print(f"tinker-tray play: --record: {problem}", file=sys.stderr)
         return 2
     console = Console(highlight=False)
     changed = threading.Event()
-    session = DigitalSession(Bus(), on_change=changed.set)
+    elite = args.ruleset == "elite"
+    session = DigitalSession(Bus(), on_change=changed.set, elite=_elite_box() if elite else None)
     try:
         keys = session.new_game(
             [name for name in args.players.split(",")],
@@ -117,25 +121,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"tinker-tray play: {exc}", file=sys.stderr)
         session.close()
         return 2
-    show = None
-    if not args.no_show and console.is_terminal and sys.stdin.isatty():
-        show = text_show(console, _skippable_wait)
     read = TtyInput() if sys.stdin.isatty() else input
-    play = TerminalPlay(
-        session,
-        keys,
-        changed,
-        Picker(args.seed),
-        read=read,
-        console=console,
-        show=show,
-        hands=args.hands,
+    play = (
+        EliteTerminalPlay(session, keys, changed, read=read, console=console)
+        if elite
+        else _disney_play(args, session, keys, changed, read, console)
     )
     names = ", ".join(args.players.split(","))
-    console.print(
-        f"[bold]Disney UNO with Tinker Bell[/] ({args.ruleset}): {names}. "
-        "Type ? for help, q to leave."
-    )
+    title = "UNO Elite (no Tinker Bell)" if elite else "Disney UNO with Tinker Bell"
+    console.print(f"[bold]{title}[/] ({args.ruleset}): {names}. Type ? for help, q to leave.")
     try:
         return play.run()
     except KeyboardInterrupt:
@@ -146,6 +140,32 @@ def run(args: argparse.Namespace) -> int:
             read.close()
         session.close()
         _save(session, args.record, console)
+
+
+def _disney_play(args, session, keys, changed, read, console):
+    """The Disney rulesets' terminal play: Enter presses Tinker Bell, with her light show."""
+    from digital.play_loop import TerminalPlay, text_show
+    from tray.pick import Picker
+
+    show = None
+    if not args.no_show and console.is_terminal and sys.stdin.isatty():
+        show = text_show(console, _skippable_wait)
+    return TerminalPlay(
+        session,
+        keys,
+        changed,
+        Picker(args.seed),
+        read=read,
+        console=console,
+        show=show,
+        hands=args.hands,
+    )
+
+
+def _elite_box():
+    from cli.app import elite_box
+
+    return elite_box()
 
 
 def _save(session, path: Path | None, console) -> None:

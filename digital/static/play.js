@@ -14,7 +14,8 @@
   let pending = null; // the Wild waiting for its colour
 
   function say(text) {
-    $("message").replaceChildren(text ? el("div", { class: "error", text }) : "");
+    const box = view && view.ruleset === "elite" ? "emessage" : "message";
+    $(box).replaceChildren(text ? el("div", { class: "error", text }) : "");
   }
 
   async function act(action) {
@@ -58,7 +59,8 @@
       players: seats.map(([n]) => n.trim()),
       humans: seats.map(([, p], i) => (p ? i : null)).filter((i) => i !== null),
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
-      options: { target: Number($("target").value) }, confirm: !!confirm,
+      options: $("ruleset").value === "elite" ? { mode: $("mode").value }
+        : { target: Number($("target").value) }, confirm: !!confirm,
     };
     try {
       const res = await post("/api/digital/new", body);
@@ -72,6 +74,11 @@
     }
   }
   $("start").onclick = () => start(false);
+  $("ruleset").onchange = () => {  // UNO Elite has no points to play to, and a mode instead
+    const elite = $("ruleset").value === "elite";
+    $("modebox").classList.toggle("hidden", !elite);
+    $("targetbox").classList.toggle("hidden", elite);
+  };
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link
   // works on its own (it carries the seat's key once, then a cookie takes over).
@@ -95,12 +102,23 @@
   // ---------------------------------------------------------------- the game
   function render(v) {
     view = v;
+    document.body.dataset.version = v.version;
     $("journalerr").textContent = v.journal_error ? `Not saved: ${v.journal_error}` : "";
     $("journalerr").classList.toggle("hidden", !v.journal_error);
     const setup = (!v.game || params.has("new")) && seat === null;
+    const elite = v.ruleset === "elite";
     $("setup").classList.toggle("hidden", !setup);
-    $("game").classList.toggle("hidden", setup);
+    $("game").classList.toggle("hidden", setup || elite);
+    $("elite").classList.toggle("hidden", setup || !elite);
     if (setup) { renderSetup(); return; }
+    if (elite) {
+      const self = seat !== null ? v.players[seat] : null;
+      $("who").textContent = self ? `${self.name}, seat ${seat + 1}` : "watching (no hand shown)";
+      TinkerElite.render(v, act, me);
+      $("banner").classList.toggle("hidden", v.winner === null);
+      if (v.winner !== null) $("banner").textContent = `★ ${v.winner} won UNO Elite ★`;
+      return;
+    }
     // the table first: what is in play and whose move it is stay where they are; only the
     // log's own box scrolls, so an update never moves the page away from "Your move"
     const logBox = $("log");

@@ -1,5 +1,6 @@
 """Every route, driven by generated bodies, ids, query strings and headers, as the host, a seat
-and a stranger: never a 5xx, never a traceback; each refusal is a sentence."""
+and a stranger: never a 5xx, never a traceback; each refusal is a sentence. Twice: with a Disney
+digital game in play, and with an UNO Elite one (whose moves and views are the Elite engine's)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ json_values = st.recursive(
             "Ann",
             "greedy",
             "disney",
+            "elite",
+            "quick",
+            "draft",
+            "dynasty",
         ]
     ),
     lambda inner: (
@@ -78,6 +83,7 @@ json_values = st.recursive(
                     "target",
                     "scoring",
                     "partners",
+                    "mode",
                     "x",
                 ]
             )
@@ -137,10 +143,10 @@ def endpoints(app):
     return out
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def _served(path, digital):
+    """A display app with a scoreboard game and `digital` (a /api/digital/new body) in play."""
     bus = Bus()
-    journal = Journal(tmp_path_factory.mktemp("fuzz") / "journal.sqlite3")
+    journal = Journal(path)
     app = create_app(journal, bus, TOKEN, press=lambda: bus.publish(Pick(1, "red", 0.0)))
     with TestClient(app, raise_server_exceptions=False) as client:
         host = {"X-Table-Token": TOKEN}
@@ -148,22 +154,35 @@ def table(tmp_path_factory):
         client.post(
             "/api/entry", json={"kind": "hand", "winner": 0, "held": [None, 5, 9]}, headers=host
         )
-        res = client.post(
-            "/api/digital/new",
-            headers=host,
-            json={
-                "players": ["Ann", "Bo", "Cy"],
-                "humans": [0],
-                "pace": 0,
-                "seed": 17,
-                "confirm": True,
-            },
-        )
+        res = client.post("/api/digital/new", headers=host, json=digital)
         client.seat_key = res.json()["keys"]["0"]
         client.routes_seen = endpoints(app)
         client.answers = {}
         yield client
     journal.close()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    yield from _served(
+        tmp_path_factory.mktemp("fuzz") / "journal.sqlite3",
+        {"players": ["Ann", "Bo", "Cy"], "humans": [0], "pace": 0, "seed": 17, "confirm": True},
+    )
+
+
+@pytest.fixture(scope="module")
+def elite_table(tmp_path_factory):
+    yield from _served(
+        tmp_path_factory.mktemp("fuzz-elite") / "journal.sqlite3",
+        {
+            "players": ["Ann", "Bo", "Cy"],
+            "humans": [0],
+            "pace": 0,
+            "seed": 17,
+            "ruleset": "elite",
+            "options": {"mode": "draft"},
+        },
+    )
 
 
 PARAMS = {
@@ -176,7 +195,7 @@ def fill(path: str, draw) -> str:
     return re.sub(r"\{(\w+)(:\w+)?\}", lambda m: draw(PARAMS.get(m.group(1), ids)), path)
 
 
-@settings(
+FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
     derandomize=True,
@@ -186,8 +205,24 @@ def fill(path: str, draw) -> str:
         HealthCheck.data_too_large,
     ],
 )
+
+
+@FUZZ
 @given(data=st.data())
 def test_no_route_answers_bad_input_with_a_5xx(table, data):
+    _one_request(table, data)
+
+
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+@given(data=st.data())
+def test_no_route_answers_bad_input_with_a_5xx_in_an_elite_game(elite_table, data):
+    _one_request(elite_table, data)
+    view = elite_table.get("/api/digital/view").json()
+    if view.get("ruleset") == "elite":  # still the Elite game (a fuzzed new game may replace it)
+        assert not view["elite"].get("hand") and not view["elite"].get("legal")
+
+
+def _one_request(table, data):
     method, template = data.draw(st.sampled_from(table.routes_seen))
     path = fill(template, data.draw)
     query = data.draw(queries)

@@ -1,0 +1,61 @@
+"""Starting a digital UNO Elite game: the box of cards the command line loaded, the options
+digital play takes, the bots, and the link that runs it all.
+
+The engine reads no files and neither does digital play: `cli` loads the Elite Action Cards and
+the UNO deck (`cli.elite_files`) and hands them down as an `EliteBox`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from digital.elite_link import EliteLink, make_bots
+from engine.elite import EliteCard, EliteGame
+from tray.bus import Bus
+
+ELITE = "elite"
+MODES = ("quick", "draft")
+"""The modes digital play offers (dynasty needs a deck file per player: `simulate` takes them)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class EliteBox:
+    """What is in the box: the Elite Action Cards (quick play and the draft deal from them) and
+    the 112 UNO cards (None: the engine's default deck)."""
+
+    cards: Sequence[EliteCard]
+    deck: Any = None
+
+
+def start(
+    bus: Bus,
+    box: EliteBox | None,
+    names: list[str],
+    humans: frozenset[int],
+    bot_names: list[str],
+    options: Mapping[str, Any] | None,
+    rng: random.Random,
+    pace: float,
+) -> EliteLink:
+    """A link running a new Elite game (not started yet). ValueError, naming the problem, for
+    options or bots digital play cannot use, or a game the engine refuses."""
+    if box is None:
+        raise ValueError("UNO Elite needs its cards: this display was started without them")
+    opts = dict(options or {})
+    mode = opts.setdefault("mode", "quick")
+    if mode not in MODES:
+        raise ValueError(
+            f"UNO Elite's mode in digital play is {' or '.join(MODES)}, not {mode!r}"
+            + (" (dynasty needs each player's deck file)" if mode == "dynasty" else "")
+        )
+    bots = make_bots(bot_names, len(names))
+    game = EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+    return EliteLink(bus, game, bots, rng, humans=humans, pace=pace)
+
+
+def record_text(game: EliteGame) -> str:
+    """The game record of `game` (JSON Lines, for `tinker-tray replay`)."""
+    raise NotImplementedError("waiting for the engine's Elite record")

@@ -1,0 +1,200 @@
+"""Digital play of UNO Elite: `engine.elite.EliteGame` with bots on some seats and people on the
+others, as `digital.engine_link.EngineLink` runs the Disney rulesets.
+
+UNO Elite has no Tinker Bell: every chance event (the deal, the booster cards, a reshuffle) is the
+engine's own, drawn from a seeded or system random source, and the link never waits for the
+tray's button (a pick on the bus is only shown by the displays). Every choice of an activation
+(whom to target, which card, which order) is an action of the seat that makes it; a person's
+comes from `act`, a bot's from `engine.elite.bots`. Out-of-turn actions (UNO, catch) are legal
+actions of the other seats: each bot is asked once after every change whether it takes one.
+
+Progress is published as `GameProgress` (the event `DigitalSession` follows for every ruleset),
+with `awaiting` {"kind": "elite", "seat": whose move}. Thread-safe and paced like EngineLink:
+one re-entrant lock; with `pace` > 0 the bots move one step per `pace` seconds on one loop thread.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from digital.engine_link import GameProgress
+from engine.elite import EliteGame, RuleError
+from engine.elite import bots as elite_bots
+from engine.game import CHANCE, TERMINAL
+from tray.bus import Bus
+from tray.player import Scheduler
+
+EliteBot = Callable[[EliteGame, int, random.Random], int]
+"""A bot of `engine.elite.bots`: (game, seat, rng) -> the action it takes for that seat."""
+
+BOTS: dict[str, EliteBot] = {"random": elite_bots.random_bot, "greedy": elite_bots.greedy_bot}
+"""UNO Elite's bots by the names the other rulesets use."""
+
+MAX_INTERJECTIONS = 50  # bots' out-of-turn actions between two moves: far more than a game has
+
+
+def make_bots(names: list[str], players: int) -> list[EliteBot]:
+    """Bots dealt round the table from `names` (ValueError, naming the bots, if one is unknown)."""
+    if not names:
+        raise ValueError("bots is a bot name or a list of them (random, greedy)")
+    unknown = [n for n in names if n.split(":")[0] not in BOTS]
+    if unknown:
+        raise ValueError(
+            f"UNO Elite's bots are {' and '.join(BOTS)}: there is no {unknown[0]!r} bot for it"
+        )
+    return [BOTS[names[s % len(names)].split(":")[0]] for s in range(players)]
+
+
+class EliteLink:
+    """Runs an Elite game of bots and people (`humans`). The same surface as EngineLink for
+    `DigitalSession`: `game`, `humans`, `lock`, `start`, `close`, `act`, `act_event`."""
+
+    waiting_for_tinker_bell = False  # UNO Elite has no Tinker Bell
+    choosing = False
+
+    def __init__(
+        self,
+        bus: Bus,
+        game: EliteGame,
+        bots: list[EliteBot],
+        rng: random.Random,
+        *,
+        humans: Collection[int] = (),
+        pace: float = 0.0,
+    ):
+        n = len(game.players)
+        bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < n]
+        if bad:
+            raise ValueError(f"human seats are 0 to {n - 1}, not {bad[0]!r}")
+        if len(bots) < n:
+            raise ValueError(f"{n} seats need {n} bots (a person's seat ignores its bot)")
+        self.bus, self.game, self.bots, self.rng = bus, game, bots, rng
+        self.humans = frozenset(humans)
+        self.pace = pace
+        self.lock = threading.RLock()
+        self._loop: Scheduler | None = None
+        self._step_due = False
+        self._closed = False
+        self._published = 0
+        self._interjected = 0  # bots' out-of-turn actions since the last move
+
+    def start(self) -> None:
+        with self.lock:
+            self._advance()
+
+    def close(self) -> None:
+        with self.lock:
+            self._closed = True
+            loop, self._loop = self._loop, None
+        if loop is not None:
+            loop.close()
+
+    def is_over(self) -> bool:
+        return self.game.current_player() == TERMINAL
+
+    def waiting_for(self) -> int | None:
+        """The human seat the game waits for, if it waits for one."""
+        seat = self.game.current_player()
+        return seat if seat in self.humans else None
+
+    # ------------------------------------------------------------------ people
+    def act(self, seat: int, action: int) -> None:
+        """A person's action for `seat` (in turn, or out of turn: UNO, catch). RuleError, with
+        the engine's message and nothing changed, if the rules or the seat forbid it."""
+        with self.lock:
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.humans:
+                raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
+            if action not in self.game.legal_actions(seat):
+                raise RuleError("illegal", self._refusal(seat))
+            self.game.apply_action(action, seat)
+            self._advance()
+
+    def act_event(self, event: Mapping[str, Any]) -> None:
+        raise RuleError(
+            "event", "In UNO Elite, send a move as its action number (from the moves offered)."
+        )
+
+    def _refusal(self, seat: int) -> str:
+        if self.is_over():
+            return "The game is over."
+        if not self.game.legal_actions(seat):
+            return "You have no move now: wait for your turn."
+        return "That is not one of the moves offered now."
+
+    # ------------------------------------------------------------------ chance and bots
+    def _advance(self) -> None:
+        """Let chance and the bots play until a person is to move or the game is over (with a
+        pace: until the next bot step, which the loop's timer takes)."""
+        g = self.game
+        while not self._closed:
+            seat = g.current_player()
+            if seat == TERMINAL:
+                break
+            if seat == CHANCE:
+                g.sample_chance(self.rng)
+                continue
+            if self._bot_interjects():
+                continue
+            if seat in self.humans:
+                break
+            if self.pace > 0:
+                self._schedule()
+                break
+            g.apply_action(self.bots[seat](g, seat, self.rng), seat)
+        self._publish()
+
+    def _bot_interjects(self) -> bool:
+        """Each bot not to move, once: does it take an out-of-turn action (UNO, catch)?"""
+        g = self.game
+        to_move = g.current_player()
+        for seat in range(len(g.players)):
+            if seat == to_move or seat in self.humans or not g.legal_actions(seat):
+                continue
+            if self._interjected >= MAX_INTERJECTIONS:
+                return False
+            action = self.bots[seat](g, seat, self.rng)
+            if action in g.legal_actions(seat):
+                self._interjected += 1
+                g.apply_action(action, seat)
+                return True
+        self._interjected = 0
+        return False
+
+    def _schedule(self) -> None:
+        if self._step_due:
+            return
+        if self._loop is None:
+            self._loop = Scheduler("elite-pace")
+        self._step_due = True
+        self._loop.call_later(self.pace, self._tick)
+
+    def _tick(self) -> None:
+        with self.lock:
+            self._step_due = False
+            if self._closed:
+                return
+            g = self.game
+            seat = g.current_player()
+            if seat >= 0 and seat not in self.humans:
+                g.apply_action(self.bots[seat](g, seat, self.rng), seat)
+            self._advance()
+
+    def _publish(self) -> None:
+        g = self.game
+        events = g.events[self._published :]
+        self._published = len(g.events)
+        seat = g.current_player()
+        self.bus.publish(
+            GameProgress(
+                hand=1,
+                events=list(events),
+                awaiting={"kind": "elite", "seat": seat if seat >= 0 else None},
+                scores={},
+                game_winner=g.winner,
+            )
+        )

@@ -1,0 +1,153 @@
+"""Terminal play of UNO Elite: a person (or several, hot seat) against `engine.elite.bots`.
+
+As `digital.play_loop.TerminalPlay` does for the other rulesets: everything shown comes from
+`DigitalSession.view` (the seat's own view, never another hand) and every move goes through
+`DigitalSession.act`. UNO Elite has no Tinker Bell, so the loop only ever waits for a person's
+move or for the bots; Enter (the button in the Disney game) asks for a move's number instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from digital import elite_text as E
+from digital import play_text as T
+from digital.elite_view import NO_TINKER_BELL
+from digital.play_menu import PRESS_WORDS, Act, Choice, Help, Quit, Redraw, Refuse, parse
+from digital.session import DigitalSession, SeatError
+from engine.errors import RuleError
+
+GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
+
+HELP = f"""\
+Type the number of a move and press Enter. Every choice of an activation (whom to target,
+which card, in what order) is a move of its own, offered when the game asks for it.
+  r       show the table again   ?  this help
+  q       leave the game (Ctrl-D too)
+{NO_TINKER_BELL}: nothing waits for a button. Bad input changes nothing."""
+
+
+class Left(Exception):
+    """The person left the game (q, or end of input)."""
+
+
+class EliteTerminalPlay:
+    """One UNO Elite game in one terminal; `run()` returns 0 when it ends or the person leaves."""
+
+    def __init__(
+        self,
+        session: DigitalSession,
+        keys: Mapping[int, str],
+        changed: threading.Event,
+        *,
+        read: Callable[[str], str] = input,
+        console: Console | None = None,
+    ) -> None:
+        self.session, self.keys, self.changed = session, dict(keys), changed
+        self.read = read
+        self.console = console or Console(highlight=False)
+        self.hot_seat = len(self.keys) > 1
+        self.revealed: int | None = None  # hot seat: the seat whose hand is on the screen
+        self._log: list[str] = []
+
+    def run(self) -> int:
+        try:
+            while True:
+                self.changed.clear()  # before reading: a change after this wakes the wait
+                view = self._table_view()
+                self._catch_up(view)
+                if view["winner"] is not None:
+                    self._print(Text(""), *E.table(view), *E.game_over(view))
+                    return 0
+                seat = view["awaiting"]["seat"]
+                if seat in self.keys:
+                    self._turn(seat)
+                else:  # the bots are playing at their pace
+                    self.changed.wait(GUARD_S)
+        except (Left, EOFError):
+            self._print(Text(""))
+            self._say("You left the game.")
+            return 0
+
+    def _table_view(self) -> dict[str, Any]:
+        """The one person's own view (its log says "You ..."); with several people at one
+        keyboard, nobody's: no hand is printed from it."""
+        if len(self.keys) == 1:
+            seat, key = next(iter(self.keys.items()))
+            return self.session.view(seat, key)
+        return self.session.view()
+
+    # ------------------------------------------------------------------ a person's move
+    def _turn(self, seat: int) -> None:
+        if self.hot_seat and self.revealed != seat:
+            self._hand_over(seat)
+        view = self.session.view(seat, self.keys[seat])
+        self._draw(view)
+        choices = E.menu(view)
+        self._print(*T.choices(choices))
+        self._ask(choices, seat)
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot seat: clear the screen, then show the hand only once its player is there."""
+        name = self.session.view()["players"][seat]["name"]
+        self.console.clear()
+        self._say(f"{name} to move: pass the keyboard to {name}.", style="bold")
+        self._read(f"{name}, press Enter to see your hand (q leaves the game): ")
+        self.revealed = seat
+
+    def _ask(self, choices: list[Choice], seat: int) -> None:
+        """Read lines until one is a move the engine takes (or r, or q)."""
+        hint = {0: "", 1: "1, "}.get(len(choices), f"1-{len(choices)}, ")
+        prompt = f"Your move ({hint}? help, q quit): "
+        while True:
+            line = self._read(prompt)
+            if line.strip().lower() in PRESS_WORDS - {""}:
+                self._say(f"{NO_TINKER_BELL}: type the number of a move.", style="bold red")
+                continue
+            command = parse(line, choices)
+            if isinstance(command, Quit):
+                raise Left()
+            if isinstance(command, Help):
+                self._say(HELP)
+            elif isinstance(command, Redraw):
+                self._log = []
+                return  # the loop draws the table again
+            elif isinstance(command, Refuse):
+                self._say(command.message, style="bold red")
+            elif isinstance(command, Act):
+                try:
+                    self.session.act(seat, self.keys[seat], command.action)
+                except (RuleError, SeatError, ValueError) as exc:
+                    self._say(f"Not allowed: {exc}", style="bold red")
+                    continue
+                return
+
+    def _read(self, prompt: str) -> str:
+        line = self.read(prompt)
+        if line.strip().lower() in ("q", "quit", "exit"):
+            raise Left()
+        return line
+
+    # ------------------------------------------------------------------ output
+    def _draw(self, view: Mapping[str, Any]) -> None:
+        width = self.console.width
+        self._print(Text(""), E.header(view), *E.table(view), *E.draft(view))
+        self._print(*E.private(view, width))
+
+    def _catch_up(self, view: Mapping[str, Any]) -> None:
+        """Print the log lines that are new since the last look."""
+        log = list(view["elite"].get("log", []))
+        self._print(*T.log(T.new_lines(self._log, log)))
+        self._log = log
+
+    def _print(self, *lines: Any) -> None:
+        for line in lines:
+            self.console.print(line)
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))

@@ -1,0 +1,39 @@
+"""What a page or a terminal receives of a digital UNO Elite game: the engine's own seat view
+(`EliteGame.seat_view`, or `public_view` for a spectator: the engine decides what a seat may see),
+wrapped with what digital play adds: who is a person, the winner's name, the tally of Elite wins.
+
+The engine's view is kept whole under "elite", so nothing is renamed between the engine and the
+displays; the top level has the keys every digital view has ("game", "seat", "players",
+"winner"), so the page and the terminal tell the rulesets apart by "ruleset" alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from digital.elite_link import EliteLink
+
+NO_TINKER_BELL = "UNO Elite has no Tinker Bell"
+
+
+def elite_view(link: EliteLink, seat: int | None, tally: dict[str, Any]) -> dict[str, Any]:
+    """The view of `seat` (None: a spectator, who sees no hand). The caller has checked that
+    whoever asks holds `seat`'s key."""
+    game = link.game
+    inner = game.seat_view(seat) if seat is not None else game.public_view()
+    names = list(game.players)
+    winner = game.winner
+    to_move = inner.get("to_move")
+    return {
+        "game": True,
+        "ruleset": "elite",
+        "seat": seat,
+        "players": [
+            {"seat": s, "name": name, "person": s in link.humans} for s, name in enumerate(names)
+        ],
+        "awaiting": {"kind": "elite", "seat": to_move},
+        "winner": names[winner] if winner is not None else None,
+        "tinker_bell": NO_TINKER_BELL,
+        "elite": inner,
+        "tally": tally,
+    }

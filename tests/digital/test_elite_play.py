@@ -1,0 +1,239 @@
+"""Digital play of UNO Elite: a person against `engine.elite.bots`, through `DigitalSession` (what
+the browser and the terminal both use) and the web API. The engine is the real one."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cli.app import elite_box
+from digital.elite_view import NO_TINKER_BELL
+from digital.session import DigitalSession, SeatError
+from engine.elite import RuleError
+from tests.helpers.web import TOKEN
+from tray.bus import Bus
+
+BOX = elite_box()
+PRIVATE = ("peeked", "searched")
+
+
+@pytest.fixture
+def session():
+    s = DigitalSession(Bus(), pace=0, elite=BOX)
+    yield s
+    s.close()
+
+
+def elite_game(session, players=("Ann", "Ben", "Cat"), humans=(0,), seed=7, **options):
+    return session.new_game(
+        list(players),
+        list(humans),
+        "greedy",
+        options={"mode": "quick", **options},
+        ruleset="elite",
+        seed=seed,
+    )
+
+
+def legal(view):
+    return [m["action"] for m in view["elite"]["legal"]]
+
+
+def play_out(session, keys, rng, check=None, limit=5_000):
+    """The people play their seats from their views alone (a random offered action) until
+    someone wins; `check(seat, view)` sees every view a person acted on."""
+    game = session.elite_link.game
+    for _ in range(limit):
+        if game.winner is not None:
+            return
+        to_move = session.view()["awaiting"]["seat"]
+        assert to_move in keys, "the link stops only for a person (or at the end)"
+        view = session.view(to_move, keys[to_move])
+        if check:
+            check(to_move, view)
+        assert sorted(legal(view)) == sorted(game.legal_actions(to_move))
+        session.act(to_move, keys[to_move], rng.choice(legal(view)))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("mode", ["quick", "draft"])
+def test_a_person_plays_a_whole_elite_game_against_bots(session, mode):
+    keys = elite_game(session, mode=mode, seed=11)
+    words = set()
+
+    def check(seat, view):
+        assert view["ruleset"] == "elite" and view["seat"] == seat
+        assert view["tinker_bell"] == NO_TINKER_BELL
+        assert len(view["elite"]["seats"]) == 3  # every seat's Lineup, deck and discards
+        for m in view["elite"]["legal"]:
+            assert m["words"], m
+            words.add(m["words"].split()[0])
+
+    play_out(session, keys, random.Random(1), check)
+    view = session.view(0, keys[0])
+    assert view["winner"] in ("Ann", "Ben", "Cat")
+    assert view["elite"]["legal"] == []
+    assert view["tally"]["games"] == 1
+    assert [p["wins"] for p in view["tally"]["players"]].count(1) == 1
+    assert session.over
+    assert words, "the person was offered actions in words"
+
+
+def test_the_view_is_the_engines_own_seat_view_and_a_spectator_gets_the_public_one(session):
+    keys = elite_game(session)
+    game = session.elite_link.game
+    mine = session.view(0, keys[0])
+    assert mine["elite"] == json.loads(json.dumps(game.seat_view(0)))
+    assert mine["elite"]["hand"], "the person sees their own hand"
+    public = session.view()
+    assert public["elite"] == json.loads(json.dumps(game.public_view()))
+    assert not public["elite"].get("hand") and not public["elite"].get("legal")
+    assert all(k not in public["elite"] for k in PRIVATE)
+    with pytest.raises(SeatError):
+        session.view(1, keys[0])  # a bot's seat: nobody holds its key
+    with pytest.raises(SeatError):
+        session.view(0, "guess")
+
+
+def test_two_people_each_see_only_their_own_hand_and_peeks(session):
+    """Over whole games, every view a seat receives is the engine's view of that seat: a peek
+    or a searched card only ever reaches the seat that made it."""
+    for seed in range(3):
+        keys = elite_game(session, humans=(0, 1), seed=seed)
+        game = session.elite_link.game
+        seen_private = []
+
+        def check(seat, view, game=game, keys=keys, seen_private=seen_private):
+            assert view["elite"] == json.loads(json.dumps(game.seat_view(seat)))
+            other = 1 - seat
+            theirs = session.view(other, keys[other])["elite"]
+            assert theirs == json.loads(json.dumps(game.seat_view(other)))
+            for k in PRIVATE:
+                if view["elite"].get(k):
+                    seen_private.append(k)
+                    assert view["elite"][k] != theirs.get(k)
+            assert all(k not in session.view()["elite"] for k in PRIVATE)
+
+        play_out(session, keys, random.Random(seed), check)
+
+
+def test_refused_moves_say_why_and_change_nothing(session):
+    keys = elite_game(session)
+    game = session.elite_link.game
+    before = json.dumps(game.seat_view(0))
+    offered = legal(session.view(0, keys[0]))
+    not_offered = max(offered) + 10_000
+    with pytest.raises(RuleError, match="not one of the moves offered"):
+        session.act(0, keys[0], not_offered)
+    with pytest.raises(RuleError, match="action number"):
+        session.act(0, keys[0], event={"act": "play"})
+    with pytest.raises(ValueError, match="send an action"):
+        session.act(0, keys[0], "1")
+    with pytest.raises(SeatError):
+        session.act(1, keys[0], offered[0])
+    assert json.dumps(game.seat_view(0)) == before
+
+
+@pytest.mark.parametrize(
+    ("kw", "says"),
+    [
+        ({"options": {"mode": "dynasty"}}, "dynasty needs each player's deck file"),
+        ({"options": {"mode": "blitz"}}, "quick or draft, not 'blitz'"),
+        ({"bots": "search"}, "UNO Elite's bots are random and greedy"),
+    ],
+)
+def test_what_digital_elite_cannot_play_is_refused_in_a_sentence(session, kw, says):
+    args = {"options": {"mode": "quick"}, "bots": "greedy", **kw}
+    with pytest.raises(ValueError, match=says):
+        session.new_game(["Ann", "Ben"], [0], args["bots"], options=args["options"], ruleset="elite")
+    assert session.elite_link is None and session.link is None
+
+
+def test_without_the_cards_elite_is_refused():
+    s = DigitalSession(Bus(), pace=0)
+    with pytest.raises(ValueError, match="UNO Elite needs its cards"):
+        s.new_game(["Ann", "Ben"], [0], ruleset="elite")
+    s.close()
+
+
+def test_a_new_disney_game_replaces_an_elite_game_and_back(session):
+    elite_game(session)
+    session.new_game(["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=1)
+    assert session.elite_link is None and session.link is not None
+    assert "ruleset" not in session.view()
+    elite_game(session)
+    assert session.link is None and session.view()["ruleset"] == "elite"
+
+
+# ---------------------------------------------------------------------- the web API
+NEW = {
+    "players": ["Ann", "Ben", "Cat"],
+    "humans": [0],
+    "bots": "random",
+    "seed": 3,
+    "pace": 0,
+    "ruleset": "elite",
+    "options": {"mode": "draft"},
+}
+
+
+def test_the_host_starts_elite_and_only_the_seat_key_plays_it(client, journal):
+    assert client.post("/api/digital/new", json=NEW).status_code == 403
+    res = client.post("/api/digital/new", json=NEW, headers={"X-Table-Token": TOKEN})
+    assert res.status_code == 200, res.text
+    key = res.json()["keys"]["0"]
+    seat = {"X-Seat-Key": key}
+    mine = client.get("/api/digital/view", headers=seat).json()
+    assert mine["ruleset"] == "elite" and mine["seat"] == 0
+    assert mine["elite"]["draft"]["showing"], "the draft's showing cards are on the table"
+    public = client.get("/api/digital/view").json()
+    assert public["elite"]["draft"]["showing"] == mine["elite"]["draft"]["showing"]
+    assert not public["elite"].get("hand") and not public["elite"].get("legal")
+    assert client.get("/api/digital/view?seat=1", headers=seat).status_code == 403
+    assert client.get("/api/digital/events?seat=1", headers=seat).status_code == 403
+    action = mine["elite"]["legal"][0]["action"]
+    assert client.post("/api/digital/act", json={"action": action}).status_code == 403
+    for body, status, says in [
+        ({"action": action, "seat": 1}, 403, "not yours"),
+        ({"event": {"act": "draft"}}, 422, "action number"),
+        ({"action": 10**9}, 422, "not one of the moves offered"),
+        ({"action": "1"}, 422, "whole number"),
+    ]:
+        res = client.post("/api/digital/act", json=body, headers=seat)
+        assert res.status_code == status, (body, res.text)
+        assert says in res.json()["error"]
+    res = client.post("/api/digital/act", json={"action": action}, headers=seat)
+    assert res.status_code == 200, res.text
+    assert client.get("/api/digital/record", headers=seat).status_code == 403
+
+
+def test_a_finished_elite_game_is_tallied_on_the_scoreboard(client, journal):
+    host = {"X-Table-Token": TOKEN}
+    key = client.post("/api/digital/new", json={**NEW, "seed": 8}, headers=host).json()["keys"]["0"]
+    session = client.app.state.digital
+    play_out(session, {0: key}, random.Random(2))
+    winner = session.view()["winner"]
+    board = client.get("/api/view").json()
+    assert board["elite"]["games"] == 1
+    assert {p["name"]: p["wins"] for p in board["elite"]["players"]}[winner] == 1
+    assert [r.players for r in journal.elite_results()] == [("Ann", "Ben", "Cat")]
+    assert client.get("/api/digital/view").json()["tally"] == board["elite"]
+    record = client.get("/api/digital/record", headers=host)
+    assert record.status_code == 200 and record.text.strip()
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({**NEW, "options": {"mode": 3}}, "mode"),
+        ({**NEW, "bots": ["search"]}, "random and greedy"),
+        ({**NEW, "players": ["Ann"]}, "player"),
+        ({**NEW, "humans": [5]}, "seats are 0 to 2"),
+    ],
+)
+def test_a_bad_new_elite_game_is_a_4xx_sentence(client, body, says):
+    res = client.post("/api/digital/new", json=body, headers={"X-Table-Token": TOKEN})
+    assert 400 <= res.status_code < 500, res.text
+    assert says in res.json()["error"]

@@ -1,0 +1,167 @@
+"""`tinker-tray play --ruleset elite`: the text and menu from a seat's view, the loop played
+in-process from scripted input, and the command on a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+
+import pytest
+from rich.console import Console
+
+from cli import main as cli
+from cli.app import elite_box
+from digital import elite_text as E
+from digital.elite_terminal import EliteTerminalPlay
+from digital.elite_view import NO_TINKER_BELL
+from digital.session import DigitalSession
+from tests.digital.test_play_terminal import ANSI, Pty
+from tray.bus import Bus
+
+BOX = elite_box()
+
+
+def setup_game(humans=(0,), seed=4, mode="quick", players=("You", "Ann", "Bob")):
+    changed = threading.Event()
+    session = DigitalSession(Bus(), on_change=changed.set, pace=0, elite=BOX)
+    keys = session.new_game(
+        list(players), list(humans), "greedy", options={"mode": mode}, ruleset="elite", seed=seed
+    )
+    return session, keys, changed
+
+
+class Script:
+    """The person at the keyboard: `answer(prompt, printed since the last prompt, n)`."""
+
+    def __init__(self, answer, buf):
+        self.answer, self.buf = answer, buf
+        self.prompts: list[str] = []
+        self.seen = 0
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        out = self.buf.getvalue()
+        since, self.seen = ANSI.sub("", out[self.seen :]), len(out)
+        return self.answer(prompt, since, len(self.prompts))
+
+
+def make_play(answer, humans=(0,), **kw):
+    session, keys, changed = setup_game(humans=humans, **kw)
+    buf = io.StringIO()
+    console = Console(file=buf, width=120, color_system=None)
+    script = Script(answer, buf)
+    play = EliteTerminalPlay(session, keys, changed, read=script, console=console)
+    return play, session, script, buf
+
+
+def plain(lines):
+    return "\n".join(line.plain for line in lines)
+
+
+def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
+    session, keys, _ = setup_game()
+    try:
+        view = session.view(0, keys[0])
+        text = plain(E.table(view))
+        for seat in view["elite"]["seats"]:
+            assert f"{seat['name']}: {seat['hand_count']} card" in text
+            assert f"Player Deck {seat['player_deck']}" in text
+            for card in seat["lineup"]:
+                assert card["words"] in text
+        mine = plain(E.private(view, 200))
+        assert f"Your hand ({len(view['elite']['hand'])}):" in mine
+        for card in view["elite"]["hand"]:
+            assert card["words"] in mine
+        assert plain(E.private(session.view(), 200)) == ""  # a spectator: no hand at all
+        menu = E.menu(view)
+        assert [c.action for c in menu] == [m["action"] for m in view["elite"]["legal"]]
+        assert [c.label for c in menu] == [m["words"] for m in view["elite"]["legal"]]
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("mode", ["quick", "draft"])
+def test_a_person_plays_a_whole_game_from_the_menu(mode):
+    play, session, script, buf = make_play(lambda *_: "1", mode=mode)
+    try:
+        assert play.run() == 0
+        out = ANSI.sub("", buf.getvalue())
+        winner = session.view()["winner"]
+        assert f"Game over: {winner} won UNO Elite." in out
+        assert "UNO Elite wins: " in out and "(1 game)." in out
+        assert "Lineup" in out and "Player Deck" in out
+        assert all(p.startswith("Your move (") for p in script.prompts)
+        if mode == "draft":
+            assert "Draft: the cards showing" in out
+    finally:
+        session.close()
+
+
+def test_bad_input_and_the_tinker_bell_keys_change_nothing_and_ask_again():
+    answers = iter(["t", "", "xyz", "999", "?", "q"])
+    play, session, script, buf = make_play(lambda *_: next(answers))
+    try:
+        before = session.view(0, play.keys[0])["elite"]
+        assert play.run() == 0
+        out = ANSI.sub("", buf.getvalue())
+        assert f"{NO_TINKER_BELL}: type the number of a move." in out
+        assert "'xyz' is not a move." in out
+        assert "There is no move 999." in out
+        assert "Every choice of an activation" in out  # the help
+        assert "You left the game." in out
+        assert session.view(0, play.keys[0])["elite"] == before
+    finally:
+        session.close()
+
+
+def test_hot_seat_shows_each_hand_only_after_its_player_presses_enter():
+    def answer(prompt, since, n):
+        if "press Enter to see your hand" in prompt:
+            assert "Your hand" not in since
+            return ""
+        return "q" if n > 12 else "1"
+
+    play, session, script, buf = make_play(answer, humans=(0, 1))
+    try:
+        assert play.run() == 0
+        handovers = [p for p in script.prompts if "press Enter to see your hand" in p]
+        assert handovers and {p.split(",")[0] for p in handovers} <= {"You", "Ann"}
+    finally:
+        session.close()
+
+
+def test_the_command_plays_elite_to_the_end_from_piped_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    args = ["play", "--ruleset", "elite", "--option", "mode=draft", "--seed", "2", "--pace", "0"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "UNO Elite (no Tinker Bell)" in out and "won UNO Elite." in out
+
+
+def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys):
+    assert cli.main(["play", "--ruleset", "elite", "--option", "mode=dynasty"]) == 2
+    assert "dynasty needs each player's deck file" in capsys.readouterr().err
+    assert cli.main(["play", "--ruleset", "elite", "--bots", "search"]) == 2
+    assert "UNO Elite's bots are random and greedy" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_elite_on_a_real_terminal():
+    term = Pty(
+        [sys.executable, "-m", "cli", "play", "--ruleset", "elite", "--seed", "3", "--pace", "0"]
+    )
+    try:
+        at = term.wait_for(r"Your move \((1|1-\d+), \? help, q quit\): ")
+        assert "UNO Elite (no Tinker Bell)" in term.text
+        assert "Lineup" in term.text and "Your hand (" in term.text
+        term.send("t")
+        at = term.wait_for(r"UNO Elite has no Tinker Bell: type the number of a move\.", at)
+        term.send("1")
+        at = term.wait_for(r"\? help, q quit\): ", at)
+        term.send("q")
+        term.wait_for(r"You left the game\.\nNothing was saved", at)
+        assert term.proc.wait(30) == 0
+        assert "Traceback" not in term.text
+    finally:
+        term.close()
