@@ -222,7 +222,8 @@ def _end_turn(game: EliteGame, step: S.Step) -> None:
     else:
         nxt = next_seat(game, step.seat)
     game.to_move = nxt
-    game.peeks[nxt] = []  # a peek is seen until the peeker's next turn
+    now = game.stats["turns"]  # a hand peeked at stays seen until the end of the next turn
+    game.peeks[step.seat] = [p for p in game.peeks[step.seat] if p[1] == now]
     game.steps = [S.Step(S.TURN, nxt)]
     game.stats["turns"] += 1
 

@@ -72,7 +72,8 @@ class EliteGame:
         self.player_decks: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top first
         self.lineups: list[list[EliteCard]] = [[] for _ in range(self.n)]
         self.elite_discards: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top last
-        self.peeks: list[list[int]] = [[] for _ in range(self.n)]
+        self.peeks: list[list[tuple[int, int, tuple[UnoCard, ...]]]] = [[] for _ in range(self.n)]
+        """Per seat: (seat peeked at, turn number, the hand as it was seen)."""
         self.uno_state: list[str | None] = [None] * self.n
         self.winner: int | None = None
         self.blocked = False

@@ -72,7 +72,8 @@ def _draw(game: EliteGame, step: S.Step) -> None:
 
 
 def _peek(game: EliteGame, step: S.Step) -> None:
-    game.peeks[step.seat].append(step.subject)
+    seen = tuple(game.hands[step.subject])
+    game.peeks[step.seat].append((step.subject, game.stats["turns"], seen))
 
 
 def _play_again(game: EliteGame, step: S.Step) -> None:

@@ -84,11 +84,11 @@ def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
         return out
     out["hand"] = [c.as_dict() for c in game.hands[seat]]
     if game.peeks[seat]:
-        first = game.peeks[seat][-1]
-        out["peeked"] = {"seat": first, "hand": [c.as_dict() for c in game.hands[first]]}
-        out["peeks"] = [
-            {"seat": s, "hand": [c.as_dict() for c in game.hands[s]]} for s in game.peeks[seat]
+        peeks = [
+            {"seat": s, "hand": [c.as_dict() for c in seen]} for s, _, seen in game.peeks[seat]
         ]
+        out["peeked"] = peeks[-1]
+        out["peeks"] = peeks
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
