@@ -225,3 +225,17 @@ def test_the_draw_pile_is_reshuffled_from_the_discard_pile_keeping_the_top():
     assert len(pool) == len(game.discard) - 1
     game.apply_chance(pool)
     assert len(game.discard) == 1 and len(game.draw) == len(pool)
+
+
+def test_a_game_nobody_can_move_in_is_blocked():
+    game = table(players=2, hands={0: ["g1", "g2"], 1: ["b1", "b2"]}, top="r5")
+    rest = game.draw + game.hands[0]
+    game.hands[0], game.draw = rest, []  # every other card in seat 0's hand
+    game.hands[0] = [c for c in game.hands[0] if not game.is_playable(c)]
+    game.hands[1] = game.hands[1] + [c for c in rest if game.is_playable(c)]
+    game.hands[1] = [c for c in game.hands[1] if not game.is_playable(c)]
+    assert game.legal_actions() == [A.PASS]
+    game.apply_action(A.PASS)
+    assert game.legal_actions() == [A.PASS] and game.current_player() == 1
+    game.apply_action(A.PASS)
+    assert game.is_terminal() and game.winner is None and game.blocked
