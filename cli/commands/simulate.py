@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         options = parse_options(args.option)
         elite = None
         if args.ruleset == "elite":
-            elite = _elite_inputs(options, args.players)
+            elite = _elite_inputs(options, args.players, args.bots)
             options = elite.pop("options")
         job = W.Job(
             players=args.players,
@@ -130,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _elite_inputs(options: dict[str, object], players: int) -> dict[str, Any]:
+def _elite_inputs(options: dict[str, object], players: int, bots: str) -> dict[str, Any]:
     """UNO Elite's cards, deck and options, checked by making one game with them (so a bad
-    option or deck file is one sentence here, not an error in every worker)."""
+    option, deck file or bot name is one sentence here, not an error in every worker)."""
     from cli.elite_files import game_inputs
     from engine.elite import EliteGame
+    from engine.elite.simulate import bot_names
 
+    bot_names([b.strip() for b in bots.split(",") if b.strip()], players)
     inputs = game_inputs(options)
     EliteGame([f"p{s}" for s in range(players)], inputs["options"], inputs["cards"], inputs["deck"])
     return inputs
@@ -177,7 +179,8 @@ def _print_table(stats: dict) -> None:
         table.add_row(*row)
     console.print(table)
     console.print(f"average turns per hand: {stats['average_turns_per_hand']}")
-    console.print(f"average points per hand: {stats['average_points_per_hand']}")
+    if stats.get("ruleset") != "elite":  # Elite has no points table
+        console.print(f"average points per hand: {stats['average_points_per_hand']}")
     if stats.get("ruleset", "disney") == "disney":  # the tray's own cards
         console.print(
             f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "

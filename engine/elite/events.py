@@ -165,5 +165,8 @@ def _plain_words(kind: str, where: str) -> str:
 
 
 def words_of(game: EliteGame, action: int, seat: int) -> str:
-    """The log line for an action (public words: a drawn or searched card is not named)."""
+    """The log line for an action, read before it is applied: public words (a drawn or
+    searched card is not named, nor the card kept in a hand)."""
+    if game.steps and game.steps[0].kind == S.KEEP:
+        return f"{game.players[seat]}: keep one card, discarding the rest of that colour"
     return f"{game.players[seat]}: {describe(game, action, seat)}"

@@ -138,3 +138,8 @@ def test_the_files_load_and_name_themselves_in_errors(tmp_path):
         raise AssertionError("a missing card file was read")
     inputs = game_inputs({"mode": "quick"})
     assert inputs["options"] == {"mode": "quick"} and len(inputs["deck"]) == 112
+
+
+def test_a_bot_elite_does_not_have_is_one_line(capsys):
+    code, line = fails(capsys, "simulate", "--ruleset", "elite", "--games", "1", "--bots", "search")
+    assert code == 2 and line == "tinker-tray simulate: Elite bots are random, greedy, not search"

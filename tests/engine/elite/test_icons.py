@@ -217,6 +217,7 @@ def test_discard_colour_of_the_whole_hand_keeps_the_card_the_player_chooses():
     assert game.phase == "keep" and game.current_player() == 0
     game.apply_action(card(game, "r7"))
     assert codes(game.hands[0]) == ["r7"] and game.winner is None
+    assert "r7" not in str(game.seat_view(1)) and "Red 7" not in str(game.public_view())
 
 
 def test_discard_colour_target_the_chosen_player_discards_the_colour():
