@@ -14,6 +14,7 @@ from typing import Any
 
 from digital.elite_link import EliteLink, make_bots
 from engine.elite import EliteCard, EliteGame
+from engine.elite import record as elite_record
 from tray.bus import Bus
 
 ELITE = "elite"
@@ -58,4 +59,4 @@ def start(
 
 def record_text(game: EliteGame) -> str:
     """The game record of `game` (JSON Lines, for `tinker-tray replay`)."""
-    raise NotImplementedError("waiting for the engine's Elite record")
+    return elite_record.dumps(game)

@@ -17,35 +17,39 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from digital.engine_link import GameProgress
-from engine.elite import EliteGame, RuleError
+from engine.elite import CHANCE, TERMINAL, EliteGame, RuleError
+from engine.elite import actions as A
 from engine.elite import bots as elite_bots
-from engine.game import CHANCE, TERMINAL
 from tray.bus import Bus
 from tray.player import Scheduler
 
-EliteBot = Callable[[EliteGame, int, random.Random], int]
-"""A bot of `engine.elite.bots`: (game, seat, rng) -> the action it takes for that seat."""
-
-BOTS: dict[str, EliteBot] = {"random": elite_bots.random_bot, "greedy": elite_bots.greedy_bot}
-"""UNO Elite's bots by the names the other rulesets use."""
+BOTS = tuple(elite_bots.BOTS)
+"""UNO Elite's bots (`engine.elite.bots`), by the names the other rulesets use."""
 
 MAX_INTERJECTIONS = 50  # bots' out-of-turn actions between two moves: far more than a game has
 
 
-def make_bots(names: list[str], players: int) -> list[EliteBot]:
+def make_bots(names: list[str], players: int) -> list[str]:
     """Bots dealt round the table from `names` (ValueError, naming the bots, if one is unknown)."""
     if not names:
-        raise ValueError("bots is a bot name or a list of them (random, greedy)")
-    unknown = [n for n in names if n.split(":")[0] not in BOTS]
+        raise ValueError(f"bots is a bot name or a list of them ({', '.join(BOTS)})")
+    unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise ValueError(
             f"UNO Elite's bots are {' and '.join(BOTS)}: there is no {unknown[0]!r} bot for it"
         )
-    return [BOTS[names[s % len(names)].split(":")[0]] for s in range(players)]
+    return [names[s % len(names)] for s in range(players)]
+
+
+def uno_plays(game: EliteGame, seat: int) -> list[int]:
+    """The actions `seat` may take saying UNO!: playing a card when it holds two."""
+    if game.current_player() != seat or len(game.hands[seat]) != 2:
+        return []
+    return [a for a in game.legal_actions(seat) if A.PLAY <= a < A.DRAW]
 
 
 class EliteLink:
@@ -59,7 +63,7 @@ class EliteLink:
         self,
         bus: Bus,
         game: EliteGame,
-        bots: list[EliteBot],
+        bots: list[str],
         rng: random.Random,
         *,
         humans: Collection[int] = (),
@@ -101,9 +105,12 @@ class EliteLink:
         return seat if seat in self.humans else None
 
     # ------------------------------------------------------------------ people
-    def act(self, seat: int, action: int) -> None:
-        """A person's action for `seat` (in turn, or out of turn: UNO, catch). RuleError, with
-        the engine's message and nothing changed, if the rules or the seat forbid it."""
+    def act(self, seat: int, action: int, uno: bool = False) -> None:
+        """A person's action for `seat` (in turn, or out of turn: UNO, catch). With `uno`, a
+        card played from two is played saying UNO!: the call is made at once, under the same
+        lock, so no bot can catch the person between the card and the word (as at a table,
+        where UNO is said while the card goes down). RuleError, with the engine's message and
+        nothing changed, if the rules or the seat forbid it."""
         with self.lock:
             if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.humans:
                 raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
@@ -111,7 +118,13 @@ class EliteLink:
                 raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
             if action not in self.game.legal_actions(seat):
                 raise RuleError("illegal", self._refusal(seat))
+            if uno and action not in uno_plays(self.game, seat):
+                raise RuleError(
+                    "uno", "Say UNO! as you play your next-to-last card, not with this move."
+                )
             self.game.apply_action(action, seat)
+            if uno and A.UNO in self.game.legal_actions(seat):
+                self.game.apply_action(A.UNO, seat)
             self._advance()
 
     def act_event(self, event: Mapping[str, Any]) -> None:
@@ -145,20 +158,21 @@ class EliteLink:
             if self.pace > 0:
                 self._schedule()
                 break
-            g.apply_action(self.bots[seat](g, seat, self.rng), seat)
+            self._bot_moves(seat)
         self._publish()
 
+    def _bot_moves(self, seat: int) -> None:
+        self.game.apply_action(elite_bots.BOTS[self.bots[seat]](self.game, seat, self.rng), seat)
+
     def _bot_interjects(self) -> bool:
-        """Each bot not to move, once: does it take an out-of-turn action (UNO, catch)?"""
+        """Each bot, once: does it call UNO or catch someone out of turn (`bots.interject`)?"""
         g = self.game
-        to_move = g.current_player()
         for seat in range(len(g.players)):
-            if seat == to_move or seat in self.humans or not g.legal_actions(seat):
+            if seat in self.humans or self._interjected >= MAX_INTERJECTIONS:
                 continue
-            if self._interjected >= MAX_INTERJECTIONS:
-                return False
-            action = self.bots[seat](g, seat, self.rng)
-            if action in g.legal_actions(seat):
+            greedy = self.bots[seat] == "greedy"
+            action = elite_bots.interject(g, seat, self.rng, greedy)
+            if action is not None:
                 self._interjected += 1
                 g.apply_action(action, seat)
                 return True
@@ -180,8 +194,8 @@ class EliteLink:
                 return
             g = self.game
             seat = g.current_player()
-            if seat >= 0 and seat not in self.humans:
-                g.apply_action(self.bots[seat](g, seat, self.rng), seat)
+            if seat >= 0 and seat not in self.humans and not self._bot_interjects():
+                self._bot_moves(seat)
             self._advance()
 
     def _publish(self) -> None:

@@ -8,6 +8,7 @@ move or for the bots; Enter (the button in the Disney game) asks for a move's nu
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -22,11 +23,13 @@ from digital.play_menu import PRESS_WORDS, Act, Choice, Help, Quit, Redraw, Refu
 from digital.session import DigitalSession, SeatError
 from engine.errors import RuleError
 
+SAID_UNO = re.compile(r"^(\d+)\s*(u|uno)\s*!?$")  # "3u": move 3, saying UNO!
 GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
 
 HELP = f"""\
 Type the number of a move and press Enter. Every choice of an activation (whom to target,
 which card, in what order) is a move of its own, offered when the game asks for it.
+  3u      play move 3 and say UNO! (with your next-to-last card)
   r       show the table again   ?  this help
   q       leave the game (Ctrl-D too)
 {NO_TINKER_BELL}: nothing waits for a button. Bad input changes nothing."""
@@ -90,6 +93,8 @@ class EliteTerminalPlay:
         self._draw(view)
         choices = E.menu(view)
         self._print(*T.choices(choices))
+        if view["uno_plays"]:
+            self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
         self._ask(choices, seat)
 
     def _hand_over(self, seat: int) -> None:
@@ -109,6 +114,13 @@ class EliteTerminalPlay:
             if line.strip().lower() in PRESS_WORDS - {""}:
                 self._say(f"{NO_TINKER_BELL}: type the number of a move.", style="bold red")
                 continue
+            said = SAID_UNO.match(line.strip().lower())
+            if said and 1 <= int(said.group(1)) <= len(choices):
+                choice = choices[int(said.group(1)) - 1]
+                if choice.uno is not None and self._act(seat, choice.action, uno=True):
+                    return
+                if choice.uno is not None:
+                    continue
             command = parse(line, choices)
             if isinstance(command, Quit):
                 raise Left()
@@ -119,13 +131,17 @@ class EliteTerminalPlay:
                 return  # the loop draws the table again
             elif isinstance(command, Refuse):
                 self._say(command.message, style="bold red")
-            elif isinstance(command, Act):
-                try:
-                    self.session.act(seat, self.keys[seat], command.action)
-                except (RuleError, SeatError, ValueError) as exc:
-                    self._say(f"Not allowed: {exc}", style="bold red")
-                    continue
+            elif isinstance(command, Act) and self._act(seat, command.action):
                 return
+
+    def _act(self, seat: int, action: int, uno: bool = False) -> bool:
+        """True if the engine took the move; else its reason is printed."""
+        try:
+            self.session.act(seat, self.keys[seat], action, uno=uno)
+        except (RuleError, SeatError, ValueError) as exc:
+            self._say(f"Not allowed: {exc}", style="bold red")
+            return False
+        return True
 
     def _read(self, prompt: str) -> str:
         line = self.read(prompt)

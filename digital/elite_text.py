@@ -21,8 +21,8 @@ from scoreboard.terminal import STYLE, SYMBOL
 
 
 def uno_card(card: Mapping[str, Any]) -> Text:
-    """An UNO card: its colour's symbol and its words ("Red 3 (Elite)")."""
-    return swatch(card.get("colour"), card["words"])
+    """An UNO card: its colour's symbol and its words ("Red 3 (Elite)"); a wild card's ◆."""
+    return swatch(card.get("colour") or "wild", card["words"])
 
 
 def elite_card(card: Mapping[str, Any]) -> Text:
@@ -119,8 +119,9 @@ def draft(view: Mapping[str, Any]) -> list[Text]:
         line.append_text(elite_card(card))
         lines.append(line)
     for s, picked in enumerate(d.get("picked", [])):
-        name = view["players"][s]["name"]
-        lines.append(Text(f"  {name} has drafted {len(picked)}", style="dim"))
+        name = "You" if s == view.get("seat") else view["players"][s]["name"]
+        names = ", ".join(card["name"] for card in picked) or "nothing yet"
+        lines.append(Text(f"  {name} drafted {len(picked)}: {names}", style="dim"))
     return lines
 
 
@@ -139,10 +140,19 @@ def cards_line(title: str, cards: Sequence[Mapping[str, Any]], width: int) -> li
 
 
 def menu(view: Mapping[str, Any]) -> list[Choice]:
-    """The seat's legal actions, in the engine's words and order."""
+    """The seat's legal actions, in the engine's words and order; a card played from two may
+    also be played saying UNO! (`uno` set: typed as its number then u)."""
     seat = view.get("seat")
+    said = set(view.get("uno_plays", []))
     return [
-        Choice(m["words"], m["action"], "move", seat=seat) for m in view["elite"].get("legal", [])
+        Choice(
+            m["words"],
+            m["action"],
+            "move",
+            seat=seat,
+            uno=m["action"] if m["action"] in said else None,
+        )
+        for m in view["elite"].get("legal", [])
     ]
 
 

@@ -1,6 +1,7 @@
 """What a page or a terminal receives of a digital UNO Elite game: the engine's own seat view
 (`EliteGame.seat_view`, or `public_view` for a spectator: the engine decides what a seat may see),
-wrapped with what digital play adds: who is a person, the winner's name, the tally of Elite wins.
+wrapped with what digital play adds: who is a person, the winner's name, the tally of Elite wins,
+and which of the seat's moves it may make saying UNO! (`uno_plays`: a card played from two).
 
 The engine's view is kept whole under "elite", so nothing is renamed between the engine and the
 displays; the top level has the keys every digital view has ("game", "seat", "players",
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from digital.elite_link import EliteLink
+from digital.elite_link import EliteLink, uno_plays
 
 NO_TINKER_BELL = "UNO Elite has no Tinker Bell"
 
@@ -34,6 +35,7 @@ def elite_view(link: EliteLink, seat: int | None, tally: dict[str, Any]) -> dict
         "awaiting": {"kind": "elite", "seat": to_move},
         "winner": names[winner] if winner is not None else None,
         "tinker_bell": NO_TINKER_BELL,
+        "uno_plays": uno_plays(game, seat) if seat is not None else [],
         "elite": inner,
         "tally": tally,
     }

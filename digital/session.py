@@ -242,14 +242,21 @@ class DigitalSession:
                 return seat
         return None
 
-    def act(self, seat: Any, key: Any, action: Any = None, event: Any = None) -> None:
+    def act(
+        self, seat: Any, key: Any, action: Any = None, event: Any = None, uno: Any = False
+    ) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
-        engine's message and nothing changed, if the rules forbid it)."""
-        self.act_as(self.check_key(seat, key), action, event)
+        engine's message and nothing changed, if the rules forbid it). `uno` (UNO Elite): play
+        the card saying UNO! (the other rulesets have actions of their own for that)."""
+        self.act_as(self.check_key(seat, key), action, event, uno)
 
-    def act_as(self, seat: int, action: Any = None, event: Any = None) -> None:
+    def act_as(self, seat: int, action: Any = None, event: Any = None, uno: Any = False) -> None:
         """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link: EngineLink | EliteLink = self._link()
+        if not isinstance(uno, bool):
+            raise ValueError("uno is true or false")
+        if uno and not isinstance(link, EliteLink):
+            raise ValueError("uno goes with UNO Elite's moves; here, send the move with UNO!")
         if event is not None:
             if not isinstance(event, Mapping):
                 raise ValueError("event is a game-record event object")
@@ -257,7 +264,10 @@ class DigitalSession:
                 raise SeatError(f"this page plays seat {seat}, not {event.get('seat')!r}")
             link.act_event({**event, "seat": seat})
         elif isinstance(action, int) and not isinstance(action, bool):
-            link.act(seat, action)
+            if isinstance(link, EliteLink):
+                link.act(seat, action, uno)
+            else:
+                link.act(seat, action)
         else:
             raise ValueError("send an action (a whole number from moves) or an event")
 
@@ -376,11 +386,12 @@ class DigitalSession:
     def seat_view(self, seat: int | None) -> dict[str, Any]:
         """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
+        out: dict[str, Any]
         if self.elite_link is not None:
             with self.elite_link.lock:
                 out = elite_view(self.elite_link, seat, self.elite_tally())
         elif link is None:
-            out: dict[str, Any] = {"game": None, "seat": seat}
+            out = {"game": None, "seat": seat}
         else:
             with link.lock:
                 out = observer.seat_view(

@@ -10,7 +10,8 @@ too) only with `?reveal=yes`; never to a seat key or a reader.
     GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
     GET  /api/digital/events       the same view as server-sent events (`id:` = its version)
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
-    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several)
+    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; UNO
+                                   Elite: `uno` true to play the card saying UNO!)
     GET  /api/digital/links        each person's seat link (host)
     GET  /api/digital/qr/N.svg     seat N's link as a QR code (host)
     GET  /api/digital/record       the game record (host; in play: ?reveal=yes)
@@ -60,6 +61,7 @@ ACT = Body(
         Field("seat", (int,), says="one of your seats"),
         Field("action", (int,), says="a whole number from the moves offered"),
         Field("event", (dict,), says="a game-record event object"),
+        Field("uno", (bool,), says="true or false (UNO Elite: play the card saying UNO!)"),
     ),
 )
 
@@ -172,7 +174,9 @@ async def act(request: Request) -> Response:
     if seat is None:
         raise bodies.BadRequest("you hold several seats' links: say which seat plays")
     session: DigitalSession = request.state.digital
-    await run_in_threadpool(session.act_as, seat, data.get("action"), data.get("event"))
+    await run_in_threadpool(
+        session.act_as, seat, data.get("action"), data.get("event"), data.get("uno", False)
+    )
     return JSONResponse({"version": session.version})
 
 

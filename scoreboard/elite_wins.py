@@ -32,8 +32,8 @@ def tally(results: Iterable[Result]) -> dict[str, Any]:
             wins.setdefault(name, 0)
         last = result.players[result.winner]
         wins[last] += 1
-    rows = [{"name": n, "wins": wins[n], "played": played[n]} for n in played]
-    rows.sort(key=lambda r: (-r["wins"], r["name"].casefold()))
+    names = sorted(played, key=lambda n: (-wins[n], n.casefold()))
+    rows = [{"name": n, "wins": wins[n], "played": played[n]} for n in names]
     return {"games": games, "players": rows, "last": last}
 
 

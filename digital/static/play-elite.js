@@ -47,8 +47,12 @@ window.TinkerElite = (() => {
         ...discards.map(eliteCard)));
   }
 
-  function renderPrivate(e, v, act) {
+  function renderPrivate(e, v, send) {
     const legal = e.legal || [];
+    const said = v.uno_plays || [];
+    $("eunobox").classList.toggle("hidden", !said.length);
+    if (!said.length) $("euno").checked = false;
+    const act = (a) => send(a, $("euno").checked && said.includes(a));
     const mine = v.seat !== null && v.seat !== undefined;
     $("ehandtitle").textContent = mine
       ? `Your hand (${e.hand.length}) · your Player Deck: ${e.seats[v.seat].player_deck}`

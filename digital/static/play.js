@@ -18,11 +18,13 @@
     $(box).replaceChildren(text ? el("div", { class: "error", text }) : "");
   }
 
-  async function act(action) {
+  async function act(action, uno) {
     pending = null;
     $("colours").classList.add("hidden");
+    const body = seat !== null ? { seat, action } : { action };
+    if (uno) body.uno = true;  // UNO Elite: the card is played saying UNO!
     try {
-      await post("/api/digital/act", seat !== null ? { seat, action } : { action });
+      await post("/api/digital/act", body);
       say("");
     } catch (err) {
       say(err.message);

@@ -72,7 +72,9 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
     words = [m["words"] for m in view["legal"]]
     assert phone.locator("#eactions button").all_inner_texts() == words
     assert phone.locator("#ehand .card").count() == len(view["hand"])
-    assert "your Player Deck" in phone.inner_text("#ehandtitle")
+    assert f"your Player Deck: {view['seats'][0]['player_deck']}" in phone.text_content(
+        "#ehandtitle"
+    )
     assert phone.is_visible("#enotb") and "UNO Elite has no Tinker Bell" in phone.inner_text(
         "#enotb"
     )
@@ -147,8 +149,10 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page.select_option("#bots", "random")
         assert fits(page)
         page.click("#start")
-        page.wait_for_url("**/play?key=*", timeout=WAIT)
+        page.wait_for_selector("#links a:text('open seat 1 here')", timeout=WAIT)
+        page.click("#links a:text('open seat 1 here')")  # the seat's link: its hand and moves
         page.wait_for_selector("#edraft:not(.hidden)", timeout=WAIT)
+        page.wait_for_selector("#eactions button:text-matches('^draft ')", timeout=WAIT)
         game = served.app.state.digital.elite_link.game
         assert game.options["mode"] == "draft"
     finally:

@@ -147,7 +147,9 @@ def test_refused_moves_say_why_and_change_nothing(session):
 def test_what_digital_elite_cannot_play_is_refused_in_a_sentence(session, kw, says):
     args = {"options": {"mode": "quick"}, "bots": "greedy", **kw}
     with pytest.raises(ValueError, match=says):
-        session.new_game(["Ann", "Ben"], [0], args["bots"], options=args["options"], ruleset="elite")
+        session.new_game(
+            ["Ann", "Ben"], [0], args["bots"], options=args["options"], ruleset="elite"
+        )
     assert session.elite_link is None and session.link is None
 
 
@@ -237,3 +239,48 @@ def test_a_bad_new_elite_game_is_a_4xx_sentence(client, body, says):
     res = client.post("/api/digital/new", json=body, headers={"X-Table-Token": TOKEN})
     assert 400 <= res.status_code < 500, res.text
     assert says in res.json()["error"]
+
+
+def until_two_cards(session, keys, rng, limit=5_000):
+    """Play seat 0 (at random, never its last-but-one card) until it may play saying UNO!."""
+    game = session.elite_link.game
+    for _ in range(limit):
+        view = session.view(0, keys[0])
+        if view["uno_plays"]:
+            return view
+        if game.winner is not None:
+            return None
+        session.act(0, keys[0], rng.choice(legal(view)))
+    return None
+
+
+def test_a_card_played_from_two_saying_uno_cannot_be_caught(session):
+    found = None
+    for seed in range(20):
+        keys = elite_game(session, seed=seed)
+        found = until_two_cards(session, keys, random.Random(seed))
+        if found:
+            break
+    assert found, "no seed brought the person down to two cards"
+    game = session.elite_link.game
+    other = next(a for a in legal(found) if a not in found["uno_plays"])
+    before = json.dumps(game.seat_view(0))
+    with pytest.raises(RuleError, match="Say UNO! as you play your next-to-last card"):
+        session.act(0, keys[0], other, uno=True)
+    with pytest.raises(ValueError, match="uno is true or false"):
+        session.act(0, keys[0], found["uno_plays"][0], uno="yes")
+    assert json.dumps(game.seat_view(0)) == before
+    events = len(game.events)
+    session.act(0, keys[0], found["uno_plays"][0], uno=True)
+    seat0 = session.view(0, keys[0])["elite"]["seats"][0]
+    mine = [e for e in game.events[events:] if e.get("seat") == 0]
+    assert len(mine) >= 2 and "uno" in json.dumps(mine[1]).lower(), mine
+    if seat0["hand_count"] == 1:  # no bot caught the person: the call came with the card
+        assert seat0["called_uno"]
+    assert not any("catch You" in line for line in session.view(0, keys[0])["elite"]["log"])
+
+
+def test_uno_is_refused_outside_uno_elite(session):
+    keys = session.new_game(["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=1)
+    with pytest.raises(ValueError, match="uno goes with UNO Elite"):
+        session.act(0, keys[0], 0, uno=True)

@@ -100,7 +100,7 @@ def test_a_person_plays_a_whole_game_from_the_menu(mode):
 
 def test_bad_input_and_the_tinker_bell_keys_change_nothing_and_ask_again():
     answers = iter(["t", "", "xyz", "999", "?", "q"])
-    play, session, script, buf = make_play(lambda *_: next(answers))
+    play, session, _script, buf = make_play(lambda *_: next(answers))
     try:
         before = session.view(0, play.keys[0])["elite"]
         assert play.run() == 0
@@ -122,7 +122,7 @@ def test_hot_seat_shows_each_hand_only_after_its_player_presses_enter():
             return ""
         return "q" if n > 12 else "1"
 
-    play, session, script, buf = make_play(answer, humans=(0, 1))
+    play, session, script, _buf = make_play(answer, humans=(0, 1))
     try:
         assert play.run() == 0
         handovers = [p for p in script.prompts if "press Enter to see your hand" in p]
