@@ -31,18 +31,11 @@ class EliteBox:
     deck: Any = None
 
 
-def start(
-    bus: Bus,
-    box: EliteBox | None,
-    names: list[str],
-    humans: frozenset[int],
-    bot_names: list[str],
-    options: Mapping[str, Any] | None,
-    rng: random.Random,
-    pace: float,
-) -> EliteLink:
-    """A link running a new Elite game (not started yet). ValueError, naming the problem, for
-    options or bots digital play cannot use, or a game the engine refuses."""
+def new_game(
+    box: EliteBox | None, names: list[str], options: Mapping[str, Any] | None
+) -> EliteGame:
+    """A new Elite game of the box's cards. ValueError, naming the problem, for options digital
+    play cannot use or a game the engine refuses (too few players, an unknown option)."""
     if box is None:
         raise ValueError("UNO Elite needs its cards: this display was started without them")
     opts = dict(options or {})
@@ -52,8 +45,19 @@ def start(
             f"UNO Elite's mode in digital play is {' or '.join(MODES)}, not {mode!r}"
             + (" (dynasty needs each player's deck file)" if mode == "dynasty" else "")
         )
-    bots = make_bots(bot_names, len(names))
-    game = EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+    return EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+
+
+def link(
+    bus: Bus,
+    game: EliteGame,
+    humans: frozenset[int],
+    bot_names: list[str],
+    rng: random.Random,
+    pace: float,
+) -> EliteLink:
+    """The link that runs `game` (not started yet); ValueError for a bot Elite does not have."""
+    bots = make_bots(bot_names, len(game.players))
     return EliteLink(bus, game, bots, rng, humans=humans, pace=pace)
 
 

@@ -109,11 +109,11 @@ class DigitalSession:
             raise ValueError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
             raise ValueError("ruleset is a name: disney, classic, official-2018, elvis or elite")
-        seats = _humans(humans, len(names))
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         if ruleset == ELITE:
-            return self._new_elite(names, seats, bot_names, options, rng, pace)
+            return self._new_elite(names, humans, bot_names, options, rng, pace)
         game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
+        seats = _humans(humans, len(names))
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
         if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
             self.table.new_game(
@@ -144,16 +144,16 @@ class DigitalSession:
     def _new_elite(
         self,
         names: list[str],
-        seats: frozenset[int],
+        humans: Any,
         bot_names: list[str],
         options: Mapping[str, Any] | None,
         rng: random.Random,
         pace: float,
     ) -> dict[int, str]:
         """An UNO Elite game (no Tinker Bell, no points: the scoreboard tallies its winner)."""
-        link = elite_game.start(
-            self.bus, self.elite_box, names, seats, bot_names, options, rng, pace
-        )
+        game = elite_game.new_game(self.elite_box, names, options)  # ValueError
+        seats = _humans(humans, len(names))
+        link = elite_game.link(self.bus, game, seats, bot_names, rng, pace)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         with self._lock:
             old, old_elite = self.link, self.elite_link
