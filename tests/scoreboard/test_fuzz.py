@@ -84,6 +84,7 @@ json_values = st.recursive(
                     "scoring",
                     "partners",
                     "mode",
+                    "uno",
                     "x",
                 ]
             )
