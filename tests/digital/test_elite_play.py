@@ -288,3 +288,32 @@ def test_uno_is_refused_outside_uno_elite(session):
     keys = session.new_game(["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=1)
     with pytest.raises(ValueError, match="uno goes with UNO Elite"):
         session.act(0, keys[0], 0, uno=True)
+
+
+def test_over_http_a_peek_reaches_only_the_peekers_link(client):
+    body = {**NEW, "humans": [0, 1], "seed": 6, "bots": "greedy", "options": {"mode": "quick"}}
+    keys = client.post("/api/digital/new", json=body, headers={"X-Table-Token": TOKEN}).json()[
+        "keys"
+    ]
+    session = client.app.state.digital
+    game = session.elite_link.game
+    rng = random.Random(6)
+    while game.winner is None:
+        views = {
+            s: client.get("/api/digital/view", headers={"X-Seat-Key": keys[str(s)]}) for s in (0, 1)
+        }
+        peekers = [s for s, res in views.items() if "peeked" in res.json()["elite"]]
+        if peekers:
+            peeker = peekers[0]
+            peek = views[peeker].json()["elite"]["peeked"]
+            other = views[1 - peeker].json()["elite"]
+            assert other.get("peeked") != peek or "peeked" in game.seat_view(1 - peeker)
+            assert "peeked" not in client.get("/api/digital/view").json()["elite"]
+            asked = client.get(
+                f"/api/digital/view?seat={peeker}", headers={"X-Seat-Key": keys[str(1 - peeker)]}
+            )
+            assert asked.status_code == 403
+            return
+        to_move = session.view()["awaiting"]["seat"]
+        session.act(to_move, keys[str(to_move)], elite_bots.greedy_bot(game, to_move, rng))
+    raise AssertionError("seed 6 has a peek (test_two_people_each_see_only_their_own_hand...)")
