@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from digital import elite_game
+from digital import elite_game, elite_saved
 from digital.elite_game import ELITE, EliteBox
 from digital.elite_link import EliteLink
 from digital.elite_view import elite_view
@@ -74,6 +74,7 @@ class DigitalSession:
         self.elite_box = elite  # UNO Elite's cards, from the command line
         self.elite_link: EliteLink | None = None  # the game in play, if it is UNO Elite
         self._tallied = False  # the Elite game's winner is on the tally
+        self._elite_saved: elite_saved.EliteSaved | None = None  # its record in the journal
         self.elite_results: list[EliteResult] = []  # without a table: this session's tally
         self.keys: dict[int, str] = {}
         self.version = 0
@@ -155,15 +156,29 @@ class DigitalSession:
         seats = _humans(humans, len(names))
         link = elite_game.link(self.bus, game, seats, bot_names, rng, pace)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
+        saved = None
+        if self.table is not None:
+            seated = elite_saved.seating(seats, keys, bot_names, pace)
+            saved = elite_saved.EliteSaved.start(self.table.journal, game, seated)
+        self._adopt_elite(link, keys, saved, tallied=False)
+        return keys
+
+    def _adopt_elite(
+        self,
+        link: EliteLink,
+        keys: dict[int, str],
+        saved: elite_saved.EliteSaved | None,
+        tallied: bool,
+    ) -> None:
         with self._lock:
             old, old_elite = self.link, self.elite_link
             self.link, self.elite_link, self.keys = None, link, keys
-            self._saved, self.journal_error, self._tallied = None, None, False
+            self._elite_saved, self._tallied = saved, tallied
+            self._saved, self.journal_error = None, None
         for previous in (old, old_elite):
             if previous is not None:
                 previous.close()
         link.start()
-        return keys
 
     def _adopt(
         self, link: EngineLink, keys: dict[int, str], saved: _Saved | None, mirrored: int
@@ -180,8 +195,13 @@ class DigitalSession:
 
     def _resume(self) -> None:
         """Carry on with the journal's latest game if it is a digital game (finished or not: a
-        finished one is shown as it ended, and its record stays exportable)."""
+        finished one is shown as it ended, and its record stays exportable). An UNO Elite game
+        kept after the table's latest game is the latest."""
         journal, game_id = self.table.journal, self.table.game_id
+        elite = journal.latest_elite_game()
+        if elite is not None and (game_id is None or elite.created >= journal.created(game_id)):
+            self._resume_elite(elite)
+            return
         found = journal.record(game_id) if game_id is not None else None
         if found is None:
             return
@@ -215,6 +235,20 @@ class DigitalSession:
         log.info(
             "resumed digital game %d at hand %d after %d moves", game_id, game.hand_no, len(events)
         )
+
+    def _resume_elite(self, kept: Any) -> None:
+        try:
+            link, keys = elite_saved.resume(self.bus, kept)
+        except elite_saved.RESUME_ERRORS as exc:
+            self.journal_error = (
+                f"the UNO Elite game {kept.id} in the journal cannot be resumed "
+                f"({exc}); it is kept there untouched"
+            )
+            log.error("%s", self.journal_error)
+            return
+        saved = elite_saved.EliteSaved(self.table.journal, kept.id, len(kept.events))
+        self._adopt_elite(link, keys, saved, tallied=kept.won)
+        log.info("resumed UNO Elite game %d after %d events", kept.id, len(kept.events))
 
     def _settles_in(self, pick: Any) -> float:
         """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
@@ -312,9 +346,16 @@ class DigitalSession:
     def _elite_progress(self, link: EliteLink) -> None:
         """An Elite game moved: once it is over, its winner goes on the tally (the scoreboard's,
         with a table session; else this session's own)."""
+        saved = self._elite_saved
         with link.lock:
             game = link.game
             winner = game.winner if link.is_over() else None
+            if saved is not None:
+                try:
+                    saved.keep(game)  # in the journal before any page can read it
+                except (sqlite3.Error, OSError, LookupError) as exc:
+                    self.journal_error = f"moves are not being saved in the journal ({exc})"
+                    log.exception("the journal refused the UNO Elite game's moves")
         with self._lock:
             self.version += 1
             tally_now = winner is not None and not self._tallied
@@ -323,7 +364,7 @@ class DigitalSession:
         if tally_now and winner is not None:
             names, mode = list(game.players), str(game.options.get("mode", "quick"))
             if self.table is not None:
-                self.table.elite_won(names, winner, mode)
+                self.table.elite_won(names, winner, mode, saved.game_id if saved else None)
             else:
                 self.elite_results.append(EliteResult(0, time.time(), tuple(names), winner, mode))
         if self.on_change is not None:

@@ -10,9 +10,10 @@ A digital game also keeps its game record here (`records`: how it was set up; `m
 game-record event, in order), written before the page shows the move, so the hand in play is
 replayed exactly after a restart and the record can be exported long after.
 
-UNO Elite has no points, so an Elite game has no score sheet here: each finished one is kept as
-a result (`elite_results`: who played, in seat order, and who won), and the scoreboard tallies
-the wins per player from them.
+UNO Elite has no points, so an Elite game has no score sheet (no `games` row, which the table's
+fold could not read): a digital Elite game keeps its record in `elite_games` and `elite_moves`,
+written before a page shows the move, and each finished one its result (`elite_results`: who
+played, in seat order, and who won), from which the scoreboard tallies the wins per player.
 
 A file that is not ours (another application's database, a corrupt file, a text file) is refused
 with a message and opened read-only for the check, so it is never modified.
@@ -68,12 +69,24 @@ CREATE TABLE moves (
 CREATE INDEX moves_game ON moves(game, id);
 """
 _SCHEMA_3 = """
+CREATE TABLE elite_games (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    setup   TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
+);
+CREATE TABLE elite_moves (
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
+    game  INTEGER NOT NULL REFERENCES elite_games(id) ON DELETE CASCADE,
+    event TEXT NOT NULL  -- one game-record event
+);
+CREATE INDEX elite_moves_game ON elite_moves(game, id);
 CREATE TABLE elite_results (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
     t       REAL NOT NULL,
     players TEXT NOT NULL,     -- the names, in seat order (JSON)
     winner  INTEGER NOT NULL,  -- the seat that played its last UNO card
-    mode    TEXT NOT NULL      -- quick, draft or dynasty
+    mode    TEXT NOT NULL,     -- quick, draft or dynasty
+    game    INTEGER UNIQUE REFERENCES elite_games(id) ON DELETE SET NULL
 );
 """
 _UPGRADES = {1: _SCHEMA_2 + _SCHEMA_3, 2: _SCHEMA_3}
@@ -110,6 +123,17 @@ class EliteResult:
     players: tuple[str, ...]
     winner: int
     mode: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EliteKept:
+    """A digital UNO Elite game's record as the journal keeps it."""
+
+    id: int
+    created: float
+    setup: dict[str, Any]
+    events: list[dict[str, Any]]
+    won: bool
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -202,14 +226,36 @@ class Journal:
                 "INSERT INTO moves(game, event) VALUES (?, ?)", [(game, _json(e)) for e in events]
             )
 
-    def add_elite_result(self, players: list[str], winner: int, mode: str) -> int:
-        """Keep a finished UNO Elite game: its players in seat order and the winning seat."""
+    def start_elite_game(self, setup: Mapping[str, Any]) -> int:
+        """Keep the record of a new digital UNO Elite game (`setup["header"]`: its header)."""
+        with self._tx():
+            cur = self._db.execute(
+                "INSERT INTO elite_games(created, setup) VALUES (?, ?)",
+                (self._clock(), _json(setup)),
+            )
+            return _row_id(cur)
+
+    def append_elite_moves(self, game: int, events: list[Mapping[str, Any]]) -> None:
+        """Commit the Elite game's record events that followed, in one transaction."""
+        with self._tx():
+            if not self._db.execute("SELECT 1 FROM elite_games WHERE id=?", (game,)).fetchone():
+                raise UnknownGameError(f"no UNO Elite game {game} in this journal")
+            self._db.executemany(
+                "INSERT INTO elite_moves(game, event) VALUES (?, ?)",
+                [(game, _json(e)) for e in events],
+            )
+
+    def add_elite_result(
+        self, players: list[str], winner: int, mode: str, game: int | None = None
+    ) -> int:
+        """Keep a finished UNO Elite game: its players in seat order and the winning seat (and
+        the kept game it ends, if any: a game ends once)."""
         if not 0 <= winner < len(players):
             raise ValueError(f"the winner is a seat from 0 to {len(players) - 1}, not {winner}")
         with self._tx():
             cur = self._db.execute(
-                "INSERT INTO elite_results(t, players, winner, mode) VALUES (?, ?, ?, ?)",
-                (self._clock(), json.dumps(players), winner, mode),
+                "INSERT INTO elite_results(t, players, winner, mode, game) VALUES (?, ?, ?, ?, ?)",
+                (self._clock(), json.dumps(players), winner, mode, game),
             )
             return _row_id(cur)
 
@@ -278,6 +324,25 @@ class Journal:
             raise UnknownGameError(f"game {game} was played at the table: it has no game record")
         setup, events = saved
         return record.as_text(setup["header"], events)
+
+    def latest_elite_game(self) -> EliteKept | None:
+        """The latest digital UNO Elite game kept, with its record and whether it was won."""
+        row = self._db.execute(
+            "SELECT g.id, g.created, g.setup, "
+            "EXISTS(SELECT 1 FROM elite_results r WHERE r.game = g.id) "
+            "FROM elite_games g ORDER BY g.id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        game, created, setup, won = row
+        rows = self._db.execute(
+            "SELECT event FROM elite_moves WHERE game=? ORDER BY id", (game,)
+        ).fetchall()
+        return EliteKept(game, created, json.loads(setup), [json.loads(e) for (e,) in rows], won)
+
+    def created(self, game: int) -> float:
+        """When table game `game` was started (the clock's time)."""
+        return self._info(game).created
 
     def elite_results(self) -> list[EliteResult]:
         """Every finished UNO Elite game, oldest first."""

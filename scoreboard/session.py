@@ -129,11 +129,14 @@ class TableSession:
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
 
-    def elite_won(self, players: list[str], winner: int, mode: str) -> None:
-        """A digital UNO Elite game is over: journal who won, then tally it (Elite has no
-        points, so it has no score sheet: the scoreboard counts each player's wins)."""
+    def elite_won(
+        self, players: list[str], winner: int, mode: str, game: int | None = None
+    ) -> None:
+        """A digital UNO Elite game (kept as `game`) is over: journal who won, then tally it
+        (Elite has no points, so it has no score sheet: the scoreboard counts each player's
+        wins)."""
         with self._lock:
-            self.journal.add_elite_result(players, winner, mode)
+            self.journal.add_elite_result(players, winner, mode, game)
             self.elite = elite_wins.tally(self.journal.elite_results())
         self.bus.publish(TableChanged(self.version, self.game_id, "elite"))
 

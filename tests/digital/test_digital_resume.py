@@ -152,7 +152,8 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     j.close()
     db = sqlite3.connect(path)  # make it a version-1 journal, as the first release wrote
     db.executescript(
-        "DROP TABLE elite_results; DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;"
+        "DROP TABLE elite_results; DROP TABLE elite_moves; DROP TABLE elite_games; "
+        "DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;"
     )
     db.close()
     j = Journal(path)

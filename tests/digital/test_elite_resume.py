@@ -1,0 +1,81 @@
+"""A digital UNO Elite game survives a restart: its record is in the journal before any page
+sees a move, each person's link keeps working, and a finished game is tallied once."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+from engine.elite import bots as elite_bots
+from tests.helpers.digital import Table
+
+
+def greedy_moves(table, seat, key, rng, moves):
+    """`seat` plays `moves` moves as the greedy bot would (it activates its Lineup)."""
+    game = table.digital.elite_link.game
+    for _ in range(moves):
+        if game.winner is not None:
+            return
+        to_move = table.digital.view()["awaiting"]["seat"]
+        assert to_move == seat
+        table.digital.act(seat, key, elite_bots.greedy_bot(game, seat, rng))
+
+
+def test_an_elite_game_carries_on_after_a_restart_and_is_tallied_once(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    t = Table(path)
+    t.table.new_game(["Xa", "Yo"])  # a table game before it: the Elite game is the later one
+    keys = t.digital.new_game(
+        ["Ann", "Ben", "Cat"], [0], "greedy", options={"mode": "draft"}, ruleset="elite", seed=4
+    )
+    rng = random.Random(4)
+    greedy_moves(t, 0, keys[0], rng, 12)
+    before = t.digital.view(0, keys[0])
+    record = t.digital.record()
+    t.stop()  # as a restart would (the journal has every move)
+
+    t = Table(path)
+    after = t.digital.view(0, keys[0])
+    assert after["elite"] == before["elite"] and after["ruleset"] == "elite"
+    assert t.digital.record() == record
+    greedy_moves(t, 0, keys[0], rng, 5_000)
+    winner = t.digital.view()["winner"]
+    assert winner is not None
+    assert t.table.view()["elite"]["games"] == 1
+    t.stop()
+
+    t = Table(path)
+    assert t.digital.view(0, keys[0])["winner"] == winner  # shown as it ended
+    assert t.table.view()["elite"]["games"] == 1, "a game is tallied once, restart or not"
+    assert [r.winner for r in t.journal.elite_results()] == [["Ann", "Ben", "Cat"].index(winner)]
+    t.stop()
+
+
+def test_a_record_that_no_longer_replays_is_left_alone_and_said(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    t = Table(path)
+    keys = t.digital.new_game(["Ann", "Ben"], [0], "greedy", ruleset="elite", seed=2)
+    greedy_moves(t, 0, keys[0], random.Random(2), 3)
+    t.stop()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE elite_moves SET event='{\"seat\": 0, \"act\": \"fly\"}'")
+    db.commit()
+    db.close()
+    t = Table(path)
+    view = t.digital.view()
+    assert "cannot be resumed" in view["journal_error"] and view["game"] is None
+    t.digital.new_game(["Ann", "Ben"], [0], "greedy", ruleset="elite", seed=3)
+    assert "journal_error" not in t.digital.view()
+    t.stop()
+
+
+def test_a_disney_game_started_after_an_elite_game_is_the_one_resumed(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    t = Table(path)
+    t.digital.new_game(["Ann", "Ben"], [0], "greedy", ruleset="elite", seed=2)
+    t.digital.new_game(["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=2)
+    t.stop()
+    t = Table(path)
+    assert t.digital.link is not None and t.digital.elite_link is None
+    assert "ruleset" not in t.digital.view()
+    t.stop()
