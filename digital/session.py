@@ -40,7 +40,7 @@ from engine import observer, record
 from engine.game import Game
 from engine.record import RecordError
 from scoreboard import elite_wins
-from scoreboard.journal import EliteResult
+from scoreboard.journal import ConfirmError, EliteResult
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,12 @@ class DigitalSession:
         if not isinstance(ruleset, str):
             raise ValueError("ruleset is a name: disney, classic, official-2018, elvis or elite")
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        elite = self.elite_link
+        if self.table is not None and elite is not None and not elite.is_over() and not confirm:
+            raise ConfirmError(
+                "the UNO Elite game in play is not finished: confirm to start a new one "
+                "(its record is kept in the journal)"
+            )
         if ruleset == ELITE:
             return self._new_elite(names, humans, bot_names, options, rng, pace)
         game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts

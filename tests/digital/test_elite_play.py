@@ -317,3 +317,16 @@ def test_over_http_a_peek_reaches_only_the_peekers_link(client):
         to_move = session.view()["awaiting"]["seat"]
         session.act(to_move, keys[str(to_move)], elite_bots.greedy_bot(game, to_move, rng))
     raise AssertionError("seed 6 has a peek (test_two_people_each_see_only_their_own_hand...)")
+
+
+def test_an_unfinished_elite_game_is_replaced_only_when_the_host_confirms(client):
+    host = {"X-Table-Token": TOKEN}
+    assert client.post("/api/digital/new", json=NEW, headers=host).status_code == 200
+    again = client.post("/api/digital/new", json={**NEW, "seed": 4}, headers=host)
+    assert again.status_code == 409 and again.json()["confirm"] is True
+    assert "UNO Elite game in play is not finished" in again.json()["error"]
+    disney = {"players": ["Ann", "Ben"], "humans": [0], "pace": 0}
+    assert client.post("/api/digital/new", json=disney, headers=host).status_code == 409
+    sure = client.post("/api/digital/new", json={**disney, "confirm": True}, headers=host)
+    assert sure.status_code == 200, sure.text
+    assert client.get("/api/digital/view").json().get("ruleset") is None

@@ -58,7 +58,7 @@ def test_a_record_that_no_longer_replays_is_left_alone_and_said(tmp_path):
     greedy_moves(t, 0, keys[0], random.Random(2), 3)
     t.stop()
     db = sqlite3.connect(path)
-    db.execute("UPDATE elite_moves SET event='{\"seat\": 0, \"act\": \"fly\"}'")
+    db.execute('UPDATE elite_moves SET event=\'{"seat": 0, "act": "fly"}\'')
     db.commit()
     db.close()
     t = Table(path)
