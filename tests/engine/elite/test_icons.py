@@ -266,3 +266,11 @@ def test_every_target_choice_is_the_players_and_refused_otherwise(card_id):
         game.apply_action(target(0))
     assert getattr(caught.value, "rule", None) == "target"
     assert game.phase == "target"
+
+
+def test_with_discard_last_card_a_hand_emptied_by_discard_colour_wins_and_the_card_is_kept():
+    game = activated(
+        "T17-red", hands={0: ["r3e", "r1", "r7"]}, options={"discard_last_card": "discard"}
+    )
+    assert game.winner == 0 and game.hands[0] == [] and game.is_terminal()
+    assert ids(game.elite_discards[0]) == ["T17-red"]  # not lost with the game's end
