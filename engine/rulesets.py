@@ -6,34 +6,35 @@ plug in here as further `Ruleset` values, with their card effects chosen by name
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from engine import cards as C
 
+# (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, a tenth of the engine's start)
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
-@dataclasses.dataclass(frozen=True)
-class Option:
+
+class Option(NamedTuple):
     default: Any
     choices: tuple[Any, ...] | None  # None: any int within `bounds`
     doc: str
     bounds: tuple[int, int] | None = None
 
 
-@dataclasses.dataclass(frozen=True)
-class Ruleset:
+class Ruleset(NamedTuple):
     name: str
     title: str
     deck: tuple[int, ...]
     points: tuple[int, ...]  # indexed by card id
     options: Mapping[str, Option]
     effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
-    quotes: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    quotes: Mapping[str, str] = _EMPTY
     """The book's own sentence for a rule key (see docs/RULES-MAP.md), quoted in its errors."""
     returned_first_discards: frozenset[int] = frozenset()
     """Cards that go back under the deck when turned up as the first discard."""
-    first_discard: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    first_discard: Mapping[str, str] = _EMPTY
     """Effect name -> what that card does when turned up as the first discard (`colour`: the
     player to the dealer's left names it; `skip`; `draw2`; `reverse_right_of_dealer`;
     `reverse_dealer_first`; `tinker_bell`). Effects not listed do nothing: the player to the
@@ -45,7 +46,7 @@ class Ruleset:
     discard his last card until he does so." """
     uno_penalty: int = 2
     """Cards drawn by a player caught without calling UNO."""
-    collected_value: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    collected_value: Mapping[int, int] = _EMPTY
     """Card -> points per card the scorer collects (Elvis's Vegas: "Count up the number of cards
     you collected and multiply it by ten"); such cards are worth 0 in `points`."""
     misplay_penalty: int = 0

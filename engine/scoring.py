@@ -7,13 +7,11 @@ trivial for the table session.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(NamedTuple):
     scores: tuple[int, ...]
     eliminated: frozenset[int] = frozenset()
     winner: int | tuple[int, ...] | None = None
@@ -156,7 +154,7 @@ def _score_rotation(
     if new.hands >= 3 * ROTATION_HANDS:
         best = max(new.scores)
         tied = tuple(s for s, score in enumerate(new.scores) if score == best)
-        new = dataclasses.replace(new, winner=tied[0] if len(tied) == 1 else tied)
+        new = new._replace(winner=tied[0] if len(tied) == 1 else tied)
     return new, awarded
 
 
@@ -170,7 +168,7 @@ def _score_standard(
     _team_takes(delta, team, hand_points)
     new, awarded = _after(sheet, delta, None)
     if new.scores[hand_winner] >= options.get("target", 500):
-        new = dataclasses.replace(new, winner=tuple(sorted(team)) if len(team) > 1 else hand_winner)
+        new = new._replace(winner=tuple(sorted(team)) if len(team) > 1 else hand_winner)
     return new, awarded
 
 
@@ -191,7 +189,7 @@ def _score_lowest(
     if any(new.scores[s] >= options.get("target", 500) for s in alive):
         low = min(new.scores[s] for s in alive)
         lowest = [s for s in alive if new.scores[s] == low]
-        new = dataclasses.replace(new, winner=hand_winner if hand_winner in lowest else lowest[0])
+        new = new._replace(winner=hand_winner if hand_winner in lowest else lowest[0])
     return new, charged
 
 
