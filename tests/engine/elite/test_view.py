@@ -94,3 +94,17 @@ def test_bots_answer_for_a_seat_out_of_turn_with_a_call():
         assert getattr(exc, "rule", None) == "turn"
     else:
         raise AssertionError("a bot with no move answered")
+
+
+def test_the_greedy_bot_plays_for_its_lineup_and_activates_it():
+    from engine.elite import actions as A
+
+    game = table(hands={0: ["r3", "r4e", "ew", "g1"]}, top="r5")
+    game.lineups[0] = [elite("T06-red"), elite("T01-blue")]
+    rng = random.Random(0)
+    assert greedy_bot(game, 0, rng) == play(game, "r4e")  # the card that activates, not the wild
+    game.apply_action(play(game, "r4e"))
+    assert greedy_bot(game, 0, rng) == pick(game, "T06-red")
+    game.apply_action(pick(game, "T06-red"))
+    fewest = min((1, 2), key=lambda s: len(game.hands[s]))
+    assert greedy_bot(game, 0, rng) == A.TARGET + fewest
