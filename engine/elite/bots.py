@@ -1,8 +1,9 @@
 """Elite bots: a uniformly random player and a greedy one that uses its Lineup.
 
 `random_bot(game, seat, rng)` and `greedy_bot(game, seat, rng)` answer with one of
-`game.legal_actions(seat)`; `interject(...)` says whether a seat calls UNO or catches someone
-out of turn (None: it does nothing).
+`game.legal_actions(seat)`, for the seat to move or for a seat out of turn (then a call: UNO
+or a catch); `interject(...)` says whether a seat calls UNO or catches someone out of turn or
+does nothing (None), as the simulations ask it.
 """
 
 from __future__ import annotations
@@ -15,17 +16,25 @@ from engine.elite import actions as A
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
 from engine.elite.game import EliteGame
+from engine.errors import RuleError
 
 Bot = Callable[[EliteGame, int, random.Random], int]
 
 
-def _in_turn(game: EliteGame, seat: int) -> list[int]:
-    return [a for a in game.legal_actions(seat) if a != A.UNO and not A.CATCH <= a < A.CARD]
+def _is_call(action: int) -> bool:
+    return action == A.UNO or A.CATCH <= action < A.CARD
+
+
+def _legal(game: EliteGame, seat: int) -> list[int]:
+    legal = game.legal_actions(seat)
+    if not legal:
+        raise RuleError("turn", f"{game.players[seat]} has no move now.")
+    return legal
 
 
 def random_bot(game: EliteGame, seat: int, rng: random.Random) -> int:
-    """Any legal action, uniformly (out-of-turn calls are left to `interject`)."""
-    legal = _in_turn(game, seat)
+    """Any legal action of `seat`, uniformly."""
+    legal = _legal(game, seat)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -40,7 +49,10 @@ def _elite_value(game: EliteGame, action: int) -> int:
 def greedy_bot(game: EliteGame, seat: int, rng: random.Random) -> int:
     """Plays what activates its Lineup first, keeps wilds for last, always activates, aims
     its powers at the player with fewest cards, drafts the strongest card."""
-    legal = _in_turn(game, seat)
+    legal = _legal(game, seat)
+    calls = [a for a in legal if _is_call(a)]
+    if calls:  # always call UNO, always catch
+        return A.UNO if A.UNO in calls else calls[0]
     step = game.steps[0]
     choose = _GREEDY.get(step.kind)
     return choose(game, step, legal) if choose is not None else legal[0]
@@ -108,7 +120,7 @@ _GREEDY: dict[str, Callable[[EliteGame, S.Step, list[int]], int]] = {
 def interject(game: EliteGame, seat: int, rng: random.Random, greedy: bool) -> int | None:
     """UNO or a catch out of turn: the greedy bot always calls and always catches; the
     random bot does one of its options half the time."""
-    options = [a for a in game.legal_actions(seat) if a == A.UNO or A.CATCH <= a < A.CARD]
+    options = [a for a in game.legal_actions(seat) if _is_call(a)]
     if not options:
         return None
     if greedy:

@@ -268,8 +268,13 @@ def run(game: EliteGame) -> None:
 
 
 def _emptied(game: EliteGame) -> bool:
+    """`discard_last_card=discard`: a hand emptied by discarding wins at once (the card being
+    activated still goes to its Elite discard pile)."""
     for seat, hand in enumerate(game.hands):
-        if not hand and game.discard:
+        if not hand:
+            for step in game.steps:
+                if step.kind == S.RETIRE and step.card is not None:
+                    game.elite_discards[step.seat].append(step.card)
             game.winner, game.phase, game.steps = seat, S.OVER, []
             return True
     return False

@@ -56,7 +56,9 @@ class Draft:
     picked: list[list[EliteCard]] = field(default_factory=list)
 
 
-def prepare(game: EliteGame, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None):
+def prepare(
+    game: EliteGame, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None
+) -> None:
     """The game's cards: the UNO deck, the Elite cards in play and their indices."""
     game.deck_cards = list(deck) if deck is not None else default_deck()
     if len(game.deck_cards) < HAND * game.n + 2:

@@ -266,3 +266,48 @@ def test_every_target_choice_is_the_players_and_refused_otherwise(card_id):
         game.apply_action(target(0))
     assert getattr(caught.value, "rule", None) == "target"
     assert game.phase == "target"
+
+
+def test_with_discard_last_card_a_hand_emptied_by_discard_colour_wins_and_the_card_is_kept():
+    game = activated(
+        "T17-red", hands={0: ["r3e", "r1", "r7"]}, options={"discard_last_card": "discard"}
+    )
+    assert game.winner == 0 and game.hands[0] == [] and game.is_terminal()
+    assert ids(game.elite_discards[0]) == ["T17-red"]  # not lost with the game's end
+
+
+def test_a_swap_that_leaves_a_player_one_card_makes_them_call_uno():
+    game = activated("T16-red", hands={0: ["r3e", "g1", "g2"], 3: ["b5"]})
+    game.apply_action(target(3))
+    assert codes(game.hands[0]) == ["b5"] and A.UNO in game.legal_actions(0)
+    assert A.CATCH + 0 in game.legal_actions(2) and A.UNO not in game.legal_actions(3)
+
+
+def test_refresh_waits_for_the_reshuffle_when_the_draw_pile_runs_out():
+    game = table(hands={0: HAND}, top="r5")
+    game.discard = [*game.draw[2:], game.top]
+    game.draw = game.draw[:2]
+    game.lineups[0] = [elite("T20-red")]
+    game.apply_action(play(game, "r3e"))
+    game.apply_action(pick(game, "T20-red"))
+    assert game.chance_kind() == "reshuffle" and len(game.hands[0]) == 2
+    game.apply_chance(game.chance_pool())
+    assert len(game.hands[0]) == 3 and game.current_player() == 1
+    assert {"g1", "g2", "g3"} & set(codes(game.draw + game.hands[0]))  # reshuffled in
+
+
+def test_search_everyone_looks_at_every_other_deck_in_turn():
+    row = "T31\tSearcher\tdriver\tred\tSearch elite Everyone"
+    everyone = parse_cards(row, "t")[0]
+    game = table(hands={0: HAND}, top="r5")
+    game.elite_cards.append(everyone)
+    game.elite_index[everyone.id] = len(game.elite_cards) - 1
+    game.lineups[0] = [everyone]
+    tops = [game.player_decks[s][0].id for s in (1, 2)]
+    game.apply_action(play(game, "r3e"))
+    game.apply_action(pick(game, everyone.id))
+    for seat, top_id in zip((1, 2), tops, strict=True):
+        assert game.phase == "search" and game.seat_view(0)["searched"]["seat"] == seat
+        assert game.seat_view(0)["searched"]["card"]["id"] == top_id
+        game.apply_action(A.BOTTOM)
+    assert [game.player_decks[s][-1].id for s in (1, 2)] == tops

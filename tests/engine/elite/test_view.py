@@ -75,3 +75,36 @@ def test_the_prompt_says_what_is_being_chosen():
     game.apply_action(pick(game, "T06-red"))
     assert game.seat_view(0)["prompt"] == "choose the player for Draw 3, Target"
     assert "make Ben draw 3" in {x["words"] for x in game.seat_view(0)["legal"]}
+
+
+def test_bots_answer_for_a_seat_out_of_turn_with_a_call():
+    from engine.elite import actions as A
+    from engine.elite.bots import random_bot
+
+    game = table(hands={0: ["r3", "g1"], 1: ["b1", "b2"]}, top="r5")
+    game.apply_action(play(game, "r3"))
+    rng = random.Random(0)
+    assert greedy_bot(game, 0, rng) == A.UNO  # its own UNO first, even to move... or not
+    assert greedy_bot(game, 2, rng) == A.CATCH + 0
+    assert random_bot(game, 2, rng) == A.CATCH + 0  # its only legal action
+    game.apply_action(A.UNO, 0)
+    try:
+        random_bot(game, 2, rng)
+    except Exception as exc:
+        assert getattr(exc, "rule", None) == "turn"
+    else:
+        raise AssertionError("a bot with no move answered")
+
+
+def test_the_greedy_bot_plays_for_its_lineup_and_activates_it():
+    from engine.elite import actions as A
+
+    game = table(hands={0: ["r3", "r4e", "ew", "g1"]}, top="r5")
+    game.lineups[0] = [elite("T06-red"), elite("T01-blue")]
+    rng = random.Random(0)
+    assert greedy_bot(game, 0, rng) == play(game, "r4e")  # the card that activates, not the wild
+    game.apply_action(play(game, "r4e"))
+    assert greedy_bot(game, 0, rng) == pick(game, "T06-red")
+    game.apply_action(pick(game, "T06-red"))
+    fewest = min((1, 2), key=lambda s: len(game.hands[s]))
+    assert greedy_bot(game, 0, rng) == A.TARGET + fewest
