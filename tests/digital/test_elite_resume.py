@@ -73,9 +73,7 @@ def test_a_disney_game_started_after_an_elite_game_is_the_one_resumed(tmp_path):
     path = tmp_path / "journal.sqlite3"
     t = Table(path)
     t.digital.new_game(["Ann", "Ben"], [0], "greedy", ruleset="elite", seed=2)
-    t.digital.new_game(
-        ["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=2, confirm=True
-    )
+    t.digital.new_game(["Ann", "Ben"], [0], "greedy", options={"target": 100}, seed=2, confirm=True)
     t.stop()
     t = Table(path)
     assert t.digital.link is not None and t.digital.elite_link is None
