@@ -100,6 +100,7 @@
     $("seatlinksbox").classList.toggle("hidden", !$("seatlinks").childNodes.length);
   }
   $("showlinks").onclick = loadLinks;
+  $("eshowlinks").onclick = loadLinks;
 
   // ---------------------------------------------------------------- the game
   function render(v) {
@@ -112,6 +113,7 @@
     $("setup").classList.toggle("hidden", !setup);
     $("game").classList.toggle("hidden", setup || elite);
     $("elite").classList.toggle("hidden", setup || !elite);
+    $("seatlinksbox").classList.toggle("hidden", setup || !$("seatlinks").childNodes.length);
     if (setup) { renderSetup(); return; }
     if (elite) {
       const self = seat !== null ? v.players[seat] : null;

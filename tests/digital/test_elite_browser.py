@@ -157,3 +157,21 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         assert game.options["mode"] == "draft"
     finally:
         context.close()
+
+
+def test_the_host_reopens_the_seat_links_of_an_elite_game(served, browser):
+    res = start(served, humans=(0, 1))
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{served.url}/play?token={TOKEN}")
+        page.wait_for_selector("#eshowlinks:visible", timeout=WAIT)
+        page.click("#eshowlinks")
+        page.wait_for_selector("#seatlinksbox:not(.hidden) .seatlink img", timeout=WAIT)
+        links = page.locator("#seatlinks a").evaluate_all(
+            "els => els.map(a => a.getAttribute('href'))"
+        )
+        assert sorted(links) == sorted(res["links"].values())
+        assert fits(page)
+    finally:
+        context.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -330,3 +332,32 @@ def test_an_unfinished_elite_game_is_replaced_only_when_the_host_confirms(client
     sure = client.post("/api/digital/new", json={**disney, "confirm": True}, headers=host)
     assert sure.status_code == 200, sure.text
     assert client.get("/api/digital/view").json().get("ruleset") is None
+
+
+def test_paced_bots_play_elite_on_the_links_timer_until_someone_wins():
+    changed = threading.Event()
+    s = DigitalSession(Bus(), on_change=changed.set, pace=0.002, elite=BOX)
+    try:
+        s.new_game(["Ann", "Ben", "Cat"], [], ["random", "greedy"], ruleset="elite", seed=1)
+        assert s.elite_link.bots == ["random", "greedy", "random"]
+        deadline = time.monotonic() + 60
+        while not s.over and time.monotonic() < deadline:
+            changed.wait(1)
+            changed.clear()
+        assert s.over and s.view()["tally"]["games"] == 1
+    finally:
+        s.close()
+
+
+def test_closing_the_session_stops_the_paced_bots():
+    changed = threading.Event()
+    s = DigitalSession(Bus(), on_change=changed.set, pace=0.01, elite=BOX)
+    s.new_game(["Ann", "Ben"], [], "greedy", ruleset="elite", seed=2)
+    game = s.elite_link.game
+    while len(game.events) < 6:
+        assert changed.wait(10)
+        changed.clear()
+    s.close()
+    moved = len(game.events)
+    time.sleep(0.1)  # ten paces: no bot moves once closed
+    assert len(game.events) == moved
