@@ -37,7 +37,7 @@ window.TinkerElite = (() => {
     const you = s === v.seat;
     const who = you ? " (you)" : v.players[s].person ? " (person)" : " (bot)";
     const discards = seat.elite_discard;
-    return el("section", { class: "panel eseat" + (s === turn ? " turn" : ""), "data-seat": s },
+    return el("section", { class: "panel eseat" + (s === turn ? " turn" : "") + (you ? " me" : ""), "data-seat": s },
       el("h3", { text: seat.name + who + (seat.called_uno ? " · UNO!" : "") }),
       el("div", { class: "facts", text: `${seat.hand_count} card${seat.hand_count === 1 ? "" : "s"} · ` +
         `Player Deck ${seat.player_deck} · ${s === turn ? "to move" : "waiting"}` }),
