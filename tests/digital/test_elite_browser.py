@@ -175,3 +175,32 @@ def test_the_host_reopens_the_seat_links_of_an_elite_game(served, browser):
         assert fits(page)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("who", ["seat", "host", "reader"])
+def test_long_names_fit_with_no_script_error_or_failed_request(served, browser, who):
+    from tests.scoreboard.test_phone import open_phone
+
+    res = served.post(
+        "/api/digital/new",
+        {
+            "players": ["Annabelle-Marie", "Bot Bartholomew", "Bot Cy", "Dorothea-Wilhelmina"],
+            "humans": [0],
+            "seed": 21,
+            "pace": 0,
+            "ruleset": "elite",
+            "options": {"mode": "draft"},
+        },
+    )
+    url = {
+        "seat": res["links"]["0"],
+        "host": f"/play?token={TOKEN}",
+        "reader": "/play",
+    }[who]
+    page, problems = open_phone(browser, served.url + url)
+    try:
+        page.wait_for_selector(".eseat[data-seat='3']", timeout=WAIT)
+        assert fits(page), page.evaluate("document.documentElement.scrollWidth")
+        assert problems == []
+    finally:
+        page.context.close()
