@@ -140,13 +140,17 @@ def cards_line(title: str, cards: Sequence[Mapping[str, Any]], width: int) -> li
 
 
 def menu(view: Mapping[str, Any]) -> list[Choice]:
-    """The seat's legal actions, in the engine's words and order; a card played from two may
-    also be played saying UNO! (`uno` set: typed as its number then u)."""
+    """The seat's legal actions, in the engine's words and order (with the powers of the Elite
+    card an action names, after a ·); a card played from two may also be played saying UNO!
+    (`uno` set: typed as its number then u)."""
     seat = view.get("seat")
     said = set(view.get("uno_plays", []))
+    hints = view.get("hints", {})
     return [
         Choice(
-            m["words"],
+            f"{m['words']} · {hints[str(m['action'])]}"
+            if str(m["action"]) in hints
+            else m["words"],
             m["action"],
             "move",
             seat=seat,

@@ -63,8 +63,11 @@ window.TinkerElite = (() => {
       el("div", { class: "play-hand" }, ...peek.hand.map((c) => unoCard(c, [], act)))] : []));
     const found = e.searched;
     $("esearch").replaceChildren(...(found ? [el("h3", { text: "You searched" }), eliteCard(found.card)] : []));
+    const hints = v.hints || {};
     $("eactions").replaceChildren(...(legal.length ? legal.map((m) =>
-      el("button", { class: "primary", "data-action": m.action, text: m.words, onclick: () => act(m.action) }))
+      el("button", { class: "primary", "data-action": m.action, onclick: () => act(m.action) },
+        el("span", { class: "words", text: m.words }),
+        hints[m.action] ? el("span", { class: "hint", text: hints[m.action] }) : null))
       : [el("span", { class: "muted", text: mine ? "No move for you now." : "Open your seat's link to play." })]));
   }
 

@@ -70,7 +70,7 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
         assert f"Player Deck {seat['player_deck']}" in box.inner_text()
         assert box.locator(".elineup .ecard").count() == len(seat["lineup"])
     words = [m["words"] for m in view["legal"]]
-    assert phone.locator("#eactions button").all_inner_texts() == words
+    assert phone.locator("#eactions button .words").all_inner_texts() == words
     assert phone.locator("#ehand .card").count() == len(view["hand"])
     assert f"your Player Deck: {view['seats'][0]['player_deck']}" in phone.text_content(
         "#ehandtitle"
@@ -152,7 +152,7 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page.wait_for_selector("#links a:text('open seat 1 here')", timeout=WAIT)
         page.click("#links a:text('open seat 1 here')")  # the seat's link: its hand and moves
         page.wait_for_selector("#edraft:not(.hidden)", timeout=WAIT)
-        page.wait_for_selector("#eactions button:text-matches('^draft ')", timeout=WAIT)
+        page.wait_for_selector("#eactions button .words:text-matches('^draft ')", timeout=WAIT)
         game = served.app.state.digital.elite_link.game
         assert game.options["mode"] == "draft"
     finally:

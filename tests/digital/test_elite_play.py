@@ -361,3 +361,33 @@ def test_closing_the_session_stops_the_paced_bots():
     moved = len(game.events)
     time.sleep(0.1)  # ten paces: no bot moves once closed
     assert len(game.events) == moved
+
+
+def test_each_draft_pick_and_activation_is_offered_with_the_cards_powers(session):
+    keys = elite_game(session, humans=(0,), seed=3, mode="draft")
+    view = session.view(0, keys[0])
+    showing = {
+        c["words"].split(": ")[0]: c["words"].split(": ")[1]
+        for c in view["elite"]["draft"]["showing"]
+    }
+    for move in view["elite"]["legal"]:
+        label = move["words"].removeprefix("draft ")
+        if label in showing and list(showing).count(label) == 1:
+            assert view["hints"][str(move["action"])] == showing[label]
+    assert view["hints"], "every draft pick names a showing card"
+    assert session.view()["hints"] == {}  # a spectator chooses nothing
+    game, rng = session.elite_link.game, random.Random(3)
+    for _ in range(2_000):  # on to an activation
+        view = session.view(0, keys[0])
+        words = [m["words"] for m in view["elite"]["legal"]]
+        if any(w.startswith("activate ") for w in words) or game.winner is not None:
+            break
+        session.act(0, keys[0], elite_bots.greedy_bot(game, 0, rng))
+    lineup = {
+        c["words"].split(": ")[0]: c["words"].split(": ")[1]
+        for c in view["elite"]["seats"][0]["lineup"]
+    }
+    activations = [m for m in view["elite"]["legal"] if m["words"].startswith("activate ")]
+    assert activations, "greedy play reaches an activation"
+    for move in activations:
+        assert view["hints"][str(move["action"])] == lineup[move["words"].removeprefix("activate ")]

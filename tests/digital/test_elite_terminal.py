@@ -76,7 +76,9 @@ def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
         assert plain(E.private(session.view(), 200)) == ""  # a spectator: no hand at all
         menu = E.menu(view)
         assert [c.action for c in menu] == [m["action"] for m in view["elite"]["legal"]]
-        assert [c.label for c in menu] == [m["words"] for m in view["elite"]["legal"]]
+        for choice, move in zip(menu, view["elite"]["legal"], strict=True):
+            hint = view["hints"].get(str(move["action"]))
+            assert choice.label == (f"{move['words']} · {hint}" if hint else move["words"])
     finally:
         session.close()
 
