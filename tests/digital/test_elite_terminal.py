@@ -4,6 +4,7 @@ in-process from scripted input, and the command on a real pseudo-terminal."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 import threading
 
@@ -167,3 +168,15 @@ def test_elite_on_a_real_terminal():
         assert "Traceback" not in term.text
     finally:
         term.close()
+
+
+def test_the_command_keeps_a_replayable_elite_record_when_asked(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "elite.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nq\n"))
+    args = ["play", "--ruleset", "elite", "--seed", "3", "--pace", "0", "--record", str(path)]
+    assert cli.main(args) == 0
+    assert f"The game record is in {path}" in capsys.readouterr().out
+    assert cli.main(["replay", str(path)]) == 0
+    replayed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert replayed["ok"] is True and replayed["ruleset"] == "elite"
+    assert replayed["events"] == len(path.read_text().splitlines()) - 1
