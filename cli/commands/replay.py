@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,8 +53,39 @@ def _with_options(text: str, options: list[tuple[str, Any]]) -> str:
     return json.dumps(header) + newline + rest
 
 
+def _is_elite(text: str) -> bool:
+    """Whether the record's header names UNO Elite (which has its own game and replay)."""
+    try:
+        header = json.loads(text.partition("\n")[0])
+    except ValueError:
+        return False
+    return isinstance(header, dict) and header.get("ruleset") == "elite"
+
+
+def _replay(text: str) -> tuple[Any, int, Callable[[Any], dict[str, Any]]]:
+    """The replayed game, its event count, and how to summarise it (Elite or the others)."""
+    if _is_elite(text):
+        from engine.elite import record as elite_record
+        from engine.record import _lines
+
+        elite, count = elite_record.replay_objects(_lines(text))
+        return elite, count, elite_record.summary
+    from engine.record import replay
+
+    game, count = replay(text)
+    return game, count, lambda g: g.summary()
+
+
+def _summary(game: Any) -> dict[str, Any]:
+    if getattr(game, "mode", None) is not None:  # an EliteGame
+        from engine.elite.record import summary
+
+        return summary(game)
+    return game.summary()
+
+
 def run(args: argparse.Namespace) -> int:
-    from engine.record import RecordError, replay
+    from engine.record import RecordError
 
     try:
         text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
@@ -68,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        game, count = replay(_with_options(text, args.option))
+        game, count, summarise = _replay(_with_options(text, args.option))
     except RecordError as exc:
         stopped: Game | None = getattr(exc, "game", None)  # the game before the broken event
         if stopped is None or exc.event is None:  # malformed: no state to show
@@ -81,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
             "event": exc.event,
             "line": exc.line,
             "events": exc.event - 1,
-            **stopped.summary(),
+            **_summary(stopped),
         }
         print(json.dumps(out))
         return 1
-    print(json.dumps({"ok": True, "events": count, **game.summary()}))
+    print(json.dumps({"ok": True, "events": count, **summarise(game)}))
     return 0

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from cli.arguments import at_least
 from cli.files import make_directory
@@ -28,7 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--ruleset",
         default="disney",
-        help="rules to play: disney (default), classic, official-2018",
+        help="rules to play: disney (default), classic, official-2018, elvis, elite (UNO Elite: "
+        "--option mode=quick|draft|dynasty, deck=PATH, cards=PATH, decks=PATH,PATH,...)",
     )
     p.add_argument(
         "--option",
@@ -74,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         options = parse_options(args.option)
+        elite = None
+        if args.ruleset == "elite":
+            elite = _elite_inputs(options, args.players, args.bots)
+            options = elite.pop("options")
         job = W.Job(
             players=args.players,
             seed=args.seed,
@@ -83,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             ruleset=args.ruleset,
             records=bool(args.records),
+            elite=elite,
         )
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
@@ -123,6 +130,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _elite_inputs(options: dict[str, object], players: int, bots: str) -> dict[str, Any]:
+    """UNO Elite's cards, deck and options, checked by making one game with them (so a bad
+    option, deck file or bot name is one sentence here, not an error in every worker)."""
+    from cli.elite_files import game_inputs
+    from engine.elite import EliteGame
+    from engine.elite.simulate import bot_names
+
+    bot_names([b.strip() for b in bots.split(",") if b.strip()], players)
+    inputs = game_inputs(options)
+    EliteGame([f"p{s}" for s in range(players)], inputs["options"], inputs["cards"], inputs["deck"])
+    return inputs
+
+
 def written_summary(written: list[Path], folder: Path) -> str:
     """What --records wrote: how many files, where, and how to replay one."""
     if not written:
@@ -159,7 +179,8 @@ def _print_table(stats: dict) -> None:
         table.add_row(*row)
     console.print(table)
     console.print(f"average turns per hand: {stats['average_turns_per_hand']}")
-    console.print(f"average points per hand: {stats['average_points_per_hand']}")
+    if stats.get("ruleset") != "elite":  # Elite has no points table
+        console.print(f"average points per hand: {stats['average_points_per_hand']}")
     if stats.get("ruleset", "disney") == "disney":  # the tray's own cards
         console.print(
             f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "
@@ -169,5 +190,8 @@ def _print_table(stats: dict) -> None:
             f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} "
             f"of {stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
         )
+    if stats.get("ruleset") == "elite":
+        icons = ", ".join(f"{k} {v}" for k, v in sorted(stats["elite_icons"].items()))
+        console.print(f"Elite Action Cards activated: {stats['elite_activations']} ({icons})")
     if stats["blocked_hands"]:
         console.print(f"blocked hands (nobody could move): {stats['blocked_hands']}")

@@ -44,6 +44,9 @@ class Job:
     options: Mapping[str, Any]
     ruleset: str
     records: bool = False
+    elite: Mapping[str, Any] | None = None
+    """UNO Elite's cards and deck ({"cards", "deck"}, read by cli.elite_files) when ruleset is
+    elite."""
     chunks: list[Chunk] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -92,6 +95,8 @@ def play_chunk(
     if on_progress is None and _progress_queue is not None:
         put = _progress_queue.put
         on_progress = lambda done: put(1)  # noqa: E731 (one item done)
+    if job.ruleset == "elite":
+        return _elite_chunk(job, chunk, on_progress)
     stats = simulate(
         players=job.players,
         seed=chunk.seed,
@@ -100,6 +105,30 @@ def play_chunk(
         bots=job.bots,
         options=job.options,
         ruleset=job.ruleset,
+        record=job.records,
+        on_game=(lambda game: texts.append(record.dumps(game))) if job.records else None,
+        on_progress=on_progress,
+    )
+    return stats, texts
+
+
+def _elite_chunk(
+    job: Job, chunk: Chunk, on_progress: Callable[[int], None] | None
+) -> tuple[dict[str, Any], list[str]]:
+    """An Elite chunk: a game of UNO Elite is a single hand, so --hands and --games agree."""
+    from engine.elite import record
+    from engine.elite.simulate import simulate
+
+    texts: list[str] = []
+    elite = job.elite or {}
+    stats = simulate(
+        players=job.players,
+        seed=chunk.seed,
+        games=chunk.hands or chunk.games or 0,
+        bots=job.bots,
+        options=job.options,
+        cards=elite.get("cards"),
+        deck=elite.get("deck"),
         record=job.records,
         on_game=(lambda game: texts.append(record.dumps(game))) if job.records else None,
         on_progress=on_progress,

@@ -1,0 +1,31 @@
+"""UNO Elite (the Formula 1 edition's rule book): Elite Action Cards as data, the game as code.
+
+The public API (see /work/wt/ELITE-CONTRACT.md and docs/rulesets.md): the cards (`Icon`,
+`Power`, `EliteCard`, `parse_cards`), the UNO deck (`UnoCard`, `parse_deck`, `default_deck`),
+`EliteGame`, and `RuleError` for a refused action. Pure: files are read by the caller
+(`cli/elite_files.py`).
+"""
+
+from engine.elite.cards import EliteCard, EliteDataError, Icon, Power, box, parse_cards
+from engine.elite.dynasty import DeckRuleError, check_deck
+from engine.elite.game import CHANCE, TERMINAL, EliteGame
+from engine.elite.uno import UnoCard, default_deck, parse_deck
+from engine.errors import RuleError
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "DeckRuleError",
+    "EliteCard",
+    "EliteDataError",
+    "EliteGame",
+    "Icon",
+    "Power",
+    "RuleError",
+    "UnoCard",
+    "box",
+    "check_deck",
+    "default_deck",
+    "parse_cards",
+    "parse_deck",
+]

@@ -1,0 +1,131 @@
+"""What an activated Elite Action Card does: each power becomes steps, each step an effect.
+
+Who does a power: Skip, Draw and Discard fall on "the next player in current order"; Peek,
+Swap Hands and Search on "another player" the activating player chooses; the other icons on
+the activating player. Target: "you get to choose which other player must do the action";
+Everyone: "every other player must do the action", in order of play from the next player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.elite import steps as S
+from engine.elite.cards import Icon, Power
+
+if TYPE_CHECKING:
+    from engine.elite.game import EliteGame
+
+ON_NEXT = frozenset({Icon.SKIP, Icon.DRAW, Icon.DISCARD})
+CHOSEN = frozenset({Icon.PEEK, Icon.SWAP_HANDS, Icon.SEARCH})
+
+
+def others_in_order(game: EliteGame, seat: int) -> list[int]:
+    return [(seat + game.direction * k) % game.n for k in range(1, game.n)]
+
+
+def expand(game: EliteGame, step: S.Step) -> list[S.Step]:
+    """The steps of one power (read when it comes up: a Reverse before a Skip turns it)."""
+    power, actor = step.power, step.seat
+    assert power is not None
+    if power.everyone:
+        return [
+            s
+            for subject in others_in_order(game, actor)
+            for s in effect_steps(power, actor, subject, step.colour)
+        ]
+    if power.target or power.icon in CHOSEN:
+        return [S.Step(S.TARGET, actor, power=power, colour=step.colour)]
+    subject = (actor + game.direction) % game.n if power.icon in ON_NEXT else actor
+    return effect_steps(power, actor, subject, step.colour)
+
+
+def effect_steps(power: Power, actor: int, subject: int, colour: str | None) -> list[S.Step]:
+    """One power on one subject: a choice when the book gives one, else an effect."""
+    icon = power.icon
+    if icon == Icon.DISCARD:  # "The next player must put one of the indicated cards" down
+        return [S.Step(S.DISCARD, subject, power=power, count=power.count, extra=(actor,))]
+    if icon == Icon.RECOVER:
+        return [S.Step(S.RECOVER, subject, power=power, count=power.count)]
+    if icon == Icon.SEARCH:
+        return [S.Step(S.SEARCH, actor, power=power, subject=subject)]
+    if icon == Icon.SUBSTITUTE:
+        return [S.Step(S.SUBSTITUTE, actor, power=power)]
+    return [S.Step(S.EFFECT, actor, power=power, subject=subject, colour=colour)]
+
+
+def _skip(game: EliteGame, step: S.Step) -> None:
+    game.skips[step.subject] += 1
+
+
+def _reverse(game: EliteGame, step: S.Step) -> None:
+    if game.n == 2 and game.options["two_player_reverse"] == "skip":
+        game.skips[1 - step.seat] += 1
+    else:
+        game.direction = -game.direction
+
+
+def _draw(game: EliteGame, step: S.Step) -> None:
+    assert step.power is not None
+    game.owed.append([step.subject, step.power.count])
+
+
+def _peek(game: EliteGame, step: S.Step) -> None:
+    seen = tuple(game.hands[step.subject])
+    game.peeks[step.seat].append((step.subject, game.stats["turns"], seen))
+
+
+def _play_again(game: EliteGame, step: S.Step) -> None:
+    game.again = True
+
+
+def _swap(game: EliteGame, step: S.Step) -> None:
+    a, b = step.seat, step.subject
+    game.hands[a], game.hands[b] = game.hands[b], game.hands[a]
+
+
+def _refresh(game: EliteGame, step: S.Step) -> None:
+    """ "Discard your hand to the bottom of the Discard Pile and then draw cards from the Draw
+    Pile equal to the number you discarded.\""""
+    hand = game.hands[step.subject]
+    game.discard[0:0] = hand
+    game.hands[step.subject] = []
+    game.owed.append([step.subject, len(hand)])
+
+
+def _discard_colour(game: EliteGame, step: S.Step) -> None:
+    """ "Discard all cards from your hand that match this Elite Action Card's color" (a dual or
+    wild card's colour is the one it was activated with). They go under the top card."""
+    hand = game.hands[step.subject]
+    matching = [c for c in hand if c.colour == step.colour]
+    if not matching:
+        return
+    if len(matching) == len(hand) and game.options["discard_last_card"] == "keep":
+        game.steps.insert(0, S.Step(S.KEEP, step.subject, colour=step.colour))
+        return
+    for card in matching:
+        hand.remove(card)
+    under_top(game, matching)
+
+
+def under_top(game: EliteGame, cards: list) -> None:
+    game.discard[len(game.discard) - 1 : len(game.discard) - 1] = cards
+
+
+EFFECTS: dict[Icon, Callable[[EliteGame, S.Step], None]] = {
+    Icon.SKIP: _skip,
+    Icon.REVERSE: _reverse,
+    Icon.DRAW: _draw,
+    Icon.PEEK: _peek,
+    Icon.PLAY_AGAIN: _play_again,
+    Icon.SWAP_HANDS: _swap,
+    Icon.REFRESH: _refresh,
+    Icon.DISCARD_COLOUR: _discard_colour,
+}
+
+
+def apply_effect(game: EliteGame, step: S.Step) -> None:
+    game.steps.pop(0)
+    assert step.power is not None
+    EFFECTS[step.power.icon](game, step)

@@ -1,0 +1,196 @@
+"""Setting an Elite game up: options, the cards of the box, the deal, the draft, the Lineups.
+
+"Shuffle the 112 UNO cards ... deal 7 UNO cards to each player ... Flip over the top card ...
+If this card is an UNO Action Card, ignore it and flip over the next card. Open the Game
+Booster Packs, shuffle the cards and deal 8 cards to each player ... Each player flips over
+the top 3 cards of their Player Deck ... to form their Lineup."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from engine.elite import dynasty
+from engine.elite import steps as S
+from engine.elite.cards import EliteCard, box, card_row, format_cards
+from engine.elite.uno import ACTIONS, UnoCard, default_deck
+
+if TYPE_CHECKING:
+    from engine.elite.game import EliteGame
+
+OPTIONS: dict[str, tuple[Any, ...]] = {
+    "mode": ("quick", "draft", "dynasty"),
+    "box": ("base", "all"),
+    "two_player_reverse": ("reverse", "skip"),
+    "discard_last_card": ("keep", "discard"),
+}
+"""Every option and its values, the default first (docs/RULES-MAP.md says what each decides)."""
+HAND, DECK, LINEUP, ROUNDS = 7, 8, 3, 8
+
+
+def resolve_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    options = {name: values[0] for name, values in OPTIONS.items()}
+    for name, value in given.items():
+        if name == "decks":
+            continue
+        if name not in OPTIONS:
+            raise ValueError(f"unknown Elite option {name!r} (known: {', '.join(OPTIONS)})")
+        if value not in OPTIONS[name]:
+            allowed = ", ".join(map(str, OPTIONS[name]))
+            raise ValueError(f"option {name} must be one of {allowed}, not {value!r}")
+        options[name] = value
+    return options
+
+
+@dataclass
+class Draft:
+    """The draft's table: the pile (top first), the cards showing, who picks in which order."""
+
+    pile: list[EliteCard] = field(default_factory=list)
+    showing: list[EliteCard] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    turn: int = 0
+    round: int = 0
+    picked: list[list[EliteCard]] = field(default_factory=list)
+
+
+def prepare(
+    game: EliteGame, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None
+) -> None:
+    """The game's cards: the UNO deck, the Elite cards in play and their indices."""
+    game.deck_cards = list(deck) if deck is not None else default_deck()
+    if len(game.deck_cards) < HAND * game.n + 2:
+        raise ValueError(f"a deck of {len(game.deck_cards)} cards is too small to deal")
+    codes = sorted({c.code for c in game.deck_cards})
+    game.kinds = [next(c for c in game.deck_cards if c.code == k) for k in codes]
+    game.kind_of = {c.code: i for i, c in enumerate(game.kinds)}
+    if game.mode == "dynasty":
+        game.elite_cards = _dynasty_cards(game)
+    else:
+        if cards is None:
+            raise ValueError(f"{game.mode} play needs the Elite Action Cards of the box")
+        game.elite_cards = box(cards, game.options["box"])
+        if len(game.elite_cards) < DECK * game.n:
+            raise ValueError(
+                f"{game.n} players need at least {DECK * game.n} Elite Action Cards "
+                f"(8 each), the box has {len(game.elite_cards)}"
+            )
+    ids = [c.id for c in game.elite_cards]
+    if len(set(ids)) != len(ids):
+        raise ValueError("two Elite Action Cards share an id")
+    game.elite_index = {c.id: i for i, c in enumerate(game.elite_cards)}
+
+
+def _dynasty_cards(game: EliteGame) -> list[EliteCard]:
+    decks = game.given_options.get("decks")
+    if not isinstance(decks, list | tuple) or len(decks) != game.n:
+        raise ValueError(f"dynasty play needs one Player Deck per player ({game.n})")
+    out: list[EliteCard] = []
+    game.dynasty_decks = []
+    for seat, seat_deck in enumerate(decks):
+        dynasty.check_deck(list(seat_deck), game.players[seat])
+        own = [replace(c, id=f"s{seat}-{c.id}") for c in seat_deck]
+        game.dynasty_decks.append(own)
+        out.extend(own)
+    return out
+
+
+def deal(game: EliteGame, order: list[UnoCard]) -> None:
+    """7 cards each, one at a time from seat 0; the next card turned up (an UNO Action Card
+    turned up goes under the draw pile and the next is turned up)."""
+    n = game.n
+    for i in range(HAND * n):
+        game.hands[i % n].append(order[i])
+    rest = order[HAND * n :]
+    for _ in range(len(rest)):
+        if rest[0].rank not in ACTIONS:
+            break
+        rest.append(rest.pop(0))
+    first = rest.pop(0)
+    game.discard = [first]
+    game.colour = first.colour or "red"
+    game.draw = rest[::-1]
+    game.log.append(f"The UNO cards are dealt; {first.words()} is turned up.")
+    game.phase = S.PLAYER_DECKS if game.mode == "dynasty" else S.ELITE_SHUFFLE
+
+
+def elite_shuffle(game: EliteGame, order: list[EliteCard]) -> None:
+    """Quick play: 8 cards dealt to each, one at a time from seat 0 (each Player Deck in the
+    order dealt, top first). Draft: the shuffled pile, and the first cards turned up."""
+    if game.mode == "quick":
+        for seat in range(game.n):
+            game.player_decks[seat] = order[seat :: game.n][:DECK]
+        start_play(game)
+        return
+    d = game.draft
+    d.pile, d.picked = list(order), [[] for _ in range(game.n)]
+    d.order, d.round = list(range(game.n)), 0  # "The youngest player gets to draft first"
+    _turn_up(game)
+
+
+def _turn_up(game: EliteGame) -> None:
+    d = game.draft
+    take = min(game.n + 2, len(d.pile))
+    d.showing, d.pile, d.turn = d.pile[:take], d.pile[take:], 0
+    game.steps = [S.Step(S.DRAFT, d.order[0])]
+    game.phase = S.DRAFT
+
+
+def draft_pick(game: EliteGame, card: EliteCard) -> None:
+    """A pick; after a round, "Return the undrafted cards to the bottom of the pile then flip
+    over the same amount ... the player that chose last chooses first and the drafting goes
+    in reverse order.\""""
+    d = game.draft
+    seat = d.order[d.turn]
+    d.showing.remove(card)
+    d.picked[seat].append(card)
+    d.turn += 1
+    if d.turn < len(d.order):
+        game.steps = [S.Step(S.DRAFT, d.order[d.turn])]
+        return
+    d.pile.extend(d.showing)
+    d.showing, d.round = [], d.round + 1
+    if d.round == ROUNDS:
+        game.steps, game.phase = [], S.PLAYER_DECKS
+        return
+    d.order.reverse()
+    _turn_up(game)
+
+
+def player_decks(game: EliteGame, decks: list[list[EliteCard]]) -> None:
+    game.player_decks = [list(d) for d in decks]
+    start_play(game)
+
+
+def start_play(game: EliteGame) -> None:
+    for seat in range(game.n):
+        refill(game, seat)
+    game.to_move = 0
+    game.steps = [S.Step(S.TURN, 0)]
+    game.phase = S.TURN
+    game.log.append("Each player turns up a Lineup of 3; seat 0 plays first.")
+
+
+def refill(game: EliteGame, seat: int) -> None:
+    """ "draw 1 card from the top of your Player Deck and add it to your Lineup, bringing it
+    back up to 3" (never reshuffled: an empty Player Deck leaves the Lineup short)."""
+    lineup, deck = game.lineups[seat], game.player_decks[seat]
+    while len(lineup) < LINEUP and deck:
+        lineup.append(deck.pop(0))
+
+
+def header(game: EliteGame) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "format": "tinker-tray-record/1",
+        "ruleset": "elite",
+        "players": list(game.players),
+        "options": {k: v for k, v in game.given_options.items() if k != "decks"},
+        "deck": [c.code for c in game.deck_cards],
+    }
+    if game.mode == "dynasty":
+        out["player_decks"] = [[card_row(c) for c in d] for d in game.dynasty_decks]
+    else:
+        out["elite_cards"] = format_cards(game.elite_cards)
+    return out

@@ -1,0 +1,104 @@
+"""Elite simulations: bots play whole games (a game of UNO Elite is one hand: no points).
+
+The statistics have the shape of `engine.simulate.simulate`'s (so chunks merge the same way),
+with `elite_activations` and `elite_icons` (each icon's uses) added.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine.elite.bots import BOTS, interject
+from engine.elite.cards import EliteCard
+from engine.elite.game import EliteGame
+from engine.elite.uno import UnoCard
+from engine.simulate import merge_stats, new_stats
+
+MAX_ACTIONS = 20_000
+"""A game that has not ended after this many actions is stopped and counted as blocked."""
+
+
+def bot_names(names: Sequence[str], players: int) -> list[str]:
+    """The bots dealt round the table (the same rule as the other rulesets)."""
+    unknown = [n for n in names if n.split(":")[0] not in BOTS]
+    if unknown or not names:
+        raise ValueError(f"Elite bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
+    return [names[s % len(names)].split(":")[0] for s in range(players)]
+
+
+def play_game(game: EliteGame, bots: Sequence[str], rng: random.Random) -> int:
+    """Play to the end; returns the number of actions taken."""
+    greedy = [b == "greedy" for b in bots]
+    actions = 0
+    while not game.is_terminal() and actions < MAX_ACTIONS:
+        if game.is_chance_node():
+            game.sample_chance(rng)
+            continue
+        _interjections(game, greedy, rng)
+        seat = game.current_player()
+        if seat < 0:
+            continue
+        game.apply_action(BOTS[bots[seat]](game, seat, rng), seat)
+        actions += 1
+    return actions
+
+
+def _interjections(game: EliteGame, greedy: list[bool], rng: random.Random) -> None:
+    """A seat holding one card may call UNO before anyone catches it, then the others may."""
+    due = [s for s in range(game.n) if game.uno_state[s] == "due"]
+    for seat in due:
+        order = [seat] + [s for s in range(game.n) if s != seat]
+        for who in order:
+            action = interject(game, who, rng, greedy[who])
+            if action is not None:
+                game.apply_action(action, who)
+                break
+
+
+def simulate(
+    *,
+    players: int,
+    seed: int,
+    games: int,
+    bots: Sequence[str] = ("random",),
+    options: Mapping[str, Any] | None = None,
+    cards: Sequence[EliteCard] | None = None,
+    deck: Sequence[UnoCard] | None = None,
+    record: bool = False,
+    on_game: Callable[[EliteGame], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    rng = random.Random(seed)
+    names = bot_names(list(bots), players)
+    stats = new_stats(players, names)
+    stats.update(ruleset="elite", engine="python", elite_activations=0, elite_icons={})
+    seats = [f"{names[s]}-{s}" for s in range(players)]
+    for i in range(games):
+        game = EliteGame(seats, options, cards=cards, deck=deck, record=record)
+        actions = play_game(game, names, rng)
+        _count(stats, game, names, actions)
+        if on_game is not None:
+            on_game(game)
+        if on_progress is not None:
+            on_progress(i + 1)
+    return merge_stats([stats])
+
+
+def _count(stats: dict[str, Any], game: EliteGame, names: list[str], actions: int) -> None:
+    stats["hands"] += 1
+    stats["games"] += 1
+    stats["turns"] += game.stats["turns"]
+    stats["decisions"] += actions
+    stats["elite_activations"] += game.stats["elite_activations"]
+    icons = stats["elite_icons"]
+    for icon, count in game.stats["icons"].items():
+        icons[icon] = icons.get(icon, 0) + count
+    if game.winner is None:
+        stats["blocked_hands"] += 1
+        return
+    bot = names[game.winner]
+    for key, by_bot in (("hand_wins", "hand_wins_by_bot"), ("game_wins", "game_wins_by_bot")):
+        stats[f"{key}_by_seat"][game.winner] += 1
+        stats[by_bot][bot] = stats[by_bot].get(bot, 0) + 1

@@ -1,0 +1,98 @@
+"""What one seat may see of an Elite game (and what a kiosk may: `seat=None`).
+
+Public: the top card and colour, pile sizes, every Lineup and Elite discard pile, Player Deck
+and hand sizes, UNO calls, the draft table. Private: a seat's own hand; a hand it peeked at
+(until its next turn); the top card of the Player Deck it is searching (while it chooses).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.elite import steps as S
+from engine.elite.cards import EliteCard
+
+if TYPE_CHECKING:
+    from engine.elite.game import EliteGame
+
+LOG_LINES = 12
+PROMPTS = {
+    S.TURN: "play a card that matches, or draw",
+    S.DRAWN: "play the card just drawn, or keep it",
+    S.COLOUR: "name the colour that continues play",
+    S.RECOVER: "choose a card to recover",
+    S.ACTIVATE: "activate an Elite Action Card of the colour played, or not",
+    S.TARGET: "choose the player for {power}",
+    S.DISCARD: "choose a card to discard",
+    S.KEEP: "every card matches: choose the one to keep",
+    S.SEARCH: "leave the searched card on top, or put it at the bottom",
+    S.SUBSTITUTE: "choose an Elite Action Card to take back into the Lineup",
+    S.DRAFT: "draft an Elite Action Card",
+}
+
+
+def _elite(cards: list[EliteCard]) -> list[dict[str, Any]]:
+    return [c.as_dict() for c in cards]
+
+
+def _seat(game: EliteGame, s: int) -> dict[str, Any]:
+    return {
+        "name": game.players[s],
+        "hand_count": len(game.hands[s]),
+        "lineup": _elite(game.lineups[s]),
+        "player_deck": len(game.player_decks[s]),
+        "elite_discard": _elite(game.elite_discards[s]),
+        "called_uno": game.uno_state[s] == "safe",
+    }
+
+
+def prompt(game: EliteGame) -> str:
+    if game.phase == S.OVER:
+        return "the game is over"
+    if game.phase in S.CHANCE_PHASES:
+        return f"waiting for chance ({game.phase})"
+    step = game.steps[0]
+    power = step.power.words() if step.power is not None else ""
+    return PROMPTS[step.kind].format(power=power)
+
+
+def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
+    acting = game.current_player()
+    out: dict[str, Any] = {
+        "ruleset": "elite",
+        "mode": game.mode,
+        "players": list(game.players),
+        "to_move": acting if acting >= 0 else None,
+        "phase": game.phase,
+        "prompt": prompt(game),
+        "top": game.discard[-1].as_dict() if game.discard else None,
+        "colour": game.colour or None,
+        "direction": game.direction,
+        "draw_pile": len(game.draw),
+        "discard_pile": len(game.discard),
+        "seats": [_seat(game, s) for s in range(game.n)],
+        "winner": game.winner,
+        "log": game.log[-LOG_LINES:],
+    }
+    if game.mode == "draft" and game.draft.picked:
+        out["draft"] = {
+            "showing": _elite(game.draft.showing),
+            "order": list(game.draft.order),
+            "picked": [_elite(p) for p in game.draft.picked],
+        }
+    if seat is None:
+        return out
+    out["hand"] = [c.as_dict() for c in game.hands[seat]]
+    if game.peeks[seat]:
+        peeks = [
+            {"seat": s, "hand": [c.as_dict() for c in seen]} for s, _, seen in game.peeks[seat]
+        ]
+        out["peeked"] = peeks[-1]
+        out["peeks"] = peeks
+    if game.phase == S.SEARCH and game.steps[0].seat == seat:
+        target = game.steps[0].subject
+        out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
+    out["legal"] = [
+        {"action": a, "words": game.describe(a, seat)} for a in game.legal_actions(seat)
+    ]
+    return out
