@@ -15,6 +15,12 @@ With a table session, every move is also committed to its journal (`Journal.appe
 before any page can see it: the link publishes its progress under its lock, which `view` takes
 too. A restart (or kill -9) then resumes the game where it stood: the record is replayed, each
 person's seat keeps its key (their page reconnects as it was), and the bots carry on.
+
+UNO Elite (`ruleset="elite"`) runs on its own engine (`engine.elite`) through `EliteLink`, with
+the same seat keys, views and moves: its view is the engine's seat view (`digital.elite_view`),
+it has no Tinker Bell and no points, so no table game is started for it; its record is kept in
+the journal's Elite tables (`digital.elite_saved`) and its winner goes on the scoreboard's tally
+of Elite wins. Its cards come from the command line (`elite`, an `EliteBox`).
 """
 
 from __future__ import annotations
