@@ -116,13 +116,13 @@ class EliteLink:
                 raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
-            if action not in self.game.legal_actions(seat):
-                raise RuleError("illegal", self._refusal(seat))
-            if uno and action not in uno_plays(self.game, seat):
+            if uno and action in self.game.legal_actions(seat) and action not in uno_plays(
+                self.game, seat
+            ):
                 raise RuleError(
                     "uno", "Say UNO! as you play your next-to-last card, not with this move."
                 )
-            self.game.apply_action(action, seat)
+            self.game.apply_action(action, seat)  # RuleError: the engine's sentence, no change
             if uno and A.UNO in self.game.legal_actions(seat):
                 self.game.apply_action(A.UNO, seat)
             self._advance()
@@ -131,13 +131,6 @@ class EliteLink:
         raise RuleError(
             "event", "In UNO Elite, send a move as its action number (from the moves offered)."
         )
-
-    def _refusal(self, seat: int) -> str:
-        if self.is_over():
-            return "The game is over."
-        if not self.game.legal_actions(seat):
-            return "You have no move now: wait for your turn."
-        return "That is not one of the moves offered now."
 
     # ------------------------------------------------------------------ chance and bots
     def _advance(self) -> None:

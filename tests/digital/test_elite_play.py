@@ -130,9 +130,13 @@ def test_refused_moves_say_why_and_change_nothing(session):
     game = session.elite_link.game
     before = json.dumps(game.seat_view(0))
     offered = legal(session.view(0, keys[0]))
-    not_offered = max(offered) + 10_000
-    with pytest.raises(RuleError, match="not one of the moves offered"):
-        session.act(0, keys[0], not_offered)
+    with pytest.raises(RuleError, match="There is no action 1000000000"):
+        session.act(0, keys[0], 10**9)
+    for action in range(0, 1200):  # any action not offered: the engine's sentence
+        if action not in offered:
+            with pytest.raises(RuleError) as refused:
+                session.act(0, keys[0], action)
+            assert str(refused.value).endswith(".") and refused.value.rule
     with pytest.raises(RuleError, match="action number"):
         session.act(0, keys[0], event={"act": "play"})
     with pytest.raises(ValueError, match="send an action"):
@@ -206,7 +210,7 @@ def test_the_host_starts_elite_and_only_the_seat_key_plays_it(client, journal):
     for body, status, says in [
         ({"action": action, "seat": 1}, 403, "not yours"),
         ({"event": {"act": "draft"}}, 422, "action number"),
-        ({"action": 10**9}, 422, "not one of the moves offered"),
+        ({"action": 10**9}, 422, "There is no action"),
         ({"action": "1"}, 422, "whole number"),
     ]:
         res = client.post("/api/digital/act", json=body, headers=seat)
