@@ -116,8 +116,10 @@ class EliteLink:
                 raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
-            if uno and action in self.game.legal_actions(seat) and action not in uno_plays(
-                self.game, seat
+            if (
+                uno
+                and action in self.game.legal_actions(seat)
+                and action not in uno_plays(self.game, seat)
             ):
                 raise RuleError(
                     "uno", "Say UNO! as you play your next-to-last card, not with this move."

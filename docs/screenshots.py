@@ -79,11 +79,33 @@ def main() -> None:
                 page.goto(f"{base}/play?key={keys[0]}&token={token}")
                 page.wait_for_selector(".card[data-code='WDA']:not([disabled])")
                 page.screenshot(path=str(out / "play.png"))
+                elite_shot(browser, app, base, out)
                 browser.close()
         finally:
             server.stop()
             journal.close()
     print("wrote", ", ".join(sorted(x.name for x in out.glob("*.png"))))
+
+
+def elite_shot(browser, app, base: str, out: Path) -> None:
+    """docs/img/play-elite.png: a person's UNO Elite game on a phone, choosing an activation."""
+    import random
+
+    from engine.elite import bots
+
+    session = app.state.digital
+    keys = session.new_game(
+        ["Ann", "Bo", "Cy"], [0], "greedy", ruleset="elite", seed=5, pace=0, confirm=True
+    )
+    game, rng = session.elite_link.game, random.Random(1)
+    while not any(m["words"].startswith("activate ") for m in game.seat_view(0)["legal"]):
+        session.act(0, keys[0], bots.greedy_bot(game, 0, rng))
+    page = browser.new_page(
+        viewport={"width": 360, "height": 1100}, device_scale_factor=2, is_mobile=True
+    )
+    page.goto(f"{base}/play?key={keys[0]}")
+    page.wait_for_selector("#eactions button .hint")
+    page.screenshot(path=str(out / "play-elite.png"))
 
 
 if __name__ == "__main__":
