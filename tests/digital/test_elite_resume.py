@@ -3,10 +3,15 @@ sees a move, each person's link keeps working, and a finished game is tallied on
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
+import textwrap
+
+import pytest
 
 from engine.elite import bots as elite_bots
+from tests.helpers.crash import shown_until_killed
 from tests.helpers.digital import Table
 
 
@@ -78,4 +83,46 @@ def test_a_disney_game_started_after_an_elite_game_is_the_one_resumed(tmp_path):
     t = Table(path)
     assert t.digital.link is not None and t.digital.elite_link is None
     assert "ruleset" not in t.digital.view()
+    t.stop()
+
+
+ELITE_PLAYER = textwrap.dedent(
+    """
+    import random, sys
+    from engine.elite import bots
+    from tests.helpers.digital import Table
+    table = Table(sys.argv[1])
+    keys = table.digital.new_game(["Ann", "Bob", "Cy"], [0], "greedy", ruleset="elite", seed=9)
+    rng = random.Random(4)
+    link = table.digital.elite_link
+    while link.game.winner is None:
+        table.digital.act(0, keys[0], bots.greedy_bot(link.game, 0, rng))
+        with link.lock:  # what a page could see now
+            print(len(link.game.events), flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("after", [1, 25])
+@pytest.mark.slow  # a subprocess
+def test_kill_9_in_an_elite_game_loses_no_move_that_was_shown(tmp_path, after):
+    path = tmp_path / "journal.sqlite3"
+    shown = shown_until_killed(ELITE_PLAYER, str(path), after=after)
+    again = Table(path)
+    assert again.digital.journal_error is None
+    game = again.digital.elite_link.game
+    assert len(game.events) >= max(shown)
+    keys = {int(s): k for s, k in again.journal.latest_elite_game().setup["keys"].items()}
+    greedy_moves(again, 0, keys[0], random.Random(8), 5_000)  # and it plays on, to the end
+    assert game.winner is not None and again.table.view()["elite"]["games"] == 1
+    again.stop()
+
+
+def test_the_journal_holds_every_elite_move_after_every_move(tmp_path):
+    t = Table(tmp_path / "journal.sqlite3")
+    keys = t.digital.new_game(["Ann", "Ben"], [0], "random", ruleset="elite", seed=12)
+    game, rng = t.digital.elite_link.game, random.Random(6)
+    while game.winner is None:
+        greedy_moves(t, 0, keys[0], rng, 1)
+        assert t.journal.latest_elite_game().events == json.loads(json.dumps(game.events))
     t.stop()
