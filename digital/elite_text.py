@@ -43,7 +43,8 @@ def header(view: Mapping[str, Any]) -> Text:
 
 def table(view: Mapping[str, Any]) -> list[Text]:
     """The top card and colour in play, then each seat: cards held, Player Deck, Elite discards,
-    and its Lineup, one Elite card a line (▶ marks whose move it is)."""
+    its Lineup, one Elite card a line, and its Elite discard pile by name (▶ marks whose move it
+    is)."""
     inner = view["elite"]
     lines: list[Text] = []
     if inner.get("top"):
@@ -89,6 +90,9 @@ def _seat(view: Mapping[str, Any], s: int, seat: Mapping[str, Any]) -> list[Text
             out.append(line)
     else:
         out.append(Text("    Lineup: empty", style="dim"))
+    if seat["elite_discard"]:
+        names = ", ".join(card["words"].partition(": ")[0] for card in seat["elite_discard"])
+        out.append(Text(f"    Elite discard pile: {names}", style="dim"))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import sys
 import threading
 
@@ -17,6 +18,7 @@ from digital import elite_text as E
 from digital.elite_terminal import EliteTerminalPlay
 from digital.elite_view import NO_TINKER_BELL
 from digital.session import DigitalSession
+from engine.elite import bots as elite_bots
 from tests.digital.test_play_terminal import ANSI, Pty
 from tray.bus import Bus
 
@@ -63,6 +65,9 @@ def plain(lines):
 def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
     session, keys, _ = setup_game()
     try:
+        game, rng = session.elite_link.game, random.Random(5)
+        while not any(s["elite_discard"] for s in game.public_view()["seats"]):
+            session.act(0, keys[0], elite_bots.greedy_bot(game, 0, rng))  # on to an activation
         view = session.view(0, keys[0])
         text = plain(E.table(view))
         for seat in view["elite"]["seats"]:
@@ -70,6 +75,8 @@ def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
             assert f"Player Deck {seat['player_deck']}" in text
             for card in seat["lineup"]:
                 assert card["words"] in text
+            for card in seat["elite_discard"]:
+                assert card["words"].partition(": ")[0] in text
         mine = plain(E.private(view, 200))
         assert f"Your hand ({len(view['elite']['hand'])}):" in mine
         for card in view["elite"]["hand"]:
