@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from digital.elite_link import EliteLink, make_bots
-from engine.elite import EliteCard, EliteGame
+from engine.elite import EliteCard, EliteGame, UnoCard
 from engine.elite import record as elite_record
 from tray.bus import Bus
 
@@ -28,7 +28,7 @@ class EliteBox:
     the 112 UNO cards (None: the engine's default deck)."""
 
     cards: Sequence[EliteCard]
-    deck: Any = None
+    deck: Sequence[UnoCard] | None = None
 
 
 def new_game(
