@@ -66,3 +66,27 @@ def test_the_terminal_scoreboard_shows_the_tally_only_once_a_game_is_won(journal
     s.elite_won(["Ann", "Ben"], 1, "quick")
     console.print(render(s.view()))
     assert "UNO Elite wins: Ben 1, Ann 0 (1 game)." in console.export_text()
+
+
+def test_a_version_2_journal_gains_the_elite_tables_and_keeps_its_games(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "journal.sqlite3"
+    j = Journal(path)
+    g = j.create_game({"kind": "start", "players": ["A", "B"], "dealer": 0, "options": {}})
+    j.close()
+    db = sqlite3.connect(path)  # as the release before UNO Elite wrote it
+    db.executescript(
+        "DROP TABLE elite_results; DROP TABLE elite_moves; DROP TABLE elite_games; "
+        "PRAGMA user_version=2;"
+    )
+    db.close()
+    j = Journal(path)
+    assert [x.entry["kind"] for x in j.entries(g)] == ["start"]
+    assert j.elite_results() == [] and j.latest_elite_game() is None
+    j.add_elite_result(["A", "B"], 0, "quick")
+    assert len(j.elite_results()) == 1
+    j.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    db.close()
