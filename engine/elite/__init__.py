@@ -1,6 +1,6 @@
 """UNO Elite (the Formula 1 edition's rule book): Elite Action Cards as data, the game as code.
 
-The public API (see /work/wt/ELITE-CONTRACT.md and docs/rulesets.md): the cards (`Icon`,
+The public API (docs/rulesets.md, docs/engine.md): the cards (`Icon`,
 `Power`, `EliteCard`, `parse_cards`), the UNO deck (`UnoCard`, `parse_deck`, `default_deck`),
 `EliteGame`, and `RuleError` for a refused action. Pure: files are read by the caller
 (`cli/elite_files.py`).

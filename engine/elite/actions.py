@@ -62,3 +62,8 @@ def decode(action: int) -> tuple[str, int]:
         if low <= action < high:
             return kind, action - low
     raise ValueError(f"no such action: {action}")
+
+
+def is_call(action: int) -> bool:
+    """UNO or a catch: the calls any seat may make out of turn."""
+    return action == UNO or CATCH <= action < CARD

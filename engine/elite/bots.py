@@ -21,10 +21,6 @@ from engine.errors import RuleError
 Bot = Callable[[EliteGame, int, random.Random], int]
 
 
-def _is_call(action: int) -> bool:
-    return action == A.UNO or A.CATCH <= action < A.CARD
-
-
 def _legal(game: EliteGame, seat: int) -> list[int]:
     legal = game.legal_actions(seat)
     if not legal:
@@ -50,7 +46,7 @@ def greedy_bot(game: EliteGame, seat: int, rng: random.Random) -> int:
     """Plays what activates its Lineup first, keeps wilds for last, always activates, aims
     its powers at the player with fewest cards, drafts the strongest card."""
     legal = _legal(game, seat)
-    calls = [a for a in legal if _is_call(a)]
+    calls = [a for a in legal if A.is_call(a)]
     if calls:  # always call UNO, always catch
         return A.UNO if A.UNO in calls else calls[0]
     step = game.steps[0]
@@ -120,7 +116,7 @@ _GREEDY: dict[str, Callable[[EliteGame, S.Step, list[int]], int]] = {
 def interject(game: EliteGame, seat: int, rng: random.Random, greedy: bool) -> int | None:
     """UNO or a catch out of turn: the greedy bot always calls and always catches; the
     random bot does one of its options half the time."""
-    options = [a for a in game.legal_actions(seat) if _is_call(a)]
+    options = [a for a in game.legal_actions(seat) if A.is_call(a)]
     if not options:
         return None
     if greedy:
@@ -128,4 +124,11 @@ def interject(game: EliteGame, seat: int, rng: random.Random, greedy: bool) -> i
     return options[int(rng.random() * len(options))] if rng.random() < 0.5 else None
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+def search_bot(game: EliteGame, seat: int, rng: random.Random) -> int:
+    """`engine.elite.search`'s bot at its default budget (imported when first asked for)."""
+    from engine.elite.search import search_bot as search
+
+    return search(game, seat, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

@@ -9,7 +9,6 @@ reshuffle      the Discard Pile but its top card, as the new Draw Pile, top firs
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -76,8 +75,15 @@ def apply(game: EliteGame, order: Any) -> None:
 
 
 def _same(got: list[Any], want: list[Any], what: str) -> None:
-    if Counter(got) != Counter(want):
+    if sorted(map(_name, got)) != sorted(map(_name, want)):
         raise RuleError("chance", f"{what}: that is not an order of the {len(want)} cards due")
+
+
+def _name(card: Any) -> str:
+    """What tells one card from another: an UNO card's code, an Elite card's id."""
+    if isinstance(card, UnoCard):
+        return card.code
+    return card.id if isinstance(card, EliteCard) else repr(card)
 
 
 def _record(game: EliteGame, event: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ clock, no randomness of its own.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -150,6 +151,22 @@ class EliteGame:
 
     def sample_chance(self, rng: random.Random) -> None:
         self.apply_chance(chance.sample(self, rng))
+
+    def clone(self, record: bool = False) -> EliteGame:
+        """An independent copy for search to play on: every pile, hand and queue copied; the
+        cards (immutable), the deck table and the options shared. Unrecorded by default."""
+        twin = copy.copy(self)
+        twin.recording = record
+        twin.events = list(self.events) if record else []
+        twin.log = self.log[-view.LOG_LINES :]
+        for name in ("hands", "player_decks", "lineups", "elite_discards", "peeks"):
+            setattr(twin, name, [list(x) for x in getattr(self, name)])
+        twin.draw, twin.discard, twin.steps = list(self.draw), list(self.discard), list(self.steps)
+        twin.owed = [list(x) for x in self.owed]
+        twin.skips, twin.uno_state = list(self.skips), list(self.uno_state)
+        twin.draft = copy.deepcopy(self.draft)
+        twin.stats = copy.deepcopy(self.stats)
+        return twin
 
     # ------------------------------------------------------------------ reading
     def seat_view(self, seat: int) -> dict[str, Any]:

@@ -30,7 +30,7 @@ def bot_names(names: Sequence[str], players: int) -> list[str]:
 
 def play_game(game: EliteGame, bots: Sequence[str], rng: random.Random) -> int:
     """Play to the end; returns the number of actions taken."""
-    greedy = [b == "greedy" for b in bots]
+    greedy = [b != "random" for b in bots]  # greedy and search call and catch every time
     actions = 0
     while not game.is_terminal() and actions < MAX_ACTIONS:
         if game.is_chance_node():

@@ -44,6 +44,9 @@ class UnoCard:
             code += "c"
         return UnoCard(code, colour, rank, elite, recover)
 
+    def __hash__(self) -> int:  # the code names the card (and hashing one str is cheap)
+        return hash(self.code)
+
     @property
     def wild(self) -> bool:
         return self.colour is None

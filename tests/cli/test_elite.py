@@ -141,5 +141,8 @@ def test_the_files_load_and_name_themselves_in_errors(tmp_path):
 
 
 def test_a_bot_elite_does_not_have_is_one_line(capsys):
-    code, line = fails(capsys, "simulate", "--ruleset", "elite", "--games", "1", "--bots", "search")
-    assert code == 2 and line == "tinker-tray simulate: Elite bots are random, greedy, not search"
+    code, line = fails(capsys, "simulate", "--ruleset", "elite", "--games", "1", "--bots", "pixie")
+    assert (
+        code == 2
+        and line == "tinker-tray simulate: Elite bots are random, greedy, search, not pixie"
+    )
