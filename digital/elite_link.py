@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Collection, Mapping
+import time
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from digital.engine_link import GameProgress
 from engine.elite import CHANCE, TERMINAL, EliteGame, RuleError
 from engine.elite import actions as A
 from engine.elite import bots as elite_bots
+from engine.elite import search as elite_search
+from engine.search import parse_budget
 from tray.bus import Bus
 from tray.player import Scheduler
 
@@ -31,18 +34,50 @@ BOTS = tuple(elite_bots.BOTS)
 """UNO Elite's bots (`engine.elite.bots`), by the names the other rulesets use."""
 
 MAX_INTERJECTIONS = 50  # bots' out-of-turn actions between two moves: far more than a game has
+MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think, whatever its budget says
+Mover = Callable[[EliteGame, int, random.Random], int]
 
 
 def make_bots(names: list[str], players: int) -> list[str]:
-    """Bots dealt round the table from `names` (ValueError, naming the bots, if one is unknown)."""
+    """Bots dealt round the table from `names` (ValueError, naming the bots, if one is unknown
+    or a search budget is not one)."""
     if not names:
         raise ValueError(f"bots is a bot name or a list of them ({', '.join(BOTS)})")
-    unknown = [n for n in names if n not in BOTS]
+    unknown = [n for n in names if n.partition(":")[0] not in BOTS]
     if unknown:
         raise ValueError(
-            f"UNO Elite's bots are {' and '.join(BOTS)}: there is no {unknown[0]!r} bot for it"
+            f"UNO Elite's bots are {', '.join(BOTS[:-1])} and {BOTS[-1]}: "
+            f"there is no {unknown[0]!r} bot for it"
         )
+    for name in set(names):
+        mover(name)  # ValueError for a bad budget, before the game starts
     return [names[s % len(names)] for s in range(players)]
+
+
+def mover(spec: str) -> Mover:
+    """The bot named by `spec`: `random`, `greedy`, or `search` with an optional budget after a
+    colon, as for the other rulesets (`search:300` rollouts a move, `search:200ms`); a search
+    stops after `engine.elite.search.MOVE_SECONDS` (or its own time) on the wall clock, so a
+    person never waits long for it."""
+    name, _, budget = spec.partition(":")
+    if name != "search":
+        if budget:
+            raise ValueError(f"the {name} bot takes no budget ({spec!r})")
+        return elite_bots.BOTS[name]
+    rollouts, seconds = parse_budget(budget) if budget else (None, None)
+    if rollouts is not None and rollouts < 1:
+        raise ValueError(f"the search bot needs at least 1 rollout a move, not {rollouts}")
+    if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
+        raise ValueError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
+    limit = seconds or elite_search.MOVE_SECONDS
+    count = rollouts or (10**6 if seconds else elite_search.DEFAULT_ROLLOUTS)
+
+    def search(game: EliteGame, seat: int, rng: random.Random) -> int:
+        return elite_search.search_bot(
+            game, seat, rng, rollouts=count, clock=time.perf_counter, seconds=limit
+        )
+
+    return search
 
 
 def uno_plays(game: EliteGame, seat: int) -> list[int]:
@@ -76,6 +111,7 @@ class EliteLink:
         if len(bots) < n:
             raise ValueError(f"{n} seats need {n} bots (a person's seat ignores its bot)")
         self.bus, self.game, self.bots, self.rng = bus, game, bots, rng
+        self._movers = [mover(spec) for spec in bots]
         self.humans = frozenset(humans)
         self.pace = pace
         self.lock = threading.RLock()
@@ -157,7 +193,7 @@ class EliteLink:
         self._publish()
 
     def _bot_moves(self, seat: int) -> None:
-        self.game.apply_action(elite_bots.BOTS[self.bots[seat]](self.game, seat, self.rng), seat)
+        self.game.apply_action(self._movers[seat](self.game, seat, self.rng), seat)
 
     def _bot_interjects(self) -> bool:
         """Each bot, once: does it call UNO or catch someone out of turn (`bots.interject`)?"""
@@ -165,7 +201,7 @@ class EliteLink:
         for seat in range(len(g.players)):
             if seat in self.humans or self._interjected >= MAX_INTERJECTIONS:
                 continue
-            greedy = self.bots[seat] == "greedy"
+            greedy = self.bots[seat] != "random"  # greedy and search always call and catch
             action = elite_bots.interject(g, seat, self.rng, greedy)
             if action is not None:
                 self._interjected += 1

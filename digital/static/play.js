@@ -80,9 +80,6 @@
     const elite = $("ruleset").value === "elite";
     $("modebox").classList.toggle("hidden", !elite);
     $("targetbox").classList.toggle("hidden", elite);
-    const search = $("bots").querySelector("option[value='search']");
-    search.disabled = elite;  // UNO Elite's bots are random and greedy
-    if (elite && $("bots").value === "search") $("bots").value = "greedy";
   };
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link

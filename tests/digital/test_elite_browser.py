@@ -143,11 +143,8 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page = context.new_page()
         page.goto(f"{served.url}/play?new=1&token={TOKEN}")
         page.wait_for_selector("#start:not([disabled])", timeout=WAIT)
-        page.select_option("#bots", "search")
         page.select_option("#ruleset", "elite")
         assert page.is_visible("#modebox") and page.is_hidden("#targetbox")
-        assert page.input_value("#bots") == "greedy"  # Elite has no search bot
-        assert page.is_disabled("#bots option[value='search']")
         page.select_option("#mode", "draft")
         page.select_option("#bots", "random")
         assert fits(page)

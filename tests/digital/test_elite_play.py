@@ -151,7 +151,10 @@ def test_refused_moves_say_why_and_change_nothing(session):
     [
         ({"options": {"mode": "dynasty"}}, "dynasty needs each player's deck file"),
         ({"options": {"mode": "blitz"}}, "quick or draft, not 'blitz'"),
-        ({"bots": "search"}, "UNO Elite's bots are random and greedy"),
+        ({"bots": "smart"}, "UNO Elite's bots are random, greedy and search: there is no 'smart'"),
+        ({"bots": "search:0"}, "at least 1 rollout a move"),
+        ({"bots": "search:9s"}, "0 to 2 s a move"),
+        ({"bots": "greedy:5"}, "the greedy bot takes no budget"),
     ],
 )
 def test_what_digital_elite_cannot_play_is_refused_in_a_sentence(session, kw, says):
@@ -240,7 +243,7 @@ def test_a_finished_elite_game_is_tallied_on_the_scoreboard(client, journal):
     ("body", "says"),
     [
         ({**NEW, "options": {"mode": 3}}, "mode"),
-        ({**NEW, "bots": ["search"]}, "random and greedy"),
+        ({**NEW, "bots": ["smart"]}, "random, greedy and search"),
         ({**NEW, "players": ["Ann"]}, "player"),
         ({**NEW, "humans": [5]}, "seats are 0 to 2"),
     ],
@@ -395,3 +398,13 @@ def test_each_draft_pick_and_activation_is_offered_with_the_cards_powers(session
     assert activations, "greedy play reaches an activation"
     for move in activations:
         assert view["hints"][str(move["action"])] == lineup[move["words"].removeprefix("activate ")]
+
+
+@pytest.mark.slow  # a search bot thinks up to 0.2 s a move
+def test_a_person_plays_elite_against_the_search_bot(session):
+    keys = session.new_game(
+        ["Ann", "Ben"], [0], ["search:30"], options={"mode": "draft"}, ruleset="elite", seed=4
+    )
+    assert session.elite_link.bots == ["search:30", "search:30"]
+    play_out(session, keys, random.Random(4))
+    assert session.view()["winner"] in ("Ann", "Ben")

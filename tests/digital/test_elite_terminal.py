@@ -152,8 +152,8 @@ def test_the_command_plays_elite_to_the_end_from_piped_input(monkeypatch, capsys
 def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys):
     assert cli.main(["play", "--ruleset", "elite", "--option", "mode=dynasty"]) == 2
     assert "dynasty needs each player's deck file" in capsys.readouterr().err
-    assert cli.main(["play", "--ruleset", "elite", "--bots", "search"]) == 2
-    assert "UNO Elite's bots are random and greedy" in capsys.readouterr().err
+    assert cli.main(["play", "--ruleset", "elite", "--bots", "smart"]) == 2
+    assert "UNO Elite's bots are random, greedy and search" in capsys.readouterr().err
 
 
 @pytest.mark.slow
