@@ -100,6 +100,10 @@ def test_the_end_of_an_elite_game_shows_the_winner_and_the_tally(served, phone, 
     res = start(served, seed=9)
     phone.goto(served.url + res["links"]["0"])
     phone.wait_for_selector("#eactions button[data-action]", timeout=WAIT)
+    board = browser.new_context(viewport=PHONE).new_page()  # the scoreboard, open all along
+    board.goto(served.url + "/")
+    board.wait_for_selector(".status:text('live')", timeout=WAIT)
+    assert board.is_hidden("#elitebox")
     session = served.app.state.digital
     key = res["keys"]["0"]
     rng = random.Random(3)
@@ -112,10 +116,8 @@ def test_the_end_of_an_elite_game_shows_the_winner_and_the_tally(served, phone, 
     phone.wait_for_selector(f"#etally li[data-name='{winner}']", timeout=WAIT)
     assert "1 win of 1" in phone.inner_text(f"#etally li[data-name='{winner}']")
     assert fits(phone)
-    board = browser.new_context(viewport=PHONE).new_page()
     try:
-        board.goto(served.url + "/")
-        board.wait_for_selector("#elitebox:not(.hidden)", timeout=WAIT)
+        board.wait_for_selector("#elitebox:not(.hidden)", timeout=WAIT)  # live, no reload
         assert "1 win of 1" in board.inner_text(f"#elitewins li[data-name='{winner}']")
         assert board.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     finally:
