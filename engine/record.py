@@ -41,8 +41,8 @@ def _lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
         yield number, obj
 
 
-def game_from_header(header: dict[str, Any], line: int = 1) -> Game:
-    """A game dealt as the header says (deck, or seed to shuffle with)."""
+def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str], dict]:
+    """What every record's header holds, UNO Elite's too: the format, the players, the options."""
     if header.get("format") != FORMAT:
         raise RecordError(line, f"not a game record: 'format' must be {FORMAT!r}")
     players = header.get("players")
@@ -51,6 +51,12 @@ def game_from_header(header: dict[str, Any], line: int = 1) -> Game:
     options = header.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(line, "'options' must be an object")
+    return players, options
+
+
+def game_from_header(header: dict[str, Any], line: int = 1) -> Game:
+    """A game dealt as the header says (deck, or seed to shuffle with)."""
+    players, options = players_and_options(header, line)
     try:
         game = Game(header.get("ruleset", "disney"), players, header.get("dealer", 0), options)
         if "deck" in header:

@@ -16,7 +16,7 @@ from engine.elite.events import EventError
 from engine.elite.game import EliteGame
 from engine.elite.uno import card_of_code
 from engine.errors import RuleError
-from engine.record import FORMAT, RecordError
+from engine.record import RecordError, players_and_options
 
 
 def _rows(value: Any, what: str) -> str:
@@ -26,14 +26,7 @@ def _rows(value: Any, what: str) -> str:
 
 
 def game_from_header(header: dict[str, Any], line: int = 1) -> EliteGame:
-    if header.get("format") != FORMAT:
-        raise RecordError(line, f"not a game record: 'format' must be {FORMAT!r}")
-    players = header.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError(line, "'players' must be a list of names")
-    options = header.get("options", {})
-    if not isinstance(options, dict):
-        raise RecordError(line, "'options' must be an object")
+    players, options = players_and_options(header, line)
     try:
         codes = header.get("deck")
         if not isinstance(codes, list):
