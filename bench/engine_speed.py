@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -71,37 +72,41 @@ def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
     if build == "python":
         env["TINKER_TRAY_PURE"] = "1"
     job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
-    start = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", _OURS, job],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    seconds = time.perf_counter() - start
+    out, seconds, cpu = _run([sys.executable, "-c", _OURS, job], env=env, cwd=ROOT)
     figures = json.loads(out)
     if figures["engine"] != build:
         sys.exit(f"asked for the {build} engine, got {figures['engine']} (run ./tinker first)")
-    return {"hands_per_s": hands / seconds, "decisions_per_hand": figures["decisions_per_hand"]}
+    return {
+        "hands_per_s": hands / seconds,
+        "hands_per_cpu_s": hands / cpu,
+        "decisions_per_hand": figures["decisions_per_hand"],
+    }
+
+
+def _run(cmd: list[str], **kw: Any) -> tuple[str, float, float]:
+    """A child process's output, its wall-clock seconds and its CPU seconds (user + system: on a
+    shared machine the CPU time moves less with the neighbours' load than the wall clock)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return out, seconds, cpu
 
 
 def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
     """rlcard's UnoGame, 2 and 4 players, each a whole process."""
     out = {}
     for players in (2, 4):
-        start = time.perf_counter()
-        figures = json.loads(
-            subprocess.run(
-                [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
+        text, seconds, cpu = _run(
+            [str(py), str(HERE / "_rlcard_uno.py"), str(hands), str(seed), str(players)]
         )
-        seconds = time.perf_counter() - start
-        out[players] = {"hands_per_s": hands / seconds, "decisions_per_hand": figures["steps"]}
+        out[players] = {
+            "hands_per_s": hands / seconds,
+            "hands_per_cpu_s": hands / cpu,
+            "decisions_per_hand": json.loads(text)["steps"],
+        }
     return out
 
 
@@ -193,13 +198,15 @@ def main() -> None:
     print(
         f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
         f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}"
+        f" {'CPU hands/s':>11} {'x rlcard':>8}"
     )
     for players in (2, 4):
         peer = ("rlcard", "", players)
         r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
+        r_cpu = median(peer, "hands_per_cpu_s")
         print(
             f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
-            f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f}"
+            f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f} {'':>8} {r_cpu:>11,.0f}"
         )
         for name in rulesets:
             for build in BUILDS:
@@ -209,6 +216,8 @@ def main() -> None:
                     f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
                     f" {dec:>14.1f} {hands * dec:>11,.0f}"
                     f" {hands * dec / (r_hands * r_dec):>7.2f}x"
+                    f" {median(key, 'hands_per_cpu_s'):>11,.0f}"
+                    f" {median(key, 'hands_per_cpu_s') / r_cpu:>7.2f}x"
                 )
     search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
     if search is not None:
