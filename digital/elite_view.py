@@ -44,27 +44,13 @@ def elite_view(link: EliteLink, seat: int | None, tally: dict[str, Any]) -> dict
 
 
 def hints(inner: Mapping[str, Any], seat: int | None) -> dict[str, str]:
-    """{action: the powers of the Elite card it names} for the seat's legal actions that name
-    one of the cards it chooses among (its Lineup, its Elite discards, the draft's showing cards,
-    a searched card), so a choice can be made without looking the card up: "activate Yuki
-    Tsunoda (blue)" has the hint "Swap Hands". A name two such cards share with different powers
-    gets no hint. (Matched by the card's words: the engine's legal actions do not name the card
-    otherwise; /work/wt/ELITE-REQUESTS.md asks for that.)"""
+    """{action: the powers of the Elite card it names}, so a choice (activate, recover, draft,
+    substitute ...) can be made without looking the card up: "activate Yuki Tsunoda (blue)" has
+    the hint "Swap Hands"."""
     if seat is None:
         return {}
-    own = inner["seats"][seat]
-    cards = [*own["lineup"], *own["elite_discard"], *(inner.get("draft") or {}).get("showing", [])]
-    if inner.get("searched"):
-        cards.append(inner["searched"]["card"])
-    powers: dict[str, set[str]] = {}
-    for card in cards:
-        label, _, said = card["words"].partition(": ")
-        powers.setdefault(label, set()).add(said or "no power")
-    out: dict[str, str] = {}
-    for move in inner.get("legal", []):
-        named = [label for label in powers if label in move["words"]]
-        if named:
-            label = max(named, key=len)
-            if len(powers[label]) == 1:
-                out[str(move["action"])] = next(iter(powers[label]))
-    return out
+    return {
+        str(move["action"]): " + ".join(move["elite"]["powers"]) or "no power"
+        for move in inner.get("legal", [])
+        if "elite" in move
+    }

@@ -25,7 +25,7 @@ window.TinkerElite = (() => {
   }
 
   function unoCard(card, legal, act) {
-    const play = legal.find((m) => m.words.toLowerCase() === `play ${card.words}`.toLowerCase());
+    const play = legal.find((m) => m.kind === "play" && m.card === card.code);
     return el("button", {
       class: `card uc c-${card.colour}`, "data-code": card.code, disabled: !play,
       "aria-label": play ? play.words : card.words, onclick: () => play && act(play.action),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.elite import actions as A
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard
 
@@ -92,7 +93,17 @@ def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
-    out["legal"] = [
-        {"action": a, "words": game.describe(a, seat)} for a in game.legal_actions(seat)
-    ]
+    out["legal"] = [_move(game, a, seat) for a in game.legal_actions(seat)]
     return out
+
+
+def _move(game: EliteGame, action: int, seat: int) -> dict[str, Any]:
+    """A legal action as a display needs it: its number, its kind (`actions.decode`), its words,
+    and the card it names: an UNO card's code (`card`), or the Elite card itself (`elite`)."""
+    kind, arg = A.decode(action)
+    move: dict[str, Any] = {"action": action, "kind": kind, "words": game.describe(action, seat)}
+    if kind in (A.PLAY_KIND, A.CARD_KIND):
+        move["card"] = game.kinds[arg].code
+    elif kind == A.ELITE_KIND:
+        move["elite"] = game.elite_cards[arg].as_dict()
+    return move

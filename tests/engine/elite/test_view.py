@@ -108,3 +108,17 @@ def test_the_greedy_bot_plays_for_its_lineup_and_activates_it():
     game.apply_action(pick(game, "T06-red"))
     fewest = min((1, 2), key=lambda s: len(game.hands[s]))
     assert greedy_bot(game, 0, rng) == A.TARGET + fewest
+
+
+def test_each_legal_action_names_its_kind_and_the_card_it_plays_or_chooses():
+    game = table(hands={0: ["r3", "r4e", "ew", "g1"]}, top="r5")
+    game.lineups[0] = [elite("T06-red"), elite("T01-blue")]
+    moves = game.seat_view(0)["legal"]
+    plays = {m["card"] for m in moves if m["kind"] == "play"}
+    assert plays == {"r3", "r4e", "ew"} and {"draw"} <= {m["kind"] for m in moves}
+    game.apply_action(play(game, "r4e"))
+    [activate] = [m for m in game.seat_view(0)["legal"] if m["kind"] == "elite"]
+    assert activate["elite"]["id"] == "T06-red" and activate["elite"]["powers"] == [
+        "Draw 3, Target"
+    ]
+    assert activate["action"] == pick(game, "T06-red")
