@@ -18,8 +18,9 @@ from engine.elite import record as elite_record
 from tray.bus import Bus
 
 ELITE = "elite"
-MODES = ("quick", "draft")
-"""The modes digital play offers (dynasty needs a deck file per player: `simulate` takes them)."""
+MODES = ("quick", "draft", "dynasty")
+"""UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
+can read from files (`play --option decks=...`), so the page offers quick and draft."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,11 +42,20 @@ def new_game(
     opts = dict(options or {})
     mode = opts.setdefault("mode", "quick")
     if mode not in MODES:
+        raise ValueError(f"UNO Elite's mode is {', '.join(MODES)}, not {mode!r}")
+    if mode == "dynasty" and not _loaded_decks(opts.get("decks")):
         raise ValueError(
-            f"UNO Elite's mode in digital play is {' or '.join(MODES)}, not {mode!r}"
-            + (" (dynasty needs each player's deck file)" if mode == "dynasty" else "")
+            "dynasty needs each player's own Player Deck, read from files: "
+            "tinker-tray play --ruleset elite --option mode=dynasty --option decks=A.tsv,B.tsv,..."
         )
     return EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+
+
+def _loaded_decks(decks: Any) -> bool:
+    """Player Decks the command line read (Elite cards), not words from a request."""
+    return isinstance(decks, list) and all(
+        isinstance(d, list) and all(isinstance(c, EliteCard) for c in d) for d in decks
+    )
 
 
 def link(

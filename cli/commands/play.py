@@ -105,14 +105,26 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     changed = threading.Event()
     elite = args.ruleset == "elite"
-    session = DigitalSession(Bus(), on_change=changed.set, elite=_elite_box() if elite else None)
+    options = parse_options(args.option)
+    box = None
+    if elite:  # its files (cards=, deck=, dynasty's decks=) are read here, not by digital play
+        from cli.elite_files import game_inputs
+        from digital.elite_game import EliteBox
+
+        try:
+            inputs = game_inputs(options)
+        except ValueError as exc:  # a file missing or malformed, named with its line
+            print(f"tinker-tray play: {exc}", file=sys.stderr)
+            return 2
+        box, options = EliteBox(inputs["cards"], inputs["deck"]), inputs["options"]
+    session = DigitalSession(Bus(), on_change=changed.set, elite=box)
     try:
         keys = session.new_game(
             [name for name in args.players.split(",")],
             parse_seats(args.humans),
             [b.strip() for b in args.bots.split(",") if b.strip()],
             args.dealer,
-            parse_options(args.option),
+            options,
             args.ruleset,
             seed=args.seed,
             pace=args.pace,
@@ -160,12 +172,6 @@ def _disney_play(args, session, keys, changed, read, console):
         show=show,
         hands=args.hands,
     )
-
-
-def _elite_box():
-    from cli.app import elite_box
-
-    return elite_box()
 
 
 def _save(session, path: Path | None, console) -> None:

@@ -149,8 +149,9 @@ def test_refused_moves_say_why_and_change_nothing(session):
 @pytest.mark.parametrize(
     ("kw", "says"),
     [
-        ({"options": {"mode": "dynasty"}}, "dynasty needs each player's deck file"),
-        ({"options": {"mode": "blitz"}}, "quick or draft, not 'blitz'"),
+        ({"options": {"mode": "dynasty"}}, "dynasty needs each player's own Player Deck"),
+        ({"options": {"mode": "dynasty", "decks": [["001"], ["002"]]}}, "read from files"),
+        ({"options": {"mode": "blitz"}}, "quick, draft, dynasty, not 'blitz'"),
         ({"bots": "smart"}, "UNO Elite's bots are random, greedy and search: there is no 'smart'"),
         ({"bots": "search:0"}, "at least 1 rollout a move"),
         ({"bots": "search:9s"}, "0 to 2 s a move"),
@@ -243,6 +244,7 @@ def test_a_finished_elite_game_is_tallied_on_the_scoreboard(client, journal):
     ("body", "says"),
     [
         ({**NEW, "options": {"mode": 3}}, "mode"),
+        ({**NEW, "options": {"mode": "dynasty", "decks": "a.tsv,b.tsv"}}, "read from files"),
         ({**NEW, "bots": ["smart"]}, "random, greedy and search"),
         ({**NEW, "players": ["Ann"]}, "player"),
         ({**NEW, "humans": [5]}, "seats are 0 to 2"),

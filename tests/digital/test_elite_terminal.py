@@ -149,9 +149,48 @@ def test_the_command_plays_elite_to_the_end_from_piped_input(monkeypatch, capsys
     assert "UNO Elite (no Tinker Bell)" in out and "won UNO Elite." in out
 
 
-def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys):
+DYNASTY_DECK = [
+    "001\tAlex Albon\tdriver\tred\tSkip uno Target + Peek uno",
+    "004\tFernando Alonso\tdriver\tblue\tPlay Again uno + Reverse uno",
+    "007\tKimi Antonelli\tdriver\tgreen\tDraw 1 uno + Skip uno",
+    "013\tGabriel Bortoleto\tdriver\tyellow\tReverse uno + Discard 1 uno",
+    "028\tIsack Hadjar\tdriver\tred\tPeek uno + Search elite",
+    "048\tLando Norris\tdriver\tblue\tRecover 4 elite + Play Again uno",
+    "067\tYuki Tsunoda\tdriver\tgreen\tSwap Hands uno + Recover 1 elite",
+    "072\tMax Verstappen\tdriver\tyellow\tDraw 4 uno Target + Play Again uno",
+]
+
+
+def test_the_command_plays_dynasty_with_each_players_own_deck(monkeypatch, capsys, tmp_path):
+    ann, ben = tmp_path / "ann.tsv", tmp_path / "ben.tsv"
+    ann.write_text("\n".join(DYNASTY_DECK) + "\n")
+    ben.write_text("\n".join(reversed(DYNASTY_DECK)) + "\n")
+    record = tmp_path / "dynasty.jsonl"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
+    args = ["play", "--ruleset", "elite", "--players", "Ann,Ben", "--seed", "3", "--pace", "0"]
+    args += ["--option", "mode=dynasty", "--option", f"decks={ann},{ben}"]
+    assert cli.main([*args, "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "UNO Elite (dynasty)" in out and "won UNO Elite." in out
+    assert "Max Verstappen (yellow)" in out  # the decks' own cards in the Lineups
+    assert cli.main(["replay", str(record)]) == 0
+
+
+def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys, tmp_path):
     assert cli.main(["play", "--ruleset", "elite", "--option", "mode=dynasty"]) == 2
-    assert "dynasty needs each player's deck file" in capsys.readouterr().err
+    assert "dynasty needs each player's own Player Deck" in capsys.readouterr().err
+    short = tmp_path / "short.tsv"
+    short.write_text("\n".join(DYNASTY_DECK[:7]) + "\n")
+    decks = f"decks={short},{short}"
+    argv = ["play", "--ruleset", "elite", "--option", "mode=dynasty", "--option", decks]
+    assert cli.main(argv) == 2  # four players by default
+    assert "one Player Deck per player (4)" in capsys.readouterr().err
+    argv[1:1] = ["--players", "Ann,Ben"]
+    assert cli.main(argv) == 2
+    assert "construction rule 1" in capsys.readouterr().err
+    argv[-1] = f"decks={tmp_path / 'missing.tsv'},{short}"
+    assert cli.main(argv) == 2
+    assert "missing.tsv" in capsys.readouterr().err
     assert cli.main(["play", "--ruleset", "elite", "--bots", "smart"]) == 2
     assert "UNO Elite's bots are random, greedy and search" in capsys.readouterr().err
 
