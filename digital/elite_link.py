@@ -16,19 +16,18 @@ one re-entrant lock; with `pace` > 0 the bots move one step per `pace` seconds o
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from digital.engine_link import GameProgress
+from digital.paced import PacedLink, human_seats
 from engine.elite import CHANCE, TERMINAL, EliteGame, RuleError
 from engine.elite import actions as A
 from engine.elite import bots as elite_bots
 from engine.elite import search as elite_search
 from engine.search import parse_budget
 from tray.bus import Bus
-from tray.player import Scheduler
 
 BOTS = tuple(elite_bots.BOTS)
 """UNO Elite's bots (`engine.elite.bots`), by the names the other rulesets use."""
@@ -87,12 +86,13 @@ def uno_plays(game: EliteGame, seat: int) -> list[int]:
     return [a for a in game.legal_actions(seat) if A.PLAY <= a < A.DRAW]
 
 
-class EliteLink:
+class EliteLink(PacedLink):
     """Runs an Elite game of bots and people (`humans`). The same surface as EngineLink for
     `DigitalSession`: `game`, `humans`, `lock`, `start`, `close`, `act`, `act_event`."""
 
     waiting_for_tinker_bell = False  # UNO Elite has no Tinker Bell
     choosing = False
+    loop_name = "elite-pace"
 
     def __init__(
         self,
@@ -105,32 +105,18 @@ class EliteLink:
         pace: float = 0.0,
     ):
         n = len(game.players)
-        bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < n]
-        if bad:
-            raise ValueError(f"human seats are 0 to {n - 1}, not {bad[0]!r}")
+        self.humans = human_seats(humans, n)
         if len(bots) < n:
             raise ValueError(f"{n} seats need {n} bots (a person's seat ignores its bot)")
+        super().__init__(pace)
         self.bus, self.game, self.bots, self.rng = bus, game, bots, rng
         self._movers = [mover(spec) for spec in bots]
-        self.humans = frozenset(humans)
-        self.pace = pace
-        self.lock = threading.RLock()
-        self._loop: Scheduler | None = None
-        self._step_due = False
-        self._closed = False
         self._published = 0
         self._interjected = 0  # bots' out-of-turn actions since the last move
 
     def start(self) -> None:
         with self.lock:
             self._advance()
-
-    def close(self) -> None:
-        with self.lock:
-            self._closed = True
-            loop, self._loop = self._loop, None
-        if loop is not None:
-            loop.close()
 
     def is_over(self) -> bool:
         return self.game.current_player() == TERMINAL
@@ -210,24 +196,10 @@ class EliteLink:
         self._interjected = 0
         return False
 
-    def _schedule(self) -> None:
-        if self._step_due:
-            return
-        if self._loop is None:
-            self._loop = Scheduler("elite-pace")
-        self._step_due = True
-        self._loop.call_later(self.pace, self._tick)
-
-    def _tick(self) -> None:
-        with self.lock:
-            self._step_due = False
-            if self._closed:
-                return
-            g = self.game
-            seat = g.current_player()
-            if seat >= 0 and seat not in self.humans and not self._bot_interjects():
-                self._bot_moves(seat)
-            self._advance()
+    def _paced_step(self) -> None:
+        seat = self.game.current_player()
+        if seat >= 0 and seat not in self.humans and not self._bot_interjects():
+            self._bot_moves(seat)
 
     def _publish(self) -> None:
         g = self.game

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import threading
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
+from digital.paced import PacedLink, human_seats
 from engine import cards as C
 from engine.bots import Bot
 from engine.game import Game
@@ -47,7 +47,7 @@ class GameProgress(Event):
     game_winner: Any = None
 
 
-class EngineLink:
+class EngineLink(PacedLink):
     """Runs a game of bots (and people, at the `humans` seats) between Tinker Bell picks.
 
     Thread-safe: picks arrive from the bus's relay thread, people's actions from the web
@@ -67,21 +67,14 @@ class EngineLink:
         settles_in: Callable[[Pick], float] | None = None,
     ):
         n = len(game.players)
-        bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < n]
-        if bad:
-            raise ValueError(f"human seats are 0 to {n - 1}, not {bad[0]!r}")
+        self.humans = human_seats(humans, n)
         missing = [s for s in range(n) if s not in humans and (s >= len(bots) or bots[s] is None)]
         if missing:
             raise ValueError(f"seat {missing[0]} needs a bot or a person")
+        super().__init__(pace)
         self.bus, self.game, self.bots = bus, game, bots
-        self.humans = frozenset(humans)
-        self.pace = pace
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
-        self.lock = threading.RLock()
-        self._loop: Scheduler | None = None  # started with the first paced step
-        self._step_due = False
-        self._closed = False
         self._published = len(game.events)
         self.settles_in = settles_in  # seconds until a pick's lights settle (None: at once)
         self.choosing: bool = False  # a pick is made; the game takes it when its lights settle
@@ -93,11 +86,7 @@ class EngineLink:
 
     def close(self) -> None:
         self._unsubscribe()
-        with self.lock:
-            self._closed = True
-            loop, self._loop = self._loop, None
-        if loop is not None:
-            loop.close()
+        super().close()
 
     def is_over(self) -> bool:
         return self.game.is_terminal()
@@ -208,23 +197,10 @@ class EngineLink:
         assert bot is not None, f"seat {seat} is a person's"  # checked in __init__
         return bot
 
-    def _schedule(self) -> None:
-        if self._step_due:
-            return
-        if self._loop is None:
-            self._loop = Scheduler("digital-pace")
-        self._step_due = True
-        self._loop.call_later(self.pace, self._tick)
-
-    def _tick(self) -> None:
-        with self.lock:
-            self._step_due = False
-            if self._closed:
-                return
-            g = self.game
-            if not g.is_terminal() and not g.is_chance_node():
-                self._bot_step()
-            self._advance()  # schedules the next step, publishes
+    def _paced_step(self) -> None:
+        g = self.game
+        if not g.is_terminal() and not g.is_chance_node():
+            self._bot_step()
 
     def _publish(self) -> None:
         g = self.game

@@ -8,6 +8,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import Any
 
 from cli.arguments import at_least
 from cli.files import file_problem
@@ -94,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from cli.commands.simulate import parse_options
     from digital.elite_terminal import EliteTerminalPlay
     from digital.session import DigitalSession
     from tray.bus import Bus
@@ -105,18 +105,11 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     changed = threading.Event()
     elite = args.ruleset == "elite"
-    options = parse_options(args.option)
-    box = None
-    if elite:  # its files (cards=, deck=, dynasty's decks=) are read here, not by digital play
-        from cli.elite_files import game_inputs
-        from digital.elite_game import EliteBox
-
-        try:
-            inputs = game_inputs(options)
-        except ValueError as exc:  # a file missing or malformed, named with its line
-            print(f"tinker-tray play: {exc}", file=sys.stderr)
-            return 2
-        box, options = EliteBox(inputs["cards"], inputs["deck"]), inputs["options"]
+    try:
+        options, box = _options(args.option, elite)
+    except ValueError as exc:  # a malformed option; a file missing or malformed, with its line
+        print(f"tinker-tray play: {exc}", file=sys.stderr)
+        return 2
     session = DigitalSession(Bus(), on_change=changed.set, elite=box)
     try:
         keys = session.new_game(
@@ -172,6 +165,21 @@ def _disney_play(args, session, keys, changed, read, console):
         show=show,
         hands=args.hands,
     )
+
+
+def _options(given: list[str], elite: bool) -> tuple[dict[str, Any], Any]:
+    """The options, and for UNO Elite the box of cards: its files (`cards=`, `deck=`, dynasty's
+    `decks=`) are read here, by the command line, never by digital play."""
+    from cli.commands.simulate import parse_options
+
+    options = parse_options(given)
+    if not elite:
+        return options, None
+    from cli.elite_files import game_inputs
+    from digital.elite_game import EliteBox
+
+    inputs = game_inputs(options)
+    return inputs["options"], EliteBox(inputs["cards"], inputs["deck"])
 
 
 def _save(session, path: Path | None, console) -> None:
