@@ -21,6 +21,7 @@ from digital import play_text as T
 from digital.elite_view import NO_TINKER_BELL
 from digital.play_menu import PRESS_WORDS, Act, Choice, Help, Quit, Redraw, Refuse, parse
 from digital.session import DigitalSession, SeatError
+from digital.terminal_seats import Left, TerminalSeats
 from engine.errors import RuleError
 
 SAID_UNO = re.compile(r"^(\d+)\s*(u|uno)\s*!?$")  # "3u": move 3, saying UNO!
@@ -35,11 +36,7 @@ which card, in what order) is a move of its own, offered when the game asks for 
 {NO_TINKER_BELL}: nothing waits for a button. Bad input changes nothing."""
 
 
-class Left(Exception):
-    """The person left the game (q, or end of input)."""
-
-
-class EliteTerminalPlay:
+class EliteTerminalPlay(TerminalSeats):
     """One UNO Elite game in one terminal; `run()` returns 0 when it ends or the person leaves."""
 
     def __init__(
@@ -51,12 +48,7 @@ class EliteTerminalPlay:
         read: Callable[[str], str] = input,
         console: Console | None = None,
     ) -> None:
-        self.session, self.keys, self.changed = session, dict(keys), changed
-        self.read = read
-        self.console = console or Console(highlight=False)
-        self.hot_seat = len(self.keys) > 1
-        self.revealed: int | None = None  # hot seat: the seat whose hand is on the screen
-        self._log: list[str] = []
+        super().__init__(session, keys, changed, read, console)
 
     def run(self) -> int:
         try:
@@ -77,14 +69,6 @@ class EliteTerminalPlay:
             self._say("You left the game.")
             return 0
 
-    def _table_view(self) -> dict[str, Any]:
-        """The one person's own view (its log says "You ..."); with several people at one
-        keyboard, nobody's: no hand is printed from it."""
-        if len(self.keys) == 1:
-            seat, key = next(iter(self.keys.items()))
-            return self.session.view(seat, key)
-        return self.session.view()
-
     # ------------------------------------------------------------------ a person's move
     def _turn(self, seat: int) -> None:
         if self.hot_seat and self.revealed != seat:
@@ -96,14 +80,6 @@ class EliteTerminalPlay:
         if view["uno_plays"]:
             self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
         self._ask(choices, seat)
-
-    def _hand_over(self, seat: int) -> None:
-        """Hot seat: clear the screen, then show the hand only once its player is there."""
-        name = self.session.view()["players"][seat]["name"]
-        self.console.clear()
-        self._say(f"{name} to move: pass the keyboard to {name}.", style="bold")
-        self._read(f"{name}, press Enter to see your hand (q leaves the game): ")
-        self.revealed = seat
 
     def _ask(self, choices: list[Choice], seat: int) -> None:
         """Read lines until one is a move the engine takes (or r, or q)."""
@@ -143,12 +119,6 @@ class EliteTerminalPlay:
             return False
         return True
 
-    def _read(self, prompt: str) -> str:
-        line = self.read(prompt)
-        if line.strip().lower() in ("q", "quit", "exit"):
-            raise Left()
-        return line
-
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:
         width = self.console.width
@@ -160,10 +130,3 @@ class EliteTerminalPlay:
         log = list(view["elite"].get("log", []))
         self._print(*T.log(T.new_lines(self._log, log)))
         self._log = log
-
-    def _print(self, *lines: Any) -> None:
-        for line in lines:
-            self.console.print(line)
-
-    def _say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))

@@ -43,6 +43,7 @@ from digital.play_menu import (
     tinker_bell_waits,
 )
 from digital.session import DigitalSession, SeatError
+from digital.terminal_seats import Left, TerminalSeats
 from engine.hand import RuleError
 from tray.config import ShowSettings
 from tray.pick import Picker
@@ -57,11 +58,7 @@ HAND_OVER = re.compile(r"Hand \d+ is over: ")  # the log's line for a result: pr
 GUARD_S = 2.0  # longest wait for a bot's move before looking again (a guard, not a poll)
 
 
-class Left(Exception):
-    """The person left the game (q, or end of input)."""
-
-
-class TerminalPlay:
+class TerminalPlay(TerminalSeats):
     """One game in one terminal. `run()` returns 0 when the game ends, the asked-for number of
     hands has been played, or the person leaves."""
 
@@ -77,14 +74,10 @@ class TerminalPlay:
         show: Callable[[str, str | None], None] | None = None,
         hands: int | None = None,
     ) -> None:
-        self.session, self.keys, self.changed, self.picker = session, dict(keys), changed, picker
-        self.read = read
-        self.console = console or Console(highlight=False)
+        super().__init__(session, keys, changed, read, console)
+        self.picker = picker
         self.show = show
         self.hands = hands
-        self.hot_seat = len(self.keys) > 1
-        self.revealed: int | None = None  # hot seat: the seat whose hand is on the screen
-        self._log: list[str] = []
         self._announced = 0  # finished hands whose result is on screen
 
     # ------------------------------------------------------------------ the loop
@@ -115,14 +108,6 @@ class TerminalPlay:
             self._say(f"You left the game at hand {self.session.view()['hand_no']}.")
             return 0
 
-    def _table_view(self) -> dict[str, Any]:
-        """The one person's own view (the log says "You play..."), or with several people at
-        one keyboard, nobody's: the hand in it is never printed from here."""
-        if len(self.keys) == 1:
-            seat, key = next(iter(self.keys.items()))
-            return self.session.view(seat, key)
-        return self.session.view()
-
     # ------------------------------------------------------------------ a person's move
     def _turn(self, seat: int) -> None:
         if self.hot_seat and self.revealed != seat:
@@ -134,15 +119,6 @@ class TerminalPlay:
         if view.get("uno_possible"):
             self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
         self._ask(choices, "Your move", tinker_bell=False)
-
-    def _hand_over(self, seat: int) -> None:
-        """Hot seat: clear the screen, then show the hand only once its player is there."""
-        name = self.session.view()["players"][seat]["name"]
-        self.console.clear()
-        self._say(f"{name} to move: pass the keyboard to {name}.", style="bold")
-        self._print(*T.log(self._log[-3:]))  # a little context for the newcomer
-        self._read(f"{name}, press Enter to see your hand (q leaves the game): ")
-        self.revealed = seat
 
     # ------------------------------------------------------------------ the button
     def _tinker_bell(self) -> None:
@@ -199,12 +175,6 @@ class TerminalPlay:
                     continue
                 return
 
-    def _read(self, prompt: str) -> str:
-        line = self.read(prompt)
-        if line.strip().lower() in ("q", "quit", "exit"):
-            raise Left()
-        return line
-
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:
         self._print(Text(""), T.header(view), *T.table(view), *T.hand(view, self.console.width))
@@ -229,13 +199,6 @@ class TerminalPlay:
         """The next finished hand's result; the scores (as they stand now) after the last."""
         lines = T.hand_result(view, pending.pop(0))
         self._print(*(lines if not pending else lines[:1]))
-
-    def _print(self, *lines: Any) -> None:
-        for line in lines:
-            self.console.print(line)
-
-    def _say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))
 
 
 def _person_to_move(view: Mapping[str, Any], keys: Mapping[int, str]) -> int | None:
