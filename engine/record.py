@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from engine import cards as C
 from engine.game import Game
@@ -85,17 +85,35 @@ def replay(text: str) -> tuple[Game, int]:
 def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[Game, int]:
     """`replay` of a record already parsed: (line number, object) pairs, the header first
     (the journal keeps a digital game's record as objects: no text to write and read again)."""
+    return replay_with(game_from_header, objects, (RuleError, EventError, C.CardError))
+
+
+class Replayable(Protocol):
+    def apply_event(self, event: Mapping[str, Any]) -> None: ...
+
+
+G = TypeVar("G", bound=Replayable)
+
+
+def replay_with(
+    make: Callable[[dict[str, Any], int], G],
+    objects: Iterable[tuple[int, dict[str, Any]]],
+    refusals: tuple[type[Exception], ...],
+) -> tuple[G, int]:
+    """Any game's replay (UNO Elite's too): `make` the game from the header, then apply each
+    event. An event the game refuses (`refusals`) or cannot read raises RecordError naming its
+    line and number, with the game as it stood before it attached as `exc.game`."""
     lines = iter(objects)
     try:
         number, header = next(lines)
     except StopIteration:
         raise RecordError(1, "the record is empty (the first line is the header)") from None
-    game = game_from_header(header, number)
+    game = make(header, number)
     count = 0
     for number, event in lines:
         try:
             game.apply_event(event)
-        except (RuleError, EventError, C.CardError) as exc:
+        except refusals as exc:
             err = RecordError(number, str(exc), event=count + 1, rule=getattr(exc, "rule", None))
             err.game = game  # type: ignore[attr-defined]
             raise err from None

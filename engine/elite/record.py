@@ -7,7 +7,6 @@ record replays without the card files it was played with.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,7 +15,7 @@ from engine.elite.events import EventError
 from engine.elite.game import EliteGame
 from engine.elite.uno import card_of_code
 from engine.errors import RuleError
-from engine.record import RecordError, players_and_options
+from engine.record import RecordError, as_text, players_and_options, replay_with
 
 
 def _rows(value: Any, what: str) -> str:
@@ -52,30 +51,13 @@ def game_from_header(header: dict[str, Any], line: int = 1) -> EliteGame:
 def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[EliteGame, int]:
     """Replay a parsed record: (line number, object) pairs, the header first. A broken rule
     raises RecordError with `event` set and the game before it attached as `exc.game`."""
-    lines = iter(objects)
-    try:
-        number, header = next(lines)
-    except StopIteration:
-        raise RecordError(1, "the record is empty (the first line is the header)") from None
-    game = game_from_header(header, number)
-    count = 0
-    for number, event in lines:
-        try:
-            game.apply_event(event)
-        except (RuleError, EventError, ValueError, KeyError, TypeError) as exc:
-            rule = getattr(exc, "rule", None)
-            err = RecordError(number, str(exc), event=count + 1, rule=rule)
-            err.game = game  # type: ignore[attr-defined]
-            raise err from None
-        count += 1
-    return game, count
+    return replay_with(game_from_header, objects, (RuleError, EventError, ValueError))
 
 
 def dumps(game: EliteGame) -> str:
     if not game.recording:
         raise ValueError("this game was played without recording")
-    lines = (game.header(), *game.events)
-    return "".join(json.dumps(x, separators=(", ", ": ")) + "\n" for x in lines)
+    return as_text(game.header(), game.events)
 
 
 def summary(game: EliteGame) -> dict[str, Any]:
