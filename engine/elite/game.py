@@ -164,8 +164,8 @@ class EliteGame:
         twin.draw, twin.discard, twin.steps = list(self.draw), list(self.discard), list(self.steps)
         twin.owed = [list(x) for x in self.owed]
         twin.skips, twin.uno_state = list(self.skips), list(self.uno_state)
-        twin.draft = copy.deepcopy(self.draft)
-        twin.stats = copy.deepcopy(self.stats)
+        twin.draft = self.draft.copy()
+        twin.stats = {**self.stats, "icons": dict(self.stats["icons"])}
         return twin
 
     # ------------------------------------------------------------------ reading

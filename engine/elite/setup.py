@@ -55,6 +55,16 @@ class Draft:
     round: int = 0
     picked: list[list[EliteCard]] = field(default_factory=list)
 
+    def copy(self) -> Draft:
+        """Its own lists, the same (immutable) cards: what a search's clone needs."""
+        return replace(
+            self,
+            pile=list(self.pile),
+            showing=list(self.showing),
+            order=list(self.order),
+            picked=[list(p) for p in self.picked],
+        )
+
 
 def prepare(
     game: EliteGame, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None
