@@ -9,18 +9,16 @@ move or for the bots; Enter (the button in the Disney game) asks for a move's nu
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
 
 from digital import elite_text as E
 from digital import play_text as T
 from digital.elite_view import NO_TINKER_BELL
 from digital.play_menu import PRESS_WORDS, Act, Choice, Help, Quit, Redraw, Refuse, parse
-from digital.session import DigitalSession, SeatError
+from digital.session import SeatError
 from digital.terminal_seats import Left, TerminalSeats
 from engine.errors import RuleError
 
@@ -38,17 +36,6 @@ which card, in what order) is a move of its own, offered when the game asks for 
 
 class EliteTerminalPlay(TerminalSeats):
     """One UNO Elite game in one terminal; `run()` returns 0 when it ends or the person leaves."""
-
-    def __init__(
-        self,
-        session: DigitalSession,
-        keys: Mapping[int, str],
-        changed: threading.Event,
-        *,
-        read: Callable[[str], str] = input,
-        console: Console | None = None,
-    ) -> None:
-        super().__init__(session, keys, changed, read, console)
 
     def run(self) -> int:
         try:

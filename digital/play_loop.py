@@ -74,7 +74,7 @@ class TerminalPlay(TerminalSeats):
         show: Callable[[str, str | None], None] | None = None,
         hands: int | None = None,
     ) -> None:
-        super().__init__(session, keys, changed, read, console)
+        super().__init__(session, keys, changed, read=read, console=console)
         self.picker = picker
         self.show = show
         self.hands = hands

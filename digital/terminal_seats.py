@@ -25,6 +25,7 @@ class TerminalSeats:
         session: DigitalSession,
         keys: Mapping[int, str],
         changed: threading.Event,
+        *,
         read: Callable[[str], str] = input,
         console: Console | None = None,
     ) -> None:

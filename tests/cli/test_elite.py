@@ -7,6 +7,7 @@ import json
 from cli.elite_files import CARDS, DECK, EliteFileError, game_inputs, load_cards, load_deck
 from cli.main import main
 from tests.cli.test_errors import fails
+from tests.engine.elite.helpers import DYNASTY_ROWS
 
 
 def _simulate(capsys, *args: str) -> dict:
@@ -73,16 +74,7 @@ def test_a_bad_elite_option_is_one_line(capsys):
 
 
 def test_dynasty_decks_from_files_and_the_broken_rule_named(capsys, tmp_path):
-    rows = [
-        "001\tAlex Albon\tdriver\tred\tSkip uno Target + Peek uno",
-        "004\tFernando Alonso\tdriver\tblue\tPlay Again uno + Reverse uno",
-        "007\tKimi Antonelli\tdriver\tgreen\tDraw 1 uno + Skip uno",
-        "013\tGabriel Bortoleto\tdriver\tyellow\tReverse uno + Discard 1 uno",
-        "028\tIsack Hadjar\tdriver\tred\tPeek uno + Search elite",
-        "048\tLando Norris\tdriver\tblue\tRecover 4 elite + Play Again uno",
-        "067\tYuki Tsunoda\tdriver\tgreen\tSwap Hands uno + Recover 1 elite",
-        "072\tMax Verstappen\tdriver\tyellow\tDraw 4 uno Target + Play Again uno",
-    ]
+    rows = DYNASTY_ROWS
     good, bad = tmp_path / "ann.tsv", tmp_path / "ben.tsv"
     good.write_text("\n".join(rows) + "\n")
     bad.write_text("\n".join(rows[:7]) + "\n")

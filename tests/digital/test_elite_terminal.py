@@ -20,6 +20,7 @@ from digital.elite_view import NO_TINKER_BELL
 from digital.session import DigitalSession
 from engine.elite import bots as elite_bots
 from tests.digital.test_play_terminal import ANSI, Pty
+from tests.engine.elite.helpers import DYNASTY_ROWS
 from tray.bus import Bus
 
 BOX = elite_box()
@@ -149,22 +150,10 @@ def test_the_command_plays_elite_to_the_end_from_piped_input(monkeypatch, capsys
     assert "UNO Elite (no Tinker Bell)" in out and "won UNO Elite." in out
 
 
-DYNASTY_DECK = [
-    "001\tAlex Albon\tdriver\tred\tSkip uno Target + Peek uno",
-    "004\tFernando Alonso\tdriver\tblue\tPlay Again uno + Reverse uno",
-    "007\tKimi Antonelli\tdriver\tgreen\tDraw 1 uno + Skip uno",
-    "013\tGabriel Bortoleto\tdriver\tyellow\tReverse uno + Discard 1 uno",
-    "028\tIsack Hadjar\tdriver\tred\tPeek uno + Search elite",
-    "048\tLando Norris\tdriver\tblue\tRecover 4 elite + Play Again uno",
-    "067\tYuki Tsunoda\tdriver\tgreen\tSwap Hands uno + Recover 1 elite",
-    "072\tMax Verstappen\tdriver\tyellow\tDraw 4 uno Target + Play Again uno",
-]
-
-
 def test_the_command_plays_dynasty_with_each_players_own_deck(monkeypatch, capsys, tmp_path):
     ann, ben = tmp_path / "ann.tsv", tmp_path / "ben.tsv"
-    ann.write_text("\n".join(DYNASTY_DECK) + "\n")
-    ben.write_text("\n".join(reversed(DYNASTY_DECK)) + "\n")
+    ann.write_text("\n".join(DYNASTY_ROWS) + "\n")
+    ben.write_text("\n".join(reversed(DYNASTY_ROWS)) + "\n")
     record = tmp_path / "dynasty.jsonl"
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3000))
     args = ["play", "--ruleset", "elite", "--players", "Ann,Ben", "--seed", "3", "--pace", "0"]
@@ -180,7 +169,7 @@ def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys, tmp_path
     assert cli.main(["play", "--ruleset", "elite", "--option", "mode=dynasty"]) == 2
     assert "dynasty needs each player's own Player Deck" in capsys.readouterr().err
     short = tmp_path / "short.tsv"
-    short.write_text("\n".join(DYNASTY_DECK[:7]) + "\n")
+    short.write_text("\n".join(DYNASTY_ROWS[:7]) + "\n")
     decks = f"decks={short},{short}"
     argv = ["play", "--ruleset", "elite", "--option", "mode=dynasty", "--option", decks]
     assert cli.main(argv) == 2  # four players by default

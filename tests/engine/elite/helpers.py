@@ -44,6 +44,16 @@ TEST_CARDS = parse_cards(TEST_ROWS, "test cards")
 CARDS = F1 + TEST_CARDS
 BY_ID = {c.id: c for c in CARDS}
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+DYNASTY_ROWS = [  # a Player Deck that keeps every construction rule (8 cards)
+    "001\tAlex Albon\tdriver\tred\tSkip uno Target + Peek uno",
+    "004\tFernando Alonso\tdriver\tblue\tPlay Again uno + Reverse uno",
+    "007\tKimi Antonelli\tdriver\tgreen\tDraw 1 uno + Skip uno",
+    "013\tGabriel Bortoleto\tdriver\tyellow\tReverse uno + Discard 1 uno",
+    "028\tIsack Hadjar\tdriver\tred\tPeek uno + Search elite",
+    "048\tLando Norris\tdriver\tblue\tRecover 4 elite + Play Again uno",
+    "067\tYuki Tsunoda\tdriver\tgreen\tSwap Hands uno + Recover 1 elite",
+    "072\tMax Verstappen\tdriver\tyellow\tDraw 4 uno Target + Play Again uno",
+]
 
 
 def uno(code: str) -> UnoCard:
