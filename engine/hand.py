@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from engine import actions as A
 from engine import cards as C
@@ -224,17 +224,14 @@ class Hand:
         if len(deck) <= size * n:
             raise RuleError("dealing", f"{len(deck)} cards are too few to deal {size} to {n}")
         # one card at a time from the dealer's left: card i to position (dealer + 1 + i) % n
-        h.hands = [list(deck[(p - dealer - 1) % n : size * n : n]) for p in range(n)]
-        rest = list(deck[size * n :])
-        returned = rules.returned_first_discards
-        turns = 0
-        while rest[0] in returned:
-            if turns >= len(rest):
-                raise RuleError("first-discard", "every card left could not start the discard pile")
-            rest.append(rest.pop(0))
-            turns += 1
-        top = rest.pop(0)
-        rest.reverse()  # pop() takes the top card
+        dealt = size * n
+        h.hands = [list(deck[(p - dealer - 1) % n : dealt : n]) for p in range(n)]
+        top = deck[dealt]
+        if top in rules.returned_first_discards:
+            rest = _return_first_discards(rules, list(deck[dealt:]))
+            top = rest.pop()
+        else:
+            rest = list(deck[:dealt:-1])  # reversed: pop() takes the top card
         h.draw, h.discard = rest, [top]
         h.deal_top = top
         h.colour = _COLOUR_OF[top]
@@ -254,21 +251,24 @@ class Hand:
 
     def _take_rules(self, rules: Ruleset, opts: Mapping[str, Any]) -> None:
         """The ruleset's card effects and the table's options, read once for the whole hand."""
-        table = effects.effect_table(rules, opts)
-        self.effect_of, self.effect_fn = table.effect_of, table.effect_fn
-        self.names_colour, self.colour_wilds = table.names_colour, table.colour_wilds
-        self.colour_wild_set = frozenset(table.colour_wilds)
-        self.draw_when_playable = bool(opts.get("draw_when_playable"))
-        self.must_play_drawn = bool(opts.get("must_play_drawn"))
-        self.villain_skips_next = bool(opts.get("villain_draw4_skips_next"))
-        self.villain_may_take = bool(opts.get("villain_draw4_may_take"))
-        self.renege_test = RenegeTest[str(opts.get("renege_test", "colour")).upper()]
-        self.stacking = Stacking[str(opts.get("stacking", "none")).upper()]
-        self.jump_in = bool(opts.get("jump_in"))
-        self.keep_drawing = bool(opts.get("keep_drawing"))
+        (
+            self.effect_of,
+            self.effect_fn,
+            self.names_colour,
+            self.colour_wilds,
+            self.colour_wild_set,
+            self.draw_when_playable,
+            self.must_play_drawn,
+            self.villain_skips_next,
+            self.villain_may_take,
+            self.renege_test,
+            self.stacking,
+            self.jump_in,
+            self.keep_drawing,
+            self.uno_to_go_out,
+            self.uno_penalty,
+        ) = _table_rules(rules, opts)
         self.pending_draws = 0
-        self.uno_to_go_out = rules.uno_to_go_out
-        self.uno_penalty = rules.uno_penalty
         self.uncalled = []
 
     def _first_discard(self, dealer: int, top: int) -> None:
@@ -418,8 +418,7 @@ class Hand:
         return self.phase == OVER
 
     def points_left(self, pos: int) -> int:
-        pts = self.rules.points
-        return sum(pts[c] for c in self.hands[pos])
+        return sum(map(self.rules.points.__getitem__, self.hands[pos]))
 
     def playable(self, pos: int) -> list[int]:
         """Cards in `pos`'s hand that may be laid on the discard pile now."""
@@ -1059,6 +1058,78 @@ class Hand:
 
     def all_cards(self) -> list[int]:
         return [c for h in self.hands for c in h] + self.draw + self.discard
+
+
+def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
+    """The undealt cards after sending each card the ruleset refuses as the first discard under
+    the deck, reversed (the first discard last, then the top of the DRAW pile)."""
+    returned = rules.returned_first_discards
+    turns = 0
+    while rest[0] in returned:
+        if turns >= len(rest):
+            raise RuleError("first-discard", "every card left could not start the discard pile")
+        rest.append(rest.pop(0))
+        turns += 1
+    rest.reverse()
+    return rest
+
+
+class _TableRules(NamedTuple):
+    """What a ruleset and a table's options make of every hand, in `Hand`'s field order."""
+
+    effect_of: tuple[str, ...]
+    effect_fn: tuple[effects.Effect, ...]
+    names_colour: tuple[bool, ...]
+    colour_wilds: tuple[int, ...]
+    colour_wild_set: frozenset[int]
+    draw_when_playable: bool
+    must_play_drawn: bool
+    villain_skips_next: bool
+    villain_may_take: bool
+    renege_test: RenegeTest
+    stacking: Stacking
+    jump_in: bool
+    keep_drawing: bool
+    uno_to_go_out: bool
+    uno_penalty: int
+
+
+_TABLE_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], _TableRules] = {}
+
+
+def _table_rules(rules: Ruleset, opts: Mapping[str, Any]) -> _TableRules:
+    """`_TableRules` for these rules and options, worked out once per set of options: a
+    simulation deals thousands of hands at one table."""
+    try:
+        key = (rules.name, tuple(opts.items()))
+        known = _TABLE_RULES.get(key)
+    except TypeError:  # an option's value that cannot be a key: work it out each time
+        key, known = None, None
+    if known is not None:
+        return known
+    table = effects.effect_table(rules, opts)
+    worked_out = _TableRules(
+        table.effect_of,
+        table.effect_fn,
+        table.names_colour,
+        table.colour_wilds,
+        frozenset(table.colour_wilds),
+        bool(opts.get("draw_when_playable")),
+        bool(opts.get("must_play_drawn")),
+        bool(opts.get("villain_draw4_skips_next")),
+        bool(opts.get("villain_draw4_may_take")),
+        RenegeTest[str(opts.get("renege_test", "colour")).upper()],
+        Stacking[str(opts.get("stacking", "none")).upper()],
+        bool(opts.get("jump_in")),
+        bool(opts.get("keep_drawing")),
+        rules.uno_to_go_out,
+        rules.uno_penalty,
+    )
+    if key is not None:
+        if len(_TABLE_RULES) >= 256:  # (a server's tables choose options freely)
+            _TABLE_RULES.clear()
+        _TABLE_RULES[key] = worked_out
+    return worked_out
 
 
 _REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]

@@ -14,10 +14,10 @@ from engine import actions as A
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
-from engine.effects import Effect, number, reverse, skip, tinker_bell
+from engine.effects import AFTER_TINKER_BELL, Effect, number, reverse, skip, tinker_bell
 from engine.game import Game
 from engine.hand import _MATCHING, Hand, RuleError
-from engine.phases import OVER, PLAY, PLAY_DRAWN, RESHUFFLE, TINKER
+from engine.phases import DISCARD, OVER, PLAY, PLAY_DRAWN, PROTECT, RESHUFFLE, TINKER
 from engine.stats import HandStats
 
 _COLOUR_OF = C.COLOUR_OF
@@ -147,25 +147,25 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     `_offer_interjections` (tests/engine/test_playout.py holds both ways equal). A change to
     those rules must be made here too."""
     draw = rng.random
-    numbered: Effect = number  # the effects played inline, as locals (one lookup per hand)
-    skips: Effect = skip
-    reverses: Effect = reverse
-    tinker: Effect = tinker_bell
+    inline = _inline_plays(h.effect_fn)
     matching = _MATCHING
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
-    effect_fn = h.effect_fn
+    effect_fn, effect_of = h.effect_fn, h.effect_of
+    after_tinker_bell = AFTER_TINKER_BELL
     colour_wild_set = h.colour_wild_set
     colour_wilds = h.colour_wilds
     when_playable = h.draw_when_playable
     must_play_drawn = h.must_play_drawn
+    may_take = h.villain_may_take
+    to_go_out = h.uno_to_go_out  # (only then may a player hold one card uncalled)
     names_colour = h.names_colour
     jump_in = h.jump_in
     seats, pos_of = h.seats, h.pos_of
     stats = h.stats
     discard = h.discard
     n = h.num_players
-    decisions = 0
+    decisions = turns = 0  # (turns: added to the hand's own count at the end)
     while True:
         phase = h.phase
         if h.catchable or h.challenge_open or jump_in:
@@ -184,7 +184,9 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 speakers = [seats[q] for q in range(n) if q != p]
                 if catchable:
                     speakers.insert(0, late)
-                shuffle(speakers, rng)
+                for j in range(len(speakers) - 1, 0, -1):  # = shuffle(speakers, rng)
+                    r = int(draw() * (j + 1))
+                    speakers[j], speakers[r] = speakers[r], speakers[j]
                 for seat in speakers:
                     if draw() < 0.5:  # = int(draw() * 2) == 0: the one action offered
                         if not catchable:
@@ -202,7 +204,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             decisions += 1
             pos = h.to_move
             hand = h.hands[pos]
-            if h.uncalled and pos in h.uncalled:
+            if to_go_out and h.uncalled and pos in h.uncalled:
                 legal = h.legal_actions()
                 h.step(legal[int(draw() * len(legal))])
                 continue
@@ -249,26 +251,20 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                         h._settle_draws()
                     continue
                 card = plain[i]
-            effect = effect_fn[card]
-            if (
-                card < 64
-                and len(hand) > 2
-                and (
-                    effect is numbered or effect is skips or effect is reverses or effect is tinker
-                )
-            ):  # = h.step(card << 3): `Hand._do_play` and the effect
-                stats.turns += 1
+            how = inline[card]
+            if how and len(hand) > 2:  # = h.step(card << 3): `Hand._do_play` and the effect
+                turns += 1
                 if h.catchable:
                     h.catchable.clear()
                 hand.remove(card)
                 discard.append(card)
                 h.blocked_turns = 0
                 h.colour = colour_of[card]
-                if effect is numbered:
+                if how == _NUMBER:
                     h.to_move = (pos + h.direction) % n
-                elif effect is skips:
+                elif how == _SKIP:
                     h.to_move = (pos + 2 * h.direction) % n
-                elif effect is reverses:
+                elif how == _REVERSE:
                     if n == 2:
                         h.to_move = pos
                     else:
@@ -278,8 +274,10 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                     h.phase = TINKER
                     h.trigger = card
                     h.actor = pos
-            else:
-                h._do_play(pos, card << 3)  # = h.step(card << 3)
+                if not h.draw:  # (nothing is owed in PLAY, and these cards add nothing)
+                    h._settle_draws()
+                continue
+            h._do_play(pos, card << 3)  # = h.step(card << 3)
             if h.owed_draws or not h.draw:
                 h._settle_draws()
         elif phase == PLAY_DRAWN:
@@ -296,7 +294,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             if not must_play_drawn and chosen >= 0.5:  # = int(chosen * 2) == 1: PASS
                 h.to_move = (pos + h.direction) % n
                 h.phase = PLAY
-            elif card < 64 and effect_fn[card] is numbered:  # = h.step(card << 3)
+            elif inline[card] == _NUMBER:  # = h.step(card << 3)
                 hand.remove(card)
                 discard.append(card)
                 h.blocked_turns = 0
@@ -307,8 +305,39 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 h._do_play(pos, card << 3)
             if h.owed_draws or not h.draw:
                 h._settle_draws()
-        elif phase == TINKER:
-            h.apply_tinker_bell(int(draw() * 4))  # = pick(rng, 4)
+        elif phase == TINKER:  # = h.apply_tinker_bell(pick(rng, 4)), less its checks
+            colour = int(draw() * 4)
+            h.tinker_colour = colour
+            h.challenge_open = False
+            after_tinker_bell[effect_of[h.trigger]](h, colour)
+            if h.owed_draws or not h.draw:
+                h._settle_draws()
+        elif phase == PROTECT or phase == DISCARD:
+            # = `Hand._legal_lays` and the step: lay one card of Tinker Bell's colour (with the
+            # UNO call as well, holding two), then TAKE four instead (PROTECT, with the option)
+            # or DONE (DISCARD)
+            decisions += 1
+            pos = h.to_move
+            hand = h.hands[pos]
+            colour = h.tinker_colour
+            lays = [c for c in set(hand) if colour_of[c] == colour]
+            two = len(hand) == 2
+            k = 2 * len(lays) if two else len(lays)
+            protecting = phase == PROTECT
+            i = int(draw() * (k if protecting and not may_take else k + 1))
+            if i == k:
+                if protecting:
+                    h._do_take(pos, A.TAKE)
+                else:
+                    h.pass_turn(pos, 1)
+            else:
+                lay = ((lays[i >> 1] << 1) | (i & 1)) if two else lays[i] << 1
+                if protecting:
+                    h._do_protect(pos, A.PROTECT + lay)
+                else:
+                    h._do_discard(pos, A.DISCARD + lay)
+            if h.owed_draws or not h.draw:
+                h._settle_draws()
         elif phase < TINKER:  # the other moves
             decisions += 1
             legal = h.legal_actions()
@@ -324,7 +353,30 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             pool = h.shuffle_pool()
             shuffle(pool, rng)
             h.apply_shuffle_hands(pool)
+    stats.turns += turns
     return decisions
+
+
+_NUMBER, _SKIP, _REVERSE, _TINKER_BELL = 1, 2, 3, 4
+_INLINE: dict[int, tuple[tuple[Effect, ...], list[int]]] = {}
+
+
+def _inline_plays(effect_fn: tuple[Effect, ...]) -> list[int]:
+    """By card id, how `_random_playout` plays the card inline: a number card, Skip, Reverse or
+    Tinker Bell's Draw 2 (all coloured cards), or 0: through `Hand._do_play`. Worked out once
+    per table of effects (`effects.effect_table` keeps each one)."""
+    known = _INLINE.get(id(effect_fn))
+    if known is not None and known[0] is effect_fn:
+        return known[1]
+    kinds: dict[Effect, int] = {
+        number: _NUMBER,
+        skip: _SKIP,
+        reverse: _REVERSE,
+        tinker_bell: _TINKER_BELL,
+    }
+    table = [kinds.get(fn, 0) if card < 64 else 0 for card, fn in enumerate(effect_fn)]
+    _INLINE[id(effect_fn)] = (effect_fn, table)
+    return table
 
 
 def _choose(h: Hand, draw: Callable[[], float]) -> int:
@@ -559,6 +611,7 @@ def simulate(
     eight = players == 8 and bool((options or {}).get("partners_rotation"))
     if eight and hands is not None:
         raise ValueError("the eight-player partners rotation is played as whole games (--games)")
+    table = None if eight else Game(ruleset, seat_names, 0, options, record=record)
     for i in range(total):
         if eight:
             for game in _eight_player_game(
@@ -568,7 +621,8 @@ def simulate(
                     on_game(game)
         else:
             if hands is not None:
-                game = Game(ruleset, seat_names, i % players, options, record=record)
+                assert table is not None
+                game = table.rematch(i % players)
                 game.start_hand(new_deck(game, rng), check=False)
                 play_hand(game, bot_list, rng)
                 _count_hand(stats, game, names)
