@@ -18,10 +18,6 @@ from engine.effects import AFTER_TINKER_BELL, Effect, number, reverse, skip, tin
 from engine.game import Game
 from engine.hand import _MATCHING, Hand, RuleError
 from engine.phases import DISCARD, OVER, PLAY, PLAY_DRAWN, PROTECT, RESHUFFLE, TINKER
-from engine.stats import HandStats
-
-_COLOUR_OF = C.COLOUR_OF
-_RANK_OF = C.RANK_OF
 
 
 def choose_dealer(
@@ -151,13 +147,14 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     matching = _MATCHING
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
-    effect_fn, effect_of = h.effect_fn, h.effect_of
+    effect_of = h.effect_of
     after_tinker_bell = AFTER_TINKER_BELL
     colour_wild_set = h.colour_wild_set
     colour_wilds = h.colour_wilds
     when_playable = h.draw_when_playable
     must_play_drawn = h.must_play_drawn
     may_take = h.villain_may_take
+    keep_drawing = h.keep_drawing
     to_go_out = h.uno_to_go_out  # (only then may a player hold one card uncalled)
     names_colour = h.names_colour
     jump_in = h.jump_in
@@ -181,9 +178,11 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 # acts with odds 1 in 2 (`RandomBot.interject` with one option).
                 p = catchable[0] if catchable else h.actor
                 late = seats[p]
-                speakers = [seats[q] for q in range(n) if q != p]
+                speakers = list(seats)  # the late player first, then the others in order
                 if catchable:
-                    speakers.insert(0, late)
+                    speakers.insert(0, speakers.pop(p))
+                else:
+                    del speakers[p]
                 for j in range(len(speakers) - 1, 0, -1):  # = shuffle(speakers, rng)
                     r = int(draw() * (j + 1))
                     speakers[j], speakers[r] = speakers[r], speakers[j]
@@ -209,30 +208,27 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 h.step(legal[int(draw() * len(legal))])
                 continue
             playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
-            if not playable:
-                draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
-                _draw_card(h, pos, stats, hand, discard)
-                continue
             # The legal actions: each playable card (with the UNO call as well, holding two),
             # then each Wild naming each colour, then DRAW if allowed; one of them at random.
-            two = len(hand) == 2
-            if colour_wild_set.isdisjoint(playable):
+            # `card` is the card chosen, or -1 for DRAW.
+            size = len(hand)
+            if not playable:
+                draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
+                card = -1
+            elif colour_wild_set.isdisjoint(playable):
                 k = len(playable)
-                if two:
+                if size == 2:
                     i = int(draw() * (2 * k + 1 if when_playable else 2 * k))
-                    if i == 2 * k:
-                        _draw_card(h, pos, stats, hand, discard)
+                    if i < 2 * k:
+                        h._do_play(pos, (list(playable)[i >> 1] << 3) | (i & 1))
+                        if h.owed_draws or not h.draw:
+                            h._settle_draws()
                         continue
-                    h._do_play(pos, (list(playable)[i >> 1] << 3) | (i & 1))
-                    if h.owed_draws or not h.draw:
-                        h._settle_draws()
-                    continue
-                i = int(draw() * (k + 1 if when_playable else k))
-                if i == k:
-                    _draw_card(h, pos, stats, hand, discard)
-                    continue
-                card = list(playable)[i]
-            elif two:
+                    card = -1
+                else:
+                    i = int(draw() * (k + 1 if when_playable else k))
+                    card = -1 if i == k else list(playable)[i]
+            elif size == 2:
                 legal = h.legal_actions()
                 h.step(legal[int(draw() * len(legal))])
                 continue
@@ -242,15 +238,35 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 k = len(plain)
                 m = k + 4 * len(wilds)
                 i = int(draw() * (m + 1 if when_playable else m))
-                if i == m:
-                    _draw_card(h, pos, stats, hand, discard)
-                    continue
-                if i >= k:  # a Wild, naming colour (i - k) % 4
+                if k <= i < m:  # a Wild, naming colour (i - k) % 4
                     h._do_play(pos, (wilds[(i - k) >> 2] << 3) | (((i - k) & 3) << 1))
                     if h.owed_draws or not h.draw:
                         h._settle_draws()
                     continue
-                card = plain[i]
+                card = -1 if i == m else plain[i]
+            if card < 0:  # = h.step(DRAW): `Hand._do_draw` for a player who holds cards
+                pile = h.draw
+                if not pile:
+                    h.step(A.DRAW)
+                    continue
+                turns += 1
+                if h.catchable:
+                    h.catchable.clear()
+                card = pile.pop()
+                hand.append(card)
+                if (
+                    card >= 64
+                    or colour_of[card] == h.colour
+                    or rank_of[card] == rank_of[discard[-1]]
+                ):
+                    h.drawn_card = card
+                    h.phase = PLAY_DRAWN
+                elif not keep_drawing or h.playable(pos):
+                    h.to_move = (pos + h.direction) % n
+                # (else Keep-Drawing: "draw until they find a playable card")
+                if not pile:  # (nothing is owed in PLAY)
+                    h._settle_draws()
+                continue
             how = inline[card]
             if how and len(hand) > 2:  # = h.step(card << 3): `Hand._do_play` and the effect
                 turns += 1
@@ -312,7 +328,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             after_tinker_bell[effect_of[h.trigger]](h, colour)
             if h.owed_draws or not h.draw:
                 h._settle_draws()
-        elif phase == PROTECT or phase == DISCARD:
+        elif phase in (PROTECT, DISCARD):
             # = `Hand._legal_lays` and the step: lay one card of Tinker Bell's colour (with the
             # UNO call as well, holding two), then TAKE four instead (PROTECT, with the option)
             # or DONE (DISCARD)
@@ -383,27 +399,6 @@ def _choose(h: Hand, draw: Callable[[], float]) -> int:
     """`RandomBot.act`'s choice."""
     legal = h.legal_actions()
     return legal[int(draw() * len(legal))]
-
-
-def _draw_card(h: Hand, pos: int, stats: HandStats, hand: list[int], discard: list[int]) -> None:
-    """`h.step(DRAW)` for a player in PLAY who holds cards (`Hand._do_draw`, then settling)."""
-    pile = h.draw
-    if not pile:
-        h.step(A.DRAW)
-        return
-    stats.turns += 1
-    if h.catchable:
-        h.catchable.clear()
-    card = pile.pop()
-    hand.append(card)
-    if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[discard[-1]]:
-        h.drawn_card = card
-        h.phase = PLAY_DRAWN
-    elif not h.keep_drawing or h.playable(pos):
-        h.to_move = (pos + h.direction) % h.num_players
-    # (else Keep-Drawing: "draw until they find a playable card")
-    if h.owed_draws or not pile:
-        h._settle_draws()
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
