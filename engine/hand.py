@@ -783,6 +783,9 @@ class Hand:
     # ---- what playing a card involves
     def _reneged(self, hand: list[int], card: int) -> bool:
         """Would a challenge of this (Villain or Wild) Draw 4 succeed? ("Reneging")"""
+        if not self.renege_test and self.colour < C.BLACK:
+            # another card of the colour in play (the Draw 4 itself is black): the commonest test
+            return not _OF_COLOUR[self.colour].isdisjoint(hand)
         others = list(hand)
         others.remove(card)
         if self.renege_test:

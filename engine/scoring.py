@@ -8,6 +8,7 @@ trivial for the table session.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import add
 from typing import Any, NamedTuple
 
 
@@ -126,19 +127,21 @@ def _after(
     winner: int | tuple[int, ...] | None,
     eliminated: frozenset[int] | None = None,
 ) -> tuple[Sheet, tuple[int, ...]]:
-    scores = tuple(a + b for a, b in zip(sheet.scores, delta, strict=True))
+    if len(delta) != len(sheet.scores):
+        raise ValueError(f"expected points for {len(sheet.scores)} seats, got {len(delta)}")
+    scores = tuple(map(add, sheet.scores, delta))
     new = Sheet(
-        scores=scores,
-        eliminated=sheet.eliminated if eliminated is None else eliminated,
-        winner=winner,
-        hands=sheet.hands + 1,
+        scores,
+        sheet.eliminated if eliminated is None else eliminated,
+        winner,
+        sheet.hands + 1,
     )
     return new, tuple(delta)
 
 
 def _team_takes(delta: list[int], team: Sequence[int], hand_points: Sequence[int]) -> None:
     """Each seat of `team` scores what every other seat holds."""
-    won = sum(p for s, p in enumerate(hand_points) if s not in team)
+    won = sum(hand_points) - sum(hand_points[s] for s in team)
     for s in team:
         delta[s] = won
 
