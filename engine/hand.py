@@ -498,11 +498,10 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        for c in set(hand):
-            if _COLOUR_OF[c] == colour:
-                acts.append(base + c * 2)
-                if two:
-                    acts.append(base + c * 2 + 1)
+        for c in _OF_COLOUR[colour].intersection(hand):
+            acts.append(base + c * 2)
+            if two:
+                acts.append(base + c * 2 + 1)
         if not protecting:
             acts.append(A.DONE)
         elif self.villain_may_take:

@@ -16,7 +16,7 @@ from engine import cards as C
 from engine import scoring
 from engine.effects import AFTER_TINKER_BELL, Effect, number, reverse, skip, tinker_bell
 from engine.game import Game
-from engine.hand import _MATCHING, Hand, RuleError
+from engine.hand import _MATCHING, _OF_COLOUR, Hand, RuleError
 from engine.phases import DISCARD, OVER, PLAY, PLAY_DRAWN, PROTECT, RESHUFFLE, TINKER
 
 
@@ -144,7 +144,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     those rules must be made here too."""
     draw = rng.random
     inline = _inline_plays(h.effect_fn)
-    matching = _MATCHING
+    matching, of_colour = _MATCHING, _OF_COLOUR
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
     effect_of = h.effect_of
@@ -336,7 +336,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             pos = h.to_move
             hand = h.hands[pos]
             colour = h.tinker_colour
-            lays = [c for c in set(hand) if colour_of[c] == colour]
+            lays = list(of_colour[colour].intersection(hand))
             two = len(hand) == 2
             k = 2 * len(lays) if two else len(lays)
             protecting = phase == PROTECT
