@@ -358,11 +358,14 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             decisions += 1
             legal = h.legal_actions()
             h.step(legal[int(draw() * len(legal))])
-        elif phase == RESHUFFLE:
-            pool = h.reshuffle_pool()
+        elif phase == RESHUFFLE:  # = h.apply_reshuffle(shuffled pool), less its checks
+            pool = discard[:-1]
             shuffle(pool, rng)
-            h.apply_reshuffle(pool)
+            pool.reverse()  # (the order is top first; the DRAW pile's top is its end)
+            h.draw, h.discard = pool, discard[-1:]
             discard = h.discard
+            h.phase = h.resume_phase
+            h._settle_draws()
         elif phase == OVER:
             break
         else:  # SHUFFLE: Wild Shuffle Hands
