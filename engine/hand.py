@@ -418,7 +418,11 @@ class Hand:
         return self.phase == OVER
 
     def points_left(self, pos: int) -> int:
-        return sum(map(self.rules.points.__getitem__, self.hands[pos]))
+        points = self.rules.points
+        total = 0
+        for card in self.hands[pos]:
+            total += points[card]
+        return total
 
     def playable(self, pos: int) -> list[int]:
         """Cards in `pos`'s hand that may be laid on the discard pile now."""

@@ -22,7 +22,11 @@ class Sheet(NamedTuple):
 
     @classmethod
     def new(cls, players: int) -> Sheet:
-        return cls(scores=(0,) * players)
+        """A sheet with no hand played (one per number of players: a sheet never changes)."""
+        blank = _BLANK.get(players)
+        if blank is None:
+            blank = _BLANK[players] = cls(scores=(0,) * players)
+        return blank
 
     @property
     def over(self) -> bool:
@@ -31,6 +35,9 @@ class Sheet(NamedTuple):
     def active(self) -> list[int]:
         """Seats still in the game (Challenge UNO eliminates players)."""
         return [s for s in range(len(self.scores)) if s not in self.eliminated]
+
+
+_BLANK: dict[int, Sheet] = {}
 
 
 def check_options(options: Mapping[str, Any], players: int) -> None:
