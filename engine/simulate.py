@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import engine
 from engine import actions as A
@@ -376,7 +376,10 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     return decisions
 
 
-_NUMBER, _SKIP, _REVERSE, _TINKER_BELL = 1, 2, 3, 4
+_NUMBER: Final = 1  # how `_random_playout` plays a card inline (`_inline_plays`)
+_SKIP: Final = 2
+_REVERSE: Final = 3
+_TINKER_BELL: Final = 4
 _INLINE: dict[int, tuple[tuple[Effect, ...], list[int]]] = {}
 
 
