@@ -138,10 +138,13 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     as `Hand.legal_actions` (the same set intersection, in the same order) and the same draw as
     `RandomBot.act`; a number card, Skip, Reverse or Tinker Bell's Draw 2, or a draw, makes the
     same changes as `Hand._do_play` with `engine.effects` / `Hand._do_draw`; likewise the card
-    just drawn (PLAY_DRAWN), and the calls out of turn when each player has one to make (a catch
-    or UNO, a challenge). Anything else goes through `legal_actions` and `Hand.step`, or
-    `_offer_interjections` (tests/engine/test_playout.py holds both ways equal). A change to
-    those rules must be made here too."""
+    just drawn (PLAY_DRAWN), a protection or discard after Tinker Bell's pick (as
+    `Hand._legal_lays`), her pick itself and the reshuffle (as `Hand.apply_tinker_bell` and
+    `Hand.apply_reshuffle`, less the checks of what this loop supplies itself), and the calls
+    out of turn when each player has one to make (a catch or UNO, a challenge). Anything else
+    goes through `legal_actions` and `Hand.step`, or `_offer_interjections`
+    (tests/engine/test_playout.py holds both ways equal). A change to those rules must be made
+    here too."""
     draw = rng.random
     inline = _inline_plays(h.effect_fn)
     matching, of_colour = _MATCHING, _OF_COLOUR
