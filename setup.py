@@ -39,8 +39,12 @@ OUT = "build/mypyc"
 
 def write_stamp() -> None:
     """Record what was compiled, so that engine/__init__ never runs a stale build."""
-    digest = {p: hashlib.sha256((HERE / p).read_bytes()).hexdigest() for p in COMPILED}
-    lines = [f"{Path(p).name} {digest[p]}" for p in COMPILED]
+    lines = []
+    for p in COMPILED:
+        source = HERE / p
+        seen = source.stat()
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        lines.append(f"{Path(p).name} {digest} {seen.st_size} {seen.st_mtime_ns}")
     (HERE / OUT / "engine" / "SOURCES").write_text("\n".join(lines) + "\n")
 
 

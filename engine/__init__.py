@@ -22,25 +22,32 @@ STAMP = "SOURCES"
 
 
 def _compiled_is_current() -> bool:
+    """Each source as it was compiled: the same size and modification time as recorded (a stat
+    per file), else the same SHA-256 (a checkout touches files without changing them)."""
     try:
         with open(os.path.join(_COMPILED, "engine", STAMP)) as f:
             lines = f.read().splitlines()
     except OSError:
         return False
+    for line in lines:
+        name, digest, *seen = line.split(" ")
+        path = os.path.join(_HERE, name)
+        try:
+            now = os.stat(path)
+            if seen != [str(now.st_size), str(now.st_mtime_ns)] and _sha256(path) != digest:
+                return False
+        except OSError:
+            return False
+    return bool(lines)
+
+
+def _sha256(path: str) -> str:
     try:  # CPython's own SHA-256: loading OpenSSL for hashlib costs a whole process ~5 ms
         from _sha256 import sha256  # type: ignore[import-not-found]
     except ImportError:
         from hashlib import sha256
-
-    for line in lines:
-        name, _, digest = line.partition(" ")
-        try:
-            with open(os.path.join(_HERE, name), "rb") as f:
-                if sha256(f.read()).hexdigest() != digest:
-                    return False
-        except OSError:
-            return False
-    return bool(lines)
+    with open(path, "rb") as f:
+        return str(sha256(f.read()).hexdigest())
 
 
 def _choose_build() -> str:

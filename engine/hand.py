@@ -1043,9 +1043,15 @@ class Hand:
         while owed:
             entry = owed[0]
             pos, n = entry
-            while n and draw:
-                self._give(pos, draw.pop())
-                n -= 1
+            taken = n if n <= len(draw) else len(draw)
+            if taken:  # = `_give` for each of the top `taken` cards, top first
+                self.hands[pos].extend(reversed(draw[-taken:]))
+                del draw[-taken:]
+                n -= taken
+                if self.catchable and pos in self.catchable:
+                    self.catchable.remove(pos)
+                if self.uncalled and pos in self.uncalled:
+                    self.uncalled.remove(pos)
             if n:
                 entry[1] = n
                 if len(self.discard) > 1:

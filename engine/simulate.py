@@ -213,8 +213,9 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
             # The legal actions: each playable card (with the UNO call as well, holding two),
             # then each Wild naming each colour, then DRAW if allowed; one of them at random.
-            # `card` is the card chosen, or -1 for DRAW.
+            # `card` is the card chosen, or -1 for DRAW; `uno`, the UNO call with it (1: said).
             size = len(hand)
+            uno = 0
             if not playable:
                 draw()  # the one legal action, DRAW, chosen as `RandomBot.act` would
                 card = -1
@@ -222,12 +223,8 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 k = len(playable)
                 if size == 2:
                     i = int(draw() * (2 * k + 1 if when_playable else 2 * k))
-                    if i < 2 * k:
-                        h._do_play(pos, (list(playable)[i >> 1] << 3) | (i & 1))
-                        if h.owed_draws or not h.draw:
-                            h._settle_draws()
-                        continue
-                    card = -1
+                    card = -1 if i == 2 * k else list(playable)[i >> 1]
+                    uno = i & 1
                 else:
                     i = int(draw() * (k + 1 if when_playable else k))
                     card = -1 if i == k else list(playable)[i]
@@ -271,7 +268,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                     h._settle_draws()
                 continue
             how = inline[card]
-            if how and len(hand) > 2:  # = h.step(card << 3): `Hand._do_play` and the effect
+            if how and size > 1:  # = h.step(card << 3 | uno): `Hand._do_play` and the effect
                 turns += 1
                 if h.catchable:
                     h.catchable.clear()
@@ -279,6 +276,10 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 discard.append(card)
                 h.blocked_turns = 0
                 h.colour = colour_of[card]
+                if size == 2 and not uno:  # one card left, UNO not said
+                    h.catchable.append(pos)
+                    if to_go_out:
+                        h.uncalled.append(pos)
                 if how == _NUMBER:
                     h.to_move = (pos + h.direction) % n
                 elif how == _SKIP:
@@ -296,7 +297,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 if not h.draw:  # (nothing is owed in PLAY, and these cards add nothing)
                     h._settle_draws()
                 continue
-            h._do_play(pos, card << 3)  # = h.step(card << 3)
+            h._do_play(pos, card << 3 | uno)  # = h.step(card << 3 | uno)
             if h.owed_draws or not h.draw:
                 h._settle_draws()
         elif phase == PLAY_DRAWN:
