@@ -1151,9 +1151,14 @@ _OF_COLOUR: Final = [
 """The cards of each colour, by colour (Tinker Bell's: who must protect or may discard); the
 last, empty, is for -1 (no colour picked yet)."""
 _WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
+_OF_RANK: Final = [
+    frozenset(c for c in _REAL_CARDS if c < 64 and _RANK_OF[c] == rank) for rank in range(16)
+]
 _MATCHING: Final = [
-    frozenset(c for c in _REAL_CARDS if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank)
-    if rank < 16 or rank >= 64
+    _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS), _OF_RANK[rank])
+    if rank < 16
+    else _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS))
+    if rank >= 64
     else _WILD_CARDS  # no card has this rank
     for colour in range(4)
     for rank in range(80)
