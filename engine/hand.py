@@ -1043,11 +1043,11 @@ class Hand:
         while owed:
             entry = owed[0]
             pos, n = entry
-            taken = n if n <= len(draw) else len(draw)
-            if taken:  # = `_give` for each of the top `taken` cards, top first
-                self.hands[pos].extend(reversed(draw[-taken:]))
-                del draw[-taken:]
-                n -= taken
+            if n and draw:  # = `_give` for each card drawn
+                held = self.hands[pos]
+                while n and draw:
+                    held.append(draw.pop())
+                    n -= 1
                 if self.catchable and pos in self.catchable:
                     self.catchable.remove(pos)
                 if self.uncalled and pos in self.uncalled:
