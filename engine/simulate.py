@@ -223,11 +223,17 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 k = len(playable)
                 if size == 2:
                     i = int(draw() * (2 * k + 1 if when_playable else 2 * k))
-                    card = -1 if i == 2 * k else list(playable)[i >> 1]
                     uno = i & 1
+                    i >>= 1
                 else:
                     i = int(draw() * (k + 1 if when_playable else k))
-                    card = -1 if i == k else list(playable)[i]
+                if i == k:
+                    card = -1
+                else:
+                    for card in playable:  # the i-th (= `list(playable)[i]`, without the list)
+                        if not i:
+                            break
+                        i -= 1
             elif size == 2:
                 legal = h.legal_actions()
                 h.step(legal[int(draw() * len(legal))])
