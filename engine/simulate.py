@@ -230,7 +230,8 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 if i == k:
                     card = -1
                 else:
-                    for card in playable:  # the i-th (= `list(playable)[i]`, without the list)
+                    # the i-th card (= `list(playable)[i]`, without making the list)
+                    for card in playable:  # noqa: B007
                         if not i:
                             break
                         i -= 1
