@@ -48,6 +48,11 @@ NCARDS = 70  # size of the per-card lookup tables
 COLOUR_OF = [c >> 4 if c < 64 else BLACK for c in range(NCARDS)]
 RANK_OF = [c & 15 if c < 64 else c for c in range(NCARDS)]
 """Rank for matching "by number or word": a black card's rank is its own id."""
+CARDS_OF_COLOUR = [
+    frozenset(c for c in range(NCARDS) if COLOUR_OF[c] == k) for k in range(BLACK + 1)
+] + [frozenset()]
+"""The card ids of each colour, by colour (BLACK: the wild cards); the last, empty, is for -1 (no
+colour picked yet). `not CARDS_OF_COLOUR[k].isdisjoint(hand)`: does the hand hold colour k?"""
 
 CODE_OF: list[str] = [""] * NCARDS
 NAME_OF: list[str] = [""] * NCARDS

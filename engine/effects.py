@@ -138,7 +138,7 @@ def discard_all_picked(h: Hand, colour: int) -> None:
     """Wild Discard All: its player may discard every card of Tinker Bell's colour."""
     actor = h.actor
     h.colour = colour
-    if any(C.COLOUR_OF[c] == colour for c in h.hands[actor]):
+    if not C.CARDS_OF_COLOUR[colour].isdisjoint(h.hands[actor]):
         h.phase = DISCARD
         h.to_move = actor
     else:

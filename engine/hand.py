@@ -1145,11 +1145,8 @@ def _table_rules(rules: Ruleset, opts: Mapping[str, Any]) -> _TableRules:
 
 
 _REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]
-_OF_COLOUR: Final = [
-    frozenset(c for c in range(C.NCARDS) if _COLOUR_OF[c] == k) for k in range(C.BLACK + 1)
-] + [frozenset()]
-"""The cards of each colour, by colour (Tinker Bell's: who must protect or may discard); the
-last, empty, is for -1 (no colour picked yet)."""
+_OF_COLOUR: Final = C.CARDS_OF_COLOUR
+"""The cards of each colour (Tinker Bell's: who must protect or may discard)."""
 _WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
 _OF_RANK: Final = [
     frozenset(c for c in _REAL_CARDS if c < 64 and _RANK_OF[c] == rank) for rank in range(16)
