@@ -2,7 +2,7 @@
 UnoGame, in one run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
-                                 [--bot-hands H]
+                                 [--bot-hands H] [--instructions HANDS]
 
 Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
 and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
@@ -18,6 +18,11 @@ absolute numbers (the machines are shared and noisy). Beside the wall clock, eac
 seconds (less moved by the neighbours), and last the fastest of the R runs of each (timeit's
 estimator for a noisy machine).
 
+With --instructions, also the machine instructions per hand of each side, counted by valgrind
+(where it is installed) in whole processes of HANDS four-player hands of the first ruleset: a
+count no neighbour moves, to tell a change's effect from the machine's noise (it is not time:
+a C library and an interpreter retire instructions at different rates).
+
 Last, the bots' move times (`search_bot_move_time`): H two-player Disney hands, the search bot as
 digital play makes it against greedy, in this process (0 skips it).
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -67,14 +73,22 @@ def peer_python() -> Path:
     return py
 
 
-def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
-    """One whole process of our engine in `build` ("compiled" or "python")."""
+def _our_process(
+    build: str, hands: int, players: int, seed: int, ruleset: str
+) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of one whole process of our engine in `build`."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("TINKER_TRAY_PURE", None)
     if build == "python":
         env["TINKER_TRAY_PURE"] = "1"
     job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
-    out, seconds, cpu = _run([sys.executable, "-c", _OURS, job], env=env, cwd=ROOT)
+    return [sys.executable, "-c", _OURS, job], env
+
+
+def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
+    """One whole process of our engine in `build` ("compiled" or "python")."""
+    command, env = _our_process(build, hands, players, seed, ruleset)
+    out, seconds, cpu = _run(command, env=env, cwd=ROOT)
     figures = json.loads(out)
     if figures["engine"] != build:
         sys.exit(f"asked for the {build} engine, got {figures['engine']} (run ./tinker first)")
@@ -110,6 +124,48 @@ def rlcard(py: Path, hands: int, seed: int) -> dict[int, dict]:
             "decisions_per_hand": json.loads(text)["steps"],
         }
     return out
+
+
+def _instructions(command: list[str], **kw: Any) -> int:
+    """Machine instructions a whole process executes, counted by valgrind (callgrind)."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        check=True,
+        capture_output=True,
+        text=True,
+        **kw,
+    )
+    found = re.search(r"refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        sys.exit(f"valgrind printed no instruction count:\n{done.stderr[-500:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def instruction_counts(py: Path, hands: int, seed: int, players: int, ruleset: str) -> str:
+    """Instructions per hand, ours beside rlcard's: a count the neighbours cannot move, where
+    the clock moves by a fifth from run to run. Whole processes of `hands` hands, and per hand
+    beyond the first (start-up left out)."""
+    figures = {}
+    for side in ("rlcard", *BUILDS):
+        per_run = []
+        for n in (1, hands):
+            if side == "rlcard":
+                command = [str(py), str(HERE / "_rlcard_uno.py"), str(n), str(seed), str(players)]
+                per_run.append(_instructions(command))
+            else:
+                command, env = _our_process(side, n, players, seed, ruleset)
+                per_run.append(_instructions(command, env=env, cwd=ROOT))
+        one, many = per_run
+        figures[side] = (many / hands, (many - one) / (hands - 1))
+    peer_whole, peer_hand = figures["rlcard"]
+    lines = [f"instructions per hand (valgrind), {players} players, {hands} hands:"]
+    for side, (whole, hand) in figures.items():
+        ratio = "" if side == "rlcard" else f" ({peer_whole / whole:.2f}x, {peer_hand / hand:.2f}x)"
+        lines.append(
+            f"  {side:>8}: whole process {whole / 1e6:.2f}M,"
+            f" beyond start-up {hand / 1e6:.2f}M{ratio}"
+        )
+    return "\n".join(lines)
 
 
 def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
@@ -179,6 +235,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rulesets", default="disney,classic,official-2018,elvis")
     ap.add_argument("--bot-hands", type=int, default=20, help="hands for the bots' move times")
+    ap.add_argument(
+        "--instructions",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="also count instructions per hand with valgrind (the first ruleset, 4 players)",
+    )
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     py = peer_python()
@@ -231,6 +294,8 @@ def main() -> None:
             for build in BUILDS
         )
         print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {ratios}")
+    if args.instructions:
+        print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0]))
     search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
     if search is not None:
         print(search)
