@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from math import floor
 from typing import Any, Final
 
 import engine
@@ -50,7 +51,7 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
     is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.)"""
     draw = rng.random
     for i in range(len(cards) - 1, 0, -1):
-        j = int(draw() * (i + 1))
+        j = floor(draw() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -101,7 +102,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 action = bots[seat].act(game)
             else:
                 legal = h.legal_actions()
-                action = legal[int(draw() * len(legal))]
+                action = legal[floor(draw() * len(legal))]
             if recording:
                 game.apply_action(action)
             else:
@@ -187,10 +188,10 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 else:
                     del speakers[p]
                 for j in range(len(speakers) - 1, 0, -1):  # = shuffle(speakers, rng)
-                    r = int(draw() * (j + 1))
+                    r = floor(draw() * (j + 1))
                     speakers[j], speakers[r] = speakers[r], speakers[j]
                 for seat in speakers:
-                    if draw() < 0.5:  # = int(draw() * 2) == 0: the one action offered
+                    if draw() < 0.5:  # = floor(draw() * 2) == 0: the one action offered
                         if not catchable:
                             h._challenge_villain(pos_of[seat])  # = h.apply(CHALLENGE, seat)
                         elif seat == late:
@@ -208,7 +209,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             hand = h.hands[pos]
             if to_go_out and h.uncalled and pos in h.uncalled:
                 legal = h.legal_actions()
-                h.step(legal[int(draw() * len(legal))])
+                h.step(legal[floor(draw() * len(legal))])
                 continue
             playable = matching[h.colour * 80 + rank_of[discard[-1]]].intersection(hand)
             # The legal actions: each playable card (with the UNO call as well, holding two),
@@ -222,11 +223,11 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             elif colour_wild_set.isdisjoint(playable):
                 k = len(playable)
                 if size == 2:
-                    i = int(draw() * (2 * k + 1 if when_playable else 2 * k))
+                    i = floor(draw() * (2 * k + 1 if when_playable else 2 * k))
                     uno = i & 1
                     i >>= 1
                 else:
-                    i = int(draw() * (k + 1 if when_playable else k))
+                    i = floor(draw() * (k + 1 if when_playable else k))
                 if i == k:
                     card = -1
                 else:
@@ -237,14 +238,14 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                         i -= 1
             elif size == 2:
                 legal = h.legal_actions()
-                h.step(legal[int(draw() * len(legal))])
+                h.step(legal[floor(draw() * len(legal))])
                 continue
             else:
                 plain = [c for c in playable if c not in colour_wild_set]
                 wilds = [w for w in colour_wilds if w in playable]
                 k = len(plain)
                 m = k + 4 * len(wilds)
-                i = int(draw() * (m + 1 if when_playable else m))
+                i = floor(draw() * (m + 1 if when_playable else m))
                 if k <= i < m:  # a Wild, naming colour (i - k) % 4
                     h._do_play(pos, (wilds[(i - k) >> 2] << 3) | (((i - k) & 3) << 1))
                     if h.owed_draws or not h.draw:
@@ -314,7 +315,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             card = h.drawn_card
             if len(hand) < 3 or names_colour[card]:
                 legal = h.legal_actions()
-                h.step(legal[int(draw() * len(legal))])
+                h.step(legal[floor(draw() * len(legal))])
                 continue
             # legal: [card << 3, PASS], or [card << 3] with must_play_drawn
             chosen = draw()
@@ -333,7 +334,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             if h.owed_draws or not h.draw:
                 h._settle_draws()
         elif phase == TINKER:  # = h.apply_tinker_bell(pick(rng, 4)), less its checks
-            colour = int(draw() * 4)
+            colour = floor(draw() * 4)
             h.tinker_colour = colour
             h.challenge_open = False
             after_tinker_bell[effect_of[h.trigger]](h, colour)
@@ -351,7 +352,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
             two = len(hand) == 2
             k = 2 * len(lays) if two else len(lays)
             protecting = phase == PROTECT
-            i = int(draw() * (k if protecting and not may_take else k + 1))
+            i = floor(draw() * (k if protecting and not may_take else k + 1))
             if i == k:
                 if protecting:
                     h._do_take(pos, A.TAKE)
@@ -368,7 +369,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
         elif phase < TINKER:  # the other moves
             decisions += 1
             legal = h.legal_actions()
-            h.step(legal[int(draw() * len(legal))])
+            h.step(legal[floor(draw() * len(legal))])
         elif phase == RESHUFFLE:  # = h.apply_reshuffle(shuffled pool), less its checks
             pool = discard[:-1]
             shuffle(pool, rng)
@@ -415,7 +416,7 @@ def _inline_plays(effect_fn: tuple[Effect, ...]) -> list[int]:
 def _choose(h: Hand, draw: Callable[[], float]) -> int:
     """`RandomBot.act`'s choice."""
     legal = h.legal_actions()
-    return legal[int(draw() * len(legal))]
+    return legal[floor(draw() * len(legal))]
 
 
 def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
