@@ -60,7 +60,7 @@ class Game:
     def rematch(self, dealer: int) -> Game:
         """A new game at this table: the same rules, players and options (checked once, here
         when this game was made), `dealer` dealing first. A simulation of single hands starts
-        thousands of games; checking the same options for each was a tenth of its time."""
+        thousands of games, and need not check the same options for each."""
         n = len(self.players)
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise ValueError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
