@@ -32,7 +32,10 @@ class Game:
         dealer: int = 0,
         options: Mapping[str, Any] | None = None,
         record: bool = True,
+        checked: Game | None = None,
     ) -> None:
+        """`checked`: a game at the same table whose options these are, already resolved and
+        checked (`rematch`)."""
         self.rules = rulesets.get(ruleset) if isinstance(ruleset, str) else ruleset
         n = len(players)
         if not self.rules.min_players <= n <= self.rules.max_players:
@@ -42,9 +45,12 @@ class Game:
             )
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise ValueError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.given_options = dict(options or {})
-        self.options = self.rules.resolve_options(options)
-        scoring.check_options(self.options, n)
+        if checked is None:
+            self.given_options = dict(options or {})
+            self.options = self.rules.resolve_options(options)
+            scoring.check_options(self.options, n)
+        else:
+            self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
         self.first_dealer = dealer
         self.dealer = dealer
@@ -61,16 +67,7 @@ class Game:
         """A new game at this table: the same rules, players and options (checked once, here
         when this game was made), `dealer` dealing first. A simulation of single hands starts
         thousands of games, and need not check the same options for each."""
-        n = len(self.players)
-        if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        g = Game.__new__(Game)
-        g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
-        g.players, g.first_dealer, g.dealer = self.players, dealer, dealer
-        g.sheet = scoring.Sheet.new(n)
-        g.hand, g.hand_no, g.history = None, 0, []
-        g.recording, g.events, g.decks, g._discard_event = self.recording, [], [], None
-        return g
+        return Game(self.rules, self.players, dealer, None, self.recording, checked=self)
 
     # ------------------------------------------------------------------ who acts
     def current_player(self) -> int:
