@@ -15,8 +15,9 @@ with draw_when_playable=false, as rlcard draws only when nothing plays (with it,
 at will and hands grow to hundreds of turns). A decision is a move or a call out of turn (ours)
 or a `step` (rlcard). Figures are medians of R runs, interleaved; compare the ratios, not the
 absolute numbers (the machines are shared and noisy). Beside the wall clock, each process's CPU
-seconds (less moved by the neighbours), and last the fastest of the R runs of each (timeit's
-estimator for a noisy machine).
+seconds (less moved by the neighbours); then each run's ratio to rlcard's run of the same
+repeat (paired, so that a slow spell hits both sides), their median and range; and last the
+fastest of the R runs of each (timeit's estimator for a noisy machine).
 
 With --instructions, also the machine instructions per hand of each side, counted by valgrind
 (where it is installed) in whole processes of HANDS four-player hands of the first ruleset: a
@@ -284,6 +285,22 @@ def main() -> None:
                     f" {median(key, 'hands_per_cpu_s'):>11,.0f}"
                     f" {median(key, 'hands_per_cpu_s') / r_cpu:>7.2f}x"
                 )
+    # Paired: each run's ratio to rlcard's run of the same repeat (minutes apart at most, so a
+    # slow spell of the machine tends to hit both), then the median and range of those ratios.
+    for players in (2, 4):
+        peer_runs = runs[("rlcard", "", players)]
+        paired = []
+        for name in rulesets:
+            for build in BUILDS:
+                ratios = sorted(
+                    x["hands_per_s"] / p["hands_per_s"]
+                    for x, p in zip(runs[(name, build, players)], peer_runs, strict=True)
+                )
+                paired.append(
+                    f"{name} {build} {statistics.median(ratios):.2f}x"
+                    f" ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+                )
+        print(f"paired by run, {players} players, hands/s x rlcard: {', '.join(paired)}")
     # timeit's advice for a noisy machine: the fastest run is the one the neighbours hurt least
     for players in (2, 4):
         best = {k: max(x["hands_per_s"] for x in v) for k, v in runs.items() if k[2] == players}
