@@ -1031,6 +1031,11 @@ class Hand:
 
     def _give(self, pos: int, card: int) -> None:
         self.hands[pos].append(card)
+        self._took_cards(pos)
+
+    def _took_cards(self, pos: int) -> None:
+        """A player who takes cards no longer holds one: nobody can catch them, nor need they
+        call UNO."""
         if self.catchable and pos in self.catchable:
             self.catchable.remove(pos)
         if self.uncalled and pos in self.uncalled:
@@ -1048,10 +1053,7 @@ class Hand:
                 while n and draw:
                     held.append(draw.pop())
                     n -= 1
-                if self.catchable and pos in self.catchable:
-                    self.catchable.remove(pos)
-                if self.uncalled and pos in self.uncalled:
-                    self.uncalled.remove(pos)
+                self._took_cards(pos)
             if n:
                 entry[1] = n
                 if len(self.discard) > 1:
