@@ -22,14 +22,7 @@ from collections.abc import Callable
 
 from firmware_bridge import fakemachine
 from firmware_bridge.firmware import tinkerfw, wire
-
-
-def ticks_ms() -> int:
-    return int(time.monotonic() * 1000)
-
-
-def ticks_diff(a: int, b: int) -> int:
-    return a - b
+from firmware_bridge.ticks import MonotonicClock
 
 
 class Emulator:
@@ -42,8 +35,12 @@ class Emulator:
         buzzer: bool = True,
         board: str = "emulator",
         on_output: Callable[[bytes], None] | None = None,
+        ticks_start: int = 0,
     ) -> None:
+        """`ticks_start`: the firmware's tick counter at boot (it wraps at 2**30, as a Pico's
+        does; a test can start it just before the wrap)."""
         self._major_range = major_range
+        self._ticks_start = ticks_start
         self._buzzer = buzzer
         self._board = board
         self._on_output = on_output
@@ -157,8 +154,7 @@ class Emulator:
         return tinkerfw.Firmware(
             fakemachine,
             self._write,
-            ticks_ms,
-            ticks_diff,
+            MonotonicClock(self._ticks_start),
             buzzer=self._buzzer,
             board=self._board,
             major_range=self._major_range,

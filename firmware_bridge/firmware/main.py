@@ -24,7 +24,7 @@ def main():
     micropython.kbd_intr(-1)
     out = sys.stdout.buffer
     inp = sys.stdin.buffer
-    fw = tinkerfw.Firmware(machine, out.write, time.ticks_ms, time.ticks_diff)
+    fw = tinkerfw.Firmware(machine, out.write, time)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     while True:

@@ -4,6 +4,13 @@ Everything the device does lives in `Firmware`, which is handed its `machine` mo
 and its clock, so the very same code runs on the Pico (main.py), in unit tests with a fake clock,
 and in the emulator on a pseudo-terminal. MicroPython subset only: no dataclasses, no typing.
 
+Time is kept as MicroPython means it: `ticks_ms()` wraps at 2**30 on the Pico (every 12.4 days),
+so every deadline is a tick value made with `ticks_add` and compared with `ticks_diff`, never
+with `+` and `-`, and the uptime the host sees is a count carried forward (`_uptime`), not the
+distance to the boot tick, which `ticks_diff` can only measure up to 2**29 ms (6.2 days).
+Every payload length is checked here, before `struct` sees it: MicroPython's `struct.unpack`
+accepts extra bytes, and the two interpreters word their errors differently.
+
 The device never picks a colour while a host is linked: it reports the button and shows what the
 host sends. Without a host (at power-up, or `lost_ms` after the host went quiet) it behaves like
 the original tray: a tap makes its own pick and plays its own show, and it counts those picks to
@@ -29,18 +36,32 @@ RETRY_MS = 250  # resend an unacknowledged button event this often
 MAX_PENDING = 8  # unacknowledged button events kept for resending
 MAX_SHOW = 128  # frames of one show the device stores
 
-# A malformed payload raises one of these (MicroPython's struct raises ValueError and has no
-# struct.error; CPython's struct.error is its own class).
-BAD_PAYLOAD = (ValueError, IndexError, KeyError, getattr(struct, "error", ValueError))
 DEFAULT_HOLD_MS = 1000
 DEFAULT_LOST_MS = 3000
+# The uptime count takes in the ticks since its last step at least this often: well inside the
+# 2**29 ms that ticks_diff can measure, and rare enough to cost nothing.
+UPTIME_STEP_MS = 1 << 27
+MIN_TONE_HZ = 8  # the rp2's PWM cannot go slower (125 MHz / 256 / 65536 = 7.5 Hz)
 
 
-def rand_below(n):
+class BadPayload(ValueError):
+    """A command's payload does not fit its message: answered with ERROR 2 and this text."""
+
+
+def unpack_exact(name, fmt, payload):
+    """struct.unpack that refuses a payload of any other length, on both interpreters."""
+    size = struct.calcsize(fmt)
+    if len(payload) != size:
+        raise BadPayload("%s: payload of %d bytes, expected %d" % (name, len(payload), size))
+    return struct.unpack(fmt, payload)
+
+
+def rand_below(n, random_bytes=None):
     """Uniform integer in [0, n) from the hardware RNG, by rejection (no modulo bias)."""
+    random_bytes = random_bytes or os.urandom
     limit = 256 - (256 % n)
     while True:
-        b = os.urandom(1)[0]
+        b = random_bytes(1)[0]
         if b < limit:
             return b % n
 
@@ -63,18 +84,22 @@ class Firmware:
         self,
         machine,
         write,
-        ticks_ms,
-        ticks_diff,
+        clock,
         pins=None,
         buzzer=True,
         board="pico",
         major_range=(wire.PROTOCOL_MAJOR, wire.PROTOCOL_MAJOR),
         version=FIRMWARE_VERSION,
+        random_bytes=None,
     ):
+        """`clock` has MicroPython's ticks_ms, ticks_add and ticks_diff: on the Pico, `time`.
+        `random_bytes(n)` is the hardware RNG (default os.urandom, which the Pico has)."""
         pins = pins or DEFAULT_PINS
         self._write = write
-        self._ticks = ticks_ms
-        self._diff = ticks_diff
+        self._ticks = clock.ticks_ms
+        self._add = clock.ticks_add
+        self._diff = clock.ticks_diff
+        self._random = random_bytes
         self.board = board
         self.max_show = MAX_SHOW  # what the hello reply announces (tests break it on purpose)
         self.version = version
@@ -93,8 +118,9 @@ class Firmware:
         self.button = Pin(pins["button"], Pin.IN, Pin.PULL_UP)
         self.button.irq(handler=self._edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
-        now = ticks_ms()
-        self.boot_ms = now
+        now = self._ticks()
+        self._uptime_ms = 0  # uptime at _uptime_at (a count; it never wraps at 2**30)
+        self._uptime_at = now
         self.deframer = wire.Deframer()
         self.seq = 0
         self.rx_bad = 0
@@ -149,6 +175,7 @@ class Firmware:
             self._button_event(wire.KIND_HOLD, now, self._diff(now, self.down_ms))
         self._step_show(now)
         self._step_notes(now)
+        self._step_uptime(now)
         if self.mode == wire.MODE_LINKED:
             if self._diff(now, self.last_rx_ms) >= self.lost_ms:
                 self._go_standalone()
@@ -177,9 +204,7 @@ class Firmware:
         if self.mode != wire.MODE_LINKED:
             return
         self.event_no = (self.event_no + 1) & 0xFFFF
-        payload = struct.pack(
-            wire.FMT_BUTTON, self.event_no, kind, self._diff(t, self.boot_ms) & 0xFFFFFFFF, duration
-        )
+        payload = struct.pack(wire.FMT_BUTTON, self.event_no, kind, self._uptime(t), duration)
         frame = self._frame(wire.BUTTON, payload)
         self._write(frame)
         if kind != wire.KIND_DOWN:  # edges are informative; taps and holds must arrive
@@ -195,7 +220,19 @@ class Firmware:
 
     def _standalone_pick(self):
         self.standalone_picks = (self.standalone_picks + 1) & 0xFFFF
-        self._start_show(standalone_show(rand_below(4)))
+        self._start_show(standalone_show(rand_below(4, self._random)))
+
+    # -- uptime -----------------------------------------------------------------------------
+    def _step_uptime(self, now):
+        d = self._diff(now, self._uptime_at)
+        if d >= UPTIME_STEP_MS:
+            self._uptime_ms += d
+            self._uptime_at = now
+
+    def _uptime(self, t):
+        """Milliseconds since boot at tick `t` (not long before the last step), as the u32 the
+        protocol sends: it wraps after 49.7 days, never at the tick counter's wrap."""
+        return (self._uptime_ms + self._diff(t, self._uptime_at)) & 0xFFFFFFFF
 
     # -- output -----------------------------------------------------------------------------
     def _frame(self, msg_type, payload):
@@ -224,7 +261,7 @@ class Firmware:
             ms = self.show[self.show_index][1]
             if self._diff(now, self.show_step_ms) < ms:
                 return
-            self.show_step_ms += ms
+            self.show_step_ms = self._add(self.show_step_ms, ms)
             self.show_index += 1
             if self.show_index >= len(self.show):
                 self.show = []  # the last frame's levels stay lit
@@ -235,7 +272,7 @@ class Firmware:
         if self.buzzer is None:
             return
         while self.notes and self._diff(now, self.note_ms) >= self.notes[0][1]:
-            self.note_ms += self.notes.pop(0)[1]
+            self.note_ms = self._add(self.note_ms, self.notes.pop(0)[1])
             self._sound()
 
     def _sound(self):
@@ -263,17 +300,16 @@ class Firmware:
             return
         try:
             self._command(seq, msg_type, payload)
-        except BAD_PAYLOAD as exc:
-            self._error(wire.ERR_BAD_PAYLOAD, seq, str(exc))
+        except BadPayload as exc:
+            self._error(wire.ERR_BAD_PAYLOAD, seq, exc.args[0])
 
     def _hello(self, seq, payload):
-        try:
-            lo, hi, _minor, hold_ms, lost_ms = struct.unpack(
-                wire.FMT_HELLO, payload[: struct.calcsize(wire.FMT_HELLO)]
-            )
-        except BAD_PAYLOAD:
-            self._error(wire.ERR_BAD_PAYLOAD, seq, "bad hello")
+        size = struct.calcsize(wire.FMT_HELLO)
+        if len(payload) < size:  # a later minor may append, so longer is fine
+            text = "HELLO: payload of %d bytes, needs %d" % (len(payload), size)
+            self._error(wire.ERR_BAD_PAYLOAD, seq, text)
             return
+        lo, hi, _minor, hold_ms, lost_ms = struct.unpack(wire.FMT_HELLO, payload[:size])
         previous = self.mode
         picks = self.standalone_picks
         features = wire.FEATURE_PWM | (wire.FEATURE_BUZZER if self.buzzer is not None else 0)
@@ -303,27 +339,27 @@ class Firmware:
 
     def _command(self, seq, msg_type, payload):
         if msg_type == wire.HEARTBEAT:
-            (token,) = struct.unpack(wire.FMT_HEARTBEAT, payload)
+            (token,) = unpack_exact("HEARTBEAT", wire.FMT_HEARTBEAT, payload)
             self._send(
                 wire.HEARTBEAT_REPLY,
                 struct.pack(
                     wire.FMT_HEARTBEAT_REPLY,
                     token,
-                    self._diff(self._ticks(), self.boot_ms) & 0xFFFFFFFF,
+                    self._uptime(self._ticks()),
                     self.state_id,
                     self.mode,
                     self.rx_bad,
                 ),
             )
         elif msg_type == wire.SET_LIGHTS:
-            state_id, r, b, g, y = struct.unpack(wire.FMT_SET_LIGHTS, payload)
+            state_id, r, b, g, y = unpack_exact("SET_LIGHTS", wire.FMT_SET_LIGHTS, payload)
             self.state_id = state_id
             self.show = []
             self._apply((r, b, g, y))
         elif msg_type == wire.SHOW_DATA:
             self._show_data(payload)
         elif msg_type == wire.SHOW_PLAY:
-            state_id, count = struct.unpack(wire.FMT_SHOW_PLAY, payload)
+            state_id, count = unpack_exact("SHOW_PLAY", wire.FMT_SHOW_PLAY, payload)
             parts = self._incoming.pop(state_id, {})
             if count == 0 or count > MAX_SHOW or any(i not in parts for i in range(count)):
                 self._error(
@@ -336,32 +372,42 @@ class Firmware:
             self.state_id = state_id
             self._start_show([parts[i] for i in range(count)])
         elif msg_type == wire.BUZZ:
-            if len(payload) % 4:
-                raise ValueError("buzz payload is whole notes of 4 bytes")
-            self.notes = [
-                struct.unpack_from(wire.FMT_NOTE, payload, i) for i in range(0, len(payload), 4)
-            ]
-            if self.buzzer is not None:
-                self.note_ms = self._ticks()
-                self._sound()
+            self._buzz(payload)
         elif msg_type == wire.ACK:
-            (event_no,) = struct.unpack(wire.FMT_ACK, payload)
+            (event_no,) = unpack_exact("ACK", wire.FMT_ACK, payload)
             self.pending = [e for e in self.pending if e[0] != event_no]
         else:
             self._error(wire.ERR_UNKNOWN_TYPE, seq, "unknown message type 0x%02x" % msg_type)
 
     def _show_data(self, payload):
         head = struct.calcsize(wire.FMT_SHOW_DATA)
+        size = wire.SHOW_FRAME_SIZE
+        if len(payload) < head or (len(payload) - head) % size:
+            raise BadPayload(
+                "SHOW_DATA: payload of %d bytes, expected %d and whole frames of %d"
+                % (len(payload), head, size)
+            )
         state_id, first = struct.unpack(wire.FMT_SHOW_DATA, payload[:head])
         body = payload[head:]
-        if len(body) % wire.SHOW_FRAME_SIZE:
-            raise ValueError("show data is whole frames of %d bytes" % wire.SHOW_FRAME_SIZE)
-        count = len(body) // wire.SHOW_FRAME_SIZE
+        count = len(body) // size
         if first + count > MAX_SHOW:
-            raise ValueError("show longer than %d frames" % MAX_SHOW)
+            raise BadPayload("SHOW_DATA: show longer than %d frames" % MAX_SHOW)
         if state_id not in self._incoming:
             self._incoming = {state_id: {}}  # only the newest show is assembled
         parts = self._incoming[state_id]
         for i in range(count):
             r, b, g, y, ms = struct.unpack_from(wire.FMT_SHOW_FRAME, body, i * wire.SHOW_FRAME_SIZE)
             parts[first + i] = ((r, b, g, y), ms)
+
+    def _buzz(self, payload):
+        if len(payload) % 4:
+            raise BadPayload("BUZZ: payload of %d bytes, expected whole notes of 4" % len(payload))
+        notes = [struct.unpack_from(wire.FMT_NOTE, payload, i) for i in range(0, len(payload), 4)]
+        for i, (hz, _ms) in enumerate(notes):
+            if 0 < hz < MIN_TONE_HZ:  # refused now, not when the PWM raises mid-tune
+                text = "BUZZ: note %d is %d Hz (0 rests, at least %d)" % (i, hz, MIN_TONE_HZ)
+                raise BadPayload(text)
+        self.notes = notes
+        if self.buzzer is not None:
+            self.note_ms = self._ticks()
+            self._sound()

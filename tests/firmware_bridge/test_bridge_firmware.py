@@ -1,64 +1,11 @@
-"""The reference firmware's logic under CPython: fake `machine`, fake clock, no serial port."""
+"""The reference firmware's logic with a stub `machine` and a hand-cranked clock, no serial port:
+under CPython, and under real MicroPython (the WebAssembly port) in lockstep with CPython, every
+reply compared byte for byte (firmware_device.py)."""
 
 import pytest
 
-from firmware_bridge import fakemachine
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware import tinkerfw, wire
-
-
-class Clock:
-    def __init__(self):
-        self.ms = 1000
-
-    def __call__(self):
-        return self.ms
-
-
-class Device:
-    """A firmware with a hand-cranked clock; `host()` sends it messages, `out` is what it said."""
-
-    def __init__(self, **kwargs):
-        self.clock = Clock()
-        self.decoder = p.Decoder()
-        self.out = []
-        self.fw = tinkerfw.Firmware(
-            fakemachine, self._write, self.clock, lambda a, b: a - b, **kwargs
-        )
-        self.seq = 0
-
-    def _write(self, data):
-        self.out += [r.msg for r in self.decoder.feed(data)]
-
-    def host(self, *messages):
-        for m in messages:
-            self.seq += 1
-            self.fw.feed(p.encode(m, self.seq))
-
-    def advance(self, ms, step=5):
-        for _ in range(0, ms, step):
-            self.clock.ms += step
-            self.fw.poll()
-
-    def said(self, kind):
-        return [m for m in self.out if isinstance(m, kind)]
-
-    def lights(self):
-        return tuple(pwm.duty_u16() for pwm in self.fw.leds)
-
-    def link(self, hold_ms=1000, lost_ms=3000):
-        self.host(p.Hello(1, 1, 0, hold_ms, lost_ms))
-
-    def tap(self, down_ms=100):
-        self.fw.button.drive(0)
-        self.advance(down_ms)
-        self.fw.button.drive(1)
-        self.advance(40)
-
-
-@pytest.fixture
-def dev():
-    return Device()
 
 
 def test_hello_reply_describes_the_device(dev):
@@ -70,8 +17,8 @@ def test_hello_reply_describes_the_device(dev):
     assert reply.previous_mode == wire.MODE_STANDALONE  # it boots stand-alone
 
 
-def test_without_a_buzzer_the_feature_is_not_announced():
-    dev = Device(buzzer=False)
+def test_without_a_buzzer_the_feature_is_not_announced(make_device):
+    dev = make_device(buzzer=False)
     dev.link()
     assert not dev.said(p.HelloReply)[0].buzzer
 
@@ -113,15 +60,15 @@ def test_an_incomplete_show_is_reported_not_played(dev):
 
 def test_bad_payload_and_unknown_type_get_error_reports(dev):
     dev.link()
-    dev.fw.feed(wire.encode_frame(9, wire.SET_LIGHTS, b"\x01\x02"))
-    dev.fw.feed(wire.encode_frame(10, 0x66, b""))
+    dev.feed(wire.encode_frame(9, wire.SET_LIGHTS, b"\x01\x02"))
+    dev.feed(wire.encode_frame(10, 0x66, b""))
     codes = [(e.code, e.ref_seq) for e in dev.said(p.Error)]
     assert codes == [(wire.ERR_BAD_PAYLOAD, 9), (wire.ERR_UNKNOWN_TYPE, 10)]
 
 
 def test_frames_of_another_major_are_refused(dev):
     dev.link()
-    dev.fw.feed(wire.encode_frame(9, wire.SET_LIGHTS, bytes(6), major=2))
+    dev.feed(wire.encode_frame(9, wire.SET_LIGHTS, bytes(6), major=2))
     assert dev.lights() == (0, 0, 0, 0)
     assert dev.said(p.Error)[0].code == wire.ERR_VERSION
 
@@ -129,12 +76,12 @@ def test_frames_of_another_major_are_refused(dev):
 def test_a_bouncing_tap_is_one_debounced_press(dev):
     dev.link()
     for level in (0, 1, 0, 1, 0):  # contact bounce within a few ms
-        dev.fw.button.drive(level)
-        dev.clock.ms += 1
+        dev.drive(level)
+        dev.tick(1)
     dev.advance(150)
     for level in (1, 0, 1):
-        dev.fw.button.drive(level)
-        dev.clock.ms += 1
+        dev.drive(level)
+        dev.tick(1)
     dev.advance(40)
     kinds = [b.kind for b in dev.said(p.Button)]
     assert kinds == [wire.KIND_DOWN, wire.KIND_UP]
@@ -144,11 +91,11 @@ def test_a_bouncing_tap_is_one_debounced_press(dev):
 
 def test_a_hold_is_reported_at_the_hold_time_and_is_not_a_tap(dev):
     dev.link(hold_ms=500)
-    dev.fw.button.drive(0)
+    dev.drive(0)
     dev.advance(600)
     hold = [b for b in dev.said(p.Button) if b.kind == wire.KIND_HOLD]
     assert len(hold) == 1 and hold[0].duration_ms >= 500
-    dev.fw.button.drive(1)
+    dev.drive(1)
     dev.advance(40)
     kinds = [b.kind for b in dev.said(p.Button)]
     assert wire.KIND_UP not in kinds and kinds[-1] == wire.KIND_RELEASE
@@ -170,7 +117,7 @@ def test_taps_are_resent_until_acknowledged(dev):
 def test_host_lost_means_standalone_picks_reported_on_return(dev):
     dev.link(lost_ms=300)
     dev.advance(400)  # nothing from the host
-    assert dev.fw.mode == wire.MODE_STANDALONE
+    assert dev.mode == wire.MODE_STANDALONE
     sent = len(dev.out)
     dev.tap()
     assert len(dev.out) == sent  # nothing reported while alone...
@@ -183,23 +130,23 @@ def test_host_lost_means_standalone_picks_reported_on_return(dev):
     assert dev.said(p.HelloReply)[-1].standalone_picks == 0
 
 
-def test_incompatible_host_leaves_the_device_standalone():
-    dev = Device(major_range=(2, 2))
+def test_incompatible_host_leaves_the_device_standalone(make_device):
+    dev = make_device(major_range=(2, 2))
     dev.link()
     assert dev.said(p.HelloReply)[0].major_min == 2
-    assert dev.fw.mode == wire.MODE_STANDALONE
+    assert dev.mode == wire.MODE_STANDALONE
 
 
 def test_buzz_plays_notes_then_falls_silent(dev):
     dev.link()
     dev.host(p.Buzz(((880, 50), (0, 20), (440, 50))))
-    assert (dev.fw.buzzer.freq(), dev.fw.buzzer.duty_u16()) == (880, 32768)
+    assert dev.buzzer() == (880, 32768)
     dev.advance(55)
-    assert dev.fw.buzzer.duty_u16() == 0
+    assert dev.buzzer()[1] == 0
     dev.advance(20)
-    assert dev.fw.buzzer.freq() == 440
+    assert dev.buzzer() == (440, 32768)
     dev.advance(60)
-    assert dev.fw.buzzer.duty_u16() == 0
+    assert dev.buzzer()[1] == 0
 
 
 @pytest.mark.parametrize("colour", range(4))
@@ -214,9 +161,9 @@ def test_rand_below_is_in_range():
 
 
 def test_a_truncated_hello_gets_an_error_and_no_link(dev):
-    dev.fw.feed(wire.encode_frame(3, wire.HELLO, b"\x01"))
+    dev.feed(wire.encode_frame(3, wire.HELLO, b"\x01"))
     assert dev.said(p.Error)[0].code == wire.ERR_BAD_PAYLOAD
-    assert dev.fw.mode == wire.MODE_STANDALONE
+    assert dev.mode == wire.MODE_STANDALONE
 
 
 def test_a_show_past_the_device_limit_is_refused(dev):
