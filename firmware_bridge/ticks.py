@@ -1,6 +1,9 @@
 """MicroPython's tick arithmetic, for the firmware when it runs under CPython (the emulator, the
-tests): `ticks_ms()` values live in [0, 2**30) and wrap, as on a Pico (every 12.4 days), so a
-firmware that adds ticks with `+` fails here as it would on the device, not silently."""
+tests): `ticks_ms()` values live in [0, 2**30) and wrap, as on a Pico (every 12.4 days).
+
+A tick value outside that range is refused with ValueError. MicroPython's own ticks_diff gives
+garbage for one (a deadline made with `+` past the wrap: a show freezes, a tune never ends); a
+faithful modular sum here would hide that very bug, so it fails loudly instead."""
 
 from __future__ import annotations
 
@@ -11,14 +14,23 @@ TICKS_MAX = TICKS_PERIOD - 1
 _HALF = TICKS_PERIOD // 2
 
 
+def _check(ticks: int) -> int:
+    if not 0 <= ticks <= TICKS_MAX:
+        raise ValueError(
+            f"tick value {ticks} is outside the counter's range 0..2**30-1 "
+            "(a deadline made with + instead of ticks_add?)"
+        )
+    return ticks
+
+
 def ticks_add(ticks: int, delta: int) -> int:
     """`ticks` moved by `delta` ms (either sign), wrapped into the counter's range."""
-    return (ticks + delta) & TICKS_MAX
+    return (_check(ticks) + delta) & TICKS_MAX
 
 
 def ticks_diff(a: int, b: int) -> int:
     """Signed distance from `b` to `a`, right while it is under 2**29 ms either way."""
-    return ((a - b + _HALF) & TICKS_MAX) - _HALF
+    return ((_check(a) - _check(b) + _HALF) & TICKS_MAX) - _HALF
 
 
 class MonotonicClock:
