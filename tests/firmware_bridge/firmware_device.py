@@ -22,7 +22,7 @@ import pytest
 from on_micropython import harness
 
 from firmware_bridge import protocol as p
-from firmware_bridge.firmware import wire
+from firmware_bridge.firmware import tinkerfw, wire
 
 HERE = Path(__file__).parent / "on_micropython"
 FIRMWARE = Path(wire.__file__).parent
@@ -102,10 +102,19 @@ class MicroPython:
     """The harness in MicroPython's WebAssembly port, in a node process (one per session: a
     `boot` gives each test a freshly started firmware)."""
 
-    def __init__(self, files: list[Path], heap: int = PICO_HEAP, name: str = "MicroPython") -> None:
+    def __init__(
+        self,
+        files: list[Path],
+        heap: int = PICO_HEAP,
+        name: str = "MicroPython",
+        bare: bool = False,
+    ) -> None:
+        """`bare`: the harness (and so the firmware) not imported yet."""
         self.name = name
         self.proc = subprocess.Popen(
-            ["node", str(HERE / "runner.mjs"), "--heap", str(heap), *(str(f) for f in files)],
+            ["node", str(HERE / "runner.mjs"), "--heap", str(heap)]
+            + (["--bare"] if bare else [])
+            + [str(f) for f in files],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -221,3 +230,83 @@ class Device:
     @property
     def ticks(self) -> int:
         return int(self.state["ticks"])
+
+
+# -- main.py as the Pico runs it ---------------------------------------------------------------
+def pico_session(seq_start: int = 1) -> list[tuple[int, bytes]]:
+    """A host's first two seconds with a tray, as (ms after power-up, bytes): the handshake, a
+    heartbeat, the longest show the device stores (MAX_SHOW frames, in as many SHOW_DATA as it
+    takes) with a tune over it, and a heartbeat after."""
+    per = wire.SHOW_FRAMES_PER_MESSAGE
+    levels = [(255, 0, 0, 0), (0, 255, 0, 0), (0, 0, 255, 0), (0, 0, 0, 255)]
+    show = [(*levels[i % 4], 10) for i in range(tinkerfw.MAX_SHOW)]
+    messages: list[tuple[int, p.Message]] = [
+        (100, p.Hello(1, 1, 0, 1000, 3000)),
+        (120, p.Heartbeat(1)),
+        *((200, p.ShowData(9, i, tuple(show[i : i + per]))) for i in range(0, len(show), per)),
+        (210, p.ShowPlay(9, len(show))),
+        (210, p.Buzz(((880, 300), (0, 100), (660, 300), (440, 600)))),
+        (1000, p.Heartbeat(2)),
+        (1800, p.Heartbeat(3)),
+    ]
+    return [(ms, p.encode(m, seq_start + i)) for i, (ms, m) in enumerate(messages)]
+
+
+def run_main(mp: MicroPython, start: int) -> dict[str, Any]:
+    """Boot main.py in MicroPython with the USB stub (usb.py) and play `pico_session()` to it;
+    what it wrote, decoded by the host's protocol.py."""
+    script = [[ms, data.hex()] for ms, data in pico_session()]
+    printed = mp.run(
+        f"import json, usb\nprint(json.dumps(usb.run({start}, {json.dumps(script)}, 2000)))\n"
+    )
+    result = json.loads(printed)
+    result["messages"] = [r.msg for r in p.Decoder().feed(bytes.fromhex(result["out"]))]
+    return result
+
+
+# -- the heap ---------------------------------------------------------------------------------
+def live_heap(mp: MicroPython) -> int:
+    """Bytes of live objects. The WebAssembly port collects only when a call from JavaScript
+    begins (gc.collect() inside Python just asks for it), so: ask, then measure in the next."""
+    mp.run("import gc\ngc.collect()")
+    return int(mp.run("print(gc.mem_alloc())"))
+
+
+def heap_total(mp: MicroPython) -> int:
+    """The GC heap's size now (the port adds to it when a collection cannot make room)."""
+    line = next(
+        x for x in mp.run("import micropython\nmicropython.mem_info()").splitlines() if "GC:" in x
+    )
+    return int(line.split("total:")[1].split(",")[0])
+
+
+def measure_heap(files: list[Path], heap: int = PICO_HEAP) -> dict[str, int]:
+    """The firmware's heap in MicroPython limited to `heap` bytes: its modules, the booted
+    firmware, the most live during the longest show with a tune, and what importing the modules
+    allocates in all (garbage included: an upper bound of the compiler's peak from source)."""
+    mp = MicroPython(files, heap=heap, name="MicroPython (measured)", bare=True)
+    try:
+        figures = {"heap": heap_total(mp), "interpreter": live_heap(mp)}
+        mp.run("import gc, machine\ngc.collect()")
+        before = int(mp.run("print(gc.mem_alloc())"))
+        figures["import_allocates"] = (
+            int(mp.run("import wire, tinkerfw\nprint(gc.mem_alloc())")) - before
+        )
+        figures["modules"] = live_heap(mp) - before
+        mp.run("import harness")
+        harness_loaded = live_heap(mp)
+        dev = Device([mp])
+        figures["after_start_up"] = live_heap(mp) - harness_loaded
+        show = [(ms, data) for ms, data in pico_session() if ms <= 210]
+        for _ms, data in show:
+            dev.feed(data)
+        peak = live_heap(mp) - harness_loaded
+        for _ in range(150):  # 1.5 s in 10 ms steps: the whole show and tune, and after
+            dev.advance(10, step=1)
+            peak = max(peak, live_heap(mp) - harness_loaded)
+        figures["during_show"] = peak
+        figures["heap_after"] = heap_total(mp)
+        figures["errors"] = len(dev.said(p.Error))
+    finally:
+        mp.close()
+    return figures

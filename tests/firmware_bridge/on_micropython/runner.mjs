@@ -1,7 +1,7 @@
 // The firmware under real MicroPython: the official WebAssembly port (npm), driven by the tests
 // (tests/firmware_bridge/micropython_device.py) over stdin/stdout, one JSON object a line.
 //
-//   node runner.mjs [--heap BYTES] FILE...   copies each FILE into MicroPython's filesystem root
+//   node runner.mjs [--heap BYTES] [--bare] FILE...   copies each FILE into MicroPython's filesystem root
 //                                            (as the Pico has them), imports harness.py, then:
 //   {"cmd": ["boot", ...]}  ->  {"ok": true, "reply": "<harness.handle's JSON>", "printed": ""}
 //   {"exec": "python code"} ->  {"ok": true, "printed": "what it printed"}
@@ -13,9 +13,11 @@ import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const args = process.argv.slice(2);
 let heapsize = 1024 * 1024;
+let bare = false; // --bare: import nothing yet (the heap measurement imports step by step)
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--heap") heapsize = parseInt(args[++i], 10);
+  else if (args[i] === "--bare") bare = true;
   else files.push(args[i]);
 }
 
@@ -37,7 +39,7 @@ function run(code) {
   }
 }
 
-const ready = run("import harness");
+const ready = bare ? run("pass") : run("import harness");
 process.stdout.write(JSON.stringify(ready) + "\n");
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
   if (!line.trim()) continue;

@@ -2,12 +2,12 @@
 MicroPython's WebAssembly port: `sys.stdin.buffer`/`sys.stdout.buffer`, `select.poll` on stdin,
 and `time` with a tick counter that moves by the milliseconds the firmware waits. The host's
 bytes arrive at the ticks the script says; the run ends (`Finished`) once the script is done and
-`idle_ms` have passed. The heap is sampled as the firmware runs (`samples`).
+`idle_ms` have passed. (The heap is measured elsewhere: this port collects garbage only between
+calls from JavaScript, never inside main.py's endless loop.)
 
 The WebAssembly port has no os.urandom (the Pico has); only there a stand-in is put in its place.
 """
 
-import gc
 import sys
 import time as real_time
 from binascii import hexlify, unhexlify
@@ -41,13 +41,11 @@ class Stdio:
 class Usb:
     """`sys`, `select` and `time` for main.py, sharing one clock and one script."""
 
-    def __init__(self, start, script, idle_ms, sample_every):
+    def __init__(self, start, script, idle_ms):
         self.ms = start
         self.elapsed = 0
         self.script = script  # [(ms after start, bytes)], in order
         self.idle_ms = idle_ms
-        self.sample_every = sample_every
-        self.samples = []  # (elapsed ms, live heap bytes)
         self.stdin = Stdio()
         self.stdout = Stdio()
         self.polls = 0
@@ -77,9 +75,6 @@ class Usb:
             return [(self.stdin, POLLIN)]
         if timeout:
             self.polls += 1
-            if self.sample_every and self.polls % self.sample_every == 0:
-                gc.collect()
-                self.samples.append((self.elapsed, gc.mem_alloc()))
             if not self.script and self.elapsed >= self.idle_ms:
                 raise Finished()
             self._pass(timeout)
@@ -123,12 +118,12 @@ class Urandom:
         return bytes(out)
 
 
-def run(start, script, idle_ms, sample_every=0):
+def run(start, script, idle_ms):
     """Boot main.py as the Pico does and feed it `script` ([[ms, hex]]); returns what it wrote
-    (hex), the heap samples, and the live heap before main.py was imported."""
+    (hex) and how many times it waited for input."""
     import os
 
-    usb = Usb(start, [(ms, unhexlify(data)) for ms, data in script], idle_ms, sample_every)
+    usb = Usb(start, [(ms, unhexlify(data)) for ms, data in script], idle_ms)
     fake_sys = Module(stdin=usb.stdin, stdout=usb.stdout, modules=sys.modules)
     fake_time = Module(
         ticks_ms=usb.ticks_ms,
@@ -145,8 +140,6 @@ def run(start, script, idle_ms, sample_every=0):
     sys.modules["select"] = fake_select
     if not hasattr(os, "urandom"):  # the WebAssembly port only; a Pico has it
         sys.modules["os"] = Urandom(os)
-    gc.collect()
-    before = gc.mem_alloc()
     try:
         __import__("main")
     except Finished:
@@ -158,7 +151,5 @@ def run(start, script, idle_ms, sample_every=0):
                 sys.modules[name] = saved[name]
     return {
         "out": hexlify(bytes(usb.stdout.buffer.data)).decode(),
-        "samples": usb.samples,
-        "before": before,
         "polls": usb.polls,
     }
