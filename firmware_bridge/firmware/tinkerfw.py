@@ -104,20 +104,7 @@ class Firmware:
         self.max_show = MAX_SHOW  # what the hello reply announces (tests break it on purpose)
         self.version = version
         self.major_range = major_range
-        Pin = machine.Pin
-        self.leds = []
-        for number in pins["leds"]:
-            pwm = machine.PWM(Pin(number))
-            pwm.freq(1000)
-            pwm.duty_u16(0)
-            self.leds.append(pwm)
-        self.buzzer = None
-        if buzzer and pins.get("buzzer") is not None:
-            self.buzzer = machine.PWM(Pin(pins["buzzer"]))
-            self.buzzer.duty_u16(0)
-        self.button = Pin(pins["button"], Pin.IN, Pin.PULL_UP)
-        self.button.irq(handler=self._edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
-
+        self._setup_pins(machine, pins, buzzer)
         now = self._ticks()
         self._uptime_ms = 0  # uptime at _uptime_at (a count; it never wraps at 2**30)
         self._uptime_at = now
@@ -147,6 +134,21 @@ class Firmware:
         self._incoming = {}  # state_id -> {index: frame} while a show arrives in parts
         self.notes = []
         self.note_ms = now
+
+    def _setup_pins(self, machine, pins, buzzer):
+        Pin = machine.Pin
+        self.leds = []
+        for number in pins["leds"]:
+            pwm = machine.PWM(Pin(number))
+            pwm.freq(1000)
+            pwm.duty_u16(0)
+            self.leds.append(pwm)
+        self.buzzer = None
+        if buzzer and pins.get("buzzer") is not None:
+            self.buzzer = machine.PWM(Pin(pins["buzzer"]))
+            self.buzzer.duty_u16(0)
+        self.button = Pin(pins["button"], Pin.IN, Pin.PULL_UP)
+        self.button.irq(handler=self._edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
     # -- input ------------------------------------------------------------------------------
     def _edge(self, pin):

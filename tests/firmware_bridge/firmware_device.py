@@ -28,8 +28,9 @@ HERE = Path(__file__).parent / "on_micropython"
 FIRMWARE = Path(wire.__file__).parent
 PACKAGE = HERE / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PICO_HEAP = 192 * 1024
-"""What a Raspberry Pi Pico leaves a MicroPython program: about 192 KB of its 264 KB of RAM
-(gc.mem_free() on a freshly booted board; docs/bridge.md)."""
+"""The heap the firmware is measured in: what a Raspberry Pi Pico leaves a MicroPython program,
+rounded down. A freshly booted Pico reports about 210 KB free (gc.mem_free(), MicroPython 1.20,
+micropython/micropython#12557); a Pico W, whose radio takes its share, less (docs/bridge.md)."""
 
 
 SOURCES = ("wire.py", "tinkerfw.py", "main.py")

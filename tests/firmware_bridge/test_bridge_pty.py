@@ -10,6 +10,7 @@ from firmware_bridge import open_tray
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.events import TrayLinked
 from firmware_bridge.firmware import wire
+from firmware_bridge.ticks import TICKS_PERIOD, ticks_diff
 from firmware_bridge.tray import SerialTray
 from tray.backend import Capabilities, Frame, Tray
 from tray.events import ButtonHeld, ButtonPressed, Fault
@@ -241,3 +242,26 @@ def test_open_tray_emulate_runs_end_to_end_and_close_stops_the_emulator():
         tray.close()
         tray.close()  # twice is fine
     assert emulator.path is None
+
+
+def test_the_emulated_tray_works_on_across_its_tick_counters_wrap():
+    """The emulator's clock wraps at 2**30 as a Pico's does: started 300 ms before, the host
+    links, heartbeats, a show and a tap all carry on across it."""
+    emulator = Emulator(ticks_start=TICKS_PERIOD - 300)
+    emulator.start()
+    events = Events()
+    tray = SerialTray("emulator", settings=FAST, resolve=lambda: emulator.path)
+    try:
+        tray.open(events)
+        assert tray.bridge.wait_linked(5)
+        fw = emulator.firmware
+        eventually(lambda: ticks_diff(fw._ticks(), 0) > 100)  # past the wrap
+        frames = [Frame((1.0, 0.0, 0.0, 0.0), 0.05), Frame((0.0, 0.0, 0.0, 1.0), 0.01)]
+        tray.play(frames)
+        eventually(lambda: emulator.lights() == (0.0, 0.0, 0.0, 1.0))
+        emulator.tap()
+        events.wait_for(ButtonPressed)
+        assert tray.bridge.last_reply.mode == wire.MODE_LINKED
+    finally:
+        tray.close()
+        emulator.unplug()
