@@ -10,9 +10,7 @@ The clock is a hand-cranked tick counter with the interpreter's own tick arithme
 real `time.ticks_add`/`ticks_diff` there, firmware_bridge.ticks (the same rules) under CPython.
 """
 
-import gc
 import json
-import sys
 from binascii import hexlify, unhexlify
 
 try:  # CPython: the project's package
@@ -90,11 +88,6 @@ class Harness:
     def drive(self, level):
         self.fw.button.drive(level)
 
-    def mem(self):
-        """Live heap after a collection (meaningful under MicroPython)."""
-        gc.collect()
-        return gc.mem_alloc()
-
     def state(self):
         fw = self.fw
         out, self.out = bytes(self.out), bytearray()
@@ -119,9 +112,3 @@ def handle(line, harness=HARNESS):
     reply = harness.state() if harness.fw is not None else {}
     reply["result"] = result
     return json.dumps(reply)
-
-
-def implementation():
-    """`micropython 1.27.0` (or `cpython 3.11.2`)."""
-    version = ".".join(str(v) for v in sys.implementation.version[:3])
-    return "%s %s" % (sys.implementation.name, version)
