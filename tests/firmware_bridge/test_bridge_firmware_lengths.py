@@ -33,12 +33,9 @@ def length_problem(name, n):
         size = struct.calcsize(wire.FMT_HELLO)
         return None if n >= size else f"HELLO: payload of {n} bytes, needs {size}"
     if name == "SHOW_DATA":
-        ok = n >= HEAD and (n - HEAD) % FRAME == 0
-        return (
-            None
-            if ok
-            else (f"SHOW_DATA: payload of {n} bytes, expected {HEAD} and whole frames of {FRAME}")
-        )
+        if n >= HEAD and (n - HEAD) % FRAME == 0:
+            return None
+        return f"SHOW_DATA: payload of {n} bytes, expected {HEAD} and whole frames of {FRAME}"
     return None if n % 4 == 0 else f"BUZZ: payload of {n} bytes, expected whole notes of 4"
 
 
