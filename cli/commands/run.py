@@ -121,11 +121,12 @@ def attach_mqtt(
     session: Any,
     *,
     press: Callable[[], None] | None,
-) -> Callable[[], None]:
-    """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer.
-    Without a web display the scoreboard's session runs headless, for MQTT's scores."""
+) -> tuple[Callable[[], None], Any]:
+    """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer and
+    the session published. Without a web display the scoreboard's session runs headless, for
+    MQTT's scores."""
     if opened is None:
-        return lambda: None
+        return (lambda: None), session
     from cli.commands.display import default_journal
     from club.table import start_table
 
@@ -141,7 +142,7 @@ def attach_mqtt(
         except JournalError as exc:  # the tray carries on, unpublished: the lights come first
             log.warning("not publishing on MQTT: the journal did not open: %s", exc)
             link.stop()
-            return lambda: None
+            return (lambda: None), None
         session = TableSession(journal, bus, show=config.show if config else None)
         closers += [session.close, journal.close]
     table = start_table(settings, link, session, bus, press=press, state_dir=journal_path.parent)
@@ -157,7 +158,7 @@ def attach_mqtt(
         for closer in closers:
             closer()
 
-    return close
+    return close, session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -293,14 +294,22 @@ def start_service(
             mqtt[1].stop()
         raise
     try:
-        service.start()
+        close_mqtt, session = attach_mqtt(mqtt, config, args, bus, session, press=service.press)
     except BaseException:
         close_display()
         tray.close()
         if mqtt is not None:
             mqtt[1].stop()
         raise
-    close_mqtt = attach_mqtt(mqtt, config, args, bus, session, press=service.press)
+    if session is not None and (last := session.table.last_pick) is not None:
+        service.picker.continue_after(last.seq)  # the journal's numbers run on
+    try:
+        service.start()
+    except BaseException:
+        close_mqtt()
+        close_display()
+        tray.close()
+        raise
 
     def close() -> None:
         close_mqtt()
