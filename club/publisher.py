@@ -23,6 +23,8 @@ from tray.events import ButtonPressed, Event
 
 log = logging.getLogger(__name__)
 
+HA_ANNOUNCE_INTERVAL_S = 60.0  # Home Assistant's `online` re-announces at most this often
+
 
 class TablePublisher:
     """Publishes `table`: availability, presses, settled picks, scores, leader, winner, and its
@@ -54,6 +56,8 @@ class TablePublisher:
         self._lock = threading.Lock()
         self._last: dict[str, str] = {}  # leaf -> the last payload published (retained states)
         self._pick_seq: int | None = None
+        self._ha_announced_at: float | None = None
+        self.skipped_announcements = 0  # Home Assistant `online`s inside the interval
         self._players: list[str] | None = None
         self._unsubscribe: list[Callable[[], None]] = []
 
@@ -90,7 +94,19 @@ class TablePublisher:
         self._announce()
 
     def _on_ha_status(self, _topic: str, payload: bytes, _retained: bool) -> None:
-        if payload.decode(errors="replace").strip() == topics.ONLINE:
+        """Home Assistant's birth message: announce again, at most once per interval (the
+        configs are retained anyway; a flood of `online` must not become a flood of configs)."""
+        if payload.decode(errors="replace").strip() != topics.ONLINE:
+            return
+        now = time.monotonic()
+        with self._lock:
+            last = self._ha_announced_at
+            due = last is None or now - last >= HA_ANNOUNCE_INTERVAL_S
+            if due:
+                self._ha_announced_at = now
+            else:
+                self.skipped_announcements += 1
+        if due:
             log.info("Home Assistant is online: announcing table %s again", self.table)
             self._announce()
 

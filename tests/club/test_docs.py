@@ -15,3 +15,22 @@ def test_every_topic_and_key_is_documented():
     for key in config.SCHEMA["mqtt"]:
         assert key in text, key
     assert "allow_press = false" in text and "mqtts://" in text
+
+
+def test_the_clubs_limits_are_documented_as_the_code_has_them():
+    from club import journal, payloads
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("### The club's limits", 1)[1].split("\n## ", 1)[0]
+    for name in (
+        "MAX_PAYLOAD",
+        "MAX_TABLES",
+        "MAX_PLAYERS",
+        "MAX_NAME",
+        "MAX_TEXT",
+        "RECENT_PICKS",
+        "FINISHED_PER_TABLE",
+        "FINISHED_SHOWN",
+    ):
+        assert f"{getattr(payloads, name)} (`{name}`)" in section, name
+    assert f"every {journal.COMPACT_AFTER} messages (`COMPACT_AFTER`)" in section

@@ -174,3 +174,27 @@ def test_the_press_command_is_refused_unless_allowed(broker, make_table, listen)
         wait_until(lambda: presses, what="the press")
     finally:
         allowed.close()
+
+
+def test_a_flood_of_home_assistant_online_messages_announces_once(broker, make_table, listen):
+    table = make_table("flood")
+    linked = publish_table(broker, table, "flood", prefix="ha-flood")
+    configs = listen(broker.port, "ha-flood/+/tinker_tray_flood/+/config")
+
+    def settled(n: int) -> int:
+        """How many configs arrived before marker n, sent on the table's own link after them."""
+        marker = f"ha-flood/sensor/tinker_tray_flood/marker{n}/config"
+        linked.link.publish(marker, "{}")
+        configs.wait_for(lambda ls: ls.on(marker), what=f"marker {n}")
+        return len([m for m in configs.messages if "/marker" not in m.topic])
+
+    try:
+        table.session.new_game(["Ann", "Bo"])
+        configs.wait_for(lambda ls: ls.on("ha-flood/sensor/tinker_tray_flood/score_bo/config"))
+        before = settled(1)
+        for _ in range(200):
+            configs.publish("ha-flood/status", "online")
+        wait_until(lambda: linked.publisher.skipped_announcements == 199, what="every online")
+        assert settled(2) == before + 5  # announced once more, not 200 times
+    finally:
+        linked.close()
