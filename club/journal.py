@@ -13,12 +13,15 @@ and a start replays at most that many.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
 from pathlib import Path
 
 from club.board import Board
+
+log = logging.getLogger(__name__)
 
 COMPACT_AFTER = 2000
 
@@ -59,7 +62,10 @@ class ClubJournal:
                 "SELECT tbl, leaf, payload FROM messages ORDER BY id"
             ).fetchall()
         if saved is not None:
-            board.restore(json.loads(saved[0]))
+            try:
+                board.restore(json.loads(saved[0]))
+            except (ValueError, KeyError, TypeError) as exc:  # damaged: the messages still count
+                log.warning("club journal %s: its board record is damaged (%s)", self.path, exc)
         for table, leaf, payload in rows:
             board.apply(table, leaf, bytes(payload))
         return len(rows)

@@ -175,3 +175,21 @@ def test_a_rogue_flood_stays_within_the_documented_limits(own_broker, listen, tm
         assert size < JOURNAL_BOUND
     finally:
         club.close()
+
+
+def test_a_damaged_board_record_is_reported_and_the_club_still_starts(tmp_path, caplog):
+    import sqlite3
+
+    path = tmp_path / "club.sqlite3"
+    board, journal = Board(), ClubJournal(path, compact_after=2)
+    for i in range(2):
+        board.apply("a", "pick", pick(i))
+        journal.append("a", "pick", pick(i), board)
+    journal.append("a", "press", b"{}")  # after the compaction
+    journal.close()
+    with sqlite3.connect(path) as db:
+        db.execute('UPDATE board SET state = \'{"tables": [{"nom": 1}]\'')
+    again = Board()
+    assert ClubJournal(path).replay(again) == 1
+    assert again.table("a")["presses"] == 1
+    assert "board record is damaged" in caplog.text
