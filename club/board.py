@@ -158,7 +158,7 @@ def _scores(state: TableState, payload: bytes) -> bool:
 
 def _winner(state: TableState, payload: bytes) -> bool:
     winner = payloads.winner(payload)
-    if any(g.get("game") == winner["game"] for g in state.finished):
+    if winner is None or any(g.get("game") == winner["game"] for g in state.finished):
         return False
     state.finished = [winner, *state.finished][: payloads.FINISHED_PER_TABLE]
     return True

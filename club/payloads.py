@@ -134,10 +134,13 @@ def scores(payload: bytes) -> dict[str, Any]:
     }
 
 
-def winner(payload: bytes) -> dict[str, Any]:
+def winner(payload: bytes) -> dict[str, Any] | None:
+    """The winner, or None for a game still being played (no names yet)."""
     data = json_object(payload)
     names = data.get("names")
-    if not isinstance(names, list) or not 0 < len(names) <= MAX_PLAYERS:
+    if names == []:
+        return None
+    if not isinstance(names, list) or len(names) > MAX_PLAYERS:
         raise Refused("bad shape", f"names must list 1 to {MAX_PLAYERS} winners")
     return {
         "game": _int(data, "game", optional=True),

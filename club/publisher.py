@@ -46,11 +46,13 @@ class TablePublisher:
         discovery_prefix: str = "homeassistant",
         announced: Path | None = None,
         clock: Callable[[], float] = time.time,
+        url: str | None = None,
     ):
         self.link, self.table, self.session, self.bus = link, table, session, bus
         self.press, self.allow_press = press, allow_press
         self.prefix = discovery_prefix
         self.clock = clock
+        self.url = url
         self.refused_presses = 0
         self._announced = discovery.Announced(announced)
         self._lock = threading.Lock()
@@ -119,6 +121,7 @@ class TablePublisher:
                 self.prefix,
                 players,
                 can_press=self.press is not None and self.allow_press,
+                url=self.url,
             )
             stale = self._announced.replace(set(wanted))
         for name in sorted(stale):
@@ -158,10 +161,8 @@ class TablePublisher:
         if view.get("game") is None:
             return
         self._retain(topics.SCORES, topics.dumps(topics.scores_payload(view)))
-        self._retain(topics.LEADER, topics.leader_text(view))
-        winner = topics.winner_payload(view)
-        if winner is not None:
-            self._retain(topics.WINNER, topics.dumps(winner))
+        self._retain(topics.LEADER, topics.leader_state(view))
+        self._retain(topics.WINNER, topics.dumps(topics.winner_payload(view)))
 
     def _retain(self, leaf: str, payload: str) -> None:
         """Publish a retained state when it differs from the last one published."""

@@ -68,7 +68,7 @@ def pick(seq: int, colour: str = "red") -> bytes:
         ("scores", data({"players": [{"name": "A"}] * 11}), "bad shape"),
         ("scores", data({"players": [{"name": "x" * 41, "total": 1}]}), "bad shape"),
         ("scores", data({"players": [], "totals": {"A": "lots"}}), "bad shape"),
-        ("winner", data({"game": 1, "names": [], "text": "nobody"}), "bad shape"),
+        ("winner", data({"game": 1, "names": "Ann", "text": "Ann"}), "bad shape"),
         ("winner", data({"game": 1, "names": [["Ann"]], "text": "Ann"}), "bad shape"),
     ],
 )
@@ -78,6 +78,12 @@ def test_a_message_that_breaks_a_limit_is_refused_and_counted(leaf, payload, rea
     assert not board.apply("kitchen", leaf, payload)
     assert board.refused == {reason: 1} and board.version == 0 and not board.tables
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_winner_with_no_names_is_a_game_in_play_not_a_refusal():
+    board = Board()
+    assert not board.apply("a", "winner", data({"game": 2, "names": [], "text": "", "totals": {}}))
+    assert not board.refused
 
 
 def test_only_the_fields_the_page_shows_are_kept():

@@ -34,3 +34,27 @@ def test_the_clubs_limits_are_documented_as_the_code_has_them():
     ):
         assert f"{getattr(payloads, name)} (`{name}`)" in section, name
     assert f"every {journal.COMPACT_AFTER} messages (`COMPACT_AFTER`)" in section
+
+
+def test_the_example_automation_fires_on_every_colour_and_never_on_unavailable_or_unknown():
+    """The states the last-pick sensor takes: each colour a table publishes (its value template
+    applied to the pick payloads), and Home Assistant's own two for a restart."""
+    import ast
+    import json
+    import re
+
+    from club import discovery, topics
+
+    text = DOC.read_text(encoding="utf-8")
+    example = text.split("```yaml\nautomation:", 1)[1].split("```", 1)[0]
+    to = ast.literal_eval(re.search(r"^\s+to: (\[.*\])$", example, re.M).group(1))
+    sensor = discovery.configs("kitchen", "ha", [], can_press=False)[
+        "ha/sensor/tinker_tray_kitchen/last_pick/config"
+    ]
+    assert sensor["value_template"] == "{{ value_json.colour }}"
+    view = {"game": 1, "pick": {"seq": 1, "says": "", "declared": None, "pending": False}}
+    for colour in ("red", "blue", "green", "yellow"):
+        view["pick"]["colour"] = colour
+        state = json.loads(topics.dumps(topics.pick_payload(view, 0.0)))["colour"]
+        assert state in to
+    assert "unavailable" not in to and "unknown" not in to
