@@ -339,3 +339,16 @@ def test_replay_refuses_an_option_without_a_value(capsys):
         cli.main(["replay", "x.jsonl", "--option", "villain_draw4_may_take"])
     assert exit_.value.code == 2
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_bridge_monitor_takes_the_port_plainly_and_points_at_its_own_help(capsys):
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--seconds", "1")
+    assert code != 0 and "there is no port /dev/ttyACM9" in line
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--bogus")
+    assert code == 2
+    assert line == (
+        "tinker-tray bridge monitor: unrecognized arguments: --bogus "
+        "(see tinker-tray bridge monitor --help)"
+    )
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--port", "/dev/ttyACM8")
+    assert code == 2 and "two ports given" in line
