@@ -20,6 +20,21 @@ def file_problem(path: Path) -> str | None:
         return f"{path} cannot be written (permission denied)"
     if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot create files in {parent} (permission denied)"
+    return _try_writing(path)
+
+
+def _try_writing(path: Path) -> str | None:
+    """Open `path` for writing as the command will (permissions alone do not tell: root passes
+    every access check, and a folder like /proc or a full or read-only disk refuses anyway). A
+    file that did not exist is removed again; one that did is left as it was."""
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return f"cannot write {path}: {(exc.strerror or str(exc)).lower()}"
+    if not existed:
+        path.unlink(missing_ok=True)
     return None
 
 

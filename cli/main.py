@@ -79,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     module = importlib.import_module(module_name)
     parser = Parser(prog=f"tinker-tray {name}", description=help_text)
     module.add_arguments(parser)
-    args = parser.parse_args(rest)
+    args, extra = parser.parse_known_args(rest)
+    if extra:  # said by the sub-command's own parser, so its help is the one named
+        where = f"{parser.prog} {args.action}" if getattr(args, "action", None) else parser.prog
+        Parser(prog=where).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

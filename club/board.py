@@ -3,20 +3,22 @@
 Pure and thread-safe: `apply(table, leaf, payload)` takes one MQTT message (from the broker, or
 replayed from the club's journal) and says whether anything changed. The same message twice (a
 retained state delivered again after a reconnection, a QoS 1 duplicate) changes nothing, so the
-journal keeps each fact once and a replay rebuilds the same board.
+journal keeps each fact once and a replay rebuilds the same board. Every message is read through
+`club.payloads` first: what breaks a limit is refused and counted (`refused`), never raised, so
+the board's size has a bound whoever publishes.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from club import topics
-
-RECENT_PICKS = 12
+from club import payloads, topics
+from club.payloads import Refused
 
 
 @dataclasses.dataclass
@@ -26,8 +28,9 @@ class TableState:
     scores: dict[str, Any] | None = None
     leader: str = ""
     picks: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # newest first
-    finished: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    finished: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # newest first
     presses: int = 0
+    changed: int = 0  # the board's version when this table last changed
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -39,15 +42,8 @@ class TableState:
             "picks": self.picks,
             "finished": self.finished,
             "presses": self.presses,
+            "changed": self.changed,
         }
-
-
-def _json(payload: bytes) -> dict[str, Any] | None:
-    try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 class Board:
@@ -57,6 +53,8 @@ class Board:
         self._lock = threading.Lock()
         self.tables: dict[str, TableState] = {}
         self.version = 0
+        self.refused: collections.Counter[str] = collections.Counter()
+        self._text: tuple[int, str] | None = None
 
     def apply(self, table: str, leaf: str, payload: bytes) -> bool:
         """Fold one message in; True if the board changed (then the journal keeps it)."""
@@ -64,30 +62,72 @@ class Board:
         if handler is None:
             return False
         with self._lock:
-            state = self.tables.get(table) or TableState(table)
-            changed = handler(state, payload)
+            try:
+                payloads.check_size(payload)
+                state = self.tables.get(table) or self._new_table(table)
+                changed = handler(state, payload)
+            except Refused as exc:
+                self.refused[exc.reason] += 1
+                return False
             if changed:
-                self.tables[table] = state
+                self.tables[state.name] = state
                 self.version += 1
+                state.changed = self.version
                 if leaf == topics.WINNER:  # the order games finished in, across tables
                     state.finished[0]["at"] = self.version
         return changed
 
+    def _new_table(self, name: str) -> TableState:
+        if len(self.tables) >= payloads.MAX_TABLES:
+            raise Refused("too many tables", name)
+        return TableState(payloads.table_name(name))
+
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             tables = [self.tables[name].as_dict() for name in sorted(self.tables)]
-            version = self.version
+            version, refused = self.version, dict(self.refused)
         finished = sorted(
             ({**game, "table": t["name"]} for t in tables for game in t["finished"]),
             key=lambda g: g.get("at", 0),
             reverse=True,
-        )
-        return {"version": version, "tables": tables, "finished": finished}
+        )[: payloads.FINISHED_SHOWN]
+        return {"version": version, "tables": tables, "finished": finished, "refused": refused}
+
+    def snapshot_text(self) -> tuple[int, str]:
+        """(version, the snapshot as JSON), made once per version for every page."""
+        cached = self._text
+        if cached is None or cached[0] != self.version:
+            view = self.snapshot()
+            cached = self._text = (view["version"], json.dumps(view, separators=(",", ":")))
+        return cached
+
+    def changes_since(self, version: int) -> dict[str, Any]:
+        """What a page that shows `version` lacks: the tables changed since, and the finished
+        games when one of those is a new winner (a few hundred bytes for a pick, not the whole
+        board)."""
+        view = self.snapshot()
+        changed = [t for t in view["tables"] if t["changed"] > version]
+        change: dict[str, Any] = {"version": view["version"], "tables": changed}
+        if any(g.get("at", 0) > version for g in view["finished"]):
+            change["finished"] = view["finished"]
+        return change
 
     def table(self, name: str) -> dict[str, Any] | None:
         with self._lock:
             state = self.tables.get(name)
             return None if state is None else state.as_dict()
+
+    # --- the journal's compaction: the whole board as one record ---
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            tables = [dataclasses.asdict(t) for t in self.tables.values()]
+            return {"version": self.version, "tables": tables}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        with self._lock:
+            self.tables = {t["name"]: TableState(**t) for t in state["tables"]}
+            self.version = int(state["version"])
 
 
 def _availability(state: TableState, payload: bytes) -> bool:
@@ -99,30 +139,28 @@ def _availability(state: TableState, payload: bytes) -> bool:
 
 
 def _pick(state: TableState, payload: bytes) -> bool:
-    pick = _json(payload)
-    if pick is None or "seq" not in pick or "colour" not in pick:
+    pick = payloads.pick(payload)
+    key = (pick["seq"], pick["t"])
+    if any((p["seq"], p["t"]) == key for p in state.picks):
         return False
-    key = (pick.get("seq"), pick.get("t"))
-    if any((p.get("seq"), p.get("t")) == key for p in state.picks):
-        return False
-    state.picks = [pick, *state.picks][:RECENT_PICKS]
+    state.picks = [pick, *state.picks][: payloads.RECENT_PICKS]
     return True
 
 
 def _scores(state: TableState, payload: bytes) -> bool:
-    scores = _json(payload)
-    if scores is None or scores == state.scores:
+    scores = payloads.scores(payload)
+    if scores == state.scores:
         return False
     state.scores = scores
-    state.leader = str(scores.get("leader") or "")
+    state.leader = str(scores["leader"])
     return True
 
 
 def _winner(state: TableState, payload: bytes) -> bool:
-    winner = _json(payload)
-    if winner is None or any(g.get("game") == winner.get("game") for g in state.finished):
+    winner = payloads.winner(payload)
+    if winner is None or any(g.get("game") == winner["game"] for g in state.finished):
         return False
-    state.finished = [dict(winner), *state.finished]
+    state.finished = [winner, *state.finished][: payloads.FINISHED_PER_TABLE]
     return True
 
 

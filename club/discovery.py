@@ -7,6 +7,7 @@ schemas (tests/club/test_discovery.py checks them):
 - event   `press`      the Tinker Bell button was pressed (event type "press");
 - sensor  `last_pick`  the last settled pick's colour, its JSON as attributes;
 - sensor  `leader`     who leads the current game;
+- sensor  `winner`     who won the current game ("nobody yet" until it is over);
 - sensor  `score_<player>`  one per player of the current game;
 - button  `virtual_press`  a virtual press, only when the table allows it (allow_press).
 
@@ -17,8 +18,10 @@ message makes Home Assistant remove the entity).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -39,23 +42,35 @@ def node_id(table: str) -> str:
 
 
 def player_key(name: str) -> str:
-    """A player's name as an object id: lower case letters, digits and _."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "player"
+    """A player's name as an object id (lower case letters, digits and _), the same for that
+    name whoever else plays: transliterated (Zoë -> zoe), and where that lost something (an
+    accent, a letter outside Latin) with a short digest of the exact name, so Zoë and Zoé stay
+    two entities and neither takes the other's history in Home Assistant."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    key = re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
+    if key and plain == name:
+        return key  # nothing lost
+    digest = hashlib.sha1(name.encode()).hexdigest()[:4]
+    return f"{key or 'player'}_{digest}"
 
 
-def _device(table: str, node: str) -> dict[str, Any]:
-    """What every entity of the table's device shares: availability, the device, the origin."""
+def _device(table: str, node: str, url: str | None) -> dict[str, Any]:
+    """What every entity of the table's device shares: availability, the device (with a link to
+    the scoreboard, where there is one), the origin."""
+    device = {
+        "identifiers": [node],
+        "name": f"Tinker Bell tray {table}",
+        "manufacturer": "tinker-tray",
+        "model": "Tinker Bell game tray",
+        "sw_version": version(),
+    }
+    if url:
+        device["configuration_url"] = url
     return {
         "availability_topic": topics.topic(table, topics.AVAILABILITY),
         "payload_available": topics.ONLINE,
         "payload_not_available": topics.OFFLINE,
-        "device": {
-            "identifiers": [node],
-            "name": f"Tinker Bell tray {table}",
-            "manufacturer": "tinker-tray",
-            "model": "Tinker Bell game tray",
-            "sw_version": version(),
-        },
+        "device": device,
         "origin": {"name": "tinker-tray", "sw_version": version()},
     }
 
@@ -87,11 +102,12 @@ def _scores(
 
 
 def configs(
-    table: str, prefix: str, players: list[str], *, can_press: bool
+    table: str, prefix: str, players: list[str], *, can_press: bool, url: str | None = None
 ) -> dict[str, dict[str, Any]]:
-    """topic -> discovery payload for every entity of `table`'s device."""
+    """topic -> discovery payload for every entity of `table`'s device (`url`: the scoreboard,
+    the device page's link)."""
     node = node_id(table)
-    common = _device(table, node)
+    common = _device(table, node, url)
 
     def entity(component: str, obj: str, **fields: Any) -> tuple[str, dict[str, Any]]:
         return (
@@ -124,6 +140,18 @@ def configs(
             name="Leader",
             state_topic=topics.topic(table, topics.LEADER),
             icon="mdi:trophy",
+        ),
+        entity(
+            "sensor",
+            "winner",
+            name="Winner",
+            state_topic=topics.topic(table, topics.WINNER),
+            value_template=(
+                "{{ (value_json.names | join(' and '))[:255] if value_json.names "
+                f"else '{topics.NOBODY}' }}}}"
+            ),
+            json_attributes_topic=topics.topic(table, topics.WINNER),
+            icon="mdi:crown",
         ),
     ]
     entries += _scores(table, players, entity)

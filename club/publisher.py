@@ -23,6 +23,8 @@ from tray.events import ButtonPressed, Event
 
 log = logging.getLogger(__name__)
 
+HA_ANNOUNCE_INTERVAL_S = 60.0  # Home Assistant's `online` re-announces at most this often
+
 
 class TablePublisher:
     """Publishes `table`: availability, presses, settled picks, scores, leader, winner, and its
@@ -44,16 +46,20 @@ class TablePublisher:
         discovery_prefix: str = "homeassistant",
         announced: Path | None = None,
         clock: Callable[[], float] = time.time,
+        url: str | None = None,
     ):
         self.link, self.table, self.session, self.bus = link, table, session, bus
         self.press, self.allow_press = press, allow_press
         self.prefix = discovery_prefix
         self.clock = clock
+        self.url = url
         self.refused_presses = 0
         self._announced = discovery.Announced(announced)
         self._lock = threading.Lock()
         self._last: dict[str, str] = {}  # leaf -> the last payload published (retained states)
         self._pick_seq: int | None = None
+        self._ha_announced_at: float | None = None
+        self.skipped_announcements = 0  # Home Assistant `online`s inside the interval
         self._players: list[str] | None = None
         self._unsubscribe: list[Callable[[], None]] = []
 
@@ -90,7 +96,19 @@ class TablePublisher:
         self._announce()
 
     def _on_ha_status(self, _topic: str, payload: bytes, _retained: bool) -> None:
-        if payload.decode(errors="replace").strip() == topics.ONLINE:
+        """Home Assistant's birth message: announce again, at most once per interval (the
+        configs are retained anyway; a flood of `online` must not become a flood of configs)."""
+        if payload.decode(errors="replace").strip() != topics.ONLINE:
+            return
+        now = time.monotonic()
+        with self._lock:
+            last = self._ha_announced_at
+            due = last is None or now - last >= HA_ANNOUNCE_INTERVAL_S
+            if due:
+                self._ha_announced_at = now
+            else:
+                self.skipped_announcements += 1
+        if due:
             log.info("Home Assistant is online: announcing table %s again", self.table)
             self._announce()
 
@@ -103,6 +121,7 @@ class TablePublisher:
                 self.prefix,
                 players,
                 can_press=self.press is not None and self.allow_press,
+                url=self.url,
             )
             stale = self._announced.replace(set(wanted))
         for name in sorted(stale):
@@ -142,10 +161,8 @@ class TablePublisher:
         if view.get("game") is None:
             return
         self._retain(topics.SCORES, topics.dumps(topics.scores_payload(view)))
-        self._retain(topics.LEADER, topics.leader_text(view))
-        winner = topics.winner_payload(view)
-        if winner is not None:
-            self._retain(topics.WINNER, topics.dumps(winner))
+        self._retain(topics.LEADER, topics.leader_state(view))
+        self._retain(topics.WINNER, topics.dumps(topics.winner_payload(view)))
 
     def _retain(self, leaf: str, payload: str) -> None:
         """Publish a retained state when it differs from the last one published."""

@@ -53,7 +53,7 @@ class ClubService:
         with self._lock:
             if not self.board.apply(table, leaf, payload):
                 return
-            self.journal.append(table, leaf, payload)
+            self.journal.append(table, leaf, payload, self.board)
         self.watchers.wake()
 
     def start(self, host: str = "127.0.0.1", port: int = 8090) -> ClubService:

@@ -57,9 +57,11 @@ def start_table(
     *,
     press: Callable[[], None] | None = None,
     state_dir: Path | None = None,
+    url: str | None = None,
 ) -> TableLink:
     """Publish the table whose scoreboard is `session` (see `TablePublisher`). `state_dir`
-    keeps the list of announced discovery configs (to clear stale ones after a rename)."""
+    keeps the list of announced discovery configs (to clear stale ones after a rename); `url` is
+    the scoreboard's address, Home Assistant's link from the device page."""
     publisher = TablePublisher(
         link,
         settings.table,
@@ -69,5 +71,6 @@ def start_table(
         allow_press=settings.allow_press,
         discovery_prefix=settings.discovery_prefix,
         announced=None if state_dir is None else state_dir / "mqtt-discovery.json",
+        url=url,
     ).start()
     return TableLink(link, publisher)

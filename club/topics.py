@@ -18,12 +18,14 @@ AVAILABILITY = "availability"  # "online" / "offline", retained; the last will s
 PRESS = "press"  # {"event_type": "press", "t", "source"} for each accepted press
 PICK = "pick"  # the settled pick, retained: {"seq", "colour", "says", "declared", "game", "t"}
 SCORES = "scores"  # after each hand, retained: {"game", "players", "totals", "leader", ...}
-LEADER = "leader"  # who leads, as text, retained ("" before the first hand)
-WINNER = "winner"  # the game's winner, retained: {"game", "names", "text", "totals"}
+LEADER = "leader"  # who leads, as text, retained ("nobody yet" before the first hand)
+WINNER = "winner"  # the game's winner, retained: {"game", "names", "text", "totals"}; names
+# is empty while the game is being played, so a new game clears the last one's winner
 PRESS_COMMAND = "press/set"  # "PRESS" presses the button: refused unless allow_press = true
 
 LEAVES = (AVAILABILITY, PRESS, PICK, SCORES, LEADER, WINNER, PRESS_COMMAND)
 ONLINE, OFFLINE = "online", "offline"
+NOBODY = "nobody yet"  # a state, never empty: an empty retained message would delete it
 PRESS_PAYLOAD = "PRESS"
 
 _TOPIC = re.compile(rf"^{ROOT}/([^/+#]+)/(.+)$")
@@ -71,6 +73,12 @@ def leader_text(view: dict[str, Any]) -> str:
     return " and ".join(names)
 
 
+def leader_state(view: dict[str, Any]) -> str:
+    """The leader as Home Assistant's state: defined from the game's start (an empty retained
+    payload would delete the state at the broker, so Home Assistant would read `unknown`)."""
+    return leader_text(view) or NOBODY
+
+
 def scores_payload(view: dict[str, Any]) -> dict[str, Any]:
     players = [
         {"name": p["name"], "total": p["total"], "out": p["out"], "leads": p["leads"]}
@@ -89,10 +97,12 @@ def scores_payload(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def winner_payload(view: dict[str, Any]) -> dict[str, Any] | None:
+def winner_payload(view: dict[str, Any]) -> dict[str, Any]:
+    """The game's winner; while it is played, a winner with no names (which clears the last
+    game's in Home Assistant)."""
     winner = view.get("winner")
     if winner is None:
-        return None
+        return {"game": view.get("game"), "names": [], "text": "", "totals": {}}
     return {
         "game": view.get("game"),
         "names": winner["names"],

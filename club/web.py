@@ -1,10 +1,10 @@
 """The club's page: every table live on one screen, and a read-only spectator view per table.
 
-The same stack and look as a table's scoreboard: Starlette, server-sent events carrying whole
-snapshots with the board's version as their `id:`, and the scoreboard's own style.css and
-common.js, served from the scoreboard's folder (not copied). Read-only: there is nothing to
-write, so there is no token. Only what the tables publish is shown: totals and picks, never a
-hand.
+The same stack and look as a table's scoreboard: Starlette, server-sent events carrying the whole
+board first and then the tables that changed, with the board's version as their `id:`, and the
+scoreboard's own style.css and common.js, served from the scoreboard's folder (not copied).
+Read-only: there is nothing to write, so there is no token. Only what the tables publish is
+shown: totals and picks, never a hand.
 """
 
 from __future__ import annotations
@@ -57,14 +57,15 @@ async def table_view(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    """The board over server-sent events (the scoreboard's one stream helper)."""
+    """The board over server-sent events (the scoreboard's one stream helper): the whole board
+    first, then only the tables that changed (`view-change`, merged by name in club.js)."""
     board: Board = request.state.board
 
-    def snapshot() -> tuple[int, str]:
-        view = board.snapshot()
-        return view["version"], json.dumps(view, separators=(",", ":"))
+    def changes(sent: str, _new: str) -> str:
+        version = int(json.loads(sent)["version"])
+        return json.dumps(board.changes_since(version), separators=(",", ":"))
 
-    return stream.respond(request, snapshot, "view")
+    return stream.respond(request, board.snapshot_text, "view", changes)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -32,6 +32,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.firmware import wire
 from tray.backend import Frame, Levels
 from tray.events import ButtonHeld, ButtonPressed, Event, Fault
+from tray.ratelog import RateLimitedLog
 
 from .events import TrayLinked
 
@@ -200,7 +201,10 @@ class Bridge:
         self._wanted = _Wanted(0, (0, 0, 0, 0))
         self._sent_at = 0.0
         self._hello_at = 0.0
-        self._seen_events: collections.deque[int] = collections.deque(maxlen=64)
+        self._last_event: int | None = None  # the newest event number since the last hello
+        self._awaiting_reply = False  # a HELLO is out and its HELLO_REPLY not yet taken
+        self.unsolicited = 0  # HELLO_REPLYs nobody asked for, ignored
+        self._error_log = RateLimitedLog(log, per_minute=6)
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
 
     # -- public, any thread ----------------------------------------------------------------
@@ -371,12 +375,21 @@ class Bridge:
         received = self.decoder.feed(data) if data else []
         refused = self.decoder.take_refused(wire.HELLO_REPLY)
         if refused is not None:
-            raise DeviceRefused(refused.problem)
+            if self._awaiting_reply:
+                raise DeviceRefused(refused.problem)
+            self._ignore_unsolicited(refused.problem)
         return received
+
+    def _ignore_unsolicited(self, what: str) -> None:
+        """A HELLO_REPLY nobody asked for (noise with a valid CRC, a confused device) says
+        nothing about the device we are linked to: dropping the link for it would lose taps."""
+        self.unsolicited += 1
+        self._error_log.warning("ignored a HELLO_REPLY the host did not ask for: %s", what)
 
     def _hello(self) -> p.Hello:
         s = self.settings
         self._hello_at = time.monotonic()
+        self._awaiting_reply = True
         return p.Hello(
             HOST_MAJORS[0],
             HOST_MAJORS[1],
@@ -398,6 +411,7 @@ class Bridge:
                     self._trace(rx.msg)
                     if isinstance(rx.msg, p.HelloReply):
                         check_version(rx.msg)
+                        self._awaiting_reply = False
                         return rx.msg
             wait = min(wait * 2, s.handshake_max_s)
         raise TimeoutError(
@@ -408,7 +422,7 @@ class Bridge:
         device = self.device
         assert device is not None
         self._offsets.clear()
-        self._seen_events.clear()  # event numbers restart with each hello (the device clears
+        self._last_event = None  # event numbers restart with each hello (the device clears
         self.linked.set()  # its resend queue then, so no duplicate can cross it)
         self._send_wanted(resume=True)
         self._publish(
@@ -464,29 +478,44 @@ class Bridge:
                 self._send_wanted(resume=True)
         elif isinstance(msg, p.Error):
             self.errors.append(msg)
-            log.warning("tray reports error %d on frame %d: %s", msg.code, msg.ref_seq, msg.text)
+            self._error_log.warning(
+                "tray reports error %d on frame %d: %s", msg.code, msg.ref_seq, msg.text
+            )
             if msg.code == wire.ERR_SHOW_INCOMPLETE:
                 self._send_wanted(resume=True)
             elif msg.code == wire.ERR_NOT_LINKED and now - self._hello_at > 0.2:
                 self.send(self._hello())  # it restarted without the port closing: relink
-        elif isinstance(msg, p.HelloReply):  # the answer to that hello
-            check_version(msg)
+        elif isinstance(msg, p.HelloReply):
+            if not self._awaiting_reply:
+                self._ignore_unsolicited(f"{msg.board} {msg.firmware}")
+                return
+            check_version(msg)  # the answer to the hello sent on ERR_NOT_LINKED
+            self._awaiting_reply = False
             self.device = msg
-            self._seen_events.clear()
+            self._last_event = None
             self._send_wanted(resume=True)
             self._report_standalone(msg)
 
     def _button(self, msg: p.Button) -> None:
         if msg.kind in (wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE):
             self.send(p.Ack(msg.event_no))
-        if msg.event_no in self._seen_events:
+        if not self._is_new_event(msg.event_no):
             return  # a resend of an event whose ACK got lost
-        self._seen_events.append(msg.event_no)
+        self._last_event = msg.event_no
         t = self._device_time(msg.t_ms)
         if msg.kind == wire.KIND_UP:
             self._publish(ButtonPressed(t=t, source=self._source))
         elif msg.kind == wire.KIND_HOLD:
             self._publish(ButtonHeld(t=t, seconds=msg.duration_ms / 1000, source=self._source))
+
+    def _is_new_event(self, event_no: int) -> bool:
+        """The device numbers its events 1, 2, 3 ... (mod 2^16) from each hello and sends each
+        first in that order, so an event is new exactly when it comes after the newest one
+        seen; a resend, however many events later, never does."""
+        if self._last_event is None:
+            return True
+        ahead = (event_no - self._last_event) & 0xFFFF
+        return 0 < ahead < 0x8000
 
     def _device_time(self, t_ms: int) -> float:
         """The device's timestamp on the host clock, using the smallest recent offset (the

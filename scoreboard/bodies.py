@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 8
+MAX_TEXT = 100  # characters of a text field, unless its Field says otherwise
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
 _TYPE_WORDS = {
@@ -47,6 +48,7 @@ class Field:
     types: tuple[type, ...]
     required: bool = False
     says: str = ""  # how to describe it when it has the wrong type ("a seat number")
+    max_chars: int = MAX_TEXT  # when it is text: every text a client sends has a limit
 
     def check(self, value: Any) -> None:
         ok = isinstance(value, self.types) and not (
@@ -55,6 +57,10 @@ class Field:
         if not ok:
             want = self.says or " or ".join(_TYPE_WORDS.get(t, t.__name__) for t in self.types)
             raise BadRequest(f"{self.name} must be {want}, not {shown(value)}")
+        if isinstance(value, str) and len(value) > self.max_chars:
+            raise BadRequest(
+                f"{self.name} is at most {self.max_chars} characters, not {len(value)}"
+            )
 
 
 @dataclasses.dataclass(frozen=True)

@@ -150,6 +150,12 @@ class Journal:
         self._lock = threading.Lock()
         _check_file(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._open()
+        except sqlite3.Error as exc:  # a path that cannot hold a database: a sentence, not a trace
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from None
+
+    def _open(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")

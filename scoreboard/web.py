@@ -76,7 +76,7 @@ NEW_GAME = Body(
         Field("players", (list,), True, "a list of names"),
         Field("dealer", (int,), says="a seat number"),
         Field("options", (dict,), says="an object of rule options"),
-        Field("name", (str, type(None)), says="text"),
+        Field("name", (str, type(None)), says="text", max_chars=60),
         Field("confirm", (bool,)),
     ),
 )

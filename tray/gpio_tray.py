@@ -27,17 +27,18 @@ log = logging.getLogger(__name__)
 
 
 class GpioTray:
-    name = "gpio"
-
     def __init__(
         self,
         config: Config,
         *,
         pin_factory: Factory | None = None,
         clock: Callable[[], float] = time.monotonic,
+        name: str = "gpio",
     ) -> None:
         """`clock` times the button's edges and the scheduler's timers alike (tests pass a
-        clock they move by hand, to play a whole tune or show without waiting for it)."""
+        clock they move by hand, to play a whole tune or show without waiting for it). `name`
+        is what the logs and every press call this tray: "emulator" on mock pins."""
+        self.name = name
         self.config = config
         self.capabilities = Capabilities(leds=4, pwm=config.pwm, buzzer=config.buzzer.enabled)
         self.devices = TrayDevices(config, pin_factory=pin_factory)
@@ -65,6 +66,7 @@ class GpioTray:
             button.stuck_s,
             pressed=self.devices.button.is_active,
             now=self.clock(),
+            source=self.name,
         )
         self.scheduler.call_soon(self._rearm)  # a button down at start may be stuck
         self.devices.button.when_activated = self._pressed_edge

@@ -39,6 +39,12 @@ class Picker:
             seq, self._next_seq = self._next_seq, self._next_seq + 1
         return Pick(seq=seq, colour=colour, t=time.time(), source=source, lead=lead)
 
+    def continue_after(self, seq: int) -> None:
+        """Number the next pick after `seq` (the journal's last): the sequence an audit reads,
+        and MQTT's "is this pick new?", run on across restarts instead of starting at 1."""
+        with self._lock:
+            self._next_seq = max(self._next_seq, seq + 1)
+
     @property
     def next_seq(self) -> int:
         return self._next_seq

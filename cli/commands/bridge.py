@@ -31,9 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     sub.add_parser("ports", help="list serial ports; USB trays (2E8A:0005) first")
     mon = sub.add_parser("monitor", help="show frames and events on the link live")
-    mon.add_argument(
-        "--port", default="auto", help="auto, auto:SERIALNUMBER, a device path or a pyserial URL"
-    )
+    _port_arguments(mon, "auto, auto:SERIALNUMBER, a device path or a pyserial URL")
     mon.add_argument("--emulate", action="store_true", help="monitor the firmware emulator")
     mon.add_argument("--heartbeats", action="store_true", help="show heartbeats too")
     mon.add_argument("--seconds", type=seconds, default=None, help="stop after this long")
@@ -52,11 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="copy the reference firmware to a Pico running "
         "MicroPython (needs mpremote: pip install 'tinker-tray[firmware]')",
     )
-    dep.add_argument(
-        "--port",
-        default="auto",
-        help="auto (the one Pico plugged in), auto:SERIALNUMBER or a device path",
-    )
+    _port_arguments(dep, "auto (the one Pico plugged in), auto:SERIALNUMBER or a device path")
     dep.add_argument(
         "--dry-run",
         action="store_true",
@@ -64,8 +58,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _port_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """The port as `--port PORT` or plainly after the action (`bridge monitor /dev/ttyACM0`)."""
+    parser.add_argument("port_given", nargs="?", metavar="PORT", default=None, help=what)
+    parser.add_argument("--port", default=None, help="the same, as an option (default: auto)")
+
+
 def run(args: argparse.Namespace) -> int:
     actions = {"ports": _ports, "monitor": _monitor, "emulate": _emulate, "deploy": _deploy}
+    if args.action in ("monitor", "deploy"):
+        given, option = args.port_given, args.port
+        if given is not None and option is not None and given != option:
+            print(
+                f"tinker-tray bridge {args.action}: two ports given ({given} and {option}); "
+                "name one",
+                file=sys.stderr,
+            )
+            return 2
+        args.port = given or option or "auto"
     return actions[args.action](args)
 
 

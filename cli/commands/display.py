@@ -269,7 +269,9 @@ def run(args: argparse.Namespace) -> int:
 
         close_mqtt = functools.partial(stop_link, mqtt[0].table, mqtt[1])
     try:
-        close_mqtt = attach_mqtt(mqtt, None, args, bus, display.session, press=None)
+        close_mqtt, _session = attach_mqtt(
+            mqtt, None, args, bus, display.session, press=None, url=display.url
+        )
         if args.terminal:
             from scoreboard.terminal import run_live
 

@@ -80,7 +80,7 @@ def emulate(config: Config, args: argparse.Namespace) -> int:
 
         from tray.gpio_tray import GpioTray
 
-        tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin))
+        tray = GpioTray(config, pin_factory=MockFactory(pin_class=MockPWMPin), name="emulator")
     bus = Bus()
     try:
         service, close_display = start_service(tray, config, args, bus, virtual_button=True)
@@ -149,7 +149,8 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         script = press_script
 
     def ready() -> None:
-        say(f"emulator ready on {tray.name}; stop with Ctrl-C or SIGTERM")
+        on = "" if tray.name == "emulator" else f" on {tray.name}"  # a USB tray's port
+        say(f"emulator ready{on}; stop with Ctrl-C or SIGTERM")
         if script is not None:  # presses begin once the service is listening
             threading.Thread(target=script, name="emulator-script", daemon=True).start()
 

@@ -135,16 +135,18 @@ def run(args: argparse.Namespace) -> int:
     names = ", ".join(args.players.split(","))
     title = "UNO Elite (no Tinker Bell)" if elite else "Disney UNO with Tinker Bell"
     console.print(f"[bold]{title}[/] ({args.ruleset}): {names}. Type ? for help, q to leave.")
+    code = 1
     try:
-        return play.run()
+        code = play.run()
     except KeyboardInterrupt:
         console.print("\nStopped (Ctrl-C).")
-        return 130
+        code = 130
     finally:
         if isinstance(read, TtyInput):
             read.close()
         session.close()
-        _save(session, args.record, console)
+        saved = _save(session, args.record, console)
+    return code if saved else code or 1  # a record asked for and not written is a failure
 
 
 def _disney_play(args, session, keys, changed, read, console):
@@ -182,20 +184,22 @@ def _options(given: list[str], elite: bool) -> tuple[dict[str, Any], Any]:
     return inputs["options"], EliteBox(inputs["cards"], inputs["deck"])
 
 
-def _save(session, path: Path | None, console) -> None:
+def _save(session, path: Path | None, console) -> bool:
+    """Write the record if one was asked for; False if it was and could not be written."""
     if path is None:
         console.print(
             "Nothing was saved (add --record FILE to keep the game record).", soft_wrap=True
         )
-        return
+        return True
     try:
         path.write_text(session.record(), encoding="utf-8")
     except OSError as exc:
         console.print(f"Could not write the game record to {path}: {exc}", soft_wrap=True)
-        return
+        return False
     console.print(
         f"The game record is in {path} (tinker-tray replay {path}).", soft_wrap=True, markup=False
     )
+    return True
 
 
 def _skippable_wait(seconds: float) -> bool:

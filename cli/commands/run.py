@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 from collections.abc import Callable
@@ -121,11 +122,13 @@ def attach_mqtt(
     session: Any,
     *,
     press: Callable[[], None] | None,
-) -> Callable[[], None]:
-    """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer.
-    Without a web display the scoreboard's session runs headless, for MQTT's scores."""
+    url: str | None = None,
+) -> tuple[Callable[[], None], Any]:
+    """Publish the table on the link `open_mqtt` gave (None: nothing); returns the closer and
+    the session published. Without a web display the scoreboard's session runs headless, for
+    MQTT's scores."""
     if opened is None:
-        return lambda: None
+        return (lambda: None), session
     from cli.commands.display import default_journal
     from club.table import start_table
 
@@ -141,10 +144,12 @@ def attach_mqtt(
         except JournalError as exc:  # the tray carries on, unpublished: the lights come first
             log.warning("not publishing on MQTT: the journal did not open: %s", exc)
             link.stop()
-            return lambda: None
+            return (lambda: None), None
         session = TableSession(journal, bus, show=config.show if config else None)
         closers += [session.close, journal.close]
-    table = start_table(settings, link, session, bus, press=press, state_dir=journal_path.parent)
+    table = start_table(
+        settings, link, session, bus, press=press, state_dir=journal_path.parent, url=url
+    )
     log.info(
         "publishing table %s on %s (topics under tinker-tray/%s/)",
         settings.table,
@@ -157,7 +162,7 @@ def attach_mqtt(
         for closer in closers:
             closer()
 
-    return close
+    return close, session
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -213,18 +218,25 @@ class StartError(Exception):
     the message says why, and nothing was left running."""
 
 
+@dataclasses.dataclass(frozen=True)
+class AttachedDisplay:
+    close: Callable[[], None]
+    session: Any = None  # the display's table session; None without a display
+    url: str | None = None  # where the phones open it
+
+
 def attach_display(
     service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
 ) -> Callable[[], None]:
     """`attach_display_session`'s closer alone."""
-    return attach_display_session(service, bus, args, virtual_button=virtual_button)[0]
+    return attach_display_session(service, bus, args, virtual_button=virtual_button).close
 
 
 def attach_display_session(
     service: Any, bus: Any, args: argparse.Namespace, *, virtual_button: bool = False
-) -> tuple[Callable[[], None], Any]:
-    """Serve the score display beside the service (unless --no-web); returns what closes it
-    and the display's table session (None without a display).
+) -> AttachedDisplay:
+    """Serve the score display beside the service (unless --no-web): what closes it, its
+    table session and its address (no session nor address without a display).
 
     The display reads the same bus, so every pick reaches the open pages, and it gets the
     service's show settings: the pages show a pick once the lights have settled on it, and the
@@ -235,7 +247,7 @@ def attach_display_session(
     message saying to choose another port (or --no-web).
     """
     if not getattr(args, "web", False):
-        return (lambda: None), None
+        return AttachedDisplay(lambda: None)
     from cli.commands.display import DisplayError, default_journal, start_display
 
     journal = args.journal or default_journal()
@@ -257,7 +269,7 @@ def attach_display_session(
             log.info(line)
     if display.warning:
         log.warning(display.warning)
-    return display.close, display.session
+    return AttachedDisplay(display.close, display.session, display.url)
 
 
 def start_service(
@@ -284,23 +296,32 @@ def start_service(
         raise
     service = TrayService(tray, bus, Picker(seed=config.seed), config)
     try:
-        close_display, session = attach_display_session(
-            service, bus, args, virtual_button=virtual_button
-        )
+        display = attach_display_session(service, bus, args, virtual_button=virtual_button)
     except BaseException:
         tray.close()
         if mqtt is not None:
             mqtt[1].stop()
         raise
+    close_display = display.close
     try:
-        service.start()
+        close_mqtt, session = attach_mqtt(
+            mqtt, config, args, bus, display.session, press=service.press, url=display.url
+        )
     except BaseException:
         close_display()
         tray.close()
         if mqtt is not None:
             mqtt[1].stop()
         raise
-    close_mqtt = attach_mqtt(mqtt, config, args, bus, session, press=service.press)
+    if session is not None and (last := session.table.last_pick) is not None:
+        service.picker.continue_after(last.seq)  # the journal's numbers run on
+    try:
+        service.start()
+    except BaseException:
+        close_mqtt()
+        close_display()
+        tray.close()
+        raise
 
     def close() -> None:
         close_mqtt()

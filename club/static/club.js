@@ -77,8 +77,16 @@
     $("finished").replaceChildren(...finishedItems(t.finished, false));
   }
 
+  // A change holds only the tables that changed: each replaces its namesake, new ones join.
+  function merge(view, change) {
+    const byName = new Map(view.tables.map((t) => [t.name, t]));
+    for (const t of change.tables) byName.set(t.name, t);
+    const tables = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    return { ...view, ...change, tables };
+  }
+
   Tinker.live((v) => {
     document.body.dataset.version = v.version;
     (one === null ? renderClub : renderTable)(v);
-  });
+  }, merge);
 })();

@@ -46,11 +46,12 @@ const Tinker = (() => {
 
   // Each message carries the journal id as its SSE id; a page that reconnects (EventSource does
   // so by itself) gets the whole view again with its first message.
-  function live(render) {
+  function live(render, merge) {
     const status = el("div", { class: "status", role: "status", text: "connecting…" });
     document.body.append(status);
     // The first message is the whole view; each later one ("view-change") only the keys
-    // that changed since, merged into the view this page has.
+    // that changed since, merged into the view this page has (by `merge`, where a page's view
+    // needs more than its top-level keys replaced).
     const source = new EventSource("/api/events");
     let current = null;
     const show = (view) => {
@@ -60,7 +61,8 @@ const Tinker = (() => {
       render(view);
     };
     source.addEventListener("view", (e) => show(JSON.parse(e.data)));
-    source.addEventListener("view-change", (e) => show({ ...current, ...JSON.parse(e.data) }));
+    const combine = merge || ((view, change) => ({ ...view, ...change }));
+    source.addEventListener("view-change", (e) => show(combine(current, JSON.parse(e.data))));
     source.addEventListener("error", () => {
       status.textContent = "reconnecting…";
       status.classList.add("down");

@@ -72,6 +72,26 @@ def test_emulate_scripted_presses(quick_file):
     assert [line.split(":")[0] for line in lines] == ["pick #1", "pick #2", "pick #3"]
 
 
+@pytest.mark.slow  # a subprocess
+def test_the_emulator_calls_itself_the_emulator_not_gpio(quick_file, tmp_path):
+    proc = tinker(
+        "emulate",
+        "--config",
+        str(quick_file),
+        "--presses",
+        "1",
+        "--port",
+        "0",
+        "--journal",
+        str(tmp_path / "j.sqlite3"),
+        "--verbose",
+    )
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "emulator ready;" in out and "tray service started on emulator" in err
+    assert "gpio" not in (out + err).lower().replace("gpiozero", "")
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.slow  # a subprocess
 def test_emulate_without_a_tty_stops_cleanly_on_a_signal(quick_file, sig):

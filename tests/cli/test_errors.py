@@ -66,6 +66,12 @@ def test_a_journal_that_cannot_be_created_is_one_line(capsys, tmp_path):
     assert line.startswith(f"tinker-tray display: cannot open the journal {journal}: ")
 
 
+def test_a_journal_on_a_path_that_cannot_hold_a_database_is_one_line(capsys):
+    code, line = fails(capsys, "display", "--journal", "/proc/tinker.sqlite3", "--port", "0")
+    assert code == 1
+    assert line.startswith("tinker-tray display: cannot open the journal /proc/tinker.sqlite3")
+
+
 def test_bench_without_a_terminal_asks_for_answers_instead_of_failing_on_eof(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", open("/dev/null"))  # noqa: SIM115 - closed by pytest
     code, line = fails(capsys, "bench", "--mock", "--seconds", "0")
@@ -91,6 +97,26 @@ def test_play_refuses_a_record_it_could_not_write_before_the_game(capsys, tmp_pa
     assert line == f"tinker-tray play: --record: the folder {target.parent} does not exist"
     code, line = fails(capsys, "play", "--humans", "none", "--record", str(tmp_path))
     assert line == f"tinker-tray play: --record: {tmp_path} is a directory, not a file"
+
+
+def test_play_refuses_a_record_where_no_file_can_be_made_before_the_game(capsys):
+    code, line = fails(capsys, "play", "--humans", "none", "--record", "/proc/tinker.jsonl")
+    assert code == 2
+    assert line.startswith("tinker-tray play: --record: cannot write /proc/tinker.jsonl: ")
+
+
+def test_play_whose_record_cannot_be_written_at_the_end_fails(capsys, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    record = tmp_path / "game.jsonl"
+
+    def full_disk(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    code = cli.main(["play", "--humans", "none", "--hands", "1", "--record", str(record)])
+    assert code == 1
+    assert "Could not write the game record" in capsys.readouterr().out
 
 
 def test_emulate_on_a_port_in_use_stops_with_a_message(capsys, tmp_path):
@@ -313,3 +339,16 @@ def test_replay_refuses_an_option_without_a_value(capsys):
         cli.main(["replay", "x.jsonl", "--option", "villain_draw4_may_take"])
     assert exit_.value.code == 2
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_bridge_monitor_takes_the_port_plainly_and_points_at_its_own_help(capsys):
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--seconds", "1")
+    assert code != 0 and "there is no port /dev/ttyACM9" in line
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--bogus")
+    assert code == 2
+    assert line == (
+        "tinker-tray bridge monitor: unrecognized arguments: --bogus "
+        "(see tinker-tray bridge monitor --help)"
+    )
+    code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--port", "/dev/ttyACM8")
+    assert code == 2 and "two ports given" in line

@@ -261,3 +261,32 @@ def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_pa
         assert "wrong" not in wrong.stderr.replace("refused us", "")
     finally:
         guarded.stop()
+
+
+def test_the_first_pick_after_a_restart_is_published(broker, listen, quick, tmp_path):
+    """Pick numbers continue from the journal: a restarted tray's first pick is a new number,
+    so the publisher (which skips the pick the journal already holds) sends it."""
+    journal = tmp_path / "j.sqlite3"
+    listener = listen(broker.port, "tinker-tray/den/pick")  # a table no other test publishes
+    common = ["--config", str(quick), "--mqtt", broker.url, "--table", "den"]
+    for _run in range(2):
+        done = tinker(
+            "emulate", *common, "--presses", "1", "--port", "0", "--journal", str(journal)
+        )
+        assert done.returncode == 0, done.stderr
+    listener.wait_for(lambda ls: len(ls.messages) >= 2, what="the pick after the restart")
+    assert [json.loads(m.payload)["seq"] for m in listener.messages] == [1, 2]
+    assert "pick #2:" in done.stdout
+
+
+def test_the_first_pick_after_a_restart_is_published_without_the_web_display(
+    broker, listen, quick, tmp_path
+):
+    journal = tmp_path / "j.sqlite3"
+    listener = listen(broker.port, "tinker-tray/porch/pick")
+    common = ["--config", str(quick), "--mqtt", broker.url, "--table", "porch", "--no-web"]
+    for _run in range(2):
+        done = tinker("emulate", *common, "--presses", "1", "--journal", str(journal))
+        assert done.returncode == 0, done.stderr
+    listener.wait_for(lambda ls: len(ls.messages) >= 2, what="the pick after the restart")
+    assert [json.loads(m.payload)["seq"] for m in listener.messages] == [1, 2]

@@ -124,3 +124,25 @@ def test_the_event_and_button_match_what_the_table_publishes_and_takes():
     assert button["command_topic"] == "tinker-tray/t1/press/set"
     assert button["payload_press"] == topics.PRESS_PAYLOAD
     assert event["availability_topic"] == "tinker-tray/t1/availability"
+
+
+def test_names_that_differ_only_by_accents_stay_two_stable_entities():
+    keys = [discovery.player_key(n) for n in ("Zoë", "Zoé", "Zoe", "zoe", "Ann-Marie", "Ωmega")]
+    assert keys[2] == keys[3] == "zoe" and keys[4] == "ann_marie"
+    assert keys[0].startswith("zoe_") and keys[1].startswith("zoe_") and keys[0] != keys[1]
+    assert keys[5].startswith("mega_") or keys[5].startswith("player_")
+    alone = discovery.configs("k", "ha", ["Zoë", "Bo"], can_press=False)
+    both = discovery.configs("k", "ha", ["Bo", "Zoé", "Zoë"], can_press=False)
+    assert f"ha/sensor/tinker_tray_k/score_{keys[0]}/config" in alone
+    assert f"ha/sensor/tinker_tray_k/score_{keys[0]}/config" in both  # Zoë keeps her entity
+    assert f"ha/sensor/tinker_tray_k/score_{keys[1]}/config" in both
+
+
+def test_the_device_links_to_the_scoreboard_and_a_winner_sensor_says_who_won():
+    configs = discovery.configs("k", "ha", ["Ann"], can_press=False, url="http://10.0.0.5:8080")
+    assert {p["device"]["configuration_url"] for p in configs.values()} == {"http://10.0.0.5:8080"}
+    winner = configs["ha/sensor/tinker_tray_k/winner/config"]
+    assert winner["state_topic"] == "tinker-tray/k/winner"
+    assert "nobody yet" in winner["value_template"]
+    bare = discovery.configs("k", "ha", ["Ann"], can_press=False)
+    assert not any("configuration_url" in p["device"] for p in bare.values())

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from club import topics
+from club import discovery, topics
 from club.link import Broker, Link
 from club.table import start_table
 from tests.club.broker import wait_until
@@ -85,7 +85,10 @@ def test_scores_leader_and_winner_are_retained(broker, make_table, listen):
         table.session.new_game(["Ann", "Bo"], options={"target": 50})
         table.session.submit({"kind": "hand", "winner": 0, "held": [None, ["W"]]})
         late = listen(broker.port, "tinker-tray/scores/#")  # joins after: gets retained states
-        late.wait_for(lambda ls: ls.on("tinker-tray/scores/winner"), what="the winner")
+        late.wait_for(
+            lambda ls: [m for m in ls.on("tinker-tray/scores/winner") if b"Ann" in m.payload],
+            what="the winner",
+        )
         scores = json.loads(late.on("tinker-tray/scores/scores")[-1].payload)
         assert scores["totals"] == {"Ann": 50, "Bo": 0} and scores["leader"] == "Ann"
         assert late.on("tinker-tray/scores/leader")[-1].payload == b"Ann"
@@ -174,3 +177,56 @@ def test_the_press_command_is_refused_unless_allowed(broker, make_table, listen)
         wait_until(lambda: presses, what="the press")
     finally:
         allowed.close()
+
+
+def test_a_flood_of_home_assistant_online_messages_announces_once(broker, make_table, listen):
+    table = make_table("flood")
+    linked = publish_table(broker, table, "flood", prefix="ha-flood")
+    configs = listen(broker.port, "ha-flood/+/tinker_tray_flood/+/config")
+
+    def settled(n: int) -> int:
+        """How many configs arrived before marker n, sent on the table's own link after them."""
+        marker = f"ha-flood/sensor/tinker_tray_flood/marker{n}/config"
+        linked.link.publish(marker, "{}")
+        configs.wait_for(lambda ls: ls.on(marker), what=f"marker {n}")
+        return len([m for m in configs.messages if "/marker" not in m.topic])
+
+    try:
+        table.session.new_game(["Ann", "Bo"])
+        configs.wait_for(lambda ls: ls.on("ha-flood/sensor/tinker_tray_flood/score_bo/config"))
+        before = settled(1)
+        for _ in range(200):
+            configs.publish("ha-flood/status", "online")
+        wait_until(lambda: linked.publisher.skipped_announcements == 199, what="every online")
+        one = len(discovery.configs("flood", "ha-flood", ["Ann", "Bo"], can_press=False))
+        assert settled(2) == before + one  # announced once more, not 200 times
+    finally:
+        linked.close()
+
+
+def test_the_winner_clears_with_a_new_game_and_every_state_is_defined_from_the_start(
+    broker, make_table, listen
+):
+    table = make_table("evening")
+    linked = publish_table(broker, table, "evening")
+    try:
+        table.session.new_game(["Ann", "Bo"], options={"target": 50})
+        started = listen(broker.port, "tinker-tray/evening/+")
+        started.wait_for(lambda ls: ls.on("tinker-tray/evening/winner"), what="the states")
+        assert started.on("tinker-tray/evening/leader")[-1].payload == b"nobody yet"
+        assert json.loads(started.on("tinker-tray/evening/winner")[-1].payload)["names"] == []
+        table.session.submit({"kind": "hand", "winner": 0, "held": [None, ["W"]]})
+        table.session.new_game(["Ann", "Bo"], options={"target": 50})  # game 2
+        late = listen(broker.port, "tinker-tray/evening/winner")  # what a restarted HA reads
+        late.wait_for(
+            lambda ls: [m for m in ls.messages if json.loads(m.payload)["game"] == 2],
+            what="game 2's winner state",
+        )
+        assert json.loads(late.messages[-1].payload) == {
+            "game": 2,
+            "names": [],
+            "text": "",
+            "totals": {},
+        }
+    finally:
+        linked.close()

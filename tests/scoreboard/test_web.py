@@ -89,6 +89,18 @@ def test_malformed_entries_get_a_4xx_with_a_message_and_change_nothing(
         ({"players": ["A", "B"], "colour": "red"}, "no field 'colour'"),
         ({"players": ["A", "B"], "options": {"partners": True}}, "partners need exactly four"),
         ({"players": ["A", "B"], "name": 5}, "name must be text"),
+        ({"players": ["A", "B"], "name": "x" * 60_000}, "name is at most 60 characters"),
+        (
+            {
+                "players": ["A", "B"],
+                "options": {},
+                "dealer": 0,
+                "confirm": True,
+                "name": "ok",
+                "extra": "y" * 500,
+            },
+            "no field 'extra'",
+        ),
         ({"players": ["A", "B"], "options": [1]}, "options must be an object"),
         ({"players": ["A", "B"], "dealer": "A"}, "dealer must be a seat"),
     ],
@@ -189,3 +201,12 @@ def test_the_card_keyboard_has_every_disney_card_with_its_points(client):
     assert (keys["R7"]["points"], keys["GD2"]["points"], keys["VD4"]["points"]) == (7, 20, 75)
     assert keys["W"]["copies"] == 4 and keys["B0"]["copies"] == 1
     assert "W4" not in keys
+
+
+def test_every_text_field_of_every_body_has_a_limit(writer):
+    from scoreboard import bodies
+
+    writer.post("/api/new-game", json={"players": ["Ann", "Bo"]})
+    res = writer.post("/api/games/1/delete", json={"confirm": "x" * (bodies.MAX_TEXT + 1)})
+    assert res.status_code == 422
+    assert f"confirm is at most {bodies.MAX_TEXT} characters" in res.json()["error"]
