@@ -278,7 +278,7 @@ def qr_response(request: Request, path: str) -> Response:
     """An SVG QR code of `path` on the address phones open (the host's screen shows it)."""
     import segno  # lazily: ~8 ms and ~1.3 MiB, only for the page that shows a QR code
 
-    base = (request.state.public_url or str(request.base_url)).rstrip("/")
+    base = public_base(request)
     buf = io.BytesIO()
     segno.make(f"{base}{path}", error="m").save(
         buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True, xmldecl=False
@@ -289,8 +289,13 @@ def qr_response(request: Request, path: str) -> Response:
 
 
 async def pairing_state(request: Request) -> Response:
+    """The window's state, whether the visitor is host, and the pairing page's address."""
     return JSONResponse(
-        {**request.state.pairing.state(), "host": request.user.host},
+        {
+            **request.state.pairing.state(),
+            "host": request.user.host,
+            "link": f"{public_base(request)}/pair",
+        },
         headers={"Cache-Control": "no-store"},
     )
 
@@ -298,6 +303,11 @@ async def pairing_state(request: Request) -> Response:
 async def pairing_qr(request: Request) -> Response:
     """The pairing page's QR code, for the kiosk while the window is open: no token in it."""
     return qr_response(request, "/pair")
+
+
+def public_base(request: Request) -> str:
+    """The address phones open: the one the display was told, else the one asked."""
+    return (request.state.public_url or str(request.base_url)).rstrip("/")
 
 
 # ---------------------------------------------------------------------- writing

@@ -115,8 +115,11 @@
   // pairing page (no token in it): the phone that scans it asks to become host there.
   function renderPairing(pairing) {
     const img = $("pairqr");
-    if (pairing.open && !img.getAttribute("src")) img.src = "/api/pair-qr.svg";
-    $("pairurl").textContent = location.host + "/pair";
+    if (pairing.open && !img.getAttribute("src")) {
+      img.src = "/api/pair-qr.svg";
+      fetch("/api/pairing", { cache: "no-store" }).then((r) => r.json())
+        .then((p) => { $("pairurl").textContent = p.link; }).catch(() => {});
+    }
     $("pairing").classList.toggle("hidden", !pairing.open);
     $("paired").classList.toggle("hidden", !pairing.paired);
   }

