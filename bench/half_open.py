@@ -7,6 +7,9 @@ The display runs as `tinker-tray display` in a subprocess with the systemd unit'
 only). Printed: the phone's GET /api/view times with no flood (the peer figure) and while the
 flood is held, as median and worst, and their ratio; how many of the flood's connections the
 display kept; how much its log grew; and, after the header deadline, how many it still keeps.
+Then a harsher flood beside it: the same client also reconnecting as fast as 4 threads can
+(each connection reset by the display), with how many of the phone's requests (0.1 s apart)
+took over a second.
 """
 
 from __future__ import annotations
@@ -36,6 +39,15 @@ def times(port: int, n: int) -> list[float]:
     return found
 
 
+def spaced(port: int, n: int, gap: float = 0.1) -> list[float]:
+    """`times`, one request every `gap` seconds (a phone's page, not a benchmark's loop)."""
+    found = []
+    for _ in range(n):
+        time.sleep(gap)
+        found += times(port, 1)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=1100)
@@ -53,6 +65,8 @@ def main() -> None:
             first = times(shown.port, 1)[0]
             loaded = times(shown.port, args.requests)
             kept = flood.still_open(held)
+            with flood.reconnecting(shown.port) as made:
+                churned = spaced(shown.port, args.requests)
             grew = shown.log_size() - log_before
             time.sleep(limits.header_s + 1)
             kept_later = flood.still_open(held)
@@ -76,6 +90,12 @@ def main() -> None:
             f"{max(loaded) * 1000:.2f} ms, first {first * 1000:.2f} ms",
         ),
         ("ratio of medians, under flood / no flood", f"{loaded_ms / calm_ms:.2f}"),
+        (
+            f"... and reconnecting ({made[0]} connections)",
+            f"median {statistics.median(churned) * 1000:.2f} ms, worst "
+            f"{max(churned) * 1000:.2f} ms, over 1 s: {sum(t > 1 for t in churned)} of "
+            f"{len(churned)}",
+        ),
         ("flood connections the display kept", f"{kept} (per client: {limits.per_client})"),
         (f"... {limits.header_s + 1:g} s later (deadline {limits.header_s:g} s)", str(kept_later)),
         ("the display's log grew by", f"{grew} bytes"),

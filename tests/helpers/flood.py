@@ -102,6 +102,37 @@ def half_open(port: int, n: int, source: str = ATTACKER) -> list[socket.socket]:
     return held
 
 
+@contextlib.contextmanager
+def reconnecting(port: int, threads: int = 4, source: str = ATTACKER) -> Iterator[list[int]]:
+    """Meanwhile, `threads` threads open half-sent requests from `source` as fast as they can,
+    each closed at once (the server resets most of them anyway); yields [connections made]."""
+    import threading
+
+    stop, made = threading.Event(), [0]
+
+    def churn() -> None:
+        while not stop.is_set():
+            with socket.socket() as sock:
+                sock.settimeout(2)
+                sock.bind((source, 0))
+                try:
+                    sock.connect((TABLE, port))
+                    sock.sendall(HALF_SENT)
+                    made[0] += 1
+                except OSError:
+                    pass
+
+    running = [threading.Thread(target=churn, daemon=True) for _ in range(threads)]
+    for thread in running:
+        thread.start()
+    try:
+        yield made
+    finally:
+        stop.set()
+        for thread in running:
+            thread.join()
+
+
 def still_open(sockets: list[socket.socket], wait: float = 0.2) -> int:
     """How many of `sockets` the server has not closed (no EOF, no reset within `wait`)."""
     count = 0
