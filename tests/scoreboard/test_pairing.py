@@ -165,9 +165,12 @@ def test_the_host_asking_again_leaves_the_window_to_another_phone(table):
 def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_not(
     mock_factory, quick_config, journal
 ):
-    """The emulator's way: the mock button pin held (debounce, hold and link detection all
-    run), through the service and the bus to the web app. The web page's virtual button (a
-    tap) and the service's virtual hold open nothing."""
+    """The emulator's way: its keyboard's link hold (`finger`'s third: the mock button pin held
+    for 3 s, so debounce, hold and link detection all run), through the service and the bus to
+    the web app. The web page's virtual button (a tap) and the service's virtual hold open
+    nothing."""
+    from cli.commands.emulate import finger
+
     config = dataclasses.replace(
         quick_config, button=dataclasses.replace(quick_config.button, stuck_s=30.0)
     )
@@ -187,12 +190,12 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
             assert held.wait(10)  # the virtual hold went through the service's own path
             time.sleep(0.2)
             assert phone.post("/api/pair", json={}).status_code == 403
-            pin = service.tray.devices.button.pin
-            pin.drive_low()  # pull-up wiring: low is pressed
-            deadline = time.monotonic() + 15
+            _tap, _hold, link = finger(service.tray, service, config.button.hold_s)
+            assert link is not None
+            link()  # about 3 s
+            deadline = time.monotonic() + 10
             while not app.state.pairing.is_open and time.monotonic() < deadline:
                 time.sleep(0.05)
-            pin.drive_high()
             assert app.state.pairing.is_open
             assert phone.post("/api/pair", json={}).status_code == 200
             assert phone.get("/api/whoami").json()["host"] is True
