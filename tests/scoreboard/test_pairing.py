@@ -247,3 +247,23 @@ def test_the_kiosk_shows_the_qr_code_while_pairing_and_a_phone_becomes_host(jour
             other.wait_for_selector(".error:text('no pairing window is open')", timeout=WAIT)
     finally:
         server.stop()
+
+
+@pytest.mark.browser
+def test_the_kiosk_hides_the_qr_code_when_the_window_lapses(journal):
+    from scoreboard.server import ServerThread, bind
+    from tests.helpers.browser import WAIT, chromium
+
+    bus = Bus()
+    server = ServerThread(create_app(journal, bus, TOKEN, pairing_s=1.0), bind()).start()
+    try:
+        with chromium() as browser:
+            kiosk = browser.new_page(viewport={"width": 1280, "height": 720})
+            kiosk.goto(f"http://127.0.0.1:{server.port}/")
+            kiosk.wait_for_selector(".status:text('live')", timeout=WAIT)
+            bus.publish(HELD)
+            kiosk.wait_for_selector("#pairing", state="visible", timeout=WAIT)
+            kiosk.wait_for_selector("#pairing", state="hidden", timeout=WAIT)
+            assert kiosk.is_hidden("#paired")
+    finally:
+        server.stop()
