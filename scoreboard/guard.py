@@ -25,7 +25,7 @@ import asyncio
 import collections
 import dataclasses
 import logging
-from typing import Any
+from typing import Any, ClassVar
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -87,16 +87,17 @@ class Gate:
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     """uvicorn's h11 protocol class with `limits` (one `Gate` for the server it is given to)."""
-    gate = Gate(limits)
+    shared = Gate(limits)
 
     class GuardedH11Protocol(H11Protocol):
+        gate: ClassVar[Gate] = shared  # the server's: one per class (tests and the bench read it)
         _admitted: str | None = None
         _header_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: Any) -> None:
             peer = transport.get_extra_info("peername")
             client = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
-            refused = gate.admit(client)
+            refused = self.gate.admit(client)
             if refused is not None:
                 log.warning("refused a connection: %s", refused)
                 transport.abort()  # a reset, and the socket closed on the next loop turn
@@ -108,7 +109,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def connection_lost(self, exc: Exception | None) -> None:
             if self._admitted is None:
                 return  # refused: uvicorn never saw it
-            gate.release(self._admitted)
+            self.gate.release(self._admitted)
             self._admitted = None
             self._stop_header_timer()
             super().connection_lost(exc)
@@ -143,5 +144,4 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             )
             self.transport.close()  # uvicorn's connection_lost tells h11
 
-    GuardedH11Protocol.gate = gate  # type: ignore[attr-defined]  # for tests and the bench
     return GuardedH11Protocol
