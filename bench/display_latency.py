@@ -40,6 +40,7 @@ from starlette.responses import HTMLResponse  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
 from cli.app import create_app  # noqa: E402
+from scoreboard.guard import Limits  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.server import ServerThread, bind  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402
@@ -400,8 +401,11 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             app, publish_ours = ours_app(Path(tmp) / "j.sqlite3", hands=args.hands)
             peer, publish_bare = bare_app()
-            ours_srv = ServerThread(app, bind()).start()
-            bare_srv = ServerThread(peer, bind(), log_level="critical").start()
+            # Every client of the fan-out comes from 127.0.0.1: one address, not one phone.
+            wide = max(256, 2 * args.clients)
+            many = Limits(connections=wide, per_client=wide)
+            ours_srv = ServerThread(app, bind(), limits=many).start()
+            bare_srv = ServerThread(peer, bind(), log_level="critical", limits=many).start()
             try:
                 b_every, b_each, b_size = fan_out(
                     f"http://127.0.0.1:{bare_srv.port}/events",

@@ -8,7 +8,9 @@
 
 Credentials travel in a header (`X-Table-Token`, `X-Seat-Key`) or a same-site, HTTP-only cookie
 that a page sets on its first visit (`?token=` / `?key=` from a QR code or a printed link; the
-page then strips it from the address bar). Never in the query string of an API call.
+page then strips it from the address bar). Never in the query string of an API call. A phone
+can also be given the host cookie without the token: while the tray's button has opened a
+pairing window, the first phone that asks (`scoreboard.pairing`).
 Endpoints declare their role with `needs("host")` (Starlette's `requires` plus the sentence a
 refusal says). Writes from another site are refused before any of this (`SameOrigin`).
 """
@@ -36,7 +38,8 @@ COOKIE_AGE = 30 * 24 * 3600
 
 REFUSALS = {
     "host": "this needs the table's token: open the page from the QR code or the link the "
-    "display printed, or enter the token on the entry page",
+    "display printed, enter the token on the entry page, or hold the Tinker Bell button on "
+    "the tray for 3 seconds and open /pair",
     "seat": "this needs your seat's link: open the link (or QR code) made for your seat",
     "player": "this needs the table's token or a seat's link",
 }

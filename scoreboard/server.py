@@ -1,6 +1,9 @@
 """Run the display app under uvicorn in a background thread (terminal mode, tests, benchmark).
 
 The tray service may run the same app on its own loop instead; nothing here is required for that.
+Every server started here has the table's limits (`scoreboard.guard`: connections in all and per
+client, a deadline for a request's header), and the loggers a flood would fill (asyncio's,
+uvicorn's) log a repeated error a few times a minute (`scoreboard.log_limit`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ import time
 import uvicorn
 from starlette.applications import Starlette
 
+from scoreboard.guard import Limits, guarded_protocol
+from scoreboard.log_limit import limit_repeats
+
 
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening socket (port 0: any free port), so the caller knows the port before serving."""
@@ -19,20 +25,36 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    sock.listen(128)
+    sock.listen(Limits.backlog)  # uvicorn listens again with the same
     return sock
 
 
 class ServerThread:
-    """uvicorn serving `app` on `sock` in a daemon thread; `stop()` ends it within a second."""
+    """uvicorn serving `app` on `sock` in a daemon thread; `stop()` ends it within a second.
+    `limits`: the connection limits (`scoreboard.guard.Limits`; the table's by default)."""
 
-    def __init__(self, app: Starlette, sock: socket.socket, *, log_level: str = "warning"):
+    def __init__(
+        self,
+        app: Starlette,
+        sock: socket.socket,
+        *,
+        log_level: str = "warning",
+        limits: Limits | None = None,
+    ):
         self.sock = sock
         self.app = app
         self.port = sock.getsockname()[1]
+        limits = limits or Limits()
+        self.protocol = guarded_protocol(limits)
         config = uvicorn.Config(
-            app, log_level=log_level, timeout_graceful_shutdown=1, lifespan="on"
+            app,
+            http=self.protocol,
+            backlog=limits.backlog,
+            log_level=log_level,
+            timeout_graceful_shutdown=1,
+            lifespan="on",
         )
+        limit_repeats("asyncio", "uvicorn.error")  # after Config: it configures uvicorn's logging
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True, name="display"

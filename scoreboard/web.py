@@ -5,7 +5,7 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
 `scoreboard.auth` (`AuthenticationMiddleware`, `needs("host")`); bodies are read and checked by
 `scoreboard.bodies`; one `exception_handlers` map turns every domain error into a 4xx sentence.
 
-    GET  /  /enter  /tray                pages (?token= once, from the QR code: sets the cookie)
+    GET  /  /enter  /tray  /pair         pages (?token= once, from the QR code: sets the cookie)
     GET  /api/view                       the view (?hands=all: every hand; else the recent ones)
     GET  /api/events                     the view as server-sent events (`id:` = its version)
     GET  /api/show                       the light show so far, for the virtual tray
@@ -14,10 +14,14 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/games/N.csv|json|jsonl     exports (host)
     POST /api/entry  /api/new-game  /api/games/N/delete  /api/press  /api/session
     GET  /api/qr.svg                     the entry page's QR code, with the token (host)
+    GET  /api/pairing  /api/pair-qr.svg  the pairing window; the pairing page's QR code (no token)
+    POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
 `create_app` is independent of the CLI; the command line adds digital play as an extension.
+The event stream's view carries the pairing window's state too (`pairing`), so the kiosk shows
+the pairing page's QR code while the window is open.
 """
 
 from __future__ import annotations
@@ -45,10 +49,12 @@ from scoreboard import auth, bodies, stream
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import ConfirmError, Journal, UnknownGameError
+from scoreboard.pairing import WINDOW_S, Pairing
 from scoreboard.session import PickRevealed, TableChanged, TableSession
 from scoreboard.view import keyboard
 from tray.bus import Bus
 from tray.config import ShowSettings
+from tray.events import LinkHeld
 
 STATIC = Path(__file__).with_name("static")
 EXPORT_TYPES = {"csv": "text/csv", "json": "application/json", "jsonl": "application/x-ndjson"}
@@ -188,7 +194,23 @@ async def whoami(request: Request) -> Response:
 
 async def events(request: Request) -> Response:
     session: TableSession = request.state.table
-    return stream.respond(request, session.view_json, "view", session.view_change)
+    return stream.respond(request, request.state.view_json, "view", session.view_change)
+
+
+def view_with_pairing(session: TableSession, pairing: Pairing) -> stream.Snapshot:
+    """The session's view text with the pairing window's state added (`"pairing": {...}`): the
+    same string object while neither changes, so the stream's per-change diff is computed once
+    for every page, as for the view alone. Called on the event loop only."""
+    last: list[tuple[str, str, str]] = []
+
+    def snapshot() -> tuple[int, str]:
+        version, text = session.view_json()
+        state = pairing.state_json()
+        if not last or last[0][0] is not text or last[0][1] is not state:
+            last[:] = [(text, state, f'{text[:-1]},"pairing":{state}}}')]
+        return version, last[0][2]
+
+    return snapshot
 
 
 async def games(request: Request) -> Response:
@@ -256,7 +278,7 @@ def qr_response(request: Request, path: str) -> Response:
     """An SVG QR code of `path` on the address phones open (the host's screen shows it)."""
     import segno  # lazily: ~8 ms and ~1.3 MiB, only for the page that shows a QR code
 
-    base = (request.state.public_url or str(request.base_url)).rstrip("/")
+    base = public_base(request)
     buf = io.BytesIO()
     segno.make(f"{base}{path}", error="m").save(
         buf, kind="svg", scale=1, dark="#000", light="#fff", border=2, omitsize=True, xmldecl=False
@@ -264,6 +286,28 @@ def qr_response(request: Request, path: str) -> Response:
     return Response(
         buf.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
     )
+
+
+async def pairing_state(request: Request) -> Response:
+    """The window's state, whether the visitor is host, and the pairing page's address."""
+    return JSONResponse(
+        {
+            **request.state.pairing.state(),
+            "host": request.user.host,
+            "link": f"{public_base(request)}/pair",
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def pairing_qr(request: Request) -> Response:
+    """The pairing page's QR code, for the kiosk while the window is open: no token in it."""
+    return qr_response(request, "/pair")
+
+
+def public_base(request: Request) -> str:
+    """The address phones open: the one the display was told, else the one asked."""
+    return (request.state.public_url or str(request.base_url)).rstrip("/")
 
 
 # ---------------------------------------------------------------------- writing
@@ -324,6 +368,26 @@ async def sign_in(request: Request) -> Response:
     return response
 
 
+NO_WINDOW = (
+    "no pairing window is open: hold the Tinker Bell button on the tray for 3 seconds, then "
+    "ask again within a minute (each hold makes one phone the host)"
+)
+
+
+async def pair(request: Request) -> Response:
+    """A phone asks to become host: while the window the tray's button opened is open, it gets
+    the host cookie, and the window closes (`scoreboard.pairing`). The token is in the cookie
+    only (HTTP-only), never in the body: a page's script cannot read it."""
+    await bodies.read(request, EMPTY)
+    if request.user.host:  # this phone is host already: the window stays for another one
+        return JSONResponse({"host": True})
+    if not request.state.pairing.claim():
+        raise HTTPException(403, NO_WINDOW)
+    response = JSONResponse({"host": True})
+    response.set_cookie(auth.TOKEN_COOKIE, request.state.token, **auth.cookie_options())
+    return response
+
+
 # ---------------------------------------------------------------------- helpers
 def _game(request: Request) -> int:
     game = request.path_params["game"]
@@ -380,6 +444,7 @@ routes: list[BaseRoute] = [
     Route("/", _page("scoreboard.html")),
     Route("/enter", _page("entry.html")),
     Route("/tray", tray_page),
+    Route("/pair", _page("pair.html")),
     Route("/favicon.ico", favicon),
     Route("/manifest.webmanifest", manifest),
     Route("/api/view", view),
@@ -395,6 +460,9 @@ routes: list[BaseRoute] = [
     Route("/api/press", press_button, methods=["POST"]),
     Route("/api/session", sign_in, methods=["POST"]),
     Route("/api/qr.svg", qr),
+    Route("/api/pairing", pairing_state),
+    Route("/api/pair-qr.svg", pairing_qr),
+    Route("/api/pair", pair, methods=["POST"]),
 ]
 
 
@@ -410,19 +478,25 @@ def create_app(
     show: ShowSettings | None = None,
     clock: Callable[[], float] = time.monotonic,
     extensions: Sequence[Extension] = (),
+    pairing_s: float = WINDOW_S,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
     standalone display's fair pick) and the virtual tray page; `public_url` is the address
     phones should open (for the QR codes), default: as requested; `show` is the tray's show
     settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
-    on (tests pass theirs). `extensions` (digital play, added by the command line) add routes
-    and state (see `Extension`)."""
+    on (tests pass theirs), and the pairing window's; `pairing_s`: how long a hold of the tray's
+    button (`LinkHeld`) lets a phone become host. `extensions` (digital play, added by the
+    command line) add routes and state (see `Extension`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         session = TableSession(journal, bus, show=show, clock=clock)
         clients = stream.Clients()
-        unsubscribe = bus.subscribe(clients.wake, TableChanged, PickRevealed)
+        pairing = Pairing(pairing_s, on_change=clients.wake, clock=clock)
+        unsubscribe = [
+            bus.subscribe(clients.wake, TableChanged, PickRevealed),
+            bus.subscribe(pairing.held, LinkHeld),
+        ]
         parts = Parts(bus=bus, clients=clients, table=session, emulator=press is not None)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
@@ -434,33 +508,44 @@ def create_app(
             "public_url": public_url,
             "ping": ping,
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
+            "pairing": pairing,
+            "view_json": view_with_pairing(session, pairing),
             **added,
         }
-        app.state.session, app.state.clients = session, clients  # for the server and tests
+        app.state.session, app.state.clients, app.state.pairing = session, clients, pairing
         for name, value in added.items():
             setattr(app.state, name, value)
         try:
             yield state
         finally:
             clients.close()
-            unsubscribe()
+            for undo in unsubscribe:
+                undo()
+            pairing.close()
             for value in added.values():
                 value.close()
             session.close()
 
     return Starlette(
-        routes=[
-            *routes,
-            *(r for ext in extensions for r in ext.routes),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ],
-        middleware=[
-            Middleware(auth.SameOrigin),
-            Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
-        ],
+        routes=_routes(extensions),
+        middleware=MIDDLEWARE,
         exception_handlers=_handlers(extensions),
         lifespan=lifespan,
     )
+
+
+MIDDLEWARE = [
+    Middleware(auth.SameOrigin),
+    Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
+]
+
+
+def _routes(extensions: Sequence[Extension]) -> list[BaseRoute]:
+    return [
+        *routes,
+        *(r for ext in extensions for r in ext.routes),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
 
 
 def _handlers(extensions: Sequence[Extension]) -> dict[Any, Any]:

@@ -75,6 +75,19 @@ class ButtonHeld(Event):
 
 @event_type
 @dataclasses.dataclass(frozen=True, slots=True)
+class LinkHeld(Event):
+    """The physical button has been held for the link time (about 3 s): someone is at the
+    tray, as a smart-home bridge's link button proves. The display opens its pairing window
+    (a phone may become host). Only a tray's own button sends it, never a virtual press."""
+
+    type: ClassVar[str] = "link_held"
+    t: float
+    seconds: float
+    source: str = "gpio"
+
+
+@event_type
+@dataclasses.dataclass(frozen=True, slots=True)
 class Pick(Event):
     """Tinker Bell's colour choice: `seq` rises by one per pick so a table can audit them.
     `t` is when it was made (wall clock, for people and the journal). `lead` is the light its

@@ -12,6 +12,9 @@ The rule, chosen so a tap costs no latency:
 - A press fully over within one lockout is noise, not a tap (a finger is down far longer).
 - Released before `hold_s`: a tap, reported on release (`ButtonPressed`).
 - Still down at `hold_s`: one `ButtonHeld`; its release reports nothing more.
+- Still down at the link time (`LINK_S`, 3 s, or a second past `hold_s` if that is later): one
+  `LinkHeld` too (the display's host link, `scoreboard.pairing`), unless the stuck time comes
+  first. A hold's action and the link are one gesture apart: hold on past the first.
 - Still down at `stuck_s`: one `Fault("stuck_button")`, never a stream of presses. A button that
   is down when the tray starts is not a hold; it is reported stuck after `stuck_s` the same way.
 
@@ -22,7 +25,16 @@ from __future__ import annotations
 
 import time
 
-from tray.events import ButtonHeld, ButtonPressed, Event, Fault
+from tray.events import ButtonHeld, ButtonPressed, Event, Fault, LinkHeld
+
+LINK_S = 3.0
+"""How long the button is held to open the display's pairing window (about 3 s, as a
+smart-home bridge's link button)."""
+
+
+def link_seconds(hold_s: float) -> float:
+    """The link time for a tray whose hold time is `hold_s`: 3 s, or a second past the hold."""
+    return max(LINK_S, hold_s + 1.0)
 
 
 class PressDetector:
@@ -32,12 +44,14 @@ class PressDetector:
         hold_s: float,
         stuck_s: float,
         *,
+        link_s: float | None = None,
         source: str = "gpio",
         pressed: bool = False,
         now: float = 0.0,
         wall_offset: float | None = None,
     ) -> None:
         self.debounce_s, self.hold_s, self.stuck_s = debounce_s, hold_s, stuck_s
+        self.link_s = link_seconds(hold_s) if link_s is None else link_s
         self.source = source
         # Events carry wall-clock times (like Pick.t); the detector runs on the monotonic clock.
         self._wall = time.time() - time.monotonic() if wall_offset is None else wall_offset
@@ -45,6 +59,7 @@ class PressDetector:
         self._lock_until = float("-inf")
         self._down_since = now
         self._held = pressed  # down at start-up: not a hold, but may still be stuck
+        self._linked = pressed  # nor a link
         self._stuck = False
 
     def feed(self, pressed: bool, t: float) -> list[Event]:
@@ -65,6 +80,9 @@ class PressDetector:
             if not self._held and down >= self.hold_s:
                 self._held = True
                 events.append(ButtonHeld(t=self._stamp(t), seconds=self.hold_s, source=self.source))
+            if not self._linked and not self._stuck and self._links and down >= self.link_s:
+                self._linked = True
+                events.append(LinkHeld(t=self._stamp(t), seconds=self.link_s, source=self.source))
             if not self._stuck and down >= self.stuck_s:
                 self._stuck = True
                 events.append(
@@ -86,6 +104,8 @@ class PressDetector:
         if self.pressed:
             if not self._held:
                 deadlines.append(self._down_since + self.hold_s)
+            if not self._linked and self._links:
+                deadlines.append(self._down_since + self.link_s)
             if not self._stuck:
                 deadlines.append(self._down_since + self.stuck_s)
         return min(deadlines, default=None)
@@ -94,12 +114,17 @@ class PressDetector:
         self.pressed = pressed
         self._lock_until = t + self.debounce_s
         if pressed:
-            self._down_since, self._held, self._stuck = t, False, False
+            self._down_since, self._held, self._linked, self._stuck = t, False, False, False
             return []
         was_held, was_stuck = self._held, self._stuck
         if was_held or was_stuck or glitch:
             return []  # the hold already acted, a stuck button came free, or a glitch
         return [ButtonPressed(t=self._stamp(t), source=self.source)]
+
+    @property
+    def _links(self) -> bool:
+        """The link time comes before the stuck time (else the hold is a stuck button)."""
+        return self.link_s < self.stuck_s
 
     def _stamp(self, t: float) -> float:
         return t + self._wall

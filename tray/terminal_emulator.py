@@ -2,7 +2,8 @@
 
 rich's `Live` redraws about 20 times a second from the lights' current values (read from the
 tray, never pushed), so the view cannot fall behind the show. Keys: space = tap, h = long hold,
-q (or Ctrl-C, or SIGTERM) = quit. The terminal is put in cbreak mode and restored on the way out.
+l = the link hold (about 3 s on the emulated button: the display's pairing window), q (or Ctrl-C,
+or SIGTERM) = quit. The terminal is put in cbreak mode and restored on the way out.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tray.backend import COLOURS, DARK
-from tray.events import ButtonHeld, Event, Fault, Pick
+from tray.events import ButtonHeld, Event, Fault, LinkHeld, Pick
 
 RGB = {
     "red": (235, 40, 40),
@@ -43,18 +44,26 @@ def light(colour: str, level: float) -> Text:
 
 class TerminalEmulator:
     def __init__(
-        self, service: Any, bus: Any, tray: Any, tap: Callable[[], None], hold: Callable[[], None]
+        self,
+        service: Any,
+        bus: Any,
+        tray: Any,
+        tap: Callable[[], None],
+        hold: Callable[[], None],
+        link: Callable[[], None] | None = None,
     ) -> None:
-        self.service, self.tray, self.tap, self.hold = service, tray, tap, hold
+        self.service, self.tray, self.tap, self.hold, self.link = service, tray, tap, hold, link
         self.log: list[str] = []
         self._quit = threading.Event()
-        bus.subscribe(self._on_event, Pick, Fault, ButtonHeld)
+        bus.subscribe(self._on_event, Pick, Fault, ButtonHeld, LinkHeld)
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, Fault):
             self.log.append(f"[bold red]fault[/] {event.kind}: {event.message}")
         elif isinstance(event, ButtonHeld):
             self.log.append(f"long hold: {self.service.settings.button.hold_action}")
+        elif isinstance(event, LinkHeld):
+            self.log.append("link hold: the display is pairing a phone for a minute (/pair)")
 
     def levels(self) -> tuple[float, ...]:
         devices = getattr(self.tray, "devices", None)
@@ -83,7 +92,9 @@ class TerminalEmulator:
         side.add_row(Panel(lights, title="Tinker Bell tray (emulator)"), history)
         state = "spinning..." if self.service.spinning else "ready"
         help_line = Text.from_markup(
-            f"[bold]space[/] tap   [bold]h[/] long hold   [bold]q[/] quit      {state}"
+            "[bold]space[/] tap   [bold]h[/] long hold   "
+            + ("[bold]l[/] link hold (pair a phone)   " if self.link else "")
+            + f"[bold]q[/] quit      {state}"
         )
         return Group(side, help_line, *(Text.from_markup(line) for line in self.log[-3:]))
 
@@ -92,6 +103,8 @@ class TerminalEmulator:
             threading.Thread(target=self.tap, daemon=True).start()
         elif key in "hH":
             threading.Thread(target=self.hold, daemon=True).start()
+        elif key in "lL" and self.link is not None:
+            threading.Thread(target=self.link, daemon=True).start()
         elif key in "qQ\x1b":
             self._quit.set()
 

@@ -97,6 +97,9 @@ class Display:
     """http://tinker-tray.local:PORT once announced on the LAN."""
     warning: str | None = None
     """Why phones may not reach it (only loopback), if so."""
+    link: str | None = None
+    """How to open the pairing window ("hold the Tinker Bell button for 3 s"); None: no tray
+    button here, so no pairing."""
     withdraw: Callable[[], None] = lambda: None
 
     def lines(self, journal_path: Path) -> list[str]:
@@ -112,6 +115,12 @@ class Display:
             lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual button)")
         if self.mdns_url:
             lines.insert(4 + self.virtual_tray, f"phones:     {self.mdns_url}/ also opens it")
+        if self.link:
+            lines.insert(
+                -1,
+                f"host link:  {self.link}, then scan the QR code on the scoreboard (or open "
+                f"{url}/pair) within a minute: that phone becomes host (one phone per hold)",
+            )
         if self.warning:
             lines.append(f"warning:    {self.warning}")
         return lines
@@ -132,12 +141,15 @@ def start_display(
     url: str | None = None,
     show: ShowSettings | None = None,
     mdns: bool | None = None,
+    link: str | None = None,
 ) -> Display:
     """Open the journal and serve the display app on host:port in a background thread.
 
     `show`: the tray's `ShowSettings`, so the pages wait for its lights to settle before they
     show a pick, and the virtual tray plays the same show (None: no tray, picks show at once).
-    `mdns`: answer to tinker-tray.local when serving the LAN (None: unless TINKER_TRAY_MDNS=0)."""
+    `mdns`: answer to tinker-tray.local when serving the LAN (None: unless TINKER_TRAY_MDNS=0).
+    `link`: how this tray's button opens the pairing window, for the start-up lines (None: no
+    button that can)."""
     from cli.app import create_app
     from scoreboard.journal import Journal, JournalError
     from scoreboard.server import ServerThread, bind
@@ -165,6 +177,7 @@ def start_display(
         journal.token(),
         virtual_tray=press is not None,
         warning=found.warning,
+        link=link,
     )
     if (network.mdns_default() if mdns is None else mdns) and found.ip is not None:
         display.withdraw = network.announce(found.ip, port)

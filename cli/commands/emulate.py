@@ -1,8 +1,9 @@
 """`tinker-tray emulate`: the tray service on gpiozero's MockFactory pins, driven from the keyboard.
 
 In a terminal: the four lights drawn live, the pick history beside them, space bar = tap,
-h = long hold, q = quit. Without a terminal (CI, pipes), or with --presses/--seconds, it runs
-scripted and prints one line per pick, and still stops cleanly on SIGINT/SIGTERM.
+h = long hold, l = the link hold (3 s: opens the display's pairing window), q = quit. Without a
+terminal (CI, pipes), or with --presses/--seconds, it runs scripted and prints one line per pick,
+and still stops cleanly on SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from cli.commands.run import (
     start_service,
 )
 from tray.config import Config
+from tray.press import link_seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,12 +43,16 @@ def run(args: argparse.Namespace) -> int:
     return emulate(config, args)
 
 
-def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], Callable[[], None]]:
-    """(tap, hold): through the mock button pin when there is one (so debounce runs too),
-    else the service's virtual press."""
+Finger = tuple[Callable[[], None], Callable[[], None], Callable[[], None] | None]
+
+
+def finger(tray: Any, service: Any, hold_s: float) -> Finger:
+    """(tap, hold, link): through the mock button pin when there is one (so debounce runs too),
+    else the service's virtual press and hold, and no link hold: only a tray's own button
+    opens the pairing window, never a virtual one."""
     pin = getattr(getattr(getattr(tray, "devices", None), "button", None), "pin", None)
     if pin is None or not hasattr(pin, "drive_low"):
-        return service.press, service.hold
+        return service.press, service.hold, None
     pause = threading.Event()
     down, up = (
         (pin.drive_low, pin.drive_high)
@@ -59,12 +65,15 @@ def finger(tray: Any, service: Any, hold_s: float) -> tuple[Callable[[], None], 
         pause.wait(0.08)
         up()
 
-    def hold() -> None:
-        down()
-        pause.wait(hold_s + 0.1)
-        up()
+    def holding(seconds: float) -> Callable[[], None]:
+        def hold() -> None:
+            down()
+            pause.wait(seconds + 0.1)
+            up()
 
-    return tap, hold
+        return hold
+
+    return tap, holding(hold_s), holding(link_seconds(hold_s))
 
 
 def emulate(config: Config, args: argparse.Namespace) -> int:
@@ -97,12 +106,12 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
     """Press the button from the keyboard (a terminal) or from a script (--presses/--seconds)."""
     from tray.events import Fault, Pick, PickSettled
 
-    tap, hold = finger(tray, service, config.button.hold_s)
+    tap, hold, link = finger(tray, service, config.button.hold_s)
     scripted = args.presses is not None or args.seconds is not None
     if not scripted and sys.stdin.isatty() and sys.stdout.isatty():
         from tray.terminal_emulator import TerminalEmulator
 
-        TerminalEmulator(service, bus, tray, tap, hold).run()
+        TerminalEmulator(service, bus, tray, tap, hold, link).run()
         return 0
 
     picks = threading.Semaphore(0)

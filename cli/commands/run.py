@@ -260,6 +260,7 @@ def attach_display_session(
             press=service.press if virtual_button else None,
             show=service.settings.show,
             mdns=getattr(args, "mdns", None),
+            link=link_hint(service, emulated=virtual_button),
         )
     except DisplayError as exc:
         message = f"the score display cannot start: {exc}; or run without it: --no-web"
@@ -270,6 +271,19 @@ def attach_display_session(
     if display.warning:
         log.warning(display.warning)
     return AttachedDisplay(display.close, display.session, display.url)
+
+
+def link_hint(service: Any, *, emulated: bool) -> str | None:
+    """How this tray's button opens the display's pairing window, for the start-up lines; None
+    where it cannot (a USB tray's firmware reports only its own hold)."""
+    if getattr(service.tray, "name", "") != "gpio":
+        return None
+    from tray.press import link_seconds
+
+    seconds = f"{link_seconds(service.settings.button.hold_s):g} s"
+    if emulated:
+        return f"press l in the emulator (its button held {seconds})"
+    return f"hold the Tinker Bell button on the tray for {seconds}"
 
 
 def start_service(

@@ -29,6 +29,7 @@
     renderChart(v);
     renderPick(v);
     renderElite(v.elite);
+    renderPairing(v.pairing || { open: false, paired: false });
     const banner = $("banner");
     banner.classList.toggle("hidden", !v.winner);
     banner.textContent = v.winner ? "★ " + v.winner.text + " ★" : "";
@@ -108,6 +109,19 @@
       svg.append(t);
     }
     box.replaceChildren(svg);
+  }
+
+  // The tray's button was held: its pairing window is open for a minute. The QR code is of the
+  // pairing page (no token in it): the phone that scans it asks to become host there.
+  function renderPairing(pairing) {
+    const img = $("pairqr");
+    if (pairing.open && !img.getAttribute("src")) {
+      img.src = "/api/pair-qr.svg";
+      fetch("/api/pairing", { cache: "no-store" }).then((r) => r.json())
+        .then((p) => { $("pairurl").textContent = p.link; }).catch(() => {});
+    }
+    $("pairing").classList.toggle("hidden", !pairing.open);
+    $("paired").classList.toggle("hidden", !pairing.paired);
   }
 
   // UNO Elite (digital play) has no points: a tally of the games each player won.

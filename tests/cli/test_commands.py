@@ -191,6 +191,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     assert f"http://127.0.0.1:{port}/?token=" in err
     assert f"http://127.0.0.1:{port}/tray?token=" in err
     assert "WARNING tinker-tray: serving on 127.0.0.1, this machine only" in err
+    assert "host link:  press l in the emulator (its button held 3 s)" in err
     reopened = Journal(journal)
     picks = [
         e.entry for e in reopened.entries(reopened.latest_game()) if e.entry.get("kind") == "pick"
@@ -284,3 +285,24 @@ def test_emulate_serial_drives_the_usb_firmware_emulator_end_to_end(quick_file):
         "pick #2",
     ]
     assert "Traceback" not in err
+
+
+def test_the_start_up_lines_say_how_a_tray_button_pairs_a_phone():
+    from types import SimpleNamespace
+
+    from cli.commands.display import Display
+    from cli.commands.run import link_hint
+    from tray import config as tray_config
+
+    settings = tray_config.load()
+    gpio = SimpleNamespace(tray=SimpleNamespace(name="gpio"), settings=settings)
+    usb = SimpleNamespace(tray=SimpleNamespace(name="serial"), settings=settings)
+    hint = link_hint(gpio, emulated=False)
+    assert hint == "hold the Tinker Bell button on the tray for 3 s"
+    assert link_hint(usb, emulated=False) is None  # its firmware reports only its own hold
+    url = "http://192.168.1.20:8080"
+    lines = Display(None, None, None, url, "tok", link=hint).lines(Path("j.sqlite3"))
+    [line] = [text for text in lines if text.startswith("host link:")]
+    assert hint in line and f"{url}/pair" in line and "tok" not in line
+    bare = Display(None, None, None, url, "tok").lines(Path("j.sqlite3"))
+    assert not any(text.startswith("host link:") for text in bare)

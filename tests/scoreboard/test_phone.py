@@ -68,6 +68,7 @@ def width(page) -> int:
         f"/tray?token={TOKEN}",
         f"/play?token={TOKEN}",
         "/play",
+        "/pair",
     ],
 )
 def test_every_page_fits_a_360_px_phone(table, browser, path):  # noqa: F811

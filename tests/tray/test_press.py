@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tray.events import ButtonHeld, ButtonPressed, Fault
-from tray.press import PressDetector
+from tray.events import ButtonHeld, ButtonPressed, Fault, LinkHeld
+from tray.press import LINK_S, PressDetector, link_seconds
 
 DEBOUNCE, HOLD, STUCK = 0.02, 1.0, 5.0
 
@@ -83,8 +83,8 @@ def test_a_hold_is_reported_once_and_its_release_is_not_a_tap():
 
 def test_a_stuck_button_is_one_fault_not_endless_presses():
     events = run(detector(), [(1.0, True)], until=1000)
-    assert [type(e) for e in events] == [ButtonHeld, Fault]
-    assert events[1].kind == "stuck_button" and "5 s" in events[1].message
+    assert [type(e) for e in events] == [ButtonHeld, LinkHeld, Fault]
+    assert events[2].kind == "stuck_button" and "5 s" in events[2].message
     # When it comes free nothing is reported for it, and the next tap works again.
     d = detector()
     run(d, [(1.0, True), (100.0, False)], until=101)
@@ -105,3 +105,25 @@ def test_next_deadline_is_none_when_idle():
     assert d.next_deadline is None
     d.feed(True, 1.0)
     assert d.next_deadline == 1.0 + HOLD
+
+
+def test_held_for_the_link_time_is_one_link_after_the_hold():
+    events = run(detector(), [(1.0, True), (1.0 + LINK_S + 0.5, False)], until=20)
+    assert events == [
+        ButtonHeld(t=1001.0 + HOLD, seconds=HOLD, source="gpio"),
+        LinkHeld(t=1001.0 + LINK_S, seconds=LINK_S, source="gpio"),
+    ]
+    # Released just before the link time: a hold only, no link.
+    events = run(detector(), [(1.0, True), (1.0 + LINK_S - 0.1, False)], until=20)
+    assert [type(e) for e in events] == [ButtonHeld]
+
+
+def test_the_link_time_is_a_second_past_a_long_hold_and_never_past_the_stuck_time():
+    assert link_seconds(1.5) == LINK_S and link_seconds(4.0) == 5.0
+    late = PressDetector(DEBOUNCE, 4.0, 5.0, wall_offset=0.0)  # stuck at 5 s: no link
+    assert [type(e) for e in run(late, [(1.0, True)], until=100)] == [ButtonHeld, Fault]
+
+
+def test_down_at_start_up_is_not_a_link():
+    d = detector(pressed=True, now=0.0)
+    assert [type(e) for e in run(d, [], until=STUCK + 1)] == [Fault]
