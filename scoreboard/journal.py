@@ -21,6 +21,7 @@ with a message and opened read-only for the check, so it is never modified.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import io
@@ -95,6 +96,22 @@ _UPGRADES = {1: _SCHEMA_2 + _SCHEMA_3, 2: _SCHEMA_3}
 
 class JournalError(Exception):
     """The journal file cannot be used; the message says why and what to do."""
+
+
+class JournalWriteError(Exception):
+    """The journal could not save a write (a full or failing SD card, a read-only file): nothing
+    was changed, and the message says so in a sentence for the page (HTTP 503)."""
+
+    def __init__(self, cause: sqlite3.Error):
+        reason = str(cause)
+        if "full" in reason:
+            advice = "the disk is full; free some space"
+        elif "readonly" in reason or "read-only" in reason:
+            advice = "the journal cannot be written (read-only)"
+        else:
+            advice = f"the disk or the journal failed ({reason})"
+        super().__init__(f"not saved: {advice}. Nothing was changed; try again once it is fixed.")
+        self.reason = reason
 
 
 class ConfirmError(ValueError):
@@ -444,15 +461,34 @@ class _Transaction:
         self._lock.acquire()
         try:
             self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            self._lock.release()
+            raise JournalWriteError(exc) from exc
         except BaseException:
             self._lock.release()
             raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        """COMMIT (ROLLBACK if the body raised). A write or a commit that SQLite could not
+        make (a full disk, an I/O error) is rolled back and raised as `JournalWriteError`:
+        the caller changes nothing, so nothing unsaved is ever acknowledged."""
         try:
-            self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+            if exc_type is None:
+                self._db.execute("COMMIT")
+            else:
+                self._rollback()
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise JournalWriteError(exc) from exc
+        except sqlite3.OperationalError as failed:
+            self._rollback()
+            raise JournalWriteError(failed) from failed
         finally:
             self._lock.release()
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back by itself
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
 
 
 def _check_file(path: Path) -> None:

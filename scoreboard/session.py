@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -26,11 +27,14 @@ from typing import Any, ClassVar
 
 from engine import table as T
 from scoreboard import elite_wins, reveal
-from scoreboard.journal import ConfirmError, Journal
+from scoreboard.journal import ConfirmError, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
 from tray.config import ShowSettings
 from tray.events import Event, Pick, PickSettled, event_type
+from tray.ratelog import RateLimitedLog
+
+log = logging.getLogger(__name__)
 
 
 @event_type
@@ -75,9 +79,12 @@ class TableSession:
         self.version = journal.last_id()
         self.elite = elite_wins.tally(journal.elite_results())  # UNO Elite: wins per player
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
-        self._cached: tuple[tuple[int, bool, int], dict[str, Any], str] | None = None
+        self._cached: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
+        self.unsaved: str | None = None  # why the last write failed, until one succeeds
+        self._journal_log = RateLimitedLog(log, per_minute=6)
+        self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
 
     # --- writing ---
 
@@ -90,7 +97,7 @@ class TableSession:
             if entry.get("kind") == "start":
                 raise T.UnknownEntryError("start a game with new_game, not as an entry")
             new = T.apply(self.table, entry)
-            version = self.journal.append(self.game_id, entry)
+            version = self._saved(lambda: self.journal.append(self.game_id, entry))
             self.table, self.version = new, version
             if entry["kind"] == "pick":  # adopted with the pick, so no view shows it early
                 self._showing = showing
@@ -124,7 +131,7 @@ class TableSession:
                     "confirm to start a new one (the current game is kept in the journal)"
                 )
             new = T.apply(dataclasses.replace(T.EMPTY, last_pick=self.table.last_pick), start)
-            self.game_id = self.journal.create_game(start, name)
+            self.game_id = self._saved(lambda: self.journal.create_game(start, name))
             self.table, self.version = new, self.journal.last_id()
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
@@ -140,19 +147,39 @@ class TableSession:
             self.elite = elite_wins.tally(self.journal.elite_results())
         self.bus.publish(TableChanged(self.version, self.game_id, "elite"))
 
+    def _saved(self, write: Callable[[], int]) -> int:
+        """`write` to the journal; a failure is kept for the pages to say (and raised: the
+        caller changes nothing), a success clears it."""
+        try:
+            written = write()
+        except JournalWriteError as exc:
+            self.unsaved = str(exc)
+            self._journal_log.warning("%s", exc)
+            self.bus.publish(TableChanged(self.version, self.game_id, "unsaved"))
+            raise
+        if self.unsaved is not None:
+            self.unsaved = None
+            log.warning("the journal saves again")
+        return written
+
     def _on_pick(self, event: Event) -> None:
+        """Journal a pick. The tray has already lit it and the table must not stop: on a full
+        disk the pick stands at the table, and every page says it was not kept."""
         assert isinstance(event, Pick)
         showing = reveal.start(event, self.show_settings, self._clock())
-        self._submit(
-            {
-                "kind": "pick",
-                "seq": event.seq,
-                "colour": event.colour,
-                "t": event.t,
-                "source": event.source,
-            },
-            showing,
-        )
+        entry = {
+            "kind": "pick",
+            "seq": event.seq,
+            "colour": event.colour,
+            "t": event.t,
+            "source": event.source,
+        }
+        try:
+            self._submit(entry, showing)
+        except JournalWriteError:
+            self.unkept_pick = event.seq
+            return
+        self.unkept_pick = None
 
     # --- when a pick may be named ---
 
@@ -205,20 +232,32 @@ class TableSession:
     def view(self) -> dict[str, Any]:
         """The whole view, every hand (the terminal, /api/view?hands=all)."""
         with self._lock:
-            return build_view(
+            view = build_view(
                 self.table,
                 game_id=self.game_id,
                 version=self.version,
                 pick_hidden=self.hidden_pick() is not None,
                 elite=self.elite,
             )
+            view["journal"] = self._journal_state()
+            return view
+
+    def _journal_state(self) -> dict[str, Any]:
+        """Whether what the page shows is saved: every page says so when it is not."""
+        return {"unsaved": self.unsaved, "unkept_pick": self.unkept_pick}
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
         The text can change without a new version: when the latest pick is revealed. Bounded:
         the last `RECENT_HANDS` hands and the chart, whatever the game's length."""
         with self._lock:
-            key = (self.version, self.hidden_pick() is not None, self.elite["games"])
+            key = (
+                self.version,
+                self.hidden_pick() is not None,
+                self.elite["games"],
+                self.unsaved,
+                self.unkept_pick,
+            )
             cached = self._cached
             if cached is None or cached[0] != key:
                 view = build_view(
@@ -229,6 +268,7 @@ class TableSession:
                     recent=RECENT_HANDS,
                     elite=self.elite,
                 )
+                view["journal"] = self._journal_state()
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
             return key[0], cached[2]

@@ -53,11 +53,14 @@ const Tinker = (() => {
     // that changed since, merged into the view this page has (by `merge`, where a page's view
     // needs more than its top-level keys replaced).
     const source = new EventSource("/api/events");
+    const unsaved = el("div", { class: "unsaved", role: "alert", hidden: true });
+    document.body.prepend(unsaved);
     let current = null;
     const show = (view) => {
       current = view;
       status.textContent = "live";
       status.classList.remove("down");
+      journalProblem(unsaved, view.journal);
       render(view);
     };
     source.addEventListener("view", (e) => show(JSON.parse(e.data)));
@@ -68,6 +71,17 @@ const Tinker = (() => {
       status.classList.add("down");
     });
     return source;
+  }
+
+  // The journal could not save (a full SD card): every page says so until it saves again.
+  function journalProblem(banner, journal) {
+    const problems = [];
+    if (journal && journal.unsaved) problems.push("⚠ " + journal.unsaved);
+    if (journal && journal.unkept_pick) {
+      problems.push(`Tinker Bell's pick #${journal.unkept_pick} was shown on the tray but not kept.`);
+    }
+    banner.textContent = problems.join(" ");
+    banner.hidden = !problems.length;
   }
 
   async function post(path, body) {
