@@ -75,9 +75,11 @@ def _device(table: str, node: str, url: str | None) -> dict[str, Any]:
     }
 
 
-def _scores(
-    table: str, players: list[str], entity: Callable[..., tuple[str, dict[str, Any]]]
-) -> list[tuple[str, dict[str, Any]]]:
+Entity = Callable[..., tuple[str, dict[str, Any]]]
+"""(component, object id, **fields) -> (config topic, payload), bound to one table's device."""
+
+
+def _scores(table: str, players: list[str], entity: Entity) -> list[tuple[str, dict[str, Any]]]:
     """One score sensor per player (two players of one name get their seat in the id)."""
     entries = []
     seen: set[str] = set()
@@ -101,21 +103,9 @@ def _scores(
     return entries
 
 
-def configs(
-    table: str, prefix: str, players: list[str], *, can_press: bool, url: str | None = None
-) -> dict[str, dict[str, Any]]:
-    """topic -> discovery payload for every entity of `table`'s device (`url`: the scoreboard,
-    the device page's link)."""
-    node = node_id(table)
-    common = _device(table, node, url)
-
-    def entity(component: str, obj: str, **fields: Any) -> tuple[str, dict[str, Any]]:
-        return (
-            f"{prefix}/{component}/{node}/{obj}/config",
-            {"unique_id": f"{node}_{obj}", **fields, **common},
-        )
-
-    entries = [
+def _table_entities(table: str, entity: Entity) -> list[tuple[str, dict[str, Any]]]:
+    """The entities every table has, whoever plays: its button, last pick, leader, winner."""
+    return [
         entity(
             "event",
             "press",
@@ -154,7 +144,23 @@ def configs(
             icon="mdi:crown",
         ),
     ]
-    entries += _scores(table, players, entity)
+
+
+def configs(
+    table: str, prefix: str, players: list[str], *, can_press: bool, url: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """topic -> discovery payload for every entity of `table`'s device (`url`: the scoreboard,
+    the device page's link)."""
+    node = node_id(table)
+    common = _device(table, node, url)
+
+    def entity(component: str, obj: str, **fields: Any) -> tuple[str, dict[str, Any]]:
+        return (
+            f"{prefix}/{component}/{node}/{obj}/config",
+            {"unique_id": f"{node}_{obj}", **fields, **common},
+        )
+
+    entries = _table_entities(table, entity) + _scores(table, players, entity)
     if can_press:
         entries.append(
             entity(

@@ -32,11 +32,12 @@ from firmware_bridge import protocol as p
 from firmware_bridge.firmware import wire
 from tray.backend import Frame, Levels
 from tray.events import ButtonHeld, ButtonPressed, Event, Fault
-from tray.ratelog import RateLimitedLog
+from tray.log_limit import RepeatLimit
 
 from .events import TrayLinked
 
 log = logging.getLogger(__name__)
+log.addFilter(RepeatLimit())  # a flood of one error is a few lines a minute
 
 HOST_MAJORS = (1, 1)  # protocol majors this host speaks
 
@@ -204,7 +205,6 @@ class Bridge:
         self._last_event: int | None = None  # the newest event number since the last hello
         self._awaiting_reply = False  # a HELLO is out and its HELLO_REPLY not yet taken
         self.unsolicited = 0  # HELLO_REPLYs nobody asked for, ignored
-        self._error_log = RateLimitedLog(log, per_minute=6)
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
 
     # -- public, any thread ----------------------------------------------------------------
@@ -304,7 +304,7 @@ class Bridge:
             log.exception("deliver failed on %s", event.type)
 
     def _fault(self, kind: str, message: str) -> None:
-        log.warning("%s: %s", kind, message)
+        log.warning(kind + ": %s", message)  # one kind each for the repeat limit
         self._publish(Fault(kind=kind, message=message, t=self._clock()))
 
     def _wait(self, seconds: float) -> bool:
@@ -384,7 +384,7 @@ class Bridge:
         """A HELLO_REPLY nobody asked for (noise with a valid CRC, a confused device) says
         nothing about the device we are linked to: dropping the link for it would lose taps."""
         self.unsolicited += 1
-        self._error_log.warning("ignored a HELLO_REPLY the host did not ask for: %s", what)
+        log.warning("ignored a HELLO_REPLY the host did not ask for: %s", what)
 
     def _hello(self) -> p.Hello:
         s = self.settings
@@ -478,9 +478,7 @@ class Bridge:
                 self._send_wanted(resume=True)
         elif isinstance(msg, p.Error):
             self.errors.append(msg)
-            self._error_log.warning(
-                "tray reports error %d on frame %d: %s", msg.code, msg.ref_seq, msg.text
-            )
+            log.warning("tray reports error %d on frame %d: %s", msg.code, msg.ref_seq, msg.text)
             if msg.code == wire.ERR_SHOW_INCOMPLETE:
                 self._send_wanted(resume=True)
             elif msg.code == wire.ERR_NOT_LINKED and now - self._hello_at > 0.2:

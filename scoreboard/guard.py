@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from scoreboard.log_limit import RepeatLimit
+from tray.log_limit import RepeatLimit
 
 log = logging.getLogger(__name__)
 log.addFilter(RepeatLimit())

@@ -3,7 +3,7 @@
 The tray service may run the same app on its own loop instead; nothing here is required for that.
 Every server started here has the table's limits (`scoreboard.guard`: connections in all and per
 client, a deadline for a request's header), and the loggers a flood would fill (asyncio's,
-uvicorn's) log a repeated error a few times a minute (`scoreboard.log_limit`).
+uvicorn's) log a repeated error a few times a minute (`tray.log_limit`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from scoreboard.guard import Limits, guarded_protocol
-from scoreboard.log_limit import limit_repeats
+from tray.log_limit import limit_repeats
 
 
 def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:

@@ -32,9 +32,10 @@ from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
 from tray.config import ShowSettings
 from tray.events import Event, Pick, PickSettled, event_type
-from tray.ratelog import RateLimitedLog
+from tray.log_limit import RepeatLimit
 
 log = logging.getLogger(__name__)
+log.addFilter(RepeatLimit())  # a flood of one error is a few lines a minute
 
 
 @event_type
@@ -83,7 +84,6 @@ class TableSession:
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
         self.unsaved: str | None = None  # why the last write failed, until one succeeds
-        self._journal_log = RateLimitedLog(log, per_minute=6)
         self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
 
     # --- writing ---
@@ -154,7 +154,7 @@ class TableSession:
             written = write()
         except JournalWriteError as exc:
             self.unsaved = str(exc)
-            self._journal_log.warning("%s", exc)
+            log.warning("%s", exc)
             self.bus.publish(TableChanged(self.version, self.game_id, "unsaved"))
             raise
         if self.unsaved is not None:

@@ -132,7 +132,7 @@ def page(request: Request, path: Path) -> Response:
     the page strips the token from the address bar, so it lives in no URL after this visit."""
     response = FileResponse(path, headers={"Cache-Control": "no-cache"})
     given = request.query_params.get("token")
-    if given is not None and given == request.state.token:
+    if given is not None and auth.same_token(given, request.state.token):
         response.set_cookie(auth.TOKEN_COOKIE, given, **auth.cookie_options())
     return response
 
@@ -361,7 +361,7 @@ async def press_button(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     """Trade the token typed on a page for the cookie (the page never stores the token)."""
     data = await bodies.read(request, LOGIN)
-    if data["token"] != request.state.token:
+    if not auth.same_token(data["token"], request.state.token):
         raise HTTPException(403, "that is not the table's token (the display printed it)")
     response = JSONResponse({"host": True})
     response.set_cookie(auth.TOKEN_COOKIE, data["token"], **auth.cookie_options())

@@ -13,13 +13,13 @@ import pytest
 
 from scoreboard.guard import Limits
 from scoreboard.journal import Journal
-from scoreboard.log_limit import RepeatLimit
 from scoreboard.server import ServerThread, bind
 from scoreboard.web import create_app
 from tests.helpers import flood
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
+from tray.log_limit import RepeatLimit
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ SD card with the same traceback: `RepeatLimit` lets the first `burst` records of
 in each `window` seconds and drops the rest; the first record let through after a quiet spell
 says how many were dropped. A kind is the logger, the level, the message's template (not its
 arguments: "refused %s" from a thousand addresses is one kind) and the exception's type.
+It lives in tray/, the room the bridge and the scoreboard both build on, so they share it.
 """
 
 from __future__ import annotations
