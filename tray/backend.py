@@ -35,6 +35,7 @@ class Capabilities:
     leds: int = 4
     pwm: bool = True
     buzzer: bool = False
+    link_hold: bool = False  # a long hold of its button opens the display's pairing window
 
 
 Deliver = Callable[[Event], None]

@@ -40,7 +40,9 @@ class GpioTray:
         is what the logs and every press call this tray: "emulator" on mock pins."""
         self.name = name
         self.config = config
-        self.capabilities = Capabilities(leds=4, pwm=config.pwm, buzzer=config.buzzer.enabled)
+        self.capabilities = Capabilities(
+            leds=4, pwm=config.pwm, buzzer=config.buzzer.enabled, link_hold=True
+        )
         self.devices = TrayDevices(config, pin_factory=pin_factory)
         self.clock = clock
         self.scheduler = Scheduler("gpio-tray", clock)

@@ -276,7 +276,8 @@ def attach_display_session(
 def link_hint(service: Any, *, emulated: bool) -> str | None:
     """How this tray's button opens the display's pairing window, for the start-up lines; None
     where it cannot (a USB tray's firmware reports only its own hold)."""
-    if getattr(service.tray, "name", "") != "gpio":
+    capabilities = getattr(service.tray, "capabilities", None)
+    if getattr(capabilities, "link_hold", False) is not True:
         return None
     from tray.press import link_seconds
 

@@ -295,8 +295,11 @@ def test_the_start_up_lines_say_how_a_tray_button_pairs_a_phone():
     from tray import config as tray_config
 
     settings = tray_config.load()
-    gpio = SimpleNamespace(tray=SimpleNamespace(name="gpio"), settings=settings)
-    usb = SimpleNamespace(tray=SimpleNamespace(name="serial"), settings=settings)
+    from tray.backend import Capabilities
+
+    gpio = SimpleNamespace(tray=SimpleNamespace(capabilities=Capabilities(link_hold=True)))
+    gpio.settings = settings
+    usb = SimpleNamespace(tray=SimpleNamespace(capabilities=Capabilities()), settings=settings)
     hint = link_hint(gpio, emulated=False)
     assert hint == "hold the Tinker Bell button on the tray for 3 s"
     assert link_hint(usb, emulated=False) is None  # its firmware reports only its own hold
