@@ -79,7 +79,7 @@ def bom_text(data: dict[str, Any]) -> str:
     rows = [
         "# Bill of materials",
         "",
-        "<!-- Written by `python hardware/render.py` from enclosure/dimensions.toml: edit that. -->",
+        "<!-- Written by `python hardware/render.py` from enclosure/dimensions.toml -->",
         "",
         "| Qty | Part | Notes |",
         "|----:|------|-------|",

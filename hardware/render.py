@@ -26,7 +26,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: the repository's root is the import root
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hardware import dimensions, meshcheck, wiring  # noqa: E402
+from hardware import dimensions, meshcheck, wiring
 
 HERE = Path(__file__).resolve().parent
 ENCLOSURE = HERE / "enclosure"
@@ -78,11 +78,11 @@ def write_data(data: dict[str, Any]) -> list[Path]:
     return [dimensions.SCAD, dimensions.BOM]
 
 
-def render_part(part: str, data: dict[str, Any]) -> Path:
+def render_part(part: str, data: dict[str, Any], out_dir: Path = STL_DIR) -> Path:
     """One printable part as a binary STL, then checked: closed, and inside the bed."""
     openscad = _tool("openscad", "openscad")
-    STL_DIR.mkdir(exist_ok=True)
-    out = STL_DIR / f"{part}.stl"
+    out_dir.mkdir(exist_ok=True)
+    out = out_dir / f"{part}.stl"
     _run([openscad, "--export-format", "binstl", "-o", str(out), "-D", f'part="{part}"',
           "tray.scad"], ENCLOSURE)  # fmt: skip
     triangles = meshcheck.read_stl(out)
@@ -96,16 +96,16 @@ def render_part(part: str, data: dict[str, Any]) -> Path:
     return out
 
 
-def render_picture(name: str) -> Path:
+def render_picture(name: str, out_dir: Path = IMG_DIR) -> Path:
     part, camera, projection, size = PICTURES[name]
-    command = [_tool("openscad", "openscad"), "-o", f"../enclosure/img/{name}.png"]
+    out = out_dir / f"{name}.png"
+    command = [_tool("openscad", "openscad"), "-o", str(out)]
     command += ["-D", f'part="{part}"', "--camera", camera, "--projection", projection]
     command += ["--imgsize", size, "--colorscheme", "Tomorrow", "tray.scad"]
-    IMG_DIR.mkdir(exist_ok=True)
+    out_dir.mkdir(exist_ok=True)
     # OpenSCAD draws with OpenGL: a virtual screen where there is no real one.
     xvfb = [_tool("xvfb-run", "xvfb"), "-a", "-s", "-screen 0 1280x1024x24"]
     _run(xvfb + command, ENCLOSURE)
-    out = IMG_DIR / f"{name}.png"
     optimise_png(out)
     return out
 

@@ -149,8 +149,9 @@ def traced(data: dict[str, Any], board_name: str) -> dict[str, set[str]]:
         links[(a, str(pin_a))].add((b, str(pin_b)))
         links[(b, str(pin_b))].add((a, str(pin_a)))
     for name, connector in data["connectors"].items():
-        conducting = connector.get("type") in ("resistor", "ground rail")
-        for a in conducting and connector["pins"] or ():
+        if connector.get("type") not in ("resistor", "ground rail"):
+            continue  # an LED, a button or a buzzer does not join its two legs
+        for a in connector["pins"]:
             links[(name, str(a))] |= {(name, str(b)) for b in connector["pins"] if b != a}
     board = data["connectors"][board_name]
     reached: dict[str, set[str]] = {}
