@@ -38,6 +38,8 @@ DEFAULT_PINMAP = HERE.parent / "tray" / "default.toml"
 PICTURES = {
     "top": ("assembly", "0,0,0,0,0,0,430", "o", "1000,600"),
     "exploded": ("exploded", "0,0,60,62,0,20,620", "p", "900,900"),
+    "inside": ("inside", "0,0,0,40,0,0,480", "p", "900,600"),
+    "bases": ("bases", "0,0,0,30,0,0,640", "p", "900,800"),
 }
 STEPS = ("data", "wiring", "stl", "pictures")
 

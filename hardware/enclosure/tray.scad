@@ -3,7 +3,7 @@
 // `python hardware/render.py` writes from dimensions.toml: change the numbers there.
 //
 // part = "shell" | "base_pi_zero_2w" | "base_pico"   one part, placed as it is printed
-//      | "assembly" | "exploded"                      pictures (with the board, button, LEDs)
+//      | "assembly" | "exploded" | "bases" | "inside"  pictures (with the board, button, LEDs)
 // Origin: the middle of the tray, z = 0 on the base's top face (the shell's bottom edge).
 
 include <dimensions.scad>
@@ -186,5 +186,11 @@ check_board("pico");
 if (part == "shell") rotate([180, 0, 0]) translate([0, 0, -height]) shell();  // deck down
 else if (part == "base_pi_zero_2w") translate([0, 0, shell_base]) base("pi_zero_2w");
 else if (part == "base_pico") translate([0, 0, shell_base]) base("pico");
+else if (part == "inside") color("Ivory") rotate([180, 0, 0]) translate([0, 0, -height]) shell();
 else if (part == "exploded") assembly(board_name, spread = 40);
+else if (part == "bases") for (b = [["pi_zero_2w", 1], ["pico", -1]])
+  translate([0, b[1] * (outer_y / 2 + 8), 0]) {
+    color("LightSteelBlue") base(b[0]);
+    board_model(b[0]);
+  }
 else assembly(board_name);
