@@ -35,6 +35,21 @@ def read_stl(path: Path) -> list[Triangle]:
     return triangles
 
 
+def write_stl(path: Path, triangles: list[Triangle]) -> None:
+    """A binary STL with the faces in a fixed order (each starting at its least corner), so a
+    model rendered again unchanged writes the same bytes: OpenSCAD's own order varies from run
+    to run, and a committed STL would change with every render."""
+    faces = sorted(t[t.index(min(t)) :] + t[: t.index(min(t))] for t in triangles)
+    out = bytearray(b"tinker-tray".ljust(80, b" ") + struct.pack("<I", len(faces)))
+    for a, b, c in faces:
+        u = [b[i] - a[i] for i in range(3)]
+        v = [c[i] - a[i] for i in range(3)]
+        n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+        length = math.hypot(*n) or 1.0
+        out += struct.pack("<12fH", *(x / length for x in n), *a, *b, *c, 0)
+    path.write_bytes(bytes(out))
+
+
 def _read_ascii(text: str) -> list[Triangle]:
     points = [
         tuple(float(n) for n in line.split()[1:4])

@@ -88,6 +88,7 @@ def render_part(part: str, data: dict[str, Any], out_dir: Path = STL_DIR) -> Pat
     _run([openscad, "--export-format", "binstl", "-o", str(out), "-D", f'part="{part}"',
           "tray.scad"], ENCLOSURE)  # fmt: skip
     triangles = meshcheck.read_stl(out)
+    meshcheck.write_stl(out, triangles)
     if meshcheck.open_edges(triangles):
         raise RenderError(f"{out.name} is not a closed surface")
     low, high = meshcheck.bounds(triangles)

@@ -94,8 +94,8 @@ module dial() {
   // (one per light) by raised spokes; paint or fill each quadrant in its light's colour.
   translate([button_at[0], button_at[1], height - leds_dial_depth])
     linear_extrude(leds_dial_depth + 1) difference() {
-      circle(r = leds_dial_outer_r, $fn = 96);
-      circle(r = leds_dial_inner_r, $fn = 96);
+      circle(r = leds_dial_outer_r, $fn = 64);
+      circle(r = leds_dial_inner_r, $fn = 64);
       for (i = [0:3]) rotate(leds_first_angle - 90 * i + 45)
         translate([0, -1]) square([leds_dial_outer_r + 1, 2]);
     }
@@ -116,7 +116,7 @@ module shell() {
       finger_notch(s);
     }
     translate([button_at[0], button_at[1], height - shell_deck - 1])
-      cylinder(d = button_hole_d, h = shell_deck + 2, $fn = 96);
+      cylinder(d = button_hole_d, h = shell_deck + 2, $fn = 64);
     for (i = [0:3]) translate([led_at(i)[0], led_at(i)[1], height - shell_deck - 1])
       cylinder(d = leds_hole_d, h = shell_deck + 2, $fn = 32);
     dial();
