@@ -9,7 +9,6 @@ shell_deck = 2.4;
 shell_base = 3.0;
 shell_corner_r = 4.0;
 shell_bay = 76.0;
-shell_fit = 0.3;
 cards_width = 56;
 cards_length = 87;
 cards_count = 112;

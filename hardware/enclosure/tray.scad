@@ -34,12 +34,13 @@ button_at = [0, button_y];
 function led_at(i) = button_at + leds_ring_r * [cos(leds_first_angle - 90 * i),
                                                  sin(leds_first_angle - 90 * i)];
 
-// A board: [size, holes, pilot_d, standoff_d, standoff_h, port].
+// A board: [size, holes, pilot_d, standoff_d, standoff_h, port, board_hole_d].
 function board(name) = name == "pico"
   ? [boards_pico_size, boards_pico_holes, boards_pico_pilot_d, boards_pico_standoff_d,
-     boards_pico_standoff_h, boards_pico_port]
+     boards_pico_standoff_h, boards_pico_port, boards_pico_board_hole_d]
   : [boards_pi_zero_2w_size, boards_pi_zero_2w_holes, boards_pi_zero_2w_pilot_d,
-     boards_pi_zero_2w_standoff_d, boards_pi_zero_2w_standoff_h, boards_pi_zero_2w_port];
+     boards_pi_zero_2w_standoff_d, boards_pi_zero_2w_standoff_h, boards_pi_zero_2w_port,
+     boards_pi_zero_2w_board_hole_d];
 // The outward direction of the edge the port is on, then the turn that points it at the back.
 function port_normal(b) = b[5][1] == 0 ? -90 : b[5][0] == 0 ? 180 : b[5][0] == b[0][0] ? 0 : 90;
 function board_turn(b) = 90 - port_normal(b);
@@ -151,7 +152,7 @@ module board_model(name) {
   color(name == "pico" ? "ForestGreen" : "DarkGreen")
     translate(concat(board_point(b, [0, 0]), [b[4]])) rotate(board_turn(b)) difference() {
       cube([b[0][0], b[0][1], 1.2]);
-      for (h = b[1]) translate([h[0], h[1], -1]) cylinder(d = 2.4, h = 4, $fn = 16);
+      for (h = b[1]) translate([h[0], h[1], -1]) cylinder(d = b[6], h = 4, $fn = 16);
     }
 }
 

@@ -152,3 +152,22 @@ def test_the_pictures_render_headless(tmp_path):
             expected = tuple(int(n) for n in render.PICTURES[name][3].split(","))
             assert image.size == expected
             assert len(image.getcolors(256) or []) > 8, f"{name}.png is blank"
+
+
+def test_a_missing_tool_is_one_line_naming_the_package(monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert render.main(["--only", "stl", "pictures"]) == 1
+    err = capsys.readouterr().err
+    assert "FAILED stl shell: openscad is missing: sudo apt-get install openscad" in err
+    assert "Traceback" not in err
+
+
+def test_a_broken_pin_map_is_reported_and_nothing_is_drawn(tmp_path, capsys):
+    before = (render.WIRING_DIR / "tray-gpio.yml").read_bytes()
+    pinmap = tmp_path / "pinmap.toml"
+    pinmap.write_text("[leds]\nred = { pin = 2 }\n", encoding="utf-8")
+    assert render.main(["--only", "wiring", "--config", str(pinmap)]) == 1
+    err = capsys.readouterr().err
+    assert f"FAILED wiring: {pinmap}, line 1: leds.blue is missing" in err
+    assert f"{pinmap}, line 2: leds.red.pin: GPIO2 is reserved for the I2C bus" in err
+    assert (render.WIRING_DIR / "tray-gpio.yml").read_bytes() == before
