@@ -37,7 +37,7 @@ DEFAULT_PINMAP = HERE.parent / "tray" / "default.toml"
 # Pictures: (name, part, camera: translate x,y,z, rotate x,y,z, distance), image size.
 PICTURES = {
     "top": ("assembly", "0,0,0,0,0,0,430", "o", "1000,600"),
-    "exploded": ("exploded", "0,0,60,62,0,20,620", "p", "900,900"),
+    "exploded": ("exploded", "0,0,60,72,0,20,640", "p", "900,900"),
     "inside": ("inside", "0,0,0,40,0,0,480", "p", "900,600"),
     "bases": ("bases", "0,0,0,30,0,0,640", "p", "900,800"),
 }
