@@ -83,11 +83,13 @@ module bosses() {
 }
 
 module finger_notch(s) {
-  r = cards_notch_w / 2;
-  translate([s * (outer_x / 2), 0, height - cards_notch_depth + r]) rotate([0, 90, 0]) hull() {
-    cylinder(r = r, h = 4 * shell_wall, center = true);
-    translate([-cards_notch_depth, 0, 0]) cylinder(r = r, h = 4 * shell_wall, center = true);
-  }
+  // A notch in the well's outer end to reach the cards: its bottom is a 45 degree V, not a
+  // curve, so it prints without support with the shell deck down.
+  w = cards_notch_w;
+  translate([s * outer_x / 2, 0, 0]) rotate([90, 0, 90])
+    linear_extrude(4 * shell_wall, center = true)
+      polygon([[-w / 2, height + 1], [w / 2, height + 1], [w / 2, height - cards_notch_depth + w / 2],
+               [0, height - cards_notch_depth], [-w / 2, height - cards_notch_depth + w / 2]]);
 }
 
 module dial() {
@@ -171,13 +173,29 @@ module leds_model() {
   }
 }
 
+// The dial painted: each quadrant in its light's colour (as a maker may paint it).
+module dial_paint() {
+  function arc(r, a0, a1) = [for (a = [a0:(a1 - a0) / 16:a1]) r * [cos(a), sin(a)]];
+  for (i = [0:3]) {
+    a = leds_first_angle - 90 * i;
+    color(colours[i], 0.6) translate([button_at[0], button_at[1], height - leds_dial_depth])
+      linear_extrude(leds_dial_depth / 2) difference() {
+        polygon(concat(arc(leds_dial_outer_r - 0.5, a - 43, a + 43),
+                       arc(leds_dial_inner_r + 0.5, a + 43, a - 43)));
+        translate(led_at(i) - button_at) circle(d = leds_hole_d, $fn = 32);
+      }
+  }
+}
+
 // The parts in the order they go together: base, board, lights (from below), shell, button
-// (from above); `spread` pulls them apart for the exploded picture.
+// (from above); `spread` pulls them apart for the exploded picture. (The shell is drawn first:
+// OpenSCAD's preview hides the base through the wells when the base comes first.)
 module assembly(name, spread = 0) {
+  color("Ivory") translate([0, 0, spread * 2.2]) shell();
+  translate([0, 0, spread * 2.2]) dial_paint();
   color("LightSteelBlue") base(name);
   translate([0, 0, spread * 0.2]) board_model(name);
   translate([0, 0, spread * 0.9]) leds_model();
-  color("Ivory") translate([0, 0, spread * 2.2]) shell();
   translate([0, 0, spread * 3.2]) button_model();
 }
 

@@ -111,6 +111,39 @@ def test_each_base_has_its_boards_hole_pattern(stl_dir, part):
 
 
 @pytest.mark.slow
+def test_the_base_screws_meet_the_shells_bosses(stl_dir):
+    """The base's clearance holes over the shell's pilot holes: the shell prints deck down
+    (turned over about x), so its y runs the other way."""
+    screws = DATA["screws"]
+    shell = meshcheck.read_stl(stl_dir / "shell.stl")
+    pilots = meshcheck.circles(shell, DATA["shell"]["deck"] + 5)
+    pilots = [(c.x, -c.y) for c in pilots if abs(c.d - screws["pilot_d"]) < 0.01]
+    assert len(pilots) == screws["count"]
+    for part in BOARDS:
+        base = meshcheck.read_stl(stl_dir / f"{part}.stl")
+        found = meshcheck.circles(base, (screws["head_h"] + DATA["shell"]["base"]) / 2)
+        holes = [(c.x, c.y) for c in found if abs(c.d - screws["clearance_d"]) < 0.01]
+        flat = [*itertools.chain(*sorted(holes))]
+        assert flat == pytest.approx([*itertools.chain(*sorted(pilots))], abs=0.01), part
+
+
+@pytest.mark.slow
+def test_the_wells_take_a_whole_deck(stl_dir):
+    cards = DATA["cards"]
+    shell = meshcheck.read_stl(stl_dir / "shell.stl")
+    low, high = meshcheck.bounds(shell)
+    assert high[2] - low[2] >= cards["count"] * cards["thickness"], "too shallow for the deck"
+    # Below the finger notches (the shell lies deck down), each well is an outline of its own.
+    outlines = meshcheck.section(shell, (cards["notch_depth"] + high[2]) / 2)
+    sizes = []
+    for loop in outlines:
+        xs, ys = [p[0] for p in loop], [p[1] for p in loop]
+        sizes.append((max(xs) - min(xs), max(ys) - min(ys)))
+    well = (cards["width"] + 2 * cards["play"], cards["length"] + 2 * cards["play"])
+    assert sum(size == pytest.approx(well, abs=0.01) for size in sizes) == 2, sizes
+
+
+@pytest.mark.slow
 def test_the_committed_stls_are_those_the_model_renders_now(rendered):
     for part in dimensions.PARTS:
         now = meshcheck.read_stl(rendered / f"{part}.stl")
