@@ -93,14 +93,16 @@ module finger_notch(s) {
 }
 
 module dial() {
-  // The colour selector: a shallow ring around the button, split into four quadrants
-  // (one per light) by raised spokes; paint or fill each quadrant in its light's colour.
+  // The colour selector: a ring around the button split into four quadrants, one per light,
+  // drawn as 1 mm grooves (the deck prints face down: a groove that narrow bridges cleanly);
+  // paint each quadrant in its light's colour.
+  module ring(r) difference() { circle(r = r + 0.5, $fn = 64); circle(r = r - 0.5, $fn = 64); }
   translate([button_at[0], button_at[1], height - leds_dial_depth])
-    linear_extrude(leds_dial_depth + 1) difference() {
-      circle(r = leds_dial_outer_r, $fn = 64);
-      circle(r = leds_dial_inner_r, $fn = 64);
+    linear_extrude(leds_dial_depth + 1) {
+      ring(leds_dial_outer_r);
+      ring(leds_dial_inner_r);
       for (i = [0:3]) rotate(leds_first_angle - 90 * i + 45)
-        translate([0, -1]) square([leds_dial_outer_r + 1, 2]);
+        translate([leds_dial_inner_r, -0.5]) square([leds_dial_outer_r - leds_dial_inner_r, 1]);
     }
 }
 
@@ -178,8 +180,8 @@ module dial_paint() {
   function arc(r, a0, a1) = [for (a = [a0:(a1 - a0) / 16:a1]) r * [cos(a), sin(a)]];
   for (i = [0:3]) {
     a = leds_first_angle - 90 * i;
-    color(colours[i], 0.6) translate([button_at[0], button_at[1], height - leds_dial_depth])
-      linear_extrude(leds_dial_depth / 2) difference() {
+    color(colours[i], 0.6) translate([button_at[0], button_at[1], height])
+      linear_extrude(0.2) difference() {
         polygon(concat(arc(leds_dial_outer_r - 0.5, a - 43, a + 43),
                        arc(leds_dial_inner_r + 0.5, a + 43, a - 43)));
         translate(led_at(i) - button_at) circle(d = leds_hole_d, $fn = 32);
