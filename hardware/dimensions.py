@@ -20,8 +20,8 @@ PARTS = ("shell", "base_pi_zero_2w", "base_pico")
 """The printable parts (tray.scad's `part`): one shell, and one base for each board."""
 
 
-def load(path: Path = DATA) -> dict[str, Any]:
-    with path.open("rb") as file:
+def load(path: Path | None = None) -> dict[str, Any]:
+    with (path or DATA).open("rb") as file:
         return tomllib.load(file)
 
 
@@ -69,7 +69,10 @@ def lookup(data: dict[str, Any], dotted: str) -> Any:
 
 def _fill(text: str, data: dict[str, Any]) -> str:
     def value(match: re.Match[str]) -> str:
-        found = lookup(data, match.group(1))
+        try:
+            found = lookup(data, match.group(1))
+        except (KeyError, TypeError):
+            raise ValueError(f"the BOM names {{{match.group(1)}}}, which is not in it") from None
         return f"{found:g}" if isinstance(found, float) else str(found)
 
     return re.sub(r"\{([a-z0-9_.]+)\}", value, text)

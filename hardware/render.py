@@ -18,6 +18,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -42,6 +43,7 @@ PICTURES = {
     "bases": ("bases", "0,0,0,30,0,0,640", "p", "900,800"),
 }
 STEPS = ("data", "wiring", "stl", "pictures")
+_ONE_SCREEN = threading.Lock()
 
 
 class RenderError(Exception):
@@ -75,27 +77,34 @@ def optimise_png(path: Path) -> None:
 def write_data(data: dict[str, Any]) -> list[Path]:
     from tray.backend import COLOURS
 
-    dimensions.SCAD.write_text(dimensions.scad_text(data, COLOURS), encoding="utf-8")
-    dimensions.BOM.write_text(dimensions.bom_text(data), encoding="utf-8")
+    scad, bom = dimensions.scad_text(data, COLOURS), dimensions.bom_text(data)  # both, or neither
+    dimensions.SCAD.write_text(scad, encoding="utf-8")
+    dimensions.BOM.write_text(bom, encoding="utf-8")
     return [dimensions.SCAD, dimensions.BOM]
 
 
 def render_part(part: str, data: dict[str, Any], out_dir: Path = STL_DIR) -> Path:
-    """One printable part as a binary STL, then checked: closed, and inside the bed."""
+    """One printable part as a binary STL, checked (closed, inside the bed) before it replaces
+    the last good one: a failed render leaves the old file as it was."""
     openscad = _tool("openscad", "openscad")
     out_dir.mkdir(exist_ok=True)
     out = out_dir / f"{part}.stl"
-    _run([openscad, "--export-format", "binstl", "-o", str(out), "-D", f'part="{part}"',
-          "tray.scad"], ENCLOSURE)  # fmt: skip
-    triangles = meshcheck.read_stl(out)
-    meshcheck.write_stl(out, triangles)
-    if meshcheck.open_edges(triangles):
-        raise RenderError(f"{out.name} is not a closed surface")
-    low, high = meshcheck.bounds(triangles)
-    size = [h - lo for lo, h in zip(low, high, strict=True)]
-    bed = data["bed"]
-    if size[0] > bed["x"] or size[1] > bed["y"] or size[2] > bed["z"]:
-        raise RenderError(f"{out.name} is {size[0]:.0f} x {size[1]:.0f} mm: larger than the bed")
+    new = out_dir / f".{part}.new.stl"
+    try:
+        _run([openscad, "--export-format", "binstl", "-o", str(new), "-D", f'part="{part}"',
+              "tray.scad"], ENCLOSURE)  # fmt: skip
+        triangles = meshcheck.read_stl(new)
+        if meshcheck.open_edges(triangles):
+            raise RenderError(f"{out.name} is not a closed surface")
+        low, high = meshcheck.bounds(triangles)
+        x, y, z = (h - lo for lo, h in zip(low, high, strict=True))
+        bed = data["bed"]
+        if x > bed["x"] or y > bed["y"] or z > bed["z"]:
+            raise RenderError(f"{out.name} is {x:.0f} x {y:.0f} x {z:.0f} mm: larger than the bed")
+        meshcheck.write_stl(new, triangles)
+        new.replace(out)
+    finally:
+        new.unlink(missing_ok=True)
     return out
 
 
@@ -106,9 +115,11 @@ def render_picture(name: str, out_dir: Path = IMG_DIR) -> Path:
     command += ["-D", f'part="{part}"', "--camera", camera, "--projection", projection]
     command += ["--imgsize", size, "--colorscheme", "Tomorrow", "tray.scad"]
     out_dir.mkdir(exist_ok=True)
-    # OpenSCAD draws with OpenGL: a virtual screen where there is no real one.
+    # OpenSCAD draws with OpenGL: a virtual screen where there is no real one. One at a time:
+    # two `xvfb-run -a` started together can pick the same free display and one fails.
     xvfb = [_tool("xvfb-run", "xvfb"), "-a", "-s", "-screen 0 1280x1024x24"]
-    _run(xvfb + command, ENCLOSURE)
+    with _ONE_SCREEN:
+        _run(xvfb + command, ENCLOSURE)
     optimise_png(out)
     return out
 
@@ -149,10 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="renders at once (default 2)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    data = dimensions.load()
-    if "data" in args.only:  # first: everything else reads dimensions.scad
-        for path in write_data(data):
-            print(f"{'data':<22}          {path.relative_to(HERE)}")
+    try:
+        data = dimensions.load()
+        if "data" in args.only:  # first: everything else reads dimensions.scad
+            for path in write_data(data):
+                print(f"{'data':<22}          {path.relative_to(HERE)}")
+    except (OSError, ValueError) as exc:  # tomllib's errors are ValueErrors, so are the BOM's
+        print(f"FAILED data: {dimensions.DATA}: {exc}", file=sys.stderr)
+        return 1
     jobs: list[tuple[str, Any, tuple[Any, ...]]] = []
     if "stl" in args.only:
         jobs += [(f"stl {part}", render_part, (part, data)) for part in dimensions.PARTS]

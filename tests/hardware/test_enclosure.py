@@ -204,3 +204,37 @@ def test_a_broken_pin_map_is_reported_and_nothing_is_drawn(tmp_path, capsys):
     assert f"FAILED wiring: {pinmap}, line 1: leds.blue is missing" in err
     assert f"{pinmap}, line 2: leds.red.pin: GPIO2 is reserved for the I2C bus" in err
     assert (render.WIRING_DIR / "tray-gpio.yml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[bed\nx = 1\n", "Expected ']'"),
+        ('[bed]\nx = 220\n[[bom]]\nqty = "1"\npart = "{button.hole_d}"\nnotes = ""\n',
+         "the BOM names {button.hole_d}, which is not in it"),
+    ],
+)  # fmt: skip
+def test_a_broken_data_file_is_one_line_and_writes_nothing(tmp_path, monkeypatch, capsys, text,
+                                                           problem):  # fmt: skip
+    data = tmp_path / "dimensions.toml"
+    data.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(dimensions, "DATA", data)
+    monkeypatch.setattr(dimensions, "SCAD", tmp_path / "dimensions.scad")
+    monkeypatch.setattr(dimensions, "BOM", tmp_path / "BOM.md")
+    assert render.main(["--only", "data"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"FAILED data: {data}: ") and problem in err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dimensions.toml"]
+
+
+@pytest.mark.slow
+def test_a_part_too_big_for_the_bed_keeps_the_last_good_stl(tmp_path):
+    need("openscad")
+    good = tmp_path / "base_pico.stl"
+    good.write_bytes(b"the last good render")
+    small_bed = DATA | {"bed": {"x": 180, "y": 180, "z": 250}}
+    with pytest.raises(render.RenderError, match=r"base_pico.stl is 202 x 114 x 8 mm: larger"):
+        render.render_part("base_pico", small_bed, tmp_path)
+    assert good.read_bytes() == b"the last good render"
+    assert [p.name for p in tmp_path.iterdir()] == ["base_pico.stl"]
