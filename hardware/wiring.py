@@ -11,7 +11,8 @@ diagrams.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from tray.config import Config
 
@@ -32,76 +33,100 @@ PICO_GROUNDS = (3, 8, 13, 18, 23, 28, 38)
 WIRE_COLOURS = {"red": "RD", "blue": "BU", "green": "GN", "yellow": "YE"}
 BUTTON = "Tinker Bell button"
 GROUND_RAIL = "GND rail"
-SIGNALS, LEGS, GROUNDS = "W1 board wires", "W2 resistor to LED", "W3 ground returns"
+SIGNALS, LEGS, GROUNDS = "W1 board wires", "W2 resistor to part", "W3 ground returns"
+# The series resistors WIRING.md (the Pi) and docs/bridge.md (the Pico) give.
+LED_RESISTOR_PI, LED_RESISTOR_PICO, PIEZO_RESISTOR = "220 Ω", "330 Ω", "100 Ω"
 
 
-def nearest_ground(pins: list[int], grounds: tuple[int, ...]) -> int:
-    """The ground pin a short wire reaches: beside the signal pins, in the same row."""
-    row = max((0, 1), key=lambda parity: sum(p % 2 == parity for p in pins))
-    same_row = [g for g in grounds if g % 2 == row] or list(grounds)
+def pi_row(pin: int) -> int:
+    """The Pi header's two rows: odd pins on one, even pins on the other."""
+    return pin % 2
+
+
+def pico_row(pin: int) -> int:
+    """The Pico's two sides: pins 1 to 20, and 21 to 40."""
+    return int(pin > 20)
+
+
+def nearest_ground(pins: list[int], grounds: tuple[int, ...], row: Callable[[int], int]) -> int:
+    """The ground pin a short wire reaches: in the row most of the signals use, beside them."""
+    rows = [row(p) for p in pins]
+    busiest = max(set(rows), key=rows.count)
+    same_row = [g for g in grounds if row(g) == busiest] or list(grounds)
     return min(same_row, key=lambda g: (min(abs(g - p) for p in pins), -g))
 
 
-def _board(kind: str, subtype: str, signals: dict[str, tuple[int, str]], ground: int) -> dict:
-    pins = sorted([*(pin for pin, _ in signals.values()), ground])
-    labels = {pin: label for pin, label in signals.values()} | {ground: "GND"}
-    return {"type": kind, "subtype": subtype, "pins": pins, "pinlabels": [labels[p] for p in pins]}
+class Part(NamedTuple):
+    """One part wired to one board pin (through `resistor` if any) and to the ground rail."""
+
+    name: str
+    pin: int  # the board's physical pin
+    label: str  # the pin's name: GPIO5, GP2
+    resistor: str | None
+    connector: dict[str, Any]
+    legs: tuple[Any, Any]  # (to the pin, to ground)
+    colour: str  # of the wire from the board
 
 
-def harness(
-    board: dict[str, Any],
-    board_name: str,
-    leds: dict[str, int],
-    button: int,
-    buzzer: int | None,
-    resistor: str,
-    ground: int,
-) -> dict[str, Any]:
-    """A WireViz harness: `leds` colour -> board pin, `button` and `buzzer` board pins."""
-    connectors: dict[str, Any] = {board_name: board, GROUND_RAIL: {"type": "ground rail"}}
+def led(colour: str, pin: int, label: str, resistor: str) -> Part:
+    connector = {
+        "type": "LED 5 mm",
+        "subtype": colour,
+        "pins": ["A", "K"],
+        "pinlabels": ["anode (long leg)", "cathode (short leg)"],
+    }
+    return Part(f"LED {colour}", pin, label, resistor, connector, ("A", "K"), WIRE_COLOURS[colour])
+
+
+def button(pin: int, label: str) -> Part:
+    connector = {"type": "push button", "subtype": "normally open", "pins": [1, 2]}
+    return Part(BUTTON, pin, label, None, connector, (1, 2), "VT")
+
+
+def buzzer(pin: int, label: str, kind: str, resistor: str | None) -> Part:
+    connector = {"type": "buzzer", "subtype": kind, "pins": ["+", "-"]}
+    return Part("buzzer", pin, label, resistor, connector, ("+", "-"), "OG")
+
+
+def harness(board: dict[str, Any], name: str, parts: list[Part], ground: int) -> dict[str, Any]:
+    """A WireViz harness: each part from its board pin (through its resistor) to the ground
+    rail, and the rail to the board's `ground` pin."""
+    pins = sorted([*(part.pin for part in parts), ground])
+    labels = {part.pin: part.label for part in parts} | {ground: "GND"}
+    board = board | {"pins": pins, "pinlabels": [labels[p] for p in pins]}
+    connectors: dict[str, Any] = {name: board}
     cables: dict[str, Any] = {
-        name: {"category": "bundle", "gauge": "0.14 mm2", "length": length, "colors": []}
-        for name, length in ((SIGNALS, 0.15), (LEGS, 0.05), (GROUNDS, 0.1))
+        cable: {"category": "bundle", "gauge": "0.14 mm2", "length": length, "colors": []}
+        for cable, length in ((SIGNALS, 0.15), (LEGS, 0.05), (GROUNDS, 0.1))
     }
     connections: list[Any] = []
-    rail: list[str] = []
 
     def wire(cable: str, colour: str, start: tuple[str, Any], end: tuple[str, Any]) -> None:
         cables[cable]["colors"].append(colour)
         number = len(cables[cable]["colors"])
         connections.append([{start[0]: [start[1]]}, {cable: [number]}, {end[0]: [end[1]]}])
 
-    def to_rail(part: str, pin: Any) -> None:
-        rail.append(part)
-        wire(GROUNDS, "BK", (part, pin), (GROUND_RAIL, len(rail)))
-
-    for colour, pin in leds.items():
-        led, res = f"LED {colour}", f"resistor {colour}"
-        connectors[res] = {"type": "resistor", "subtype": resistor, "pins": [1, 2]}
-        connectors[led] = {
-            "type": "LED 5 mm",
-            "subtype": colour,
-            "pins": ["A", "K"],
-            "pinlabels": ["anode (long leg)", "cathode (short leg)"],
-        }
-        wire(SIGNALS, WIRE_COLOURS[colour], (board_name, pin), (res, 1))
-        wire(LEGS, WIRE_COLOURS[colour], (res, 2), (led, "A"))
-        to_rail(led, "K")
-    connectors[BUTTON] = {"type": "push button", "subtype": "normally open", "pins": [1, 2]}
-    wire(SIGNALS, "VT", (board_name, button), (BUTTON, 1))
-    to_rail(BUTTON, 2)
-    if buzzer is not None:
-        connectors["buzzer"] = {"type": "buzzer", "subtype": "+ and -", "pins": ["+", "-"]}
-        wire(SIGNALS, "OG", (board_name, buzzer), ("buzzer", "+"))
-        to_rail("buzzer", "-")
-    rail.append(board_name)
-    wire(SIGNALS, "BK", (board_name, ground), (GROUND_RAIL, len(rail)))
-    connectors[GROUND_RAIL]["pins"] = list(range(1, len(rail) + 1))
-    connectors[GROUND_RAIL]["pinlabels"] = [f"GND ({part})" for part in rail]
+    rail = [*(part.name for part in parts), name]
+    for number, part in enumerate(parts, start=1):
+        connectors[part.name] = part.connector
+        if part.resistor is None:
+            wire(SIGNALS, part.colour, (name, part.pin), (part.name, part.legs[0]))
+        else:
+            res = f"resistor {part.name.removeprefix('LED ')}"
+            connectors[res] = {"type": "resistor", "subtype": part.resistor, "pins": [1, 2]}
+            wire(SIGNALS, part.colour, (name, part.pin), (res, 1))
+            wire(LEGS, part.colour, (res, 2), (part.name, part.legs[0]))
+        wire(GROUNDS, "BK", (part.name, part.legs[1]), (GROUND_RAIL, number))
+    wire(SIGNALS, "BK", (name, ground), (GROUND_RAIL, len(rail)))
+    connectors[GROUND_RAIL] = {
+        "type": "ground rail",
+        "pins": list(range(1, len(rail) + 1)),
+        "pinlabels": [f"GND ({part})" for part in rail],
+    }
     for cable in cables.values():
         cable["wirecount"] = len(cable["colors"])
     return {
-        "metadata": {"title": f"tinker-tray: {board_name}"},
+        "metadata": {"title": f"tinker-tray: {name}"},
         "connectors": connectors,
         "cables": cables,
         "connections": connections,
@@ -110,34 +135,34 @@ def harness(
 
 def gpio_harness(config: Config) -> dict[str, Any]:
     """The Pi's tray, from a loaded pin map (BCM numbers -> the header's physical pins)."""
-    leds = {colour: PI_HEADER[led.pin] for colour, led in config.leds.items()}
-    button = PI_HEADER[config.button.pin]
-    buzzer = PI_HEADER[config.buzzer.pin] if config.buzzer.enabled else None
-    used = [*leds.values(), button, *([buzzer] if buzzer else [])]
-    ground = nearest_ground(used, PI_GROUNDS)
-    signals = {f"LED {c}": (PI_HEADER[led.pin], f"GPIO{led.pin}") for c, led in config.leds.items()}
-    signals[BUTTON] = (button, f"GPIO{config.button.pin}")
-    if buzzer:
-        signals["buzzer"] = (buzzer, f"GPIO{config.buzzer.pin}")
-    board = _board("Raspberry Pi 40-pin header", "physical pin numbers", signals, ground)
-    return harness(board, "Raspberry Pi", leds, button, buzzer, "220 Ω", ground)
+    parts = [
+        led(colour, PI_HEADER[light.pin], f"GPIO{light.pin}", LED_RESISTOR_PI)
+        for colour, light in config.leds.items()
+    ]
+    parts.append(button(PI_HEADER[config.button.pin], f"GPIO{config.button.pin}"))
+    if config.buzzer.enabled:
+        kind = config.buzzer.kind
+        resistor = PIEZO_RESISTOR if kind == "passive" else None
+        pin = config.buzzer.pin
+        parts.append(buzzer(PI_HEADER[pin], f"GPIO{pin}", f"{kind} buzzer", resistor))
+    ground = nearest_ground([part.pin for part in parts], PI_GROUNDS, pi_row)
+    board = {"type": "Raspberry Pi 40-pin header", "subtype": "physical pin numbers"}
+    return harness(board, "Raspberry Pi", parts, ground)
 
 
 def pico_harness(pins: dict[str, Any], colours: tuple[str, ...]) -> dict[str, Any]:
     """The USB tray, from the firmware's pin table (GP numbers -> the Pico's physical pins)."""
-    leds = {colour: PICO_HEADER[gp] for colour, gp in zip(colours, pins["leds"], strict=True)}
-    button = PICO_HEADER[pins["button"]]
-    buzzer = PICO_HEADER[pins["buzzer"]] if pins.get("buzzer") is not None else None
-    used = [*leds.values(), button, *([buzzer] if buzzer else [])]
-    ground = nearest_ground(used, PICO_GROUNDS)
-    signals = {
-        f"LED {c}": (leds[c], f"GP{gp}") for c, gp in zip(colours, pins["leds"], strict=True)
-    }
-    signals[BUTTON] = (button, f"GP{pins['button']}")
-    if buzzer:
-        signals["buzzer"] = (buzzer, f"GP{pins['buzzer']}")
-    board = _board("Raspberry Pi Pico", "physical pin numbers", signals, ground)
-    return harness(board, "Pico", leds, button, buzzer, "330 Ω", ground)
+    parts = [
+        led(colour, PICO_HEADER[gp], f"GP{gp}", LED_RESISTOR_PICO)
+        for colour, gp in zip(colours, pins["leds"], strict=True)
+    ]
+    parts.append(button(PICO_HEADER[pins["button"]], f"GP{pins['button']}"))
+    if pins.get("buzzer") is not None:
+        gp = pins["buzzer"]
+        parts.append(buzzer(PICO_HEADER[gp], f"GP{gp}", "passive piezo (optional)", None))
+    ground = nearest_ground([part.pin for part in parts], PICO_GROUNDS, pico_row)
+    board = {"type": "Raspberry Pi Pico", "subtype": "physical pin numbers"}
+    return harness(board, "Pico", parts, ground)
 
 
 def traced(data: dict[str, Any], board_name: str) -> dict[str, set[str]]:

@@ -26,7 +26,9 @@ def expected_gpio(cfg: config.Config) -> dict[str, set[str]]:
     parts[f"GPIO{cfg.button.pin}"] = {wiring.BUTTON}
     grounded = {f"LED {c}" for c in cfg.leds} | {wiring.BUTTON, wiring.GROUND_RAIL}
     if cfg.buzzer.enabled:
-        parts[f"GPIO{cfg.buzzer.pin}"] = {"buzzer"}
+        parts[f"GPIO{cfg.buzzer.pin}"] = {"buzzer"} | (
+            {"resistor buzzer"} if cfg.buzzer.kind == "passive" else set()
+        )
         grounded.add("buzzer")
     return parts | {"GND": grounded}
 
@@ -55,7 +57,7 @@ def test_a_changed_pin_map_disagrees_with_the_diagram_until_it_is_drawn_again():
     moved = dataclasses.replace(
         cfg,
         leds=cfg.leds | {"red": dataclasses.replace(cfg.leds["red"], pin=12)},
-        buzzer=dataclasses.replace(cfg.buzzer, enabled=True),
+        buzzer=dataclasses.replace(cfg.buzzer, enabled=True, kind="passive"),
     )
     assert wiring.traced(committed("tray-gpio"), "Raspberry Pi") != expected_gpio(moved)
     drawn = wiring.gpio_harness(moved)
@@ -85,7 +87,9 @@ def test_the_header_tables_name_each_pin_once():
         assert len(set(physical)) == len(physical)
         assert all(1 <= pin <= count for pin in physical)
     # The ground WIRING.md draws: pin 39, beside GPIO26 at the end of the odd row.
-    assert wiring.nearest_ground([29, 31, 33, 35, 37], wiring.PI_GROUNDS) == 39
+    assert wiring.nearest_ground([29, 31, 33, 35, 37], wiring.PI_GROUNDS, wiring.pi_row) == 39
+    # The Pico's: on the side the signals use (pins 1 to 20), beside GP5 (pin 7).
+    assert wiring.nearest_ground([4, 5, 6, 7, 20], wiring.PICO_GROUNDS, wiring.pico_row) == 8
 
 
 @pytest.mark.parametrize("name", ["tray-gpio", "tray-pico"])
