@@ -98,7 +98,7 @@ def bom_text(data: dict[str, Any]) -> str:
         "(Pico: [wiring/tray-pico.bom.tsv](wiring/tray-pico.bom.tsv)).",
         "",
         "Instead of the Pi's GPIO wiring, a Raspberry Pi Pico (RP2040) with the same button and "
-        "LEDs, driven over USB through `tinker-tray run --serial` (see the firmware bridge "
-        "documentation); it fits the same tray on its own base.",
+        "LEDs, driven over USB through `tinker-tray run --serial` (see "
+        "[docs/bridge.md](../docs/bridge.md)); it fits the same tray on its own base.",
     ]
     return "\n".join(rows) + "\n"

@@ -76,6 +76,19 @@ def bounds(triangles: list[Triangle]) -> tuple[Point, Point]:
     return (min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))
 
 
+def volume(triangles: list[Triangle]) -> float:
+    """The volume a closed surface encloses (mm³): the sum of the tetrahedra each face makes
+    with the origin."""
+    total = 0.0
+    for a, b, c in triangles:
+        total += (
+            a[0] * (b[1] * c[2] - b[2] * c[1])
+            - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0])
+        )
+    return total / 6
+
+
 @dataclass(frozen=True)
 class Circle:
     x: float

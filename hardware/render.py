@@ -124,6 +124,14 @@ def render_picture(name: str, out_dir: Path = IMG_DIR) -> Path:
     return out
 
 
+def _shown(path: Path) -> str:
+    """A path as the maker typed it, or from the repository's root when it is inside."""
+    try:
+        return str(path.resolve().relative_to(HERE.parent))
+    except ValueError:
+        return str(path)
+
+
 def render_wiring(pinmap: Path) -> list[Path]:
     import yaml
     from wireviz.wireviz import parse
@@ -135,7 +143,7 @@ def render_wiring(pinmap: Path) -> list[Path]:
     _tool("dot", "graphviz")
     WIRING_DIR.mkdir(exist_ok=True)
     sources = {
-        "tray-gpio": (wiring.gpio_harness(config.load(pinmap)), pinmap.name),
+        "tray-gpio": (wiring.gpio_harness(config.load(pinmap)), _shown(pinmap)),
         "tray-pico": (
             wiring.pico_harness(DEFAULT_PINS, COLOURS),
             "DEFAULT_PINS in firmware_bridge/firmware/tinkerfw.py",

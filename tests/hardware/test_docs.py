@@ -35,14 +35,17 @@ def test_the_readme_and_the_guide_show_every_picture():
         assert f"](wiring/{name}.png)" in guide
 
 
-def test_the_guide_gives_each_parts_own_size():
+def test_the_guide_gives_each_parts_own_size_and_volume():
     guide = (HARDWARE / "BUILD.md").read_text(encoding="utf-8")
     for part in dimensions.PARTS:
-        low, high = meshcheck.bounds(meshcheck.read_stl(render.STL_DIR / f"{part}.stl"))
+        triangles = meshcheck.read_stl(render.STL_DIR / f"{part}.stl")
+        low, high = meshcheck.bounds(triangles)
         size = " × ".join(
             f"{h - lo:.1f}".removesuffix(".0") for lo, h in zip(low, high, strict=True)
         )
-        assert re.search(rf"`{part}\.stl` \|[^|]*\| {size} \|", guide), f"{part}: {size} mm"
+        volume = meshcheck.volume(triangles) / 1000
+        row = rf"`{part}\.stl` \|[^|]*\| {size} \| {volume:.1f} \|"
+        assert re.search(row, guide), f"{part}: {size} mm, {volume:.1f} cm³"
 
 
 def test_the_guide_ends_with_the_bench_test():

@@ -238,3 +238,13 @@ def test_a_part_too_big_for_the_bed_keeps_the_last_good_stl(tmp_path):
         render.render_part("base_pico", small_bed, tmp_path)
     assert good.read_bytes() == b"the last good render"
     assert [p.name for p in tmp_path.iterdir()] == ["base_pico.stl"]
+
+
+def test_the_volume_of_a_box_is_its_volume():
+    """The check the guide's figures rest on, on a shape whose answer is known: a 10 mm cube."""
+    corners = [(x, y, z) for x in (0.0, 10.0) for y in (0.0, 10.0) for z in (0.0, 10.0)]
+    faces = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4), (2, 6, 7), (2, 7, 3),
+             (0, 4, 6), (0, 6, 2), (1, 3, 7), (1, 7, 5)]  # fmt: skip
+    cube = [tuple(corners[i] for i in reversed(face)) for face in faces]  # turning outwards
+    assert meshcheck.open_edges(cube) == []  # type: ignore[arg-type]
+    assert meshcheck.volume(cube) == pytest.approx(1000)  # type: ignore[arg-type]
