@@ -158,6 +158,9 @@ module board_model(name) {
       cube([b[0][0], b[0][1], 1.2]);
       for (h = b[1]) translate([h[0], h[1], -1]) cylinder(d = b[6], h = 4, $fn = 16);
     }
+  // The power port (a micro-USB socket), where the power slot's cable plugs in.
+  color("Silver") translate(concat(board_point(b, b[5]), [b[4] + 1.2])) rotate(board_turn(b))
+    rotate(port_normal(b)) translate([-3, -4, 0]) cube([5, 8, 2.6]);
 }
 
 module button_model() {
