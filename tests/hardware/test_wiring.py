@@ -122,3 +122,14 @@ def test_wireviz_draws_the_committed_yaml_again(tmp_path: Path):
     svg = (tmp_path / "tray-gpio.svg").read_text(encoding="utf-8")
     for label in expected_gpio(config.load(PINMAP)):
         assert f">{label}<" in svg
+
+
+def test_the_resistors_drawn_are_the_ones_the_bom_and_the_guides_name():
+    bom = (render.HERE / "BOM.md").read_text(encoding="utf-8")
+    assert f"| 4 | resistor {wiring.LED_RESISTOR_PI}," in bom
+    assert f"| resistor {wiring.PIEZO_RESISTOR} |" in bom
+    assert f"[ {wiring.LED_RESISTOR_PI} ]" in (render.HERE / "WIRING.md").read_text(
+        encoding="utf-8"
+    )
+    bridge = (render.HERE.parent / "docs" / "bridge.md").read_text(encoding="utf-8")
+    assert f"through a {wiring.LED_RESISTOR_PICO} resistor" in bridge
