@@ -195,6 +195,8 @@ class DigitalSession:
     def _adopt(
         self, link: EngineLink, keys: dict[int, str], saved: _Saved | None, mirrored: int
     ) -> None:
+        if saved is not None:  # its moves go to this game: it must not be deleted under them
+            saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
             old_elite, self.elite_link = self.elite_link, None

@@ -118,6 +118,10 @@ class ConfirmError(ValueError):
     """A destructive request without its confirmation phrase."""
 
 
+class InPlayError(ValueError):
+    """A game that is being played cannot be deleted (HTTP 409, with the sentence)."""
+
+
 class UnknownGameError(LookupError):
     """A game id that the journal does not hold."""
 
@@ -165,6 +169,7 @@ class Journal:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.Lock()
+        self._in_play: tuple[int, str, Callable[[], bool]] | None = None  # (game, where, playing)
         _check_file(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -212,11 +217,25 @@ class Journal:
                 self._require(game)
             return self._insert(game, entry)
 
+    def hold(self, game: int | None, why: str = "", playing: Callable[[], bool] = bool) -> None:
+        """Mark `game` as in play while `playing()` says so (None: no game is); until then it
+        cannot be deleted, and `why` says where it is played (one at a time: digital play has
+        one game)."""
+        with self._lock:
+            self._in_play = None if game is None else (game, why, playing)
+
     def delete_game(self, game: int, confirm: str) -> None:
-        """Delete a game and its entries; `confirm` must be exactly `delete game <id>`."""
+        """Delete a game and its entries; `confirm` must be exactly `delete game <id>`, and the
+        game must not be in play (`hold`): its next move would have nowhere to go."""
         phrase = f"delete game {game}"
         with self._tx():
             self._require(game)
+            held = self._in_play
+            if held is not None and held[0] == game and held[2]():
+                raise InPlayError(
+                    f"game {game} is being played in {held[1]}: finish it, or start "
+                    "another game there, before deleting it"
+                )
             if confirm != phrase:
                 raise ConfirmError(f"to delete game {game}, confirm with the words {phrase!r}")
             self._db.execute("DELETE FROM moves WHERE game=?", (game,))

@@ -48,7 +48,13 @@ from engine.table import EntryError
 from scoreboard import auth, bodies, stream
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
-from scoreboard.journal import ConfirmError, Journal, JournalWriteError, UnknownGameError
+from scoreboard.journal import (
+    ConfirmError,
+    InPlayError,
+    Journal,
+    JournalWriteError,
+    UnknownGameError,
+)
 from scoreboard.pairing import WINDOW_S, Pairing
 from scoreboard.session import PickRevealed, TableChanged, TableSession
 from scoreboard.view import keyboard
@@ -438,6 +444,7 @@ EXCEPTION_HANDLERS: dict[Any, Callable[..., Any]] = {
     EntryError: answer(422),
     ConfirmError: answer(409, confirm=True),
     UnknownGameError: answer(404),
+    InPlayError: answer(409),
     JournalWriteError: answer(503),  # nothing was changed: the page says so, and may try again
 }
 

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cli.app import create_app
 from engine import record
-from scoreboard.journal import Journal
+from scoreboard.journal import InPlayError, Journal
 from tests.helpers.crash import shown_until_killed
 from tests.helpers.digital import Picks, Table, play_out, some_moves
 from tests.helpers.web import TOKEN
@@ -240,3 +240,25 @@ def test_a_new_scoreboard_game_takes_no_hand_of_a_digital_game_still_running(tmp
     assert [x.entry["kind"] for x in table.journal.entries(digital_game)].count("hand") == 1
     assert len(table.journal.record(digital_game)[1]) == len(link.game.events)  # still kept
     table.stop()
+
+
+def test_a_digital_game_in_play_cannot_be_deleted_from_the_scoreboard(tmp_path):
+    """Issue: start digital play, start a table game, delete the digital game: its later moves
+    had nowhere to go, and after a restart it was gone. Now the deletion is refused with a
+    sentence; once the digital game is over, it may be deleted."""
+    table = Table(tmp_path / "journal.sqlite3")
+    keys = table.digital.new_game(PLAYERS, [0], "greedy", options={"target": 100000}, seed=8)
+    digital_game = table.table.game_id
+    table.table.new_game(["Dee", "Eve", "Fay"], confirm=True)  # a game at the table
+    with pytest.raises(InPlayError) as refused:
+        table.journal.delete_game(digital_game, f"delete game {digital_game}")
+    assert str(refused.value) == (
+        f"game {digital_game} is being played in digital play (/play): finish it, or start "
+        "another game there, before deleting it"
+    )
+    some_moves(table, 0, keys[0], random.Random(3), 20)
+    moves = len(table.digital.link.game.events)
+    table.stop()
+    again = Journal(tmp_path / "journal.sqlite3")
+    assert len(again.record(digital_game)[1]) == moves  # every move kept
+    again.close()

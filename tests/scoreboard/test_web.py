@@ -210,3 +210,14 @@ def test_every_text_field_of_every_body_has_a_limit(writer):
     res = writer.post("/api/games/1/delete", json={"confirm": "x" * (bodies.MAX_TEXT + 1)})
     assert res.status_code == 422
     assert f"confirm is at most {bodies.MAX_TEXT} characters" in res.json()["error"]
+
+
+def test_a_game_in_play_is_not_deleted_and_the_page_is_told_why(writer, journal):
+    writer.post("/api/new-game", json={"players": ["Ann", "Bo"]})
+    playing = [True]
+    journal.hold(1, "digital play (/play)", lambda: playing[0])
+    writer.post("/api/new-game", json={"players": ["Cy", "Di"], "confirm": True})  # at the table
+    res = writer.post("/api/games/1/delete", json={"confirm": "delete game 1"})
+    assert res.status_code == 409 and "is being played in digital play" in res.json()["error"]
+    playing[0] = False  # the game is over: it may go
+    assert writer.post("/api/games/1/delete", json={"confirm": "delete game 1"}).status_code == 200
