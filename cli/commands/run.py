@@ -365,11 +365,14 @@ def run(args: argparse.Namespace) -> int:
         tray = open_serial_tray(args.serial, emulate=False)
         return 2 if tray is None else serve(tray, config, args)
 
-    from tray.devices import NoGpio, make_pin_factory
+    from tray.pins import NoGpio, NoGpioAccess, make_pin_factory
 
     if config.pin_factory != "mock":
         try:
             factory = make_pin_factory(config.pin_factory)
+        except NoGpioAccess as exc:  # a Pi: the emulator would hide the real problem
+            print(f"tinker-tray: {exc}", file=sys.stderr)
+            return 1
         except NoGpio as exc:
             print(
                 f"tinker-tray: {exc}.\nThis does not look like a Raspberry Pi: running the "
