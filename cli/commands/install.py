@@ -99,11 +99,13 @@ def write(root: Path, relative: str, text: str, made: Made) -> None:
 
 
 def place_files(root: Path, venv: Path) -> Made:
-    """Write every file of the install under `root`; returns what was made."""
-    made = Made()
+    """Write every file of the install under `root`; returns what was made (an install run
+    again keeps the first one's record: its folders, its settings text)."""
+    before = Made.read(root) if (root / MANIFEST).exists() else Made()
+    made = Made(folders=before.folders, settings=before.settings)
     write(root, SYSUSERS, SYSUSERS_TEXT, made)
     settings = root / SETTINGS
-    if not settings.exists():
+    if not settings.exists():  # (a settings file the family keeps is never written over)
         text = (CHECKOUT / "hardware" / "pinmap.toml").read_text()
         write(root, SETTINGS, text, made)
         made.files.remove(SETTINGS)  # uninstall decides about it by its text (Made.settings)
@@ -176,8 +178,8 @@ def run(args: argparse.Namespace) -> int:
             print("(`sudo ./tinker uninstall` removes what was made.)", file=sys.stderr)
         return 1
     where = f" under {root}" if root is not None else ""
-    print(f"Installed{where}: {len(made.files) + (made.settings is not None)} files.")
-    if made.settings is None:
-        print(f"Kept the settings already in /{SETTINGS}.")
+    print(f"Installed{where}: the service, its user and its udev rules.")
+    kept = "kept as it was" if made.settings is None else "edit it, then restart the service"
+    print(f"Settings: /{SETTINGS} ({kept}).")
     print(f"The phones at the table open {address()}")
     return 0

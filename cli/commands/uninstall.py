@@ -45,13 +45,15 @@ def remove(root: Path, made: Made, purge: bool) -> list[str]:
     for relative in made.files:
         (root / relative).unlink(missing_ok=True)
     settings = root / SETTINGS
+    (root / MANIFEST).unlink(missing_ok=True)
     if settings.exists():
         ours = made.settings is not None and settings.read_text() == made.settings
         if ours or purge:
             settings.unlink()
         else:
             kept.append(f"/{SETTINGS} (changed since the install, or not made by it)")
-    (root / MANIFEST).unlink(missing_ok=True)
+            if made.settings is not None:  # for a later --purge: its folders are the install's
+                (root / MANIFEST).write_text(Made(folders=made.folders, settings="").to_json())
     state = root / STATE
     if state.exists():
         if purge:
