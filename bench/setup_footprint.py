@@ -127,7 +127,7 @@ def run(repo: Path, work: Path) -> None:
         for stale in [*ours.glob(".venv/.engine-python-*"), ours / "build"]:
             shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
         seconds, peak = measure(["./tinker", "--version"], ours, env)
-        lines.append(report("  of which the engine's compile", seconds, peak, None))
+        lines.append(report("  its engine compile, run again", seconds, peak, None))
     seconds, peak = measure([sys.executable, "-m", "venv", "--without-pip", ".venv"], plain, env)
     python = str(plain / ".venv/bin/python")
     seconds2, peak2 = measure([python, "-m", "ensurepip", "--default-pip"], plain, env)

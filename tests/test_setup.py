@@ -19,7 +19,7 @@ def check(tmp_path: Path, free_kb: int | None, path: str | None = None) -> tuple
     env["TINKER_TRAY_COMPILE"] = "check"
     if free_kb is not None:
         meminfo = tmp_path / "meminfo"
-        meminfo.write_text(f"MemTotal:  443000 kB\nMemFree:  20000 kB\nMemAvailable: {free_kb} kB\n")
+        meminfo.write_text(f"MemTotal: 443000 kB\nMemAvailable: {free_kb} kB\n")
         env["TINKER_TRAY_MEMINFO"] = str(meminfo)
     if path is not None:
         env["PATH"] = path

@@ -76,12 +76,13 @@ def test_an_update_that_fails_to_set_up_leaves_the_running_version(clones):
     pyproject = origin / "pyproject.toml"
     pyproject.write_text(
         pyproject.read_text().replace(
-            'dependencies = [\n', 'dependencies = [\n  "tinker-tray-test-never-published>=1",\n'
+            "dependencies = [\n", 'dependencies = [\n  "tinker-tray-test-never-published>=1",\n'
         )
     )
     git(origin, "commit", "-qam", "A version that cannot be set up")
     done = update(tray)
     assert done.returncode != 0
+    assert "tinker: the set-up failed" in done.stderr  # pip could not meet the requirement
     assert "did not set up" in done.stderr and "still running" in done.stderr
     assert git(tray, "rev-parse", "HEAD") == running
     assert git(tray, "status", "--porcelain") == ""
