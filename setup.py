@@ -48,14 +48,20 @@ OUT = "build/mypyc"
 C_DIR = "build/mypyc-c"
 """mypyc's generated C, and the extensions to build from it (extensions.json)."""
 MYPYC_OPTIONS = {"opt_level": "3", "debug_level": "0", "multi_file": True}
-"""Fits a Pi Zero 2 W (512 MB), as measured with a sampler of the whole process tree (see
-bench/setup_footprint.py): in one process with mypyc's defaults (one C file, -g1, -j4) the build
-peaked at 554 MB; -O1 or -O2 barely changed that (534, 545 MB). mypy's analysis alone peaks at
-~190 MB, and it stays resident while the C compiles, so the build runs as two processes, one
-after the other: the C generated (~190 MB), then compiled in a fresh process. multi_file gives
-one C file per module, so each cc1 compiles a part (~200 MB at -O3, against 414 MB for the one
-big file), all still linked into one library; `separate` (one library per module) peaked at
-364 MB in one process and took longer. No debug info (-g0): nobody debugs the C on a Pi."""
+"""Chosen to fit a Pi Zero 2 W (512 MB). The peak of the build's whole process tree, sampled from
+/proc (bench/setup_footprint.py's sampler), on x86-64:
+  one process, one C file, -O3 -g1 -j2 (the previous build)       554 MB
+  the same with -g0 / -O2 -g0 -j1 / -O1 -g0 -j1                    547 / 545 / 534 MB
+  separate=True (a library per module), -O3 / -O2, -g0 -j1         364 / 357 MB
+  mypy's analysis and the C generation alone                       ~190 MB
+  compiling the one C file alone, in a fresh process               414 MB
+  compiling multi_file's C (a file per module, one cc1 at a time)  201 MB
+So the optimisation level hardly matters; what does is that mypy's analysis stays resident while
+the C compiles, and one cc1 for everything. The build therefore runs as phases in processes of
+their own, one after the other (./tinker runs them: generate, build, stamp; with a Python parent
+waiting over them, TINKER_TRAY_COMPILE=1, it peaked at 228 MB), and multi_file splits the C per
+module while keeping one shared library (calls between modules stay native). -O3 stays, as
+lowering it saved little memory (above). No debug info (-g0): nobody debugs the C on a Pi."""
 JOBS = 1
 """One C compiler at a time: two in parallel would add their peaks."""
 NEEDED_MB = 280
