@@ -382,7 +382,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             from tray.gpio_tray import GpioTray
 
-            return serve(GpioTray(config, pin_factory=factory), config, args)
+            try:
+                tray = GpioTray(config, pin_factory=factory)
+            except Exception as exc:  # gpiozero's pin errors, lgpio.error ("GPIO busy")
+                print(
+                    f"tinker-tray: the tray's pins did not open ({type(exc).__name__}: {exc}); "
+                    "is another program using them?",
+                    file=sys.stderr,
+                )
+                return 1
+            return serve(tray, config, args)
     from cli.commands import emulate
 
     return emulate.emulate(config, args)

@@ -119,3 +119,22 @@ def test_the_board_model_is_read_without_its_trailing_nul(tmp_path, monkeypatch)
     model.write_bytes(PI_4)
     monkeypatch.setattr(pins, "MODEL_FILES", (tmp_path / "absent", model))
     assert pins.board_model() == "Raspberry Pi 4 Model B Rev 1.4"
+
+
+def test_pins_another_device_holds_are_one_line(monkeypatch, capsys):
+    """A pin already taken (here by another device on the same MockFactory; on a Pi another
+    program, lgpio's "GPIO busy") stops `run` with one line, before anything is served."""
+    from gpiozero import DigitalOutputDevice
+    from gpiozero.pins.mock import MockPWMPin
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    holder = DigitalOutputDevice(26, pin_factory=factory)  # the default button pin
+    monkeypatch.setattr(pins, "make_pin_factory", lambda name: factory)
+    try:
+        assert main(["run", "--no-web", "--presses", "1"]) == 1
+    finally:
+        holder.close()
+        factory.reset()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the tray's pins did not open" in err
+    assert "Traceback" not in err
