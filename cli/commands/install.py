@@ -151,7 +151,8 @@ def activate() -> None:
         system("udevadm", "control", "--reload")
         system("udevadm", "trigger", "--subsystem-match=gpio", "--subsystem-match=tty")
     system("systemctl", "daemon-reload")
-    system("systemctl", "enable", "--now", "tinker-tray.service")
+    system("systemctl", "enable", "tinker-tray.service")
+    system("systemctl", "restart", "tinker-tray.service")  # (installed again: the new unit)
 
 
 def address() -> str:
