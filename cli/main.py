@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bridge": ("cli.commands.bridge", "a USB microcontroller tray: ports, monitor, deploy"),
     "display": ("cli.commands.display", "serve the scoring display (web, or --terminal too)"),
     "club": ("cli.commands.club", "every table on one page, from an MQTT broker (--mqtt URL)"),
+    "install": ("cli.commands.install", "install the tray as this Pi's service (sudo; --root DIR)"),
+    "uninstall": ("cli.commands.uninstall", "remove what install made (the journal stays)"),
 }
 
 

@@ -6,14 +6,10 @@ a plain `DigitalInputDevice` with no `bounce_time`: debounce and tap-versus-hold
 (`tray.press`), so gpiozero's `Button` would only add its idle hold thread. The buzzer is a
 `Buzzer` (on/off) for an active one, a `TonalBuzzer` (a PWM tone) for a passive piezo.
 
-`make_pin_factory` picks the backend: "mock" (MockFactory with PWM-capable pins, for the
-emulator), a named one, or "auto" (GPIOZERO_PIN_FACTORY if set, else lgpio then RPi.GPIO).
-Where none loads, `NoGpio` says why, so `tinker-tray run` can fall back to the emulator.
+Which pin factory they run on is `tray.pins.make_pin_factory`'s choice.
 """
 
 from __future__ import annotations
-
-import os
 
 from gpiozero import (
     LED,
@@ -24,44 +20,12 @@ from gpiozero import (
     Factory,
     TonalBuzzer,
 )
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.tones import Tone
 
 from tray.backend import COLOURS, Levels
 from tray.config import BuzzerConfig, Config
 from tray.player import Sound
 from tray.tunes import PASSIVE_MID_TONE, PASSIVE_OCTAVES
-
-_FACTORIES = {
-    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
-    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),
-    "pigpio": ("gpiozero.pins.pigpio", "PiGPIOFactory"),
-    "native": ("gpiozero.pins.native", "NativeFactory"),
-}
-
-
-class NoGpio(RuntimeError):
-    """No real pin backend could be loaded here (not a Pi, or no lgpio / RPi.GPIO)."""
-
-
-def make_pin_factory(name: str = "auto") -> Factory:
-    if name == "auto":
-        name = os.environ.get("GPIOZERO_PIN_FACTORY", "auto").lower()
-    if name == "mock":
-        return MockFactory(pin_class=MockPWMPin)
-    names = ["lgpio", "rpigpio"] if name == "auto" else [name]
-    reasons = []
-    for candidate in names:
-        if candidate not in _FACTORIES:
-            reasons.append(f"{candidate}: unknown pin factory")
-            continue
-        module_name, class_name = _FACTORIES[candidate]
-        try:
-            module = __import__(module_name, fromlist=[class_name])
-            return getattr(module, class_name)()
-        except Exception as exc:  # ImportError off a Pi; RuntimeError from RPi.GPIO; OSError
-            reasons.append(f"{candidate}: {type(exc).__name__}: {exc}")
-    raise NoGpio("no GPIO pins found here (" + "; ".join(reasons) + ")")
 
 
 class TrayDevices(CompositeDevice):

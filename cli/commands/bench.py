@@ -371,10 +371,13 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args)
     if config is None:
         return 2
-    from tray.devices import NoGpio, make_pin_factory
+    from tray.pins import NoGpio, NoGpioAccess, make_pin_factory
 
     try:
         factory = make_pin_factory("mock" if args.mock else config.pin_factory)
+    except NoGpioAccess as exc:
+        print(f"tinker-tray bench: {exc}", file=sys.stderr)
+        return 2
     except NoGpio as exc:
         print(
             f"tinker-tray bench: {exc}.\nRun it on the Pi the tray is wired to, or try "

@@ -401,11 +401,14 @@ def run(args: argparse.Namespace) -> int:
         tray = open_serial_tray(args.serial, emulate=False)
         return 2 if tray is None else serve(tray, config, args)
 
-    from tray.devices import NoGpio, make_pin_factory
+    from tray.pins import NoGpio, NoGpioAccess, make_pin_factory
 
     if config.pin_factory != "mock":
         try:
             factory = make_pin_factory(config.pin_factory)
+        except NoGpioAccess as exc:  # a Pi: the emulator would hide the real problem
+            print(f"tinker-tray: {exc}", file=sys.stderr)
+            return 1
         except NoGpio as exc:
             print(
                 f"tinker-tray: {exc}.\nThis does not look like a Raspberry Pi: running the "
@@ -415,7 +418,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             from tray.gpio_tray import GpioTray
 
-            return serve(GpioTray(config, pin_factory=factory), config, args)
+            try:
+                tray = GpioTray(config, pin_factory=factory)
+            except Exception as exc:  # gpiozero's pin errors, lgpio.error ("GPIO busy")
+                print(
+                    f"tinker-tray: the tray's pins did not open ({type(exc).__name__}: {exc}); "
+                    "is another program using them?",
+                    file=sys.stderr,
+                )
+                return 1
+            return serve(tray, config, args)
     from cli.commands import emulate
 
     return emulate.emulate(config, args)
