@@ -401,7 +401,7 @@ def run(args: argparse.Namespace) -> int:
         tray = open_serial_tray(args.serial, emulate=False)
         return 2 if tray is None else serve(tray, config, args)
 
-    from tray.pins import NoGpio, NoGpioAccess, make_pin_factory
+    from tray.pins import NoGpio, NoGpioAccess, board_model, make_pin_factory
 
     if config.pin_factory != "mock":
         try:
@@ -410,11 +410,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"tinker-tray: {exc}", file=sys.stderr)
             return 1
         except NoGpio as exc:
-            print(
-                f"tinker-tray: {exc}.\nThis does not look like a Raspberry Pi: running the "
-                "emulator instead (`tinker-tray emulate`).",
-                file=sys.stderr,
-            )
+            # On a laptop the missing Pi libraries are no news; on a Pi they are the news.
+            fallback = "running the emulator instead (`tinker-tray emulate`)."
+            if board_model() is None:
+                print(
+                    f"tinker-tray: not a Raspberry Pi (no GPIO pins): {fallback}", file=sys.stderr
+                )
+            else:
+                print(f"tinker-tray: {exc}.\nNo GPIO pins on this Pi: {fallback}", file=sys.stderr)
         else:
             from tray.gpio_tray import GpioTray
 

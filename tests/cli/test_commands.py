@@ -110,7 +110,8 @@ def test_run_off_a_pi_says_so_and_falls_back_to_the_emulator(quick_file):
     )
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert "no GPIO pins found here" in err and "running the emulator instead" in err
+    assert "not a Raspberry Pi (no GPIO pins): running the emulator instead" in err
+    assert "ModuleNotFoundError" not in err and "No module named" not in err  # a laptop's news
     assert "pick #1" in out
 
 
