@@ -70,13 +70,14 @@ class Made:
         return cls(data.get("files", []), data.get("folders", []), data.get("settings"))
 
 
+def add_root_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--root DIR`: install and uninstall work under DIR and touch nothing of the system."""
+    parser.add_argument("--root", type=Path, default=None, metavar="DIR", help=what)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--root",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="write everything under DIR and start nothing (tests, packagers); default: /",
+    add_root_argument(
+        parser, "write everything under DIR and start nothing (tests, packagers); default: /"
     )
 
 

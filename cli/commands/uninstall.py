@@ -14,18 +14,23 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.commands.install import MANIFEST, SETTINGS, STATE, USER, InstallError, Made, system
+from cli.commands.install import (
+    MANIFEST,
+    SETTINGS,
+    STATE,
+    USER,
+    InstallError,
+    Made,
+    add_root_argument,
+    system,
+)
 
 ROOT_NEEDED = "it changes the system: run it as root (sudo ./tinker uninstall)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--root",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="remove what install --root DIR wrote under DIR, and stop nothing; default: /",
+    add_root_argument(
+        parser, "remove what install --root DIR wrote under DIR, and stop nothing; default: /"
     )
     parser.add_argument(
         "--purge",
