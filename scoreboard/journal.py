@@ -26,7 +26,9 @@ import csv
 import dataclasses
 import io
 import json
+import logging
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -38,50 +40,52 @@ from typing import Any
 from engine import record
 from engine import table as T
 
+log = logging.getLogger(__name__)
+
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
 SCHEMA_VERSION = 3  # 2: records and moves of digital games; 3: UNO Elite results
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
-CREATE TABLE games (
+CREATE TABLE IF NOT EXISTS games (
     id      INTEGER PRIMARY KEY,
     created REAL NOT NULL,
     name    TEXT NOT NULL
 );
-CREATE TABLE entries (
+CREATE TABLE IF NOT EXISTS entries (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     game  INTEGER REFERENCES games(id) ON DELETE CASCADE,  -- NULL: a pick with no game yet
     t     REAL NOT NULL,
     entry TEXT NOT NULL
 );
-CREATE INDEX entries_game ON entries(game, id);
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_game ON entries(game, id);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _SCHEMA_2 = """
-CREATE TABLE records (
+CREATE TABLE IF NOT EXISTS records (
     game  INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
     setup TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
 );
-CREATE TABLE moves (
+CREATE TABLE IF NOT EXISTS moves (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     game  INTEGER NOT NULL REFERENCES records(game) ON DELETE CASCADE,
     event TEXT NOT NULL  -- one game-record event
 );
-CREATE INDEX moves_game ON moves(game, id);
+CREATE INDEX IF NOT EXISTS moves_game ON moves(game, id);
 """
 _SCHEMA_3 = """
-CREATE TABLE elite_games (
+CREATE TABLE IF NOT EXISTS elite_games (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
     created REAL NOT NULL,
     setup   TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
 );
-CREATE TABLE elite_moves (
+CREATE TABLE IF NOT EXISTS elite_moves (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     game  INTEGER NOT NULL REFERENCES elite_games(id) ON DELETE CASCADE,
     event TEXT NOT NULL  -- one game-record event
 );
-CREATE INDEX elite_moves_game ON elite_moves(game, id);
-CREATE TABLE elite_results (
+CREATE INDEX IF NOT EXISTS elite_moves_game ON elite_moves(game, id);
+CREATE TABLE IF NOT EXISTS elite_results (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
     t       REAL NOT NULL,
     players TEXT NOT NULL,     -- the names, in seat order (JSON)
@@ -91,6 +95,8 @@ CREATE TABLE elite_results (
 );
 """
 _UPGRADES = {1: _SCHEMA_2 + _SCHEMA_3, 2: _SCHEMA_3}
+_TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", _SCHEMA + _SCHEMA_2 + _SCHEMA_3))
+"""Every table of a current journal: one found missing is made again, empty, and said."""
 """What a journal of an older version lacks (by its `user_version`)."""
 
 
@@ -112,6 +118,20 @@ class JournalWriteError(Exception):
             advice = f"the disk or the journal failed ({reason})"
         super().__init__(f"not saved: {advice}. Nothing was changed; try again once it is fixed.")
         self.reason = reason
+
+
+class DamagedGame(JournalError):
+    """A game whose journal rows no longer read (not JSON, not UTF-8, or entries that do not
+    replay): it is set aside as it is, and the page and the log say which and why."""
+
+    def __init__(self, game: int | None, why: str):
+        which = f"game {game}" if game is not None else "the picks made with no game"
+        super().__init__(f"{which} is damaged: {why}. It was left as it is")
+        self.game = game
+
+
+class _Unreadable(Exception):
+    """The file is an SQLite database SQLite cannot read: it is moved aside, never written."""
 
 
 class ConfirmError(ValueError):
@@ -170,12 +190,46 @@ class Journal:
         self._clock = clock
         self._lock = threading.Lock()
         self._in_play: tuple[int, str, Callable[[], bool]] | None = None  # (game, where, playing)
-        _check_file(self.path)
+        self.damaged: list[str] = []  # what was found damaged, for the page (and said in the log)
+        try:
+            _check_file(self.path)
+        except _Unreadable as exc:
+            self._move_aside(str(exc))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._open()
         except sqlite3.Error as exc:  # a path that cannot hold a database: a sentence, not a trace
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from None
+        self._make_lost_tables()
+
+    def _damage(self, problem: str) -> None:
+        if problem not in self.damaged:
+            self.damaged.append(problem)
+            log.warning("%s", problem)
+
+    def _move_aside(self, reason: str) -> None:
+        """The file cannot be read at all: keep it (and its WAL) under another name, untouched,
+        and start a new journal, so the table plays on tonight and nothing is overwritten."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{self.path}{suffix}")
+            if part.exists():
+                part.rename(f"{aside}{suffix}")
+        self._damage(
+            f"the journal {self.path} could not be read ({reason}): moved aside to {aside}; "
+            "a new journal was started"
+        )
+
+    def _make_lost_tables(self) -> None:
+        names = {n for (n,) in self._db.execute("SELECT name FROM sqlite_master")}
+        lost = [t for t in _TABLES if t not in names]
+        if not lost:
+            return
+        with self._lock:
+            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} {_SCHEMA_3} COMMIT;")
+        for table in lost:
+            self._damage(f"the journal had lost its {table} table: it was made again, empty")
 
     def _open(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -348,7 +402,12 @@ class Journal:
             rows = self._db.execute(
                 "SELECT id, t, entry FROM entries WHERE game IS NULL ORDER BY id"
             )
-        return [Logged(i, t, json.loads(e)) for i, t, e in rows]
+        try:
+            return [Logged(i, t, _entry(e, i)) for i, t, e in rows]
+        except sqlite3.OperationalError as exc:  # bytes that are not UTF-8 text
+            raise DamagedGame(game, f"an entry cannot be read ({exc})") from None
+        except ValueError as exc:
+            raise DamagedGame(game, str(exc)) from None
 
     def record(self, game: int) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """(setup, events) of digital game `game`; None for a game played at the table."""
@@ -391,13 +450,24 @@ class Journal:
         rows = self._db.execute(
             "SELECT id, t, players, winner, mode FROM elite_results ORDER BY id"
         ).fetchall()
-        return [EliteResult(i, t, tuple(json.loads(p)), w, m) for i, t, p, w, m in rows]
+        results = []
+        for i, t, players, winner, mode in rows:
+            try:
+                results.append(_elite_result(i, t, players, winner, mode))
+            except ValueError as exc:  # set aside; the others still count
+                self._damage(f"UNO Elite result {i} is damaged ({exc}): it is not counted")
+        return results
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
 
     def load(self, game: int | None) -> T.Table:
-        return T.fold(x.entry for x in self.entries(game))
+        """The game folded from its entries; DamagedGame if they no longer read or replay."""
+        entries = self.entries(game)
+        try:
+            return T.fold(x.entry for x in entries)
+        except (T.EntryError, KeyError, TypeError, ValueError) as exc:
+            raise DamagedGame(game, f"its entries do not replay ({exc})") from None
 
     def export_json(
         self, game: int, shown: Callable[[Mapping[str, Any]], bool] | None = None
@@ -464,6 +534,26 @@ class Journal:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db, self._lock)
+
+
+def _entry(text: str, row: int) -> dict[str, Any]:
+    """One row of `entries`, checked as it is read (ValueError naming the row)."""
+    try:
+        entry = json.loads(text)
+    except ValueError:
+        raise ValueError(f"entry {row} is not JSON") from None
+    if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
+        raise ValueError(f"entry {row} is not an entry")
+    return entry
+
+
+def _elite_result(i: int, t: float, players: str, winner: int, mode: str) -> EliteResult:
+    names = json.loads(players)
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not names:
+        raise ValueError("its players are not a list of names")
+    if not isinstance(winner, int) or not 0 <= winner < len(names):
+        raise ValueError(f"its winner {winner!r} is not one of its {len(names)} seats")
+    return EliteResult(i, t, tuple(names), winner, str(mode))
 
 
 def _json(obj: Mapping[str, Any]) -> str:
@@ -536,20 +626,14 @@ def _check_file(path: Path) -> None:
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
-        raise JournalError(
-            f"{path} is damaged ({exc}). It was left untouched: restore a copy, or start a new "
-            "journal at another path."
-        ) from None
+        raise _Unreadable(str(exc)) from None
     if app_id != APPLICATION_ID and (app_id != 0 or tables):
         raise JournalError(
             f"{path} is another application's SQLite database, not a tinker-tray journal. "
             "It was left untouched: choose another journal path."
         )
     if check != "ok":
-        raise JournalError(
-            f"{path} is damaged (SQLite integrity check: {check}). It was left untouched: "
-            "restore a copy, or start a new journal at another path."
-        )
+        raise _Unreadable(f"SQLite's integrity check: {check}")
     if version > SCHEMA_VERSION:
         raise JournalError(
             f"{path} was written by a newer tinker-tray (journal version {version}); "

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from engine import table as T
 from scoreboard import elite_wins, reveal
-from scoreboard.journal import ConfirmError, Journal, JournalWriteError
+from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
 from tray.config import ShowSettings
@@ -75,8 +75,7 @@ class TableSession:
         self.show_settings = show
         self._clock = clock
         self._lock = threading.RLock()
-        self.game_id = journal.latest_game()
-        self.table = journal.load(self.game_id)
+        self.game_id, self.table = self._latest(journal)
         self.version = journal.last_id()
         self.elite = elite_wins.tally(journal.elite_results())  # UNO Elite: wins per player
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
@@ -85,6 +84,21 @@ class TableSession:
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
         self.unsaved: str | None = None  # why the last write failed, until one succeeds
         self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
+
+    @staticmethod
+    def _latest(journal: Journal) -> tuple[int | None, T.Table]:
+        """The latest game and its table; a damaged one is set aside (the journal says which
+        and why, and the page shows it), so the table starts with no game in play."""
+        game = journal.latest_game()
+        try:
+            return game, journal.load(game)
+        except DamagedGame as exc:
+            journal.damaged.append(str(exc) + ": start a new game")
+            log.warning("%s", exc)
+        try:
+            return None, journal.load(None)  # the picks made with no game, at least
+        except DamagedGame:
+            return None, T.EMPTY
 
     # --- writing ---
 
@@ -244,7 +258,11 @@ class TableSession:
 
     def _journal_state(self) -> dict[str, Any]:
         """Whether what the page shows is saved: every page says so when it is not."""
-        return {"unsaved": self.unsaved, "unkept_pick": self.unkept_pick}
+        return {
+            "unsaved": self.unsaved,
+            "unkept_pick": self.unkept_pick,
+            "damaged": list(self.journal.damaged),
+        }
 
     def view_json(self) -> tuple[int, str]:
         """(version, the view as JSON), computed once per version (and reveal) for every client.
@@ -257,6 +275,7 @@ class TableSession:
                 self.elite["games"],
                 self.unsaved,
                 self.unkept_pick,
+                len(self.journal.damaged),
             )
             cached = self._cached
             if cached is None or cached[0] != key:

@@ -50,6 +50,7 @@ from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
     ConfirmError,
+    DamagedGame,
     InPlayError,
     Journal,
     JournalWriteError,
@@ -445,6 +446,7 @@ EXCEPTION_HANDLERS: dict[Any, Callable[..., Any]] = {
     ConfirmError: answer(409, confirm=True),
     UnknownGameError: answer(404),
     InPlayError: answer(409),
+    DamagedGame: answer(409),  # its rows no longer read: kept as they are, said as they are
     JournalWriteError: answer(503),  # nothing was changed: the page says so, and may try again
 }
 

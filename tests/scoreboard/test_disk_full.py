@@ -88,7 +88,7 @@ def test_a_pick_on_a_full_disk_stands_and_every_page_says_it_was_not_kept(
     disk.full = False
     bus.publish(Pick(seq=8, colour="red", t=time.time(), source="tray"))
     view = writer.get("/api/view").json()
-    assert view["journal"] == {"unsaved": None, "unkept_pick": None}
+    assert view["journal"] == {"unsaved": None, "unkept_pick": None, "damaged": []}
 
 
 # --- a real full disk -----------------------------------------------------------------------

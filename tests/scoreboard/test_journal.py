@@ -131,7 +131,7 @@ def test_another_applications_database_is_refused_and_left_untouched(tmp_path):
     _refused(path, "another application's SQLite database")
 
 
-def test_a_damaged_journal_is_refused_and_left_untouched(tmp_path):
+def test_a_damaged_journal_is_moved_aside_untouched_and_a_new_one_started(tmp_path):
     path = tmp_path / "j.sqlite3"
     j = Journal(path)
     g = j.create_game(START)
@@ -143,7 +143,13 @@ def test_a_damaged_journal_is_refused_and_left_untouched(tmp_path):
     for k in range(4096 * 2, len(data), 4096):  # scribble over every page after the first two
         data[k + 8 : k + 64] = b"\xff" * 56
     path.write_bytes(bytes(data))
-    _refused(path, "damaged")
+    again = Journal(path)  # the table plays on tonight, on a new journal
+    [problem] = again.damaged
+    assert "could not be read" in problem and "a new journal was started" in problem
+    assert again.latest_game() is None
+    again.close()
+    [aside] = tmp_path.glob("j.sqlite3.damaged-*")
+    assert aside.read_bytes() == bytes(data)  # kept as it was, never written
 
 
 def test_a_journal_from_a_newer_version_is_refused(tmp_path):

@@ -1,0 +1,165 @@
+"""A damaged journal never stops the table: each kind of damage a full or failing SD card leaves
+(a row that is no longer JSON, bytes SQLite's quick check lets through, a result that cannot be,
+a table gone, a file SQLite cannot open at all), and the service starts, the other games work,
+and the page and the log say which game and why. Nothing damaged is overwritten."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from scoreboard.journal import Journal
+from scoreboard.session import TableSession
+from scoreboard.web import create_app
+from tests.helpers.web import TOKEN
+from tray.bus import Bus
+from tray.events import Pick
+
+HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"]]}
+
+
+def two_games(path: Path) -> None:
+    """Game 1 finished-ish with a hand, game 2 (the latest) with a hand; an Elite result."""
+    journal = Journal(path)
+    session = TableSession(journal, Bus())
+    session.new_game(["Ann", "Bo"])
+    session.submit(HAND)
+    session.new_game(["Cy", "Di"], confirm=True)
+    session.submit(HAND)
+    session.elite_won(["Ann", "Bo"], 1, "quick")
+    session.close()
+    journal.close()
+
+
+def damage(path: Path, sql: str, *args) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(sql, args)
+
+
+def started(path: Path) -> tuple[Journal, TestClient]:
+    journal = Journal(path)
+    client = TestClient(create_app(journal, Bus(), TOKEN))
+    client.headers["X-Table-Token"] = TOKEN
+    return journal, client
+
+
+@pytest.mark.parametrize(
+    ("sql", "args", "says"),
+    [
+        ('UPDATE entries SET entry = \'{"kind": "hand", "win\' WHERE id = 4', (), "not JSON"),
+        ("UPDATE entries SET entry = CAST(? AS TEXT) WHERE id = 4", (b'{"k\xff\xfe"}',), "UTF-8"),
+        ('UPDATE entries SET entry = \'{"kind": "hand", "winner": 7}\' WHERE id = 4', (), ""),
+        ("UPDATE entries SET entry = '[1, 2]' WHERE id = 4", (), "not an entry"),
+    ],
+    ids=["bad-json", "not-utf8", "impossible-hand", "not-an-object"],
+)
+def test_a_damaged_entry_sets_its_game_aside_and_the_table_carries_on(tmp_path, sql, args, says):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damage(path, sql, *args)
+    journal, client = started(path)
+    with client:
+        view = client.get("/api/view").json()
+        [problem] = view["journal"]["damaged"]
+        assert problem.startswith("game 2 is damaged") and says in problem
+        assert view["game"] is None  # set aside: not shown as the game in play
+        assert client.get("/api/games/1.json").status_code == 200  # the others work
+        new_game = {"players": ["Ed", "Flo"], "confirm": True}
+        assert client.post("/api/new-game", json=new_game).status_code == 200
+        assert client.post("/api/entry", json=HAND).status_code == 200
+    journal.close()
+    with sqlite3.connect(path) as db:  # left as it was found
+        row = db.execute("SELECT CAST(entry AS BLOB) FROM entries WHERE id = 4").fetchone()
+        assert row is not None
+
+
+def test_an_impossible_elite_result_is_set_aside(tmp_path, caplog):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damage(
+        path,
+        "INSERT INTO elite_results (t, players, winner, mode) VALUES (1, '[\"Ann\"]', 5, 'quick')",
+    )
+    damage(
+        path, "INSERT INTO elite_results (t, players, winner, mode) VALUES (1, '{bad', 0, 'quick')"
+    )
+    journal, client = started(path)
+    with client:
+        view = client.get("/api/view").json()
+        assert view["elite"]["games"] == 1  # the good one still counts
+        assert len([d for d in view["journal"]["damaged"] if "UNO Elite result" in d]) == 2
+    journal.close()
+    assert "UNO Elite result" in caplog.text
+
+
+@pytest.mark.parametrize("table", ["entries", "games", "elite_results", "moves", "meta"])
+def test_a_dropped_table_is_made_again_and_said(tmp_path, table):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA foreign_keys=OFF")
+        db.execute(f"DROP TABLE {table}")
+    journal, client = started(path)
+    with client:
+        view = client.get("/api/view").json()
+        assert any(f"lost its {table} table" in d for d in view["journal"]["damaged"])
+        assert (
+            client.post(
+                "/api/new-game", json={"players": ["Ed", "Flo"], "confirm": True}
+            ).status_code
+            == 200
+        )
+        assert client.post("/api/entry", json=HAND).status_code == 200
+    journal.close()
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda data: data[:100] + b"\x00" * 50 + data[150:],  # the header's page size gone
+        lambda data: data[: len(data) // 3],  # cut short
+        lambda data: b"SQLite format 3\x00" + bytes(range(256)) * 40,  # noise behind the magic
+    ],
+    ids=["header", "truncated", "noise"],
+)
+def test_a_file_sqlite_cannot_open_is_moved_aside_and_a_fresh_journal_starts(
+    tmp_path, spoil, caplog
+):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damaged = spoil(path.read_bytes())
+    path.write_bytes(damaged)
+    caplog.set_level(logging.WARNING)
+    journal, client = started(path)
+    with client:
+        view = client.get("/api/view").json()
+        [problem] = view["journal"]["damaged"]
+        assert "moved aside to" in problem and "a new journal was started" in problem
+        assert (
+            client.post(
+                "/api/new-game", json={"players": ["Ed", "Flo"], "confirm": True}
+            ).status_code
+            == 200
+        )
+    journal.close()
+    [aside] = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and p.suffix != ".log"]
+    assert aside.read_bytes() == damaged  # kept, never overwritten
+    assert f"moved aside to {aside}" in caplog.text
+
+
+def test_a_pick_still_reaches_a_table_whose_latest_game_is_damaged(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damage(path, "UPDATE entries SET entry = 'nope' WHERE id = 4")
+    journal = Journal(path)
+    bus = Bus()
+    session = TableSession(journal, bus)
+    bus.publish(Pick(seq=1, colour="red", t=time.time(), source="tray"))
+    assert session.view()["pick"]["colour"] == "red"
+    session.close()
+    journal.close()
