@@ -213,6 +213,19 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
         raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
 
 
+def refusal(h: Hand, pos: int, action: int) -> RuleError:
+    """Why `action`, which is not among `h.legal_actions()`, is refused: the check of its kind
+    names the rule it breaks (legality itself is membership in the legal actions)."""
+    decoded = A.decode(action)
+    if decoded.kind == Kind.UNKNOWN:
+        return RuleError("unknown", f"Unknown action {action}.")
+    try:
+        CHECKS[decoded.kind](h, pos, decoded)
+    except RuleError as broken:
+        return broken
+    return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
+
+
 def uno_first() -> RuleError:
     return RuleError(
         "uno-first",

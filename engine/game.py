@@ -18,13 +18,14 @@ from engine import cards as C
 from engine import notation, rulesets, scoring
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
+from engine.protocol import CHANCE, TERMINAL
 
-CHANCE = -1
-TERMINAL = -4
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
 
 class Game:
+    """A whole game at one table: implements `engine.protocol.GameState`."""
+
     def __init__(
         self,
         ruleset: str | rulesets.Ruleset = "disney",
@@ -132,6 +133,18 @@ class Game:
 
     def interjections(self) -> list[tuple[int, int]]:
         return [] if self.hand is None else self.hand.interjections()
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator): `engine.observer.seat_view` decides."""
+        from engine import observer  # (it reads a Game: imported when first asked)
+
+        return observer.seat_view(self, seat, frozenset(), tinker_bell=False)
+
+    def record(self) -> str:
+        """The replayable game record (JSON Lines), when this game records."""
+        from engine import record
+
+        return record.dumps(self)
 
     # ------------------------------------------------------------------ chance
     def start_hand(self, deck: Sequence[int], check: bool = True) -> None:

@@ -65,6 +65,10 @@ __all__ = [
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
 _KIND_OF: Final = A.KIND_OF
+_PLAYED_CARD: Final = A.CARD_OF
+_LAID_CARD: Final = A.CARD_OF
+_NAMED_COLOUR: Final = A.COLOUR_NAMED
+_UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
 _NUMBER: Final = effects.number  # the challengeable cards
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
@@ -575,21 +579,51 @@ class Hand:
             if seat is not None and seat != self.seats[pos]:
                 self._out_of_turn(action, seat)
                 return
-            if kind == Kind.UNKNOWN:
-                raise RuleError("unknown", f"Unknown action {action}.")
-            checks.CHECKS[kind](self, pos, A.decode(action))
-            _APPLY[kind](self, pos, action)
+            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+                checks.misplay(self, pos, A.decode(action))
+            elif action not in self.legal_actions():
+                raise checks.refusal(self, pos, action)
+            self.step(action)
+            return
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
     def step(self, action: int) -> None:
-        """Apply an action taken from `legal_actions()` for the player to move, without checking
-        it again: the simulation's fast path (the property tests prove every offered action is
-        legal, and `apply` runs the same changes after its checks)."""
-        if action < A.PROTECT:  # a play: most steps
-            self._do_play(self.to_move, action)
-        else:
+        """Apply one of `legal_actions()` for the player to move: the one place an action
+        changes the hand (`apply` runs it once the action is found legal; simulations and bots
+        call it with an action they took from `legal_actions()`)."""
+        if action >= A.PROTECT:
             _APPLY[_KIND_OF[action]](self, self.to_move, action)
+        else:  # a play: most steps
+            pos = self.to_move
+            card = _PLAYED_CARD[action]
+            hand = self.hands[pos]
+            if self.phase != PLAY_DRAWN:
+                self.stats.turns += 1
+                if self.catchable:
+                    self.catchable.clear()  # the next player has begun their turn
+            if card >= 64 and card in _DRAW4S:
+                self.draw4_reneged = self._reneged(hand, card)
+            hand.remove(card)
+            self.discard.append(card)
+            self.blocked_turns = 0
+            if card < 64:
+                self.colour = _COLOUR_OF[card]
+            elif self.names_colour[card]:
+                self.colour = _NAMED_COLOUR[action]
+            if not hand:
+                self._go_out(pos, self.effect_of[card])
+            else:
+                if len(hand) == 1 and not _UNO_SAID[action]:
+                    self.catchable.append(pos)
+                    if self.uno_to_go_out:
+                        self.uncalled.append(pos)
+                effect = self.effect_fn[card]
+                if effect is _NUMBER:  # the commonest card, inline: the next player's turn
+                    self.to_move = (pos + self.direction) % self.num_players
+                    self.phase = PLAY
+                else:
+                    effect(self, pos, card)  # engine.effects
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -600,9 +634,7 @@ class Hand:
         if self.jump_in and action < A.PROTECT and p is not None:
             checks.jump_in(self, p, A.decode(action))
             self.to_move = p  # "Play then continues as if that player had just
-            self._do_play(p, action)  # taken their turn."
-            if self.owed_draws or not self.draw:
-                self._settle_draws()
+            self.step(action)  # taken their turn."
             return
         who = self.names[p] if p is not None else f"seat {seat}"
         if action == A.CHALLENGE:
@@ -629,38 +661,6 @@ class Hand:
         return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
 
     # ---- changes: one per kind of action, run once the action is known to be legal
-    def _do_play(self, pos: int, action: int) -> None:
-        # The hottest path of a simulation reads the action's bits itself: card = action >> 3,
-        # named colour = (action >> 1) & 3, UNO = action & 1 (what `actions.decode` says).
-        card = action >> 3
-        hand = self.hands[pos]
-        if self.phase != PLAY_DRAWN:
-            self.stats.turns += 1
-            if self.catchable:
-                self.catchable.clear()  # the next player has begun their turn
-        if card >= 64 and card in _DRAW4S:
-            self.draw4_reneged = self._reneged(hand, card)
-        hand.remove(card)
-        self.discard.append(card)
-        self.blocked_turns = 0
-        if card < 64:
-            self.colour = _COLOUR_OF[card]
-        elif self.names_colour[card]:
-            self.colour = (action >> 1) & 3
-        if not hand:
-            self._go_out(pos, self.effect_of[card])
-            return
-        if len(hand) == 1 and not action & 1:
-            self.catchable.append(pos)
-            if self.uno_to_go_out:
-                self.uncalled.append(pos)
-        effect = self.effect_fn[card]
-        if effect is _NUMBER:  # the commonest card, inline: the next player's turn
-            self.to_move = (pos + self.direction) % self.num_players
-            self.phase = PLAY
-        else:
-            effect(self, pos, card)  # engine.effects
-
     def _do_draw(self, pos: int, action: int) -> None:
         self.stats.turns += 1
         if self.catchable:
@@ -692,13 +692,12 @@ class Hand:
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        # card = (action - PROTECT) >> 1, uno = action & 1 (`actions.decode`, read here directly)
         self.villain_queue.pop(0)
-        if not self._lay(pos, (action - A.PROTECT) >> 1, bool(action & 1)):
+        if not self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
             self.villain_next()
 
     def _do_discard(self, pos: int, action: int) -> None:
-        if self._lay(pos, (action - A.DISCARD) >> 1, bool(action & 1)):
+        if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
             return
         if _OF_COLOUR[self.tinker_colour].isdisjoint(self.hands[pos]):
             self.pass_turn(pos, 1)
@@ -1180,7 +1179,6 @@ _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
 
 _Apply = Callable[[Hand, int, int], None]
 _APPLY_BY_KIND: Final[dict[Kind, _Apply]] = {
-    Kind.PLAY: Hand._do_play,
     Kind.PROTECT: Hand._do_protect,
     Kind.DISCARD: Hand._do_discard,
     Kind.DRAW: Hand._do_draw,
