@@ -107,20 +107,6 @@ class Game:
             return []
         return h.legal_actions()
 
-    def num_legal(self) -> int:
-        """How many legal actions the player to move has (choose one with `legal_action`)."""
-        h = self.hand
-        if h is None or self.sheet.over:
-            return 0
-        return h.num_legal()
-
-    def legal_action(self, index: int) -> int:
-        """The `index`-th legal action, without the caller keeping a list."""
-        h = self.hand
-        if h is None or self.sheet.over:
-            raise IndexError("no legal actions: no hand is being played")
-        return h.legal_action(index)
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At Tinker Bell's pick: `(action, probability)` for her four colours, equally likely;
         `apply_action` takes the chosen one (a generic chance node, as in OpenSpiel). New decks,
@@ -385,24 +371,15 @@ class Game:
         )
 
     def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
-        """Cards worth points per card collected (Elvis's Vegas: "Count up the number of cards
-        you collected and multiply it by ten"). Standard scoring collects the other hands (the
-        other team's with partners); lowest and challenge scoring charge each their own hand."""
-        per = self.rules.collected_value
-        if self.options.get("scoring", "standard") == "standard":
-            team = {winner}
-            if self.options.get("partners"):
-                team.add(scoring.partner(winner))
-            elif self.options.get("partners_rotation"):
-                team.update(scoring.rotation_team(winner, self.sheet.hands))
-            collected = sum(len(c) for p, c in enumerate(h.hands) if h.seats[p] not in team)
-        else:
-            collected = None
-        for pos, seat in enumerate(h.seats):
-            cards = h.hands[pos]
-            value = sum(per.get(c, 0) for c in cards)
-            if value:
-                held[seat] += value * (len(cards) if collected is None else collected)
+        team = {winner}
+        if self.options.get("partners"):
+            team.add(scoring.partner(winner))
+        elif self.options.get("partners_rotation"):
+            team.update(scoring.rotation_team(winner, self.sheet.hands))
+        cards = {seat: h.hands[pos] for pos, seat in enumerate(h.seats)}
+        per_card = self.rules.collected_value
+        for seat, points in scoring.collected_points(per_card, self.options, cards, team).items():
+            held[seat] += points
 
     def clone(self) -> Game:
         g = Game.__new__(Game)

@@ -90,7 +90,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
     decisions = 0
     while h.phase != OVER:
-        if h.catchable or h.challenge_open or h.jump_in:
+        if h.catchable or h.challenge_open or h.variant.jump_in:
             decisions += _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break
@@ -147,21 +147,21 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     (tests/engine/test_playout.py holds both ways equal). A change to those rules must be made
     here too."""
     draw = rng.random
-    inline = _inline_plays(h.effect_fn)
+    inline = _inline_plays(h.variant.effect_fn)
     matching, of_colour = _MATCHING, _OF_COLOUR
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
-    effect_of = h.effect_of
+    effect_of = h.variant.effect_of
     after_tinker_bell = AFTER_TINKER_BELL
-    colour_wild_set = h.colour_wild_set
-    colour_wilds = h.colour_wilds
-    when_playable = h.draw_when_playable
-    must_play_drawn = h.must_play_drawn
-    may_take = h.villain_may_take
-    keep_drawing = h.keep_drawing
-    to_go_out = h.uno_to_go_out  # (only then may a player hold one card uncalled)
-    names_colour = h.names_colour
-    jump_in = h.jump_in
+    colour_wild_set = h.variant.colour_wild_set
+    colour_wilds = h.variant.colour_wilds
+    when_playable = h.variant.draw_when_playable
+    must_play_drawn = h.variant.must_play_drawn
+    may_take = h.variant.villain_may_take
+    keep_drawing = h.variant.keep_drawing
+    to_go_out = h.variant.uno_to_go_out  # (only then may a player hold one card uncalled)
+    names_colour = h.variant.names_colour
+    jump_in = h.variant.jump_in
     seats, pos_of = h.seats, h.pos_of
     stats = h.stats
     discard = h.discard
