@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from engine.hand import Hand
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_RANK_OF: Final = C.RANK_OF
 
 
 def play(h: Hand, pos: int, d: Decoded) -> None:
@@ -52,7 +51,7 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
             f"After drawing, only the card drawn ({C.name(h.drawn_card)}) may be played",
         )
     top = h.discard[-1]
-    if not (card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]):
+    if card not in C.matching(h.colour, top):
         raise h.refusal(  # (in RESPOND `stacks` has checked the match already)
             "match",
             f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[h.colour]} in play)",
@@ -157,7 +156,7 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
     if card >= C.NCARDS or card not in h.hands[pos]:
         raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)}.")
     top = h.discard[-1]
-    if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]:
+    if card in C.matching(h.colour, top):
         raise RuleError("misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card.")
 
 

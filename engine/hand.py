@@ -277,10 +277,8 @@ class Hand:
 
     def playable(self, pos: int) -> list[int]:
         """Cards in `pos`'s hand that may be laid on the discard pile now."""
-        colour, rank = self.colour, _RANK_OF[self.discard[-1]]
-        return [
-            c for c in self.hands[pos] if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank
-        ]
+        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        return [c for c in self.hands[pos] if c in matching]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At Tinker Bell's pick: the four colours as PICK actions, equally likely (OpenSpiel's
@@ -517,8 +515,7 @@ class Hand:
         self.hands[pos].append(card)
         if self.uncalled and pos in self.uncalled:
             self.uncalled.remove(pos)
-        top = self.discard[-1]
-        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
+        if card in _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]:
             self.drawn_card = card
             self.phase = PLAY_DRAWN
         elif self.variant.keep_drawing and not self.playable(pos):
@@ -630,13 +627,9 @@ class Hand:
         others = list(hand)
         others.remove(card)
         if self.variant.renege_test:
-            rank = _RANK_OF[self.discard[-1]]
+            matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
             wilds = self.variant.renege_test == RenegeTest.PLAYABLE  # MATCHING does not count wilds
-            return any(
-                (c >= 64 and wilds)
-                or (c < 64 and (_COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank))
-                for c in others
-            )
+            return any(c in matching and (wilds or c < 64) for c in others)
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
     def _go_out(self, pos: int, effect: str) -> None:
@@ -666,7 +659,7 @@ class Hand:
             self.variant.stacking == Stacking.MIXED and effect in effects.STACKABLE
         ):
             return False
-        return card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]
+        return card in _MATCHING[self.colour * 80 + _RANK_OF[top]]
 
     def silenced(self, pos: int) -> bool:
         """Classic: holding one card without having called UNO, so it may not be played."""
@@ -992,22 +985,9 @@ def variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
     return known
 
 
-_REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]
 _OF_COLOUR: Final = C.CARDS_OF_COLOUR
 """The cards of each colour (Tinker Bell's: who must protect or may discard)."""
-_WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
-_OF_RANK: Final = [
-    frozenset(c for c in _REAL_CARDS if c < 64 and _RANK_OF[c] == rank) for rank in range(16)
-]
-_MATCHING: Final = [
-    _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS), _OF_RANK[rank])
-    if rank < 16
-    else _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS))
-    if rank >= 64
-    else _WILD_CARDS  # no card has this rank
-    for colour in range(4)
-    for rank in range(80)
-]
+_MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
 _COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
