@@ -107,8 +107,11 @@ def matches(card_id: int, colour_in_play: int, top_rank: int) -> bool:
     return card_id >= 64 or COLOUR_OF[card_id] == colour_in_play or RANK_OF[card_id] == top_rank
 
 
+_NO_CARDS: frozenset[int] = frozenset()
 MATCHING = [
     frozenset(c for c in range(NCARDS) if CODE_OF[c] and matches(c, colour_, rank))
+    if rank in RANK_OF  # (a top card's rank: 0-15, or a wild's own id)
+    else _NO_CARDS
     for colour_ in range(BLACK + 1)
     for rank in range(80)
 ]
