@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
 from digital.paced import PacedLink, human_seats
+from engine import actions as A
 from engine import cards as C
 from engine.bots import Bot
 from engine.game import Game
@@ -152,7 +153,8 @@ class EngineLink(PacedLink):
 
     def _take(self, pick: Pick) -> None:
         with self.lock:
-            self.game.apply_tinker_bell(C.colour(pick.colour))
+            # a chance outcome, through the one `apply_action` (engine.protocol)
+            self.game.apply_action(A.PICK + C.colour(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 

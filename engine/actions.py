@@ -136,6 +136,17 @@ KIND_OF: Final = _kinds()
 """The kind of every action below SIZE, by index: the rules' dispatch on the hot path."""
 
 
+CARD_OF: Final = tuple(
+    [a >> 3 for a in range(PROTECT)] + [(a % 1000) >> 1 for a in range(PROTECT, DRAW)]
+)
+"""`decode(action).card` of every action with a card (plays, protections, discards), by
+index: what the rules' hot path reads (tests/engine/test_actions.py holds it to `decode`)."""
+COLOUR_NAMED: Final = tuple([(a >> 1) & 3 for a in range(PROTECT)] + [0] * (DRAW - PROTECT))
+"""`decode(action).colour` of every action with a card, by index."""
+UNO_SAID: Final = tuple([bool(a & 1) for a in range(DRAW)])
+"""`decode(action).uno` of every action with a card, by index."""
+
+
 def kind(action: int) -> Kind:
     return KIND_OF[action] if 0 <= action < SIZE else Kind.UNKNOWN
 

@@ -100,10 +100,24 @@ def colour(name_: object) -> int:
     raise CardError(f"unknown colour {name_!r} (colours are {', '.join(COLOURS)})")
 
 
-def is_wild(card_id: int) -> bool:
-    return card_id >= 64
-
-
 def matches(card_id: int, colour_in_play: int, top_rank: int) -> bool:
-    """Disney/classic matching: by colour, by number or word, or any wild."""
+    """The matching rule of every ruleset: by colour, by number or word, or any wild ("Match
+    the top card on the DISCARD pile either by number, color or word"). Read through
+    `MATCHING`, worked out from it once."""
     return card_id >= 64 or COLOUR_OF[card_id] == colour_in_play or RANK_OF[card_id] == top_rank
+
+
+_NO_CARDS: frozenset[int] = frozenset()
+MATCHING = [
+    frozenset(c for c in range(NCARDS) if CODE_OF[c] and matches(c, colour_, rank))
+    if rank in RANK_OF  # (a top card's rank: 0-15, or a wild's own id)
+    else _NO_CARDS
+    for colour_ in range(BLACK + 1)
+    for rank in range(80)
+]
+"""The cards that match, by colour in play * 80 + the top card's rank (`matching`)."""
+
+
+def matching(colour_in_play: int, top_card: int) -> frozenset[int]:
+    """The cards that may be laid on `top_card` with `colour_in_play` (`matches`)."""
+    return MATCHING[colour_in_play * 80 + RANK_OF[top_card]]

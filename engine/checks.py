@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from engine.hand import Hand
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_RANK_OF: Final = C.RANK_OF
 
 
 def play(h: Hand, pos: int, d: Decoded) -> None:
@@ -52,12 +51,12 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
             f"After drawing, only the card drawn ({C.name(h.drawn_card)}) may be played",
         )
     top = h.discard[-1]
-    if not (card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]):
+    if card not in C.matching(h.colour, top):
         raise h.refusal(  # (in RESPOND `stacks` has checked the match already)
             "match",
             f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[h.colour]} in play)",
         )
-    if d.colour and not h.names_colour[card]:
+    if d.colour and not h.variant.names_colour[card]:
         raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
     if d.uno and len(hand) != 2:
         raise h.refusal("uno-call", "UNO is called as you play your next-to-last card")
@@ -78,14 +77,14 @@ def discard(h: Hand, pos: int, d: Decoded) -> None:
 def draw(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PLAY:
         raise RuleError("phase", h.phase_hint("draw"))
-    if not h.draw_when_playable and h.playable(pos) and not h.silenced(pos):
+    if not h.variant.draw_when_playable and h.playable(pos) and not h.silenced(pos):
         raise h.refusal("draw-when-stuck", "You have a card that matches, so you may not draw")
 
 
 def pass_(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PLAY_DRAWN:
         raise RuleError("phase", "You can keep a card only right after drawing it.")
-    if h.must_play_drawn:
+    if h.variant.must_play_drawn:
         raise h.refusal(
             "must-play-drawn",
             f"You drew {C.name(h.drawn_card)} and can play it, so you must play it",
@@ -100,7 +99,7 @@ def done(h: Hand, pos: int, d: Decoded) -> None:
 def take(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PROTECT and h.phase != RESPOND:
         raise RuleError("phase", h.phase_hint("take the cards"))
-    if h.phase == PROTECT and not h.villain_may_take:
+    if h.phase == PROTECT and not h.variant.villain_may_take:
         colour = C.COLOURS[h.tinker_colour]
         raise RuleError(
             "protect-must",
@@ -112,7 +111,7 @@ def take(h: Hand, pos: int, d: Decoded) -> None:
 
 def challenge(h: Hand, pos: int, d: Decoded) -> None:
     """In RESPOND only: a challenge in any other phase is out of turn (`_interject`)."""
-    if h.effect_of[h.discard[-1]] != "wild_draw4":
+    if h.variant.effect_of[h.discard[-1]] != "wild_draw4":
         raise RuleError(
             "challenge-window",
             "Only a Wild Draw 4 can be challenged, by the player who must draw, before they draw.",
@@ -129,7 +128,7 @@ def target(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError("phase", h.phase_hint("choose a player"))
     target = h.pos_of.get(d.seat)
     if target is None or target == pos:
-        if h.effect_of[h.trigger] == "swap_hands":
+        if h.variant.effect_of[h.trigger] == "swap_hands":
             raise RuleError(
                 "swap-target",
                 'Choose another player at the table to swap hands with ("swap hands '
@@ -146,17 +145,18 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
     """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
     more cards from the Stock"."""
     card = d.card
-    if not h.rules.misplay_penalty:
+    if not h.variant.rules.misplay_penalty:
         raise RuleError(
             "misplay",
-            f"The {h.rules.title} rules have no penalty for a wrong card: it is simply taken back.",
+            f"The {h.variant.rules.title} rules have no penalty for a wrong card: it is simply "
+            "taken back.",
         )
     if h.phase != PLAY:
         raise RuleError("phase", h.phase_hint("lay a card"))
     if card >= C.NCARDS or card not in h.hands[pos]:
         raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)}.")
     top = h.discard[-1]
-    if card >= 64 or _COLOUR_OF[card] == h.colour or _RANK_OF[card] == _RANK_OF[top]:
+    if card in C.matching(h.colour, top):
         raise RuleError("misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card.")
 
 
@@ -211,6 +211,19 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
         )
     if d.uno and len(hand) != 2:
         raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
+
+
+def refusal(h: Hand, pos: int, action: int) -> RuleError:
+    """Why `action`, which is not among `h.legal_actions()`, is refused: the check of its kind
+    names the rule it breaks (legality itself is membership in the legal actions)."""
+    decoded = A.decode(action)
+    if decoded.kind == Kind.UNKNOWN:
+        return RuleError("unknown", f"Unknown action {action}.")
+    try:
+        CHECKS[decoded.kind](h, pos, decoded)
+    except RuleError as broken:
+        return broken
+    return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
 
 
 def uno_first() -> RuleError:

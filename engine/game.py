@@ -18,13 +18,14 @@ from engine import cards as C
 from engine import notation, rulesets, scoring
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
+from engine.protocol import CHANCE, TERMINAL
 
-CHANCE = -1
-TERMINAL = -4
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
 
 class Game:
+    """A whole game at one table: implements `engine.protocol.GameState`."""
+
     def __init__(
         self,
         ruleset: str | rulesets.Ruleset = "disney",
@@ -106,20 +107,6 @@ class Game:
             return []
         return h.legal_actions()
 
-    def num_legal(self) -> int:
-        """How many legal actions the player to move has (choose one with `legal_action`)."""
-        h = self.hand
-        if h is None or self.sheet.over:
-            return 0
-        return h.num_legal()
-
-    def legal_action(self, index: int) -> int:
-        """The `index`-th legal action, without the caller keeping a list."""
-        h = self.hand
-        if h is None or self.sheet.over:
-            raise IndexError("no legal actions: no hand is being played")
-        return h.legal_action(index)
-
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At Tinker Bell's pick: `(action, probability)` for her four colours, equally likely;
         `apply_action` takes the chosen one (a generic chance node, as in OpenSpiel). New decks,
@@ -132,6 +119,18 @@ class Game:
 
     def interjections(self) -> list[tuple[int, int]]:
         return [] if self.hand is None else self.hand.interjections()
+
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator): `engine.observer.seat_view` decides."""
+        from engine import observer  # (it reads a Game: imported when first asked)
+
+        return observer.seat_view(self, seat, frozenset(), tinker_bell=False)
+
+    def record(self) -> str:
+        """The replayable game record (JSON Lines), when this game records."""
+        from engine import record
+
+        return record.dumps(self)
 
     # ------------------------------------------------------------------ chance
     def start_hand(self, deck: Sequence[int], check: bool = True) -> None:
@@ -372,24 +371,15 @@ class Game:
         )
 
     def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
-        """Cards worth points per card collected (Elvis's Vegas: "Count up the number of cards
-        you collected and multiply it by ten"). Standard scoring collects the other hands (the
-        other team's with partners); lowest and challenge scoring charge each their own hand."""
-        per = self.rules.collected_value
-        if self.options.get("scoring", "standard") == "standard":
-            team = {winner}
-            if self.options.get("partners"):
-                team.add(scoring.partner(winner))
-            elif self.options.get("partners_rotation"):
-                team.update(scoring.rotation_team(winner, self.sheet.hands))
-            collected = sum(len(c) for p, c in enumerate(h.hands) if h.seats[p] not in team)
-        else:
-            collected = None
-        for pos, seat in enumerate(h.seats):
-            cards = h.hands[pos]
-            value = sum(per.get(c, 0) for c in cards)
-            if value:
-                held[seat] += value * (len(cards) if collected is None else collected)
+        team = {winner}
+        if self.options.get("partners"):
+            team.add(scoring.partner(winner))
+        elif self.options.get("partners_rotation"):
+            team.update(scoring.rotation_team(winner, self.sheet.hands))
+        cards = {seat: h.hands[pos] for pos, seat in enumerate(h.seats)}
+        per_card = self.rules.collected_value
+        for seat, points in scoring.collected_points(per_card, self.options, cards, team).items():
+            held[seat] += points
 
     def clone(self) -> Game:
         g = Game.__new__(Game)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from engine import actions as A
 from engine import cards as C
@@ -65,6 +65,10 @@ __all__ = [
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
 _KIND_OF: Final = A.KIND_OF
+_PLAYED_CARD: Final = A.CARD_OF
+_LAID_CARD: Final = A.CARD_OF
+_NAMED_COLOUR: Final = A.COLOUR_NAMED
+_UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
 _NUMBER: Final = effects.number  # the challengeable cards
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
@@ -89,113 +93,68 @@ class Stacking(IntEnum):
 class Hand:
     """A hand from the deal to the moment someone goes out (or nobody can move)."""
 
+    # The state, field by field: the one list (tests/engine/test_hand_fields.py holds
+    # `__slots__` and `clone` to it). What the rules and the table's
+    # options make of every hand is shared, in `variant`.
+    variant: Variant  # the ruleset and options (immutable, shared by every hand at a table)
+    seats: tuple[int, ...]  # the seat of each position (positions 0..n-1, in order of play)
+    pos_of: dict[int, int]  # the position of each seat
+    names: tuple[str, ...]  # each position's player
+    num_players: int
+    hands: list[list[int]]  # the cards each player holds, in the order received
+    draw: list[int]  # the DRAW pile, its top card last
+    discard: list[int]  # the DISCARD pile, its top card last
+    deal_top: int  # the card first turned up
+    colour: int  # the colour in play
+    direction: int  # 1: to the left, -1: to the right
+    phase: int  # what the hand waits for (`engine.phases`)
+    to_move: int  # the position whose move it is (or who is protecting, discarding ...)
+    actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
+    trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
+    tinker_colour: int  # Tinker Bell's last pick (-1 before any)
+    owed_draws: list[list[int]]  # [position, cards] still to be drawn, in order
+    pending_draws: int  # a draw card's penalty while its victim may challenge or stack
+    villain_queue: list[int]  # players still to protect or draw after a Villain Draw 4
+    challenge_open: bool  # may a Villain Draw 4 just played still be challenged?
+    catchable: list[int]  # players who may be caught holding one card without calling UNO
+    uncalled: list[int]  # (classic) players holding one card who never called UNO
+    resume_phase: int  # the phase to return to after a reshuffle
+    blocked_turns: int  # turns in a row with nothing to draw anywhere
+    drawn_card: int  # the card just drawn, while it may be played
+    draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
+    winner: int  # the position that went out (-1 until then)
+    stats: HandStats  # what a simulation counts
+
     __slots__ = (
         "actor",
         "blocked_turns",
         "catchable",
         "challenge_open",
         "colour",
-        "colour_wild_set",
-        "colour_wilds",
         "deal_top",
         "direction",
         "discard",
         "draw",
         "draw4_reneged",
-        "draw_when_playable",
         "drawn_card",
-        "effect_fn",
-        "effect_of",
         "hands",
-        "jump_in",
-        "keep_drawing",
-        "must_play_drawn",
         "names",
-        "names_colour",
         "num_players",
-        "options",
         "owed_draws",
         "pending_draws",
         "phase",
         "pos_of",
-        "renege_test",
         "resume_phase",
-        "rules",
         "seats",
-        "stacking",
         "stats",
         "tinker_colour",
         "to_move",
         "trigger",
         "uncalled",
-        "uno_penalty",
-        "uno_to_go_out",
-        "villain_may_take",
+        "variant",
         "villain_queue",
-        "villain_skips_next",
         "winner",
-    )
-    # The state, field by field:
-    #   hands[pos]          the cards each player holds, in the order received
-    #   draw, discard       the piles (draw: the top card last; discard: the top card last)
-    #   to_move             the position whose move it is (or who is protecting, discarding ...)
-    #   actor               the player whose card is being resolved (Tinker Bell, Vegas, stacks)
-    #   trigger             that card (the Draw 2, Villain Draw 4, swap card ...)
-    #   tinker_colour       Tinker Bell's last pick (-1 before any)
-    #   owed_draws          [position, cards] still to be drawn, in order
-    #   pending_draws       a draw card's penalty while its victim may challenge or stack
-    #   villain_queue       players still to protect or draw after a Villain Draw 4
-    #   catchable           players who may be caught holding one card without calling UNO
-    #   uncalled            (classic) players holding one card who never called UNO
-    #   resume_phase        the phase to return to after a reshuffle
-    #   blocked_turns       turns in a row with nothing to draw anywhere
-    #   drawn_card          the card just drawn, while it may be played
-    #   draw4_reneged       would a challenge of the Draw 4 just played succeed?
-
-    actor: int
-    blocked_turns: int
-    challenge_open: bool
-    colour: int
-    deal_top: int
-    direction: int
-    draw4_reneged: bool
-    draw_when_playable: bool
-    drawn_card: int
-    jump_in: bool
-    keep_drawing: bool
-    must_play_drawn: bool
-    num_players: int
-    pending_draws: int
-    phase: int
-    renege_test: RenegeTest
-    resume_phase: int
-    stacking: Stacking
-    tinker_colour: int
-    to_move: int
-    trigger: int
-    uno_penalty: int
-    uno_to_go_out: bool
-    villain_may_take: bool
-    villain_skips_next: bool
-    winner: int
-    rules: Ruleset
-    options: Mapping[str, Any]
-    seats: tuple[int, ...]
-    pos_of: dict[int, int]
-    names: tuple[str, ...]
-    hands: list[list[int]]
-    draw: list[int]
-    discard: list[int]
-    owed_draws: list[list[int]]
-    villain_queue: list[int]
-    catchable: list[int]
-    uncalled: list[int]
-    effect_of: tuple[str, ...]
-    effect_fn: tuple[effects.Effect, ...]
-    names_colour: tuple[bool, ...]
-    colour_wilds: tuple[int, ...]
-    colour_wild_set: frozenset[int]
-    stats: HandStats
+    )  # fmt: skip
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -215,11 +174,13 @@ class Hand:
         """
         h = cls()
         n = len(seats)
-        h.rules, h.options, h.num_players = rules, opts, n
+        h.variant = variant_of(rules, opts)
+        h.num_players = n
         h.seats = tuple(seats)
         h.pos_of = {s: p for p, s in enumerate(seats)}
         h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
-        h._take_rules(rules, opts)
+        h.pending_draws = 0
+        h.uncalled = []
         size = rules.hand_size
         if len(deck) <= size * n:
             raise RuleError("dealing", f"{len(deck)} cards are too few to deal {size} to {n}")
@@ -249,31 +210,9 @@ class Hand:
         h._settle_draws()
         return h
 
-    def _take_rules(self, rules: Ruleset, opts: Mapping[str, Any]) -> None:
-        """The ruleset's card effects and the table's options, read once for the whole hand."""
-        (
-            self.effect_of,
-            self.effect_fn,
-            self.names_colour,
-            self.colour_wilds,
-            self.colour_wild_set,
-            self.draw_when_playable,
-            self.must_play_drawn,
-            self.villain_skips_next,
-            self.villain_may_take,
-            self.renege_test,
-            self.stacking,
-            self.jump_in,
-            self.keep_drawing,
-            self.uno_to_go_out,
-            self.uno_penalty,
-        ) = _table_rules(rules, opts)
-        self.pending_draws = 0
-        self.uncalled = []
-
     def _first_discard(self, dealer: int, top: int) -> None:
         """What the card turned up does, by the ruleset's first-discard table."""
-        how = self.rules.first_discard.get(self.effect_of[top])
+        how = self.variant.rules.first_discard.get(self.variant.effect_of[top])
         n = self.num_players
         if how is None:
             return  # the player to the dealer's left plays first, on the card as it is
@@ -301,124 +240,36 @@ class Hand:
             self.phase = TINKER
             self.trigger = top
         else:
-            raise ValueError(f"unknown first-discard rule {how!r} in {self.rules.name}")
+            raise ValueError(f"unknown first-discard rule {how!r} in {self.variant.rules.name}")
 
     def clone(self) -> Hand:
-        """An independent copy (search and trial replays play on it; the rules and tables are
-        shared, being never changed)."""
+        """An independent copy (search and trial replays play on it; the variant, seats and
+        names are shared, being never changed)."""
         h = Hand()
-        h.actor = self.actor
-        h.blocked_turns = self.blocked_turns
-        h.challenge_open = self.challenge_open
-        h.colour = self.colour
-        h.colour_wilds = self.colour_wilds
-        h.colour_wild_set = self.colour_wild_set
-        h.deal_top = self.deal_top
-        h.direction = self.direction
-        h.draw4_reneged = self.draw4_reneged
-        h.draw_when_playable = self.draw_when_playable
-        h.drawn_card = self.drawn_card
-        h.effect_fn = self.effect_fn
-        h.effect_of = self.effect_of
-        h.jump_in = self.jump_in
-        h.keep_drawing = self.keep_drawing
-        h.must_play_drawn = self.must_play_drawn
-        h.names = self.names
-        h.names_colour = self.names_colour
+        h.variant, h.seats, h.pos_of, h.names = self.variant, self.seats, self.pos_of, self.names
         h.num_players = self.num_players
-        h.options = self.options
-        h.pending_draws = self.pending_draws
-        h.phase = self.phase
-        h.pos_of = self.pos_of
-        h.renege_test = self.renege_test
-        h.resume_phase = self.resume_phase
-        h.rules = self.rules
-        h.seats = self.seats
-        h.stacking = self.stacking
-        h.tinker_colour = self.tinker_colour
-        h.to_move = self.to_move
-        h.trigger = self.trigger
-        h.uno_penalty = self.uno_penalty
-        h.uno_to_go_out = self.uno_to_go_out
-        h.villain_may_take = self.villain_may_take
-        h.villain_skips_next = self.villain_skips_next
-        h.winner = self.winner
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
-        h.catchable, h.villain_queue = list(self.catchable), list(self.villain_queue)
-        h.uncalled = list(self.uncalled)
+        h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
+        h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
+        h.tinker_colour = self.tinker_colour
         h.owed_draws = [list(x) for x in self.owed_draws]
+        h.pending_draws = self.pending_draws
+        h.villain_queue = list(self.villain_queue)
+        h.challenge_open = self.challenge_open
+        h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
+        h.resume_phase, h.blocked_turns = self.resume_phase, self.blocked_turns
+        h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
+        h.winner = self.winner
         h.stats = self.stats.copy()
         return h
 
     # ------------------------------------------------------------------ reading
-    @property
-    def top(self) -> int:
-        return self.discard[-1]
-
-    @property
-    def cur(self) -> int:
-        """The position to move (the name this field had before `to_move`)."""
-        return self.to_move
-
-    @cur.setter
-    def cur(self, pos: int) -> None:
-        self.to_move = pos
-
-    @property
-    def k(self) -> int:
-        """The number of players (the name this field had before `num_players`)."""
-        return self.num_players
-
-    @property
-    def turns(self) -> int:
-        return self.stats.turns
-
-    # Read-only names the fields had before they were renamed for legibility (issue 9), for code
-    # written against them.
-    @property
-    def tb_colour(self) -> int:
-        return self.tinker_colour
-
-    @property
-    def fx(self) -> tuple[str, ...]:
-        return self.effect_of
-
-    @property
-    def namer(self) -> tuple[bool, ...]:
-        return self.names_colour
-
-    @property
-    def drawn(self) -> int:
-        return self.drawn_card
-
-    @property
-    def pending(self) -> int:
-        return self.pending_draws
-
-    @property
-    def owed(self) -> list[list[int]]:
-        return self.owed_draws
-
-    @property
-    def queue(self) -> list[int]:
-        return self.villain_queue
-
-    @property
-    def opts(self) -> Mapping[str, Any]:
-        return self.options
-
-    def current_seat(self) -> int:
-        return self.seats[self.to_move]
-
-    def is_chance(self) -> bool:
-        return TINKER <= self.phase <= SHUFFLE
-
     def is_over(self) -> bool:
         return self.phase == OVER
 
     def points_left(self, pos: int) -> int:
-        points = self.rules.points
+        points = self.variant.rules.points
         total = 0
         for card in self.hands[pos]:
             total += points[card]
@@ -426,10 +277,8 @@ class Hand:
 
     def playable(self, pos: int) -> list[int]:
         """Cards in `pos`'s hand that may be laid on the discard pile now."""
-        colour, rank = self.colour, _RANK_OF[self.discard[-1]]
-        return [
-            c for c in self.hands[pos] if c >= 64 or _COLOUR_OF[c] == colour or _RANK_OF[c] == rank
-        ]
+        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        return [c for c in self.hands[pos] if c in matching]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At Tinker Bell's pick: the four colours as PICK actions, equally likely (OpenSpiel's
@@ -449,49 +298,41 @@ class Hand:
             if len(hand) == 2:
                 acts: list[int] = []
                 for c in playable:
-                    _variants(acts, c, True, self.names_colour)
+                    _variants(acts, c, True, self.variant.names_colour)
             else:
                 acts = [c << 3 for c in playable]
-                if not self.colour_wild_set.isdisjoint(playable):
-                    for w in self.colour_wilds:  # a Wild names a colour: four actions
+                if not self.variant.colour_wild_set.isdisjoint(playable):
+                    for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
                         if w in playable:
                             acts.remove(w << 3)
                             acts += _COLOUR_PLAYS[w]
                 if self.uncalled and self.to_move in self.uncalled:
                     acts = []  # "not allowed to discard his last card until he does so"
-            if not acts or self.draw_when_playable:
+            if not acts or self.variant.draw_when_playable:
                 acts.append(A.DRAW)
             return acts
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
 
-    def num_legal(self) -> int:
-        """How many legal actions there are (a bot chooses by index without keeping a list)."""
-        return len(self.legal_actions())
-
-    def legal_action(self, index: int) -> int:
-        """The `index`-th of `legal_actions()`."""
-        return self.legal_actions()[index]
-
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
         acts: list[int] = []
-        if self.stacking and not (self.uncalled and self.to_move in self.uncalled):
+        if self.variant.stacking and not (self.uncalled and self.to_move in self.uncalled):
             two = len(hand) == 2
             for c in set(hand):
                 if self.stacks(c):
-                    _variants(acts, c, two, self.names_colour)
+                    _variants(acts, c, two, self.variant.names_colour)
         acts.append(A.TAKE)
-        if self.effect_of[self.discard[-1]] == "wild_draw4":
+        if self.variant.effect_of[self.discard[-1]] == "wild_draw4":
             acts.append(A.CHALLENGE)
         return acts
 
     def _legal_after_drawing(self) -> list[int]:
         acts: list[int] = []
         two = len(self.hands[self.to_move]) == 2
-        _variants(acts, self.drawn_card, two, self.names_colour)
-        if not self.must_play_drawn:
+        _variants(acts, self.drawn_card, two, self.variant.names_colour)
+        if not self.variant.must_play_drawn:
             acts.append(A.PASS)
         return acts
 
@@ -508,7 +349,7 @@ class Hand:
                 acts.append(base + c * 2 + 1)
         if not protecting:
             acts.append(A.DONE)
-        elif self.villain_may_take:
+        elif self.variant.villain_may_take:
             acts.append(A.TAKE)
         return acts
 
@@ -525,7 +366,7 @@ class Hand:
         """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
         with the Jump-In house rule a play of the identical card."""
         if self.phase == OVER or not (
-            self.catchable or self.challenge_open or self.jump_in or self.uncalled
+            self.catchable or self.challenge_open or self.variant.jump_in or self.uncalled
         ):
             return []
         seats, n = self.seats, self.num_players
@@ -538,7 +379,7 @@ class Hand:
                 out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
         if self.challenge_open:
             out.extend((seats[q], A.CHALLENGE) for q in range(n) if q != self.actor)
-        if self.jump_in and (self.phase == PLAY or self.phase == RESPOND):
+        if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
             if top < 64:
                 for q, held in enumerate(self.hands):
@@ -575,21 +416,51 @@ class Hand:
             if seat is not None and seat != self.seats[pos]:
                 self._out_of_turn(action, seat)
                 return
-            if kind == Kind.UNKNOWN:
-                raise RuleError("unknown", f"Unknown action {action}.")
-            checks.CHECKS[kind](self, pos, A.decode(action))
-            _APPLY[kind](self, pos, action)
+            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+                checks.misplay(self, pos, A.decode(action))
+            elif action not in self.legal_actions():
+                raise checks.refusal(self, pos, action)
+            self.step(action)
+            return
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
     def step(self, action: int) -> None:
-        """Apply an action taken from `legal_actions()` for the player to move, without checking
-        it again: the simulation's fast path (the property tests prove every offered action is
-        legal, and `apply` runs the same changes after its checks)."""
-        if action < A.PROTECT:  # a play: most steps
-            self._do_play(self.to_move, action)
-        else:
+        """Apply one of `legal_actions()` for the player to move: the one place an action
+        changes the hand (`apply` runs it once the action is found legal; simulations and bots
+        call it with an action they took from `legal_actions()`)."""
+        if action >= A.PROTECT:
             _APPLY[_KIND_OF[action]](self, self.to_move, action)
+        else:  # a play: most steps
+            pos = self.to_move
+            card = _PLAYED_CARD[action]
+            hand = self.hands[pos]
+            if self.phase != PLAY_DRAWN:
+                self.stats.turns += 1
+                if self.catchable:
+                    self.catchable.clear()  # the next player has begun their turn
+            if card >= 64 and card in _DRAW4S:
+                self.draw4_reneged = self._reneged(hand, card)
+            hand.remove(card)
+            self.discard.append(card)
+            self.blocked_turns = 0
+            if card < 64:
+                self.colour = _COLOUR_OF[card]
+            elif self.variant.names_colour[card]:
+                self.colour = _NAMED_COLOUR[action]
+            if not hand:
+                self._go_out(pos, self.variant.effect_of[card])
+            else:
+                if len(hand) == 1 and not _UNO_SAID[action]:
+                    self.catchable.append(pos)
+                    if self.variant.uno_to_go_out:
+                        self.uncalled.append(pos)
+                effect = self.variant.effect_fn[card]
+                if effect is _NUMBER:  # the commonest card, inline: the next player's turn
+                    self.to_move = (pos + self.direction) % self.num_players
+                    self.phase = PLAY
+                else:
+                    effect(self, pos, card)  # engine.effects
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -597,12 +468,10 @@ class Hand:
         """A move by someone other than the player to move: Jump-In, or a refusal."""
         pos = self.to_move
         p = self.pos_of.get(seat)
-        if self.jump_in and action < A.PROTECT and p is not None:
+        if self.variant.jump_in and action < A.PROTECT and p is not None:
             checks.jump_in(self, p, A.decode(action))
             self.to_move = p  # "Play then continues as if that player had just
-            self._do_play(p, action)  # taken their turn."
-            if self.owed_draws or not self.draw:
-                self._settle_draws()
+            self.step(action)  # taken their turn."
             return
         who = self.names[p] if p is not None else f"seat {seat}"
         if action == A.CHALLENGE:
@@ -619,48 +488,16 @@ class Hand:
     # ---- checks: one per kind of action, each raising RuleError before anything changes
     def phase_hint(self, tried: str) -> str:
         need = _NEEDS[self.phase]
-        if self.phase == PROTECT and self.villain_may_take:
+        if self.phase == PROTECT and self.variant.villain_may_take:
             need += " or take four cards"
         return f"You can't {tried} now: {self.names[self.to_move]} must {need}."
 
     def refusal(self, rule: str, text: str) -> RuleError:
         """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
-        quote = self.rules.quotes.get(rule)
+        quote = self.variant.rules.quotes.get(rule)
         return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
 
     # ---- changes: one per kind of action, run once the action is known to be legal
-    def _do_play(self, pos: int, action: int) -> None:
-        # The hottest path of a simulation reads the action's bits itself: card = action >> 3,
-        # named colour = (action >> 1) & 3, UNO = action & 1 (what `actions.decode` says).
-        card = action >> 3
-        hand = self.hands[pos]
-        if self.phase != PLAY_DRAWN:
-            self.stats.turns += 1
-            if self.catchable:
-                self.catchable.clear()  # the next player has begun their turn
-        if card >= 64 and card in _DRAW4S:
-            self.draw4_reneged = self._reneged(hand, card)
-        hand.remove(card)
-        self.discard.append(card)
-        self.blocked_turns = 0
-        if card < 64:
-            self.colour = _COLOUR_OF[card]
-        elif self.names_colour[card]:
-            self.colour = (action >> 1) & 3
-        if not hand:
-            self._go_out(pos, self.effect_of[card])
-            return
-        if len(hand) == 1 and not action & 1:
-            self.catchable.append(pos)
-            if self.uno_to_go_out:
-                self.uncalled.append(pos)
-        effect = self.effect_fn[card]
-        if effect is _NUMBER:  # the commonest card, inline: the next player's turn
-            self.to_move = (pos + self.direction) % self.num_players
-            self.phase = PLAY
-        else:
-            effect(self, pos, card)  # engine.effects
-
     def _do_draw(self, pos: int, action: int) -> None:
         self.stats.turns += 1
         if self.catchable:
@@ -678,11 +515,10 @@ class Hand:
         self.hands[pos].append(card)
         if self.uncalled and pos in self.uncalled:
             self.uncalled.remove(pos)
-        top = self.discard[-1]
-        if card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]:
+        if card in _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]:
             self.drawn_card = card
             self.phase = PLAY_DRAWN
-        elif self.keep_drawing and not self.playable(pos):
+        elif self.variant.keep_drawing and not self.playable(pos):
             return  # Keep-Drawing: "draw until they find a playable card"
         else:
             self.pass_turn(pos, 1)
@@ -692,13 +528,12 @@ class Hand:
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        # card = (action - PROTECT) >> 1, uno = action & 1 (`actions.decode`, read here directly)
         self.villain_queue.pop(0)
-        if not self._lay(pos, (action - A.PROTECT) >> 1, bool(action & 1)):
+        if not self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
             self.villain_next()
 
     def _do_discard(self, pos: int, action: int) -> None:
-        if self._lay(pos, (action - A.DISCARD) >> 1, bool(action & 1)):
+        if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
             return
         if _OF_COLOUR[self.tinker_colour].isdisjoint(self.hands[pos]):
             self.pass_turn(pos, 1)
@@ -725,7 +560,7 @@ class Hand:
             # "the challenger must instead draw 6 cards AND miss their turn" (2018); classic:
             # "draw 4 ... Additionally ... 2 extra cards ... He may then discard as usual."
             self.owe(pos, n + 2)
-            if self.rules.failed_challenge_loses_turn:
+            if self.variant.rules.failed_challenge_loses_turn:
                 self.pass_turn(pos, 1)
             else:
                 self.phase = PLAY
@@ -741,7 +576,7 @@ class Hand:
             return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
         card = self.draw.pop()
         self._give(pos, card)
-        rank, effect, n = _RANK_OF[card], self.effect_of[card], self.num_players
+        rank, effect, n = _RANK_OF[card], self.variant.effect_of[card], self.num_players
         if card < 64 and rank < 10:
             self.owe(pos, rank)  # "draws a number of cards equal to the number on the card"
         elif effect == "skip":
@@ -765,7 +600,7 @@ class Hand:
         # the card goes back to the hand (it never left it here); the turn goes on
         if self.catchable:
             self.catchable.clear()  # laying a card began the turn
-        self.owe(pos, self.rules.misplay_penalty)
+        self.owe(pos, self.variant.rules.misplay_penalty)
 
     def _do_colour(self, pos: int, action: int) -> None:
         self.colour = A.decode(action).colour
@@ -773,7 +608,7 @@ class Hand:
 
     def _do_target(self, pos: int, action: int) -> None:
         target = self.pos_of[A.decode(action).seat]
-        if self.effect_of[self.trigger] == "swap_hands":
+        if self.variant.effect_of[self.trigger] == "swap_hands":
             self.swap_hands(pos, target)
             self.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
             return
@@ -786,19 +621,15 @@ class Hand:
     # ---- what playing a card involves
     def _reneged(self, hand: list[int], card: int) -> bool:
         """Would a challenge of this (Villain or Wild) Draw 4 succeed? ("Reneging")"""
-        if not self.renege_test and self.colour < C.BLACK:
+        if not self.variant.renege_test and self.colour < C.BLACK:
             # another card of the colour in play (the Draw 4 itself is black): the commonest test
             return not _OF_COLOUR[self.colour].isdisjoint(hand)
         others = list(hand)
         others.remove(card)
-        if self.renege_test:
-            rank = _RANK_OF[self.discard[-1]]
-            wilds = self.renege_test == RenegeTest.PLAYABLE  # MATCHING does not count wilds
-            return any(
-                (c >= 64 and wilds)
-                or (c < 64 and (_COLOUR_OF[c] == self.colour or _RANK_OF[c] == rank))
-                for c in others
-            )
+        if self.variant.renege_test:
+            matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+            wilds = self.variant.renege_test == RenegeTest.PLAYABLE  # MATCHING does not count wilds
+            return any(c in matching and (wilds or c < 64) for c in others)
         return any(_COLOUR_OF[c] == self.colour for c in others)
 
     def _go_out(self, pos: int, effect: str) -> None:
@@ -821,27 +652,28 @@ class Hand:
     # ---- draw cards with a choice: take, challenge or stack (classic, official 2018)
     def stacks(self, card: int) -> bool:
         """May `card` be stacked on the draw card on top of the pile?"""
-        if not self.stacking:
+        if not self.variant.stacking:
             return False
-        effect, top = self.effect_of[card], self.discard[-1]
-        if effect != self.effect_of[top] and not (
-            self.stacking == Stacking.MIXED and effect in effects.STACKABLE
+        effect, top = self.variant.effect_of[card], self.discard[-1]
+        if effect != self.variant.effect_of[top] and not (
+            self.variant.stacking == Stacking.MIXED and effect in effects.STACKABLE
         ):
             return False
-        return card >= 64 or _COLOUR_OF[card] == self.colour or _RANK_OF[card] == _RANK_OF[top]
+        return card in _MATCHING[self.colour * 80 + _RANK_OF[top]]
 
     def silenced(self, pos: int) -> bool:
         """Classic: holding one card without having called UNO, so it may not be played."""
         return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
 
     def stack_refusal(self, card: int) -> RuleError:
+        effect_of, stacking = self.variant.effect_of, self.variant.stacking
         top = self.discard[-1]
-        choice = " or challenge" if self.effect_of[top] == "wild_draw4" else ""
-        if not self.stacking:
+        choice = " or challenge" if effect_of[top] == "wild_draw4" else ""
+        if not stacking:
             why = "stacking is not played at this table"
-        elif self.effect_of[card] not in effects.STACKABLE:
+        elif effect_of[card] not in effects.STACKABLE:
             why = "only a draw card can be stacked"
-        elif self.stacking == Stacking.SAME and self.effect_of[card] != self.effect_of[top]:
+        elif stacking == Stacking.SAME and effect_of[card] != effect_of[top]:
             why = 'the same symbol only: "a +4 cannot be stacked on a +2, or vice versa"'
         else:
             why = f"it must match {C.COLOURS[self.colour]}, the colour in play"
@@ -856,7 +688,7 @@ class Hand:
         challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
         victim = (pos + self.direction) % self.num_players
         self.actor = pos
-        if draw4 or (self.stacking and any(self.stacks(c) for c in self.hands[victim])):
+        if draw4 or (self.variant.stacking and any(self.stacks(c) for c in self.hands[victim])):
             self.phase = RESPOND
             self.to_move = victim
         else:
@@ -895,7 +727,7 @@ class Hand:
         self.stats.villain_draw4s += 1
         if not self.stats.villain_hits:
             self.stats.villain_draw4s_fully_protected += 1
-        self.pass_turn(self.actor, 2 if self.villain_skips_next else 1)
+        self.pass_turn(self.actor, 2 if self.variant.villain_skips_next else 1)
 
     # ---- out of turn: UNO, catch, challenge
     def _interject(self, action: int, seat: int) -> None:
@@ -925,7 +757,7 @@ class Hand:
 
     def _challenge_villain(self, pos: int) -> None:
         if not self.challenge_open:
-            if "villain_draw4" not in self.effect_of:
+            if "villain_draw4" not in self.variant.effect_of:
                 raise RuleError(
                     "challenge-window",
                     "Only a Wild Draw 4 can be challenged, by the player who must draw, "
@@ -956,7 +788,7 @@ class Hand:
         if target == pos:
             raise RuleError("catch-self", "To catch yourself, call UNO.")
         self.catchable.remove(target)
-        self.owe(target, self.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
+        self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
@@ -968,7 +800,7 @@ class Hand:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
         self.challenge_open = False
-        effects.AFTER_TINKER_BELL[self.effect_of[self.trigger]](self, colour)
+        effects.AFTER_TINKER_BELL[self.variant.effect_of[self.trigger]](self, colour)
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -1088,80 +920,74 @@ def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
     return rest
 
 
-class _TableRules(NamedTuple):
-    """What a ruleset and a table's options make of every hand, in `Hand`'s field order."""
+class Variant:
+    """A ruleset with one table's options, and what they make of every hand: immutable, made
+    once per set of options and shared by every hand (and every clone) at the table, so the
+    options are read from here rather than copied into each hand. (The protocol's immutable
+    game, `engine.protocol`; `Game` makes it from its ruleset and options.)"""
 
-    effect_of: tuple[str, ...]
-    effect_fn: tuple[effects.Effect, ...]
-    names_colour: tuple[bool, ...]
-    colour_wilds: tuple[int, ...]
-    colour_wild_set: frozenset[int]
-    draw_when_playable: bool
-    must_play_drawn: bool
-    villain_skips_next: bool
-    villain_may_take: bool
-    renege_test: RenegeTest
-    stacking: Stacking
-    jump_in: bool
-    keep_drawing: bool
-    uno_to_go_out: bool
-    uno_penalty: int
+    __slots__ = (
+        "colour_wild_set",
+        "colour_wilds",
+        "draw_when_playable",
+        "effect_fn",
+        "effect_of",
+        "jump_in",
+        "keep_drawing",
+        "must_play_drawn",
+        "names_colour",
+        "options",
+        "renege_test",
+        "rules",
+        "stacking",
+        "uno_penalty",
+        "uno_to_go_out",
+        "villain_may_take",
+        "villain_skips_next",
+    )  # fmt: skip
+
+    def __init__(self, rules: Ruleset, opts: Mapping[str, Any]) -> None:
+        table = effects.effect_table(rules, opts)
+        self.rules: Final = rules
+        self.options: Final = opts
+        self.effect_of: Final = table.effect_of
+        self.effect_fn: Final = table.effect_fn
+        self.names_colour: Final = table.names_colour
+        self.colour_wilds: Final = table.colour_wilds
+        self.colour_wild_set: Final = frozenset(table.colour_wilds)
+        self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
+        self.must_play_drawn: Final = bool(opts.get("must_play_drawn"))
+        self.villain_skips_next: Final = bool(opts.get("villain_draw4_skips_next"))
+        self.villain_may_take: Final = bool(opts.get("villain_draw4_may_take"))
+        self.renege_test: Final = RenegeTest[str(opts.get("renege_test", "colour")).upper()]
+        self.stacking: Final = Stacking[str(opts.get("stacking", "none")).upper()]
+        self.jump_in: Final = bool(opts.get("jump_in"))
+        self.keep_drawing: Final = bool(opts.get("keep_drawing"))
+        self.uno_to_go_out: Final = rules.uno_to_go_out
+        self.uno_penalty: Final = rules.uno_penalty
 
 
-_TABLE_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], _TableRules] = {}
+_VARIANTS: dict[tuple[str, tuple[tuple[str, Any], ...]], Variant] = {}
 
 
-def _table_rules(rules: Ruleset, opts: Mapping[str, Any]) -> _TableRules:
-    """`_TableRules` for these rules and options, worked out once per set of options: a
-    simulation deals thousands of hands at one table."""
+def variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
+    """The `Variant` of these rules and options, made once per set of options: a simulation
+    deals thousands of hands at one table."""
     try:
         key = (rules.name, tuple(opts.items()))
-        known = _TABLE_RULES.get(key)
-    except TypeError:  # an option's value that cannot be a key: work it out each time
-        key, known = None, None
-    if known is not None:
-        return known
-    table = effects.effect_table(rules, opts)
-    worked_out = _TableRules(
-        table.effect_of,
-        table.effect_fn,
-        table.names_colour,
-        table.colour_wilds,
-        frozenset(table.colour_wilds),
-        bool(opts.get("draw_when_playable")),
-        bool(opts.get("must_play_drawn")),
-        bool(opts.get("villain_draw4_skips_next")),
-        bool(opts.get("villain_draw4_may_take")),
-        RenegeTest[str(opts.get("renege_test", "colour")).upper()],
-        Stacking[str(opts.get("stacking", "none")).upper()],
-        bool(opts.get("jump_in")),
-        bool(opts.get("keep_drawing")),
-        rules.uno_to_go_out,
-        rules.uno_penalty,
-    )
-    if key is not None:
-        if len(_TABLE_RULES) >= 256:  # (a server's tables choose options freely)
-            _TABLE_RULES.clear()
-        _TABLE_RULES[key] = worked_out
-    return worked_out
+        known = _VARIANTS.get(key)
+    except TypeError:  # an option's value that cannot be a key: made each time
+        return Variant(rules, opts)
+    if known is None or known.rules is not rules:
+        if len(_VARIANTS) >= 256:  # (a server's tables choose options freely)
+            _VARIANTS.clear()
+        known = _VARIANTS[key] = Variant(rules, opts)
+    return known
 
 
-_REAL_CARDS: Final = [c for c in range(C.NCARDS) if C.CODE_OF[c]]
 _OF_COLOUR: Final = C.CARDS_OF_COLOUR
 """The cards of each colour (Tinker Bell's: who must protect or may discard)."""
-_WILD_CARDS: Final = frozenset(c for c in _REAL_CARDS if c >= 64)
-_OF_RANK: Final = [
-    frozenset(c for c in _REAL_CARDS if c < 64 and _RANK_OF[c] == rank) for rank in range(16)
-]
-_MATCHING: Final = [
-    _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS), _OF_RANK[rank])
-    if rank < 16
-    else _WILD_CARDS.union(_OF_COLOUR[colour].intersection(_REAL_CARDS))
-    if rank >= 64
-    else _WILD_CARDS  # no card has this rank
-    for colour in range(4)
-    for rank in range(80)
-]
+_MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
 _COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
@@ -1180,7 +1006,6 @@ _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
 
 _Apply = Callable[[Hand, int, int], None]
 _APPLY_BY_KIND: Final[dict[Kind, _Apply]] = {
-    Kind.PLAY: Hand._do_play,
     Kind.PROTECT: Hand._do_protect,
     Kind.DISCARD: Hand._do_discard,
     Kind.DRAW: Hand._do_draw,

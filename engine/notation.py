@@ -25,7 +25,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
     kind = move.kind
     if kind == Kind.PLAY or kind == Kind.PROTECT:
         ev: dict[str, Any] = {"seat": seat, "act": _ACT_OF[kind], "card": C.code(move.card)}
-        if kind == Kind.PLAY and hand.names_colour[move.card]:
+        if kind == Kind.PLAY and hand.variant.names_colour[move.card]:
             ev["colour"] = C.COLOURS[move.colour]
         if move.uno:
             ev["uno"] = True
@@ -122,7 +122,7 @@ _ONE_ACTION: dict[str, Callable[[dict[str, Any]], int]] = {
 def _play_action(hand: Hand, ev: dict[str, Any]) -> int:
     card = C.card(ev.get("card"))
     colour = 0
-    if hand.names_colour[card]:
+    if hand.variant.names_colour[card]:
         if "colour" not in ev:
             raise RuleError(
                 "colour", f'Name the colour when you play a {C.name(card)} ("colour": ...).'

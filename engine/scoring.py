@@ -7,7 +7,7 @@ trivial for the table session.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from operator import add
 from typing import Any, NamedTuple
 
@@ -223,3 +223,25 @@ _SCORERS: dict[str, Scorer] = {
     "lowest": _score_lowest,
     "challenge": _score_challenge,
 }
+
+
+def collected_points(
+    per_card: Mapping[int, int],
+    options: Mapping[str, Any],
+    held: Mapping[int, Sequence[int]],
+    team: Collection[int],
+) -> dict[int, int]:
+    """Cards worth points per card collected (Elvis's Vegas: "Count up the number of cards you
+    collected and multiply it by ten"), by seat: what each seat's such cards add to what it
+    holds. Standard scoring counts the cards of the hands outside the winner's `team` (what
+    the team's own such cards add, standard scoring does not score); lowest and challenge
+    scoring charge each holder their own hand. The one Vegas scoring, for a game played here
+    and a table's entered hands alike."""
+    standard = options.get("scoring", "standard") == "standard"
+    collected = sum(len(cards) for seat, cards in held.items() if seat not in team)
+    added = {}
+    for seat, cards in held.items():
+        value = sum(per_card.get(c, 0) for c in cards)
+        if value:
+            added[seat] = value * (collected if standard else len(cards))
+    return added

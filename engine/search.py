@@ -136,7 +136,7 @@ class SearchBot:
     def act(self, game: Game) -> int:
         self.last_rollouts = 0
         hand = _hand(game)
-        candidates = _candidates(game.legal_actions(), hand.hands[hand.cur])
+        candidates = _candidates(game.legal_actions(), hand.hands[hand.to_move])
         if len(candidates) == 1:
             return candidates[0]
         first = self._greedy.act(game)  # ties go to the greedy choice

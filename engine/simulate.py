@@ -90,7 +90,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     choosers = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
     decisions = 0
     while h.phase != OVER:
-        if h.catchable or h.challenge_open or h.jump_in:
+        if h.catchable or h.challenge_open or h.variant.jump_in:
             decisions += _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break
@@ -138,7 +138,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     the same changes, with the commonest moves inline. In PLAY, the same list of legal actions
     as `Hand.legal_actions` (the same set intersection, in the same order) and the same draw as
     `RandomBot.act`; a number card, Skip, Reverse or Tinker Bell's Draw 2, or a draw, makes the
-    same changes as `Hand._do_play` with `engine.effects` / `Hand._do_draw`; likewise the card
+    same changes as `Hand.step` with `engine.effects` / `Hand._do_draw`; likewise the card
     just drawn (PLAY_DRAWN), a protection or discard after Tinker Bell's pick (as
     `Hand._legal_lays`), her pick itself and the reshuffle (as `Hand.apply_tinker_bell` and
     `Hand.apply_reshuffle`, less the checks of what this loop supplies itself), and the calls
@@ -147,21 +147,21 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
     (tests/engine/test_playout.py holds both ways equal). A change to those rules must be made
     here too."""
     draw = rng.random
-    inline = _inline_plays(h.effect_fn)
+    inline = _inline_plays(h.variant.effect_fn)
     matching, of_colour = _MATCHING, _OF_COLOUR
     rank_of = C.RANK_OF
     colour_of = C.COLOUR_OF
-    effect_of = h.effect_of
+    effect_of = h.variant.effect_of
     after_tinker_bell = AFTER_TINKER_BELL
-    colour_wild_set = h.colour_wild_set
-    colour_wilds = h.colour_wilds
-    when_playable = h.draw_when_playable
-    must_play_drawn = h.must_play_drawn
-    may_take = h.villain_may_take
-    keep_drawing = h.keep_drawing
-    to_go_out = h.uno_to_go_out  # (only then may a player hold one card uncalled)
-    names_colour = h.names_colour
-    jump_in = h.jump_in
+    colour_wild_set = h.variant.colour_wild_set
+    colour_wilds = h.variant.colour_wilds
+    when_playable = h.variant.draw_when_playable
+    must_play_drawn = h.variant.must_play_drawn
+    may_take = h.variant.villain_may_take
+    keep_drawing = h.variant.keep_drawing
+    to_go_out = h.variant.uno_to_go_out  # (only then may a player hold one card uncalled)
+    names_colour = h.variant.names_colour
+    jump_in = h.variant.jump_in
     seats, pos_of = h.seats, h.pos_of
     stats = h.stats
     discard = h.discard
@@ -247,9 +247,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 m = k + 4 * len(wilds)
                 i = floor(draw() * (m + 1 if when_playable else m))
                 if k <= i < m:  # a Wild, naming colour (i - k) % 4
-                    h._do_play(pos, (wilds[(i - k) >> 2] << 3) | (((i - k) & 3) << 1))
-                    if h.owed_draws or not h.draw:
-                        h._settle_draws()
+                    h.step((wilds[(i - k) >> 2] << 3) | (((i - k) & 3) << 1))
                     continue
                 card = -1 if i == m else plain[i]
             if card < 0:  # = h.step(DRAW): `Hand._do_draw` for a player who holds cards
@@ -276,7 +274,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                     h._settle_draws()
                 continue
             how = inline[card]
-            if how and size > 1:  # = h.step(card << 3 | uno): `Hand._do_play` and the effect
+            if how and size > 1:  # = h.step(card << 3 | uno): `Hand.step` and the effect
                 turns += 1
                 if h.catchable:
                     h.catchable.clear()
@@ -305,9 +303,7 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 if not h.draw:  # (nothing is owed in PLAY, and these cards add nothing)
                     h._settle_draws()
                 continue
-            h._do_play(pos, card << 3 | uno)  # = h.step(card << 3 | uno)
-            if h.owed_draws or not h.draw:
-                h._settle_draws()
+            h.step(card << 3 | uno)
         elif phase == PLAY_DRAWN:
             decisions += 1
             pos = h.to_move
@@ -330,7 +326,8 @@ def _random_playout(game: Game, h: Hand, bots: Sequence[bots_mod.Bot], rng: rand
                 h.to_move = (pos + h.direction) % n
                 h.phase = PLAY
             else:
-                h._do_play(pos, card << 3)
+                h.step(card << 3)
+                continue
             if h.owed_draws or not h.draw:
                 h._settle_draws()
         elif phase == TINKER:  # = h.apply_tinker_bell(pick(rng, 4)), less its checks
@@ -397,7 +394,7 @@ _INLINE: dict[int, tuple[tuple[Effect, ...], list[int]]] = {}
 
 def _inline_plays(effect_fn: tuple[Effect, ...]) -> list[int]:
     """By card id, how `_random_playout` plays the card inline: a number card, Skip, Reverse or
-    Tinker Bell's Draw 2 (all coloured cards), or 0: through `Hand._do_play`. Worked out once
+    Tinker Bell's Draw 2 (all coloured cards), or 0: through `Hand.step`. Worked out once
     per table of effects (`effects.effect_table` keeps each one)."""
     known = _INLINE.get(id(effect_fn))
     if known is not None and known[0] is effect_fn:

@@ -33,7 +33,14 @@ from typing import Any
 
 from engine import cards as C
 from engine import rulesets
-from engine.scoring import Sheet, check_options, partner, rotation_team, settle
+from engine.scoring import (
+    Sheet,
+    check_options,
+    collected_points,
+    partner,
+    rotation_team,
+    settle,
+)
 
 Entry = Mapping[str, Any]
 Held = tuple[str, ...] | int | None
@@ -448,23 +455,18 @@ def _hand_points(
 
 
 def _add_collected_value(ruleset, opts, held, points, ids_by_seat, team, where) -> None:
-    """Elvis's Vegas: "Count up the number of cards you collected and multiply it by ten" (the
-    other hands, or with lowest/challenge scoring the holder's own hand)."""
+    """Elvis's Vegas (`scoring.collected_points`), once every hand it collects is entered as
+    cards."""
     per = ruleset.collected_value
-    standard = opts.get("scoring", "standard") == "standard"
-    collected = 0
-    if standard:
+    if opts.get("scoring", "standard") == "standard":
         scored = [s for s, h in enumerate(held) if s not in team and h not in (None, 0, ())]
         has_per = any(per.get(i) for ids in ids_by_seat.values() for i in ids)
         if has_per and any(s not in ids_by_seat for s in scored):
             raise HeldError(
                 f"{where}enter every hand as cards: a Vegas is worth ten per card collected"
             )
-        collected = sum(len(ids_by_seat[s]) for s in scored if s in ids_by_seat)
-    for seat, ids in ids_by_seat.items():
-        value = sum(per.get(i, 0) for i in ids)
-        if value and seat not in team:
-            points[seat] += value * (collected if standard else len(ids))
+    for seat, added in collected_points(per, opts, ids_by_seat, team).items():
+        points[seat] += added
 
 
 def _held_list(game: TableGame, held: Any) -> tuple[Held, ...]:

@@ -20,9 +20,8 @@ from engine.elite import steps as S
 from engine.elite.cards import EliteCard
 from engine.elite.uno import UnoCard
 from engine.errors import RuleError
+from engine.protocol import CHANCE, TERMINAL
 
-CHANCE = -1
-TERMINAL = -4
 MODES = ("quick", "draft", "dynasty")
 HAND_SIZE = 7
 DECK_SIZE = 8

@@ -126,7 +126,7 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
                 for pos, held in enumerate(h.hands):  # out of turn: only what is offered
                     seat = h.seats[pos]
                     for card in set(held):
-                        if pos == h.cur or (seat, A.play(card)) in offered:
+                        if pos == h.to_move or (seat, A.play(card)) in offered:
                             continue
                         before = snapshot(g)
                         try:

@@ -49,13 +49,17 @@ def test_each_table_of_options_gets_its_own_hand_rules():
     for game in hands:
         game.start_hand(deck)
     plain, taking, plain_again = (game.dealt() for game in hands)
-    assert not plain.villain_may_take and plain.renege_test == RenegeTest.COLOUR
-    assert taking.villain_may_take and taking.renege_test == RenegeTest.PLAYABLE
-    assert not plain_again.villain_may_take and plain_again.renege_test == RenegeTest.COLOUR
+    assert not plain.variant.villain_may_take and plain.variant.renege_test == RenegeTest.COLOUR
+    assert taking.variant.villain_may_take and taking.variant.renege_test == RenegeTest.PLAYABLE
+    assert (
+        not plain_again.variant.villain_may_take
+        and plain_again.variant.renege_test == RenegeTest.COLOUR
+    )
+    assert plain.variant is plain_again.variant  # read from one object per set of options
 
 
 def test_an_option_value_that_cannot_be_a_key_is_still_read():
     """Options reach `Hand.deal` checked by the game; a caller's own mapping may hold anything."""
     deck = list(DISNEY.deck)
     h = Hand.deal(DISNEY, {"villain_draw4_may_take": True, "note": ["a list"]}, [0, 1], 0, deck)
-    assert h.villain_may_take and len(h.hands[0]) == len(h.hands[1]) == 7
+    assert h.variant.villain_may_take and len(h.hands[0]) == len(h.hands[1]) == 7

@@ -77,7 +77,7 @@ def test_challenge_uno_head_to_head_uses_two_player_rules():
     g.sheet = scoring.Sheet(scores=(70, 0, 0), eliminated=frozenset({0}))
     rng = random.Random(3)
     g.start_hand(g.shuffled_deck(rng))
-    assert g.hand.seats == (1, 2) and g.hand.k == 2
+    assert g.hand.seats == (1, 2) and g.hand.num_players == 2
     assert g.dealer in (1, 2)
     bots = make(["random"], 3, rng)
     while not g.is_terminal():
