@@ -46,7 +46,7 @@ from engine import observer, record
 from engine.game import Game
 from engine.record import RecordError
 from scoreboard import elite_wins
-from scoreboard.journal import ConfirmError, EliteResult
+from scoreboard.journal import ConfirmError, DamagedGame, EliteResult
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
@@ -216,18 +216,18 @@ class DigitalSession:
         if elite is not None and (game_id is None or elite.created >= journal.created(game_id)):
             self._resume_elite(elite)
             return
-        found = journal.record(game_id) if game_id is not None else None
-        if found is None:
-            return
-        setup, events = found
         try:
+            found = journal.record(game_id) if game_id is not None else None
+            if found is None:
+                return
+            setup, events = found
             game = _replay(setup, events)
             humans = frozenset(setup["humans"])
             keys = {int(s): k for s, k in setup["keys"].items()}
             rng = random.SystemRandom()
             bot_list = B.make(setup["bots"], len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
-        except (RecordError, KeyError, TypeError, ValueError) as exc:
+        except (RecordError, KeyError, TypeError, ValueError, DamagedGame) as exc:
             self.journal_error = (
                 f"the digital game {game_id} in the journal cannot be resumed "
                 f"({exc}); it is kept there untouched"

@@ -43,7 +43,7 @@ def _lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
 
 def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str], dict]:
     """What every record's header holds, UNO Elite's too: the format, the players, the options."""
-    if header.get("format") != FORMAT:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise RecordError(line, f"not a game record: 'format' must be {FORMAT!r}")
     players = header.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):

@@ -415,7 +415,10 @@ class Journal:
         if row is None:
             return None
         rows = self._db.execute("SELECT event FROM moves WHERE game=? ORDER BY id", (game,))
-        return json.loads(row[0]), [json.loads(e) for (e,) in rows]
+        try:
+            return json.loads(row[0]), [json.loads(e) for (e,) in rows]
+        except (ValueError, sqlite3.OperationalError) as exc:
+            raise DamagedGame(game, f"its game record cannot be read ({exc})") from None
 
     def export_record(self, game: int) -> str:
         """The game record of digital game `game` (`tinker-tray-record/1`, JSON Lines)."""
@@ -436,10 +439,15 @@ class Journal:
         if row is None:
             return None
         game, created, setup, won = row
-        rows = self._db.execute(
-            "SELECT event FROM elite_moves WHERE game=? ORDER BY id", (game,)
-        ).fetchall()
-        return EliteKept(game, created, json.loads(setup), [json.loads(e) for (e,) in rows], won)
+        try:
+            rows = self._db.execute(
+                "SELECT event FROM elite_moves WHERE game=? ORDER BY id", (game,)
+            ).fetchall()
+            events = [json.loads(e) for (e,) in rows]
+            return EliteKept(game, created, json.loads(setup), events, won)
+        except (ValueError, sqlite3.OperationalError) as exc:  # set aside, said; play goes on
+            self._damage(f"UNO Elite game {game} is damaged ({exc}): it was left as it is")
+            return None
 
     def created(self, game: int) -> float:
         """When table game `game` was started (the clock's time)."""

@@ -163,3 +163,36 @@ def test_a_pick_still_reaches_a_table_whose_latest_game_is_damaged(tmp_path):
     assert session.view()["pick"]["colour"] == "red"
     session.close()
     journal.close()
+
+
+@pytest.mark.parametrize(
+    "setup", ["{bad", '{"header": 5}', '"just text"'], ids=["not-json", "header", "not-object"]
+)
+def test_a_damaged_uno_elite_game_does_not_stop_the_service(tmp_path, setup):
+    from cli.app import create_app as full_app
+
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damage(path, "INSERT INTO elite_games (created, setup) VALUES (?, ?)", time.time(), setup)
+    journal = Journal(path)
+    with TestClient(full_app(journal, Bus(), TOKEN)) as client:
+        assert client.get("/api/view").status_code == 200
+        assert client.get("/play").status_code == 200
+    journal.close()
+
+
+def test_a_damaged_digital_move_does_not_stop_the_service(tmp_path):
+    from tests.helpers.digital import Table, some_moves
+
+    path = tmp_path / "journal.sqlite3"
+    table = Table(path)
+    keys = table.digital.new_game(["Ann", "Bo"], [0], "greedy", seed=3)
+    import random
+
+    some_moves(table, 0, keys[0], random.Random(1), 10)
+    table.stop()
+    damage(path, "UPDATE moves SET event = '{not json' WHERE id = (SELECT MAX(id) FROM moves)")
+    again = Table(path)
+    assert again.digital.journal_error is not None  # said on the page: kept as it is
+    assert again.table.view()["players"]  # the scoreboard still shows the table
+    again.stop()
