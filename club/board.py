@@ -143,7 +143,8 @@ def _pick(state: TableState, payload: bytes) -> bool:
     key = (pick["seq"], pick["t"])
     if any((p["seq"], p["t"]) == key for p in state.picks):
         return False
-    state.picks = [pick, *state.picks][: payloads.RECENT_PICKS]
+    earlier = [{k: p[k] for k in ("seq", "colour", "t")} for p in state.picks]  # what is shown
+    state.picks = [pick, *earlier][: payloads.RECENT_PICKS]
     return True
 
 

@@ -19,9 +19,9 @@ MAX_TABLES = 32
 MAX_PLAYERS = 10
 MAX_NAME = 40  # characters of a player's or a table's name
 MAX_TEXT = 400  # characters of a pick's meaning or a winner's sentence
-RECENT_PICKS = 12  # per table
-FINISHED_PER_TABLE = 20  # finished games kept per table
-FINISHED_SHOWN = 40  # finished games on the club's page, newest first
+RECENT_PICKS = 12  # per table: the latest whole, the others as seq, colour and time
+FINISHED_PER_TABLE = 10  # finished games kept per table
+FINISHED_SHOWN = 20  # finished games on the club's page, newest first
 COLOURS = ("red", "blue", "green", "yellow")
 TABLE_NAME = re.compile(rf"^[A-Za-z0-9_-]{{1,{MAX_NAME}}}$")
 

@@ -17,7 +17,8 @@ from club.service import ClubService
 from tests.club.broker import wait_until
 
 # The bounds docs/mqtt.md promises ("The club's limits").
-SNAPSHOT_BOUND = 512 * 1024
+SNAPSHOT_BOUND = 768 * 1024
+MEMORY_BOUND = 2 * 1024 * 1024
 JOURNAL_BOUND = 10 * 1024 * 1024
 
 
@@ -199,3 +200,32 @@ def test_a_damaged_board_record_is_reported_and_the_club_still_starts(tmp_path, 
     assert ClubJournal(path).replay(again) == 1
     assert again.table("a")["presses"] == 1
     assert "board record is damaged" in caplog.text
+
+
+def test_a_board_at_every_limit_fits_its_documented_memory_and_snapshot():
+    """The worst any flood can make: every table, player, text and kept game at its limit."""
+    import tracemalloc
+
+    def name(t: int, j: int) -> str:
+        return f"p{t}-{j}-".ljust(payloads.MAX_NAME, "x")
+
+    tracemalloc.start()
+    try:
+        board = Board()
+        for t in range(payloads.MAX_TABLES):
+            names = [name(t, j) for j in range(payloads.MAX_PLAYERS)]
+            totals = dict.fromkeys(names, 499)
+            long = "y" * payloads.MAX_TEXT
+            assert board.apply(f"t{t}", "scores", scores(names))
+            for k in range(payloads.RECENT_PICKS + 5):
+                big = {"seq": k, "colour": "red", "says": long, "declared": long, "t": k}
+                assert board.apply(f"t{t}", "pick", data(big))
+            for g in range(payloads.FINISHED_PER_TABLE + 5):
+                won = data({"game": g, "names": names, "text": long, "totals": totals})
+                assert len(won) <= payloads.MAX_PAYLOAD and board.apply(f"t{t}", "winner", won)
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not board.refused
+    assert held < MEMORY_BOUND
+    assert len(board.snapshot_text()[1]) < SNAPSHOT_BOUND
