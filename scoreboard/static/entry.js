@@ -119,7 +119,9 @@
       out.push(el("div", { class: "rowname", text: title(colour) }));
       for (const k of keys.filter((x) => x.colour === colour)) {
         out.push(el("button", { class: "key c-" + colour + (colour === "wild" ? " wide" : ""),
-          title: `${k.name} (${k.points} points)`, "aria-label": k.name, "data-code": k.code,
+          title: `${k.name} (${k.points} points)`, "data-code": k.code,
+          // its name to a screen reader, with the key's own (maybe shortened) label in it
+          "aria-label": k.name.split(" ").includes(k.label) ? k.name : `${k.label}: ${k.name}`,
           onclick: () => {
             if (form.selected === null) { say("First tap who went out, then a player."); return; }
             (form.held[form.selected] ||= []).push(k.code);

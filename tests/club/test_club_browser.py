@@ -10,6 +10,7 @@ import pytest
 
 from club.link import Broker
 from club.service import ClubService
+from tests.browser_audit.axe import serious_violations
 from tests.club.test_broker_down import hand, settled_pick
 from tests.club.test_publisher import publish_table
 from tests.helpers.browser import WAIT
@@ -73,9 +74,10 @@ def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, t
         club.close()
 
 
-def test_the_club_pages_fit_a_phone_with_their_icon(own_broker, make_table, chromium, tmp_path):
+def test_the_club_pages_fit_a_phone_and_pass_the_audit(own_broker, make_table, chromium, tmp_path):
     """At 360×740: neither the club page nor a table's page scrolls sideways, nothing they
-    load is missing (the favicon is the scoreboard's), and YELLOW fits its swatch."""
+    load is missing (the favicon is the scoreboard's), YELLOW fits its swatch, and axe-core
+    finds no serious or critical accessibility violation."""
     kitchen = make_table("kitchen")
     link = publish_table(own_broker, kitchen, "kitchen")
     club = ClubService(
@@ -109,6 +111,7 @@ def test_the_club_pages_fit_a_phone_with_their_icon(own_broker, make_table, chro
             assert icons, f"{path} names no icon (the browser asks for /favicon.ico: a 404)"
             assert all(page.request.get(icon).status == 200 for icon in icons), icons
             assert problems == [], path
+            assert serious_violations(page) == [], path  # axe-core's audit
     finally:
         context.close()
         link.close()
