@@ -165,7 +165,7 @@
     for (const e of ends.slice().reverse()) { e.ly = Math.min(e.ly, next); next = e.ly - 21; }
     for (const e of ends) {
       const ly = e.ly;
-      const t = s("text", { x: W - R + 8, y: ly, fill: e.colour, "font-weight": 700 });
+      const t = s("text", { x: W - R + 8, y: ly, style: `fill:${e.colour}`, "font-weight": 700 });
       t.textContent = e.name;
       svg.append(t);
     }

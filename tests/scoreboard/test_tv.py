@@ -74,7 +74,7 @@ def overlaps(a: dict, b: dict) -> bool:
     )
 
 
-@pytest.mark.parametrize("players", [2, 10])
+@pytest.mark.parametrize("players", [2, 7, 10])
 @pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_finished_game_fits_the_tv_without_scrolling(served, browser, size, players):  # noqa: F811
     finished_game(served, players)
