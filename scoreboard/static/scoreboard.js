@@ -182,6 +182,7 @@
         .then((p) => { $("pairurl").textContent = p.link; }).catch(() => {});
     }
     $("pairing").classList.toggle("hidden", !pairing.open);
+    document.body.classList.toggle("pairing-open", pairing.open);
     $("paired").classList.toggle("hidden", !pairing.paired);
   }
 

@@ -38,7 +38,7 @@ def served(tmp_path):
     s.stop()
 
 
-def open_tv(browser, url, size):  # noqa: F811
+def open_tv(browser, url, size, chart="visible"):  # noqa: F811
     width, height = size
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     errors: list[str] = []
@@ -46,7 +46,7 @@ def open_tv(browser, url, size):  # noqa: F811
     page.goto(url)
     page.wait_for_selector(".status:text('live')", timeout=WAIT)
     page.wait_for_selector("#swatch.c-yellow", timeout=WAIT)
-    page.wait_for_selector("#chart svg polyline", timeout=WAIT)
+    page.wait_for_selector("#chart svg polyline", state=chart, timeout=WAIT)
     page.wait_for_timeout(200)  # the chart redrawn to its room
     return page, errors
 
@@ -55,10 +55,11 @@ BOXES = """() => {
   const box = (e) => { const r = e.getBoundingClientRect();
     return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
   const parts = [...document.querySelectorAll(
-    '.score, #chart svg, #elitebox li, .pick, #meanings li')];
+    '.score, #chart svg, #elitebox, .pick, #meanings li')];
   return {
     scroll: document.scrollingElement.scrollHeight, width: document.scrollingElement.scrollWidth,
     banner: box(document.getElementById('banner')), parts: parts.map(box),
+    rows: [...document.querySelectorAll('.score')].map(box),
     names: [...document.querySelectorAll('.score .who')].map(
       (e) => e.getBoundingClientRect().height),
   };
@@ -88,9 +89,10 @@ def test_a_finished_game_fits_the_tv_without_scrolling(served, browser, size, pl
         assert got["scroll"] <= height, f"{got['scroll']} px tall on a {height} px screen"
         assert got["width"] <= width
         # every row, the chart, the tally: on screen, and not under the banner
-        for part in got["parts"]:
+        for n, part in enumerate(got["parts"]):
             assert part["top"] >= 0 and part["bottom"] <= height, part
             assert not overlaps(part, got["banner"]), part
+            assert not any(overlaps(part, other) for other in got["parts"][n + 1 :]), part
         assert min(got["names"]) >= 16, "a name readable across the room"
         assert errors == []
     finally:
@@ -132,3 +134,36 @@ def test_yellow_fits_its_swatch(served, browser, size):  # noqa: F811
         assert text <= inner, f"YELLOW is {text} px wide in a {inner} px swatch"
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_pairing_window_fits_the_tv_too(tmp_path, browser, size):  # noqa: F811
+    """The host's screen of an emulator (the Tinker Bell button on the board, the entry page's
+    QR code), 10 players, and the minute the pairing window is open: still one screen, the
+    pairing QR code over nothing."""
+    from tests.helpers.web import TOKEN
+    from tray.events import LinkHeld
+
+    s = Served(tmp_path / "journal.sqlite3", press=lambda: None).start()
+    try:
+        finished_game(s, 10)
+        s.app.state.pairing.held(LinkHeld(t=0.0, seconds=3.0, source="gpio"))
+        page, errors = open_tv(browser, f"{s.url}/?token={TOKEN}", size, chart="attached")
+        page.wait_for_selector("#pairing:not(.hidden) img[src]", timeout=WAIT)
+        page.wait_for_selector("#pressrow:not(.hidden)", timeout=WAIT)
+        got = page.evaluate(BOXES)
+        pairing = page.evaluate(
+            "(() => { const r = document.getElementById('pairing').getBoundingClientRect();"
+            " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })()"
+        )
+        assert got["scroll"] <= size[1], f"{got['scroll']} px tall on a {size[1]} px screen"
+        shown = [part for part in got["parts"] if part["bottom"] > part["top"]]
+        assert len([p for p in shown if p in got["rows"]]) == 10  # every player's row
+        for n, part in enumerate(shown):  # (the chart and the tally step aside for the minute)
+            assert part["top"] >= 0 and part["bottom"] <= size[1], part
+            assert not overlaps(part, pairing), part
+            assert not any(overlaps(part, other) for other in shown[n + 1 :]), part
+        assert errors == []
+        page.context.close()
+    finally:
+        s.stop()
