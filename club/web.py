@@ -27,7 +27,7 @@ from scoreboard import stream
 from scoreboard.web import STATIC as SCOREBOARD_STATIC
 
 STATIC = Path(__file__).with_name("static")
-SHARED = ("style.css", "common.js")  # the scoreboard's, served as they are
+SHARED = ("style.css", "common.js", "icon.svg")  # the scoreboard's, served as they are
 
 
 async def club_page(request: Request) -> Response:

@@ -21,6 +21,9 @@ from tests.helpers.browser import ARGS, CHROMIUM  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
+TV_SMALL = {"width": 1280, "height": 800}
+TV_LARGE = {"width": 1920, "height": 1080}
+PHONE = {"width": 360, "height": 740}
 HANDS = [
     (0, [None, ["R7", "W", "VD4"], 40, ["G2", "YS"]]),
     (2, [["B3", "B4"], ["GD2"], None, 15]),
@@ -49,26 +52,20 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-                page = browser.new_page(viewport={"width": 1600, "height": 900})
-                page.goto(f"{base}/?token={token}")
-                page.wait_for_selector("#qr:not(.hidden)")
-                page.wait_for_selector("#chart svg")
-                page.screenshot(path=str(out / "scoreboard.png"))
-                page = browser.new_page(viewport={"width": 1200, "height": 1400})
-                page.goto(f"{base}/enter?token={token}")
-                page.wait_for_selector("[data-declare]")
-                page.click("#winners button[data-seat='2']")
-                page.click(".seat[data-seat='0']")
-                for code in ("R7", "BS", "W"):
-                    page.click(f"[data-code='{code}']")
-                page.click(".seat[data-seat='1']")
-                page.click("[data-code='VD4']")
-                page.fill(".seat[data-seat='3'] input", "25")
-                page.screenshot(path=str(out / "entry.png"), full_page=True)
+                # the TV sizes (the kiosk cannot scroll: the screen is the whole board)
+                for name, size in (("scoreboard-1280x800", TV_SMALL), ("scoreboard", TV_LARGE)):
+                    page = browser.new_page(viewport=size)
+                    page.goto(f"{base}/?token={token}")
+                    page.wait_for_selector("#qr:not(.hidden)")
+                    page.wait_for_selector("#chart svg")
+                    page.wait_for_timeout(300)  # the chart redrawn to its room
+                    page.screenshot(path=str(out / f"{name}.png"))
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                entry_shot(page, f"{base}/enter?token={token}", out / "entry.png", full=True)
+                page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+                entry_shot(page, f"{base}/enter?token={token}", out / "entry-phone.png")
                 bus.publish(Pick(seq=18, colour="green", t=0.0))
-                page = browser.new_page(
-                    viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True
-                )
+                page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
                 page.goto(f"{base}/")
                 page.wait_for_selector("#swatch[data-seq='18']")
                 page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
@@ -85,6 +82,22 @@ def main() -> None:
             server.stop()
             journal.close()
     print("wrote", ", ".join(sorted(x.name for x in out.glob("*.png"))))
+
+
+def entry_shot(page, url: str, path: Path, full: bool = False) -> None:
+    """The entry page with a hand half entered: Cy went out, Ann's cards tapped, then Bea's."""
+    page.goto(url)
+    page.wait_for_selector("[data-declare]")
+    page.click("#winners button[data-seat='2']")
+    page.click(".seat[data-seat='0'] .who")
+    for code in ("R7", "BS", "W"):
+        colour = {"R": "red", "B": "blue", "W": "wild"}[code[0]]
+        if page.is_visible("#keytabs"):  # a phone: the keyboard one colour at a time
+            page.click(f"#keytabs [data-colour='{colour}']")
+        page.click(f"[data-code='{code}']")
+    page.fill(".seat[data-seat='3'] input", "25")
+    page.click(".seat[data-seat='1'] .who")
+    page.screenshot(path=str(path), full_page=full)
 
 
 def elite_shot(browser, app, base: str, out: Path) -> None:

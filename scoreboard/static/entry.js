@@ -59,6 +59,7 @@
     $("formtitle").textContent = form.editing !== null ? `Editing hand ${form.editing + 1}`
       : `Hand ${view.hand_count + 1}` + (view.dealer !== null ? ` (${view.players[view.dealer].name} deals)` : "");
     $("cancel").classList.toggle("hidden", form.editing === null);
+    box.classList.toggle("started", form.winner !== null);  // a phone drops the how-to then
     $("submit").textContent = form.editing !== null ? "Save hand " + (form.editing + 1) : "Enter hand";
     $("undo").disabled = !view.can_undo;
     $("winners").replaceChildren(el("b", { text: "Went out:" }), ...alive().map((p) =>
@@ -99,14 +100,28 @@
     }
   }
 
+  // On a phone the keyboard shows one colour at a time (a row of colour tabs above it), so it
+  // and "Enter hand" fit on the first screen with keys a finger can hit; wider screens show all.
+  const COLOURS = ["red", "blue", "green", "yellow", "wild"];
+  const title = (colour) => colour[0].toUpperCase() + colour.slice(1);
+  function showColour(colour) {
+    $("keys").dataset.show = colour;
+    for (const tab of $("keytabs").children) {
+      tab.setAttribute("aria-pressed", String(tab.dataset.colour === colour));
+    }
+  }
   function renderKeys() {
-    const rows = ["red", "blue", "green", "yellow", "wild"];
+    $("keytabs").replaceChildren(...COLOURS.map((colour) => el("button", {
+      class: "keytab c-" + colour, "data-colour": colour, "aria-pressed": "false",
+      onclick: () => showColour(colour) }, `${SYMBOL[colour]} ${title(colour)}`)));
     const out = [];
-    for (const colour of rows) {
-      out.push(el("div", { class: "rowname", text: colour[0].toUpperCase() + colour.slice(1) }));
+    for (const colour of COLOURS) {
+      out.push(el("div", { class: "rowname", text: title(colour) }));
       for (const k of keys.filter((x) => x.colour === colour)) {
         out.push(el("button", { class: "key c-" + colour + (colour === "wild" ? " wide" : ""),
-          title: `${k.name} (${k.points} points)`, "aria-label": k.name, "data-code": k.code,
+          title: `${k.name} (${k.points} points)`, "data-code": k.code,
+          // its name to a screen reader, with the key's own (maybe shortened) label in it
+          "aria-label": k.name.split(" ").includes(k.label) ? k.name : `${k.label}: ${k.name}`,
           onclick: () => {
             if (form.selected === null) { say("First tap who went out, then a player."); return; }
             (form.held[form.selected] ||= []).push(k.code);
@@ -116,6 +131,7 @@
       }
     }
     $("keys").replaceChildren(...out);
+    showColour($("keys").dataset.show || "red");
   }
 
   $("submit").onclick = async () => {
@@ -138,14 +154,18 @@
   function renderHistory() {
     const box = $("history");
     if (!view.hands.length) { box.textContent = "No hands yet."; return; }
-    const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { text: "Dealt" }),
+    const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { class: "dealt", text: "Dealt" }),
       ...view.players.map((p) => el("th", { text: p.name })), el("th", { class: "host-only", text: "" }));
     const first = view.hand_count - view.hands.length;  // older hands: in the export
     const rows = view.hands.map((h, j) => { const i = first + j; return el("tr", {},
-      el("td", { text: String(h.number) }), el("td", { text: view.players[h.dealer].name }),
+      el("td", {}, String(h.number),
+        el("span", { class: "dealt-here", text: view.players[h.dealer].name + " dealt" })),
+      el("td", { class: "dealt", text: view.players[h.dealer].name }),
       ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
-        title: s === h.winner ? "went out" : "",
-        text: (s === h.winner ? "★ " : "") + `${h.scored[s] ? "+" + h.scored[s] : "·"} = ${h.totals[s]}` })),
+        title: s === h.winner ? "went out" : "" },
+        el("span", { class: "scored", text: (s === h.winner ? "★ " : "") +
+          (h.scored[s] ? "+" + h.scored[s] : "·") }), el("span", { class: "eq", text: " = " }),
+        el("span", { class: "running", text: String(h.totals[s]) }))),
       el("td", { class: "host-only" },
         el("button", { text: "Edit", onclick: () => {
           form = { winner: h.winner, held: {}, typed: {}, selected: null, editing: i };

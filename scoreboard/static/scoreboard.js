@@ -26,13 +26,51 @@
   function render(v) {
     document.body.dataset.version = v.version;
     renderScores(v);
-    renderChart(v);
     renderPick(v);
     renderElite(v.elite);
     renderPairing(v.pairing || { open: false, paired: false });
+    const won = bannerText(v);
     const banner = $("banner");
-    banner.classList.toggle("hidden", !v.winner);
-    banner.textContent = v.winner ? "★ " + v.winner.text + " ★" : "";
+    banner.classList.toggle("hidden", !won);
+    banner.textContent = won ? "★ " + won + " ★" : "";
+    announce(v.pick);
+    renderChart(v);  // last: it takes the room the rest leaves
+  }
+
+  // localStorage, where the browser keeps it (a private window may refuse it: then per page).
+  const kept = {
+    get(key) { try { return JSON.parse(localStorage.getItem(key)); } catch (_) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (_) { /* */ } },
+  };
+
+  // The banner belongs to its game: gone with a new table game, and once a later game (UNO
+  // Elite, which has no score sheet here) has finished since this browser first saw the win.
+  // The winner's row keeps its WINNER tag for as long as that game's totals are shown.
+  function bannerText(v) {
+    if (!v.winner) return null;
+    const elite = v.elite ? v.elite.games : 0;
+    let seen = kept.get("tinker.banner");
+    if (!seen || seen.game !== v.game) {
+      seen = { game: v.game, elite };
+      kept.set("tinker.banner", seen);
+    }
+    return elite > seen.elite ? null : v.winner.text;
+  }
+
+  // Saying the pick aloud (off unless this browser's toggle is on): the browser's own speech,
+  // once per pick, when the lights have settled (the view holds the colour back until then).
+  // A pick already settled when the page opened is old news: not said.
+  const speak = $("speak");
+  speak.checked = kept.get("tinker.speak") === true;
+  speak.onchange = () => kept.set("tinker.speak", speak.checked);
+  let said;  // the seq of the last pick said (undefined until the first view)
+  function announce(pick) {
+    const settled = pick && !pick.pending ? pick.seq : null;
+    if (said === undefined) { said = settled; return; }
+    if (settled === null || settled === said) return;
+    said = settled;
+    if (!speak.checked || !("speechSynthesis" in window)) return;
+    speechSynthesis.speak(new SpeechSynthesisUtterance(`Tinker Bell chose ${pick.colour}.`));
   }
 
   function renderScores(v) {
@@ -46,6 +84,10 @@
       return;
     }
     const target = v.rules.target;
+    // On a TV the rows share the column's height: two columns of them from seven players on.
+    const cols = v.players.length > 6 ? 2 : 1;
+    box.style.setProperty("--cols", cols);
+    box.style.setProperty("--rows", Math.ceil(v.players.length / cols));
     box.replaceChildren(...v.players.map((p) => {
       const share = Math.max(0, Math.min(100, (100 * p.total) / target));
       return el("div", { class: "score" + (p.leads ? " leads" : "") + (p.out ? " out" : ""),
@@ -62,7 +104,17 @@
     }));
   }
 
+  // The chart is drawn again when its room changes shape (a resized screen, a panel come or gone).
+  let latest = null;
+  let shape = "";
+  new ResizeObserver(([entry]) => {
+    const { width, height } = entry.contentRect;
+    const now = `${Math.round(width / 4)}x${Math.round(height / 4)}`;
+    if (now !== shape && latest) renderChart(latest);
+  }).observe($("chart"));
+
   function renderChart(v) {
+    latest = v;
     const box = $("chart");
     const chart = v.chart || { numbers: [], totals: [] };
     if (!chart.numbers.length) {
@@ -75,7 +127,14 @@
       for (const [k, val] of Object.entries(attrs)) n.setAttribute(k, val);
       return n;
     };
-    const W = 640, H = 250, L = 48, R = 96, T = 12, B = 28;
+    // The chart takes the shape of the room it has (a TV gives it what the pick leaves), tall
+    // enough for every name at the lines' ends, wide enough on the right for the longest one.
+    const room = box.getBoundingClientRect();
+    shape = `${Math.round(room.width / 4)}x${Math.round(room.height / 4)}`;
+    const longest = Math.max(...v.players.map((p) => p.name.length));
+    const W = 640, L = 48, T = 12, B = 28, R = Math.min(240, 24 + 12.5 * longest);
+    const shaped = room.height > 80 ? (W * room.height) / room.width : 250;
+    const H = Math.round(Math.min(640, Math.max(T + B + 21 * v.players.length, 160, shaped)));
     const n = chart.numbers[chart.numbers.length - 1];  // the chart's points may skip hands
     const top = Math.max(v.rules.target, ...chart.totals.flat());
     const x = (hand) => L + ((W - L - R) * hand) / Math.max(1, n);
@@ -101,10 +160,12 @@
     });
     ends.sort((a, b) => a.y - b.y);  // labels at the line ends, nudged apart so none overlap
     let last = -Infinity;
+    for (const e of ends) last = e.ly = Math.max(e.y + 5, last + 21);
+    let next = H - 4;  // and none below the chart's foot: pushed back up from there
+    for (const e of ends.slice().reverse()) { e.ly = Math.min(e.ly, next); next = e.ly - 21; }
     for (const e of ends) {
-      const ly = Math.max(e.y + 5, last + 21);
-      last = ly;
-      const t = s("text", { x: W - R + 8, y: ly, fill: e.colour, "font-weight": 700 });
+      const ly = e.ly;
+      const t = s("text", { x: W - R + 8, y: ly, style: `fill:${e.colour}`, "font-weight": 700 });
       t.textContent = e.name;
       svg.append(t);
     }
@@ -121,6 +182,7 @@
         .then((p) => { $("pairurl").textContent = p.link; }).catch(() => {});
     }
     $("pairing").classList.toggle("hidden", !pairing.open);
+    document.body.classList.toggle("pairing-open", pairing.open);
     $("paired").classList.toggle("hidden", !pairing.paired);
   }
 

@@ -10,6 +10,7 @@ import pytest
 
 from club.link import Broker
 from club.service import ClubService
+from tests.browser_audit.axe import serious_violations
 from tests.club.test_broker_down import hand, settled_pick
 from tests.club.test_publisher import publish_table
 from tests.helpers.browser import WAIT
@@ -70,4 +71,48 @@ def test_the_club_page_shows_two_tables_live(own_broker, make_table, chromium, t
         context.close()
         for link in links:
             link.close()
+        club.close()
+
+
+def test_the_club_pages_fit_a_phone_and_pass_the_audit(own_broker, make_table, chromium, tmp_path):
+    """At 360×740: neither the club page nor a table's page scrolls sideways, nothing they
+    load is missing (the favicon is the scoreboard's), YELLOW fits its swatch, and axe-core
+    finds no serious or critical accessibility violation."""
+    kitchen = make_table("kitchen")
+    link = publish_table(own_broker, kitchen, "kitchen")
+    club = ClubService(
+        Broker.from_url(own_broker.url), tmp_path / "club.sqlite3", backoff=(0.05, 0.2)
+    ).start(port=0)
+    context = chromium.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True
+    )
+    try:
+        kitchen.session.new_game(["Annabelle-Marie", "Bartholomew"])
+        settled_pick(kitchen, 1, "yellow")
+        for path in ("/", "/table/kitchen"):
+            page = context.new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda exc, p=problems: p.append(str(exc)))
+            page.on(
+                "response",
+                lambda r, p=problems: p.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+            )
+            page.goto(f"http://127.0.0.1:{club.port}{path}")
+            page.wait_for_selector(".swatch[data-colour='yellow']", timeout=WAIT)
+            page.wait_for_timeout(300)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+            inner, label = page.evaluate(
+                """() => { const sw = document.querySelector(".swatch[data-colour='yellow']");
+                  const r = document.createRange(); r.selectNodeContents(sw.lastChild);
+                  return [sw.clientWidth, r.getBoundingClientRect().width]; }"""
+            )
+            assert label <= inner, f"{path}: YELLOW is {label} px in a {inner} px swatch"
+            icons = page.eval_on_selector_all("link[rel~='icon']", "ls => ls.map((l) => l.href)")
+            assert icons, f"{path} names no icon (the browser asks for /favicon.ico: a 404)"
+            assert all(page.request.get(icon).status == 200 for icon in icons), icons
+            assert problems == [], path
+            assert serious_violations(page) == [], path  # axe-core's audit
+    finally:
+        context.close()
+        link.close()
         club.close()

@@ -137,3 +137,116 @@ def test_no_page_needs_an_emoji_font():
             text = asset.read_text(encoding="utf-8")
             emoji = sorted({c for c in text if ord(c) > 0xFFFF or c == "\ufe0f"})
             assert not emoji, f"{asset.name} uses {emoji}"
+
+
+def test_the_keyboard_and_enter_hand_are_on_the_first_screen_for_each_player(table, browser):  # noqa: F811
+    """Bartholomew went out; for each of the three others in turn: tap them, tap a card. Before
+    each player's first card, the keyboard and "Enter hand" are on the first screen, without a
+    scroll; every key is at least 44 px and its label fits it."""
+    page, problems = open_phone(browser, f"{table.url}/enter?token={TOKEN}")
+    try:
+        page.click("#winners button[data-seat='1']")
+        for seat in (0, 2, 3):
+            page.click(f".seat[data-seat='{seat}'] .who")
+            got = page.evaluate(FIRST_SCREEN)
+            assert got["scrollY"] == 0
+            assert got["keys"] and max(got["keys"]) <= 740, f"a key below the fold: {got}"
+            assert got["submit"] <= 740, f"Enter hand at {got['submit']}"
+            assert min(got["sizes"]) >= 44, got["sizes"]
+            assert got["overflowing"] == [], got["overflowing"]
+            page.click("#keytabs [data-colour='blue']")
+            page.click("[data-code='BS']")  # a blue Skip
+            assert page.inner_text(f"[data-sum='{seat}']") == "20"
+        assert problems == []
+    finally:
+        page.context.close()
+
+
+FIRST_SCREEN = """() => {
+  const shown = [...document.querySelectorAll('#keys .key, #keytabs button')]
+    .filter((k) => k.offsetParent);
+  return {
+    scrollY: window.scrollY,
+    keys: shown.map((k) => k.getBoundingClientRect().bottom),
+    submit: document.getElementById('submit').getBoundingClientRect().bottom,
+    sizes: shown.flatMap((k) => [k.getBoundingClientRect().width,
+                                 k.getBoundingClientRect().height]),
+    overflowing: shown.filter((k) => k.scrollWidth > k.clientWidth).map((k) => k.textContent),
+  };
+}"""
+
+
+def test_the_hands_table_with_four_players_fits_with_whole_numbers(table, browser):  # noqa: F811
+    for winner in (3, 0, 1, 2, 3, 0, 1):  # hands 4 to 10: two-digit numbers
+        held = [None if x == winner else 3 for x in range(4)]
+        table.post("/api/entry", {"kind": "hand", "winner": winner, "held": held})
+    page, problems = open_phone(browser, f"{table.url}/enter?token={TOKEN}")
+    try:
+        page.wait_for_selector(".history tbody tr:nth-child(10)", timeout=WAIT)
+        got = page.evaluate(
+            """() => { const box = document.getElementById('history');
+              const cut = [...box.querySelectorAll('td, th')]
+                .filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent);
+              const first = [...box.querySelectorAll('tbody tr td:first-child')];
+              return {box: box.clientWidth, table: box.querySelector('table').scrollWidth, cut,
+                      numbers: first.map((c) => c.firstChild.textContent)}; }"""
+        )
+        assert got["table"] <= got["box"], f"the table is {got['table']} px in {got['box']} px"
+        assert got["cut"] == []
+        assert got["numbers"] == [str(n) for n in range(1, 11)]
+        assert width(page) <= 360
+        assert problems == []
+    finally:
+        page.context.close()
+
+
+def test_a_guest_sees_no_tinker_bell_button_that_would_refuse_the_tap(table, browser):  # noqa: F811
+    guest, problems = open_phone(browser, table.url + "/tray")
+    host, _ = open_phone(browser, f"{table.url}/tray?token={TOKEN}")
+    try:
+        assert not guest.is_visible("#tinker") and guest.is_visible("#guest")
+        assert host.is_visible("#tinker") and not host.is_visible("#guest")
+        assert problems == []
+    finally:
+        guest.context.close()
+        host.context.close()
+
+
+def test_labels_on_unlit_lights_are_readable(table, browser):  # noqa: F811
+    page, _ = open_phone(browser, f"{table.url}/tray")
+    try:
+        ratios = page.evaluate(CONTRASTS)
+        assert len(ratios) == 4
+        assert min(ratios) >= 4.5, ratios  # WCAG AA for the unlit lights' labels
+    finally:
+        page.context.close()
+
+
+CONTRASTS = """() => {
+  // Chromium gives a color-mix() as color(srgb r g b) with 0..1 channels, others as rgb().
+  const rgb = (css) => {
+    const srgb = css.match(/color\\(srgb ([\\d.]+) ([\\d.]+) ([\\d.]+)/);
+    if (srgb) return srgb.slice(1, 4).map(Number);
+    return css.match(/[\\d.]+/g).slice(0, 3).map((v) => Number(v) / 255);
+  };
+  const lum = (c) => { const [r, g, b] = c.map((v) =>
+    v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  // what shows through: the light's colours, faded by its opacity into the page's background
+  const page = rgb(getComputedStyle(document.body).backgroundColor);
+  return [...document.querySelectorAll('.light:not(.on)')].map((l) => {
+    const s = getComputedStyle(l);
+    const seen = (c) => rgb(c).map((v, i) => s.opacity * v + (1 - s.opacity) * page[i]);
+    const [a, b] = [lum(seen(s.color)), lum(seen(s.backgroundColor))].sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  });
+}"""
+
+
+def test_the_scoreboard_links_to_digital_play(table, browser):  # noqa: F811
+    page, _ = open_phone(browser, table.url + "/")
+    try:
+        page.click("a[href='/play']")
+        page.wait_for_url("**/play", timeout=WAIT)
+    finally:
+        page.context.close()
