@@ -202,7 +202,8 @@ class Journal:
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from None
         self._make_lost_tables()
 
-    def _damage(self, problem: str) -> None:
+    def report_damage(self, problem: str) -> None:
+        """Keep `problem` for the page and say it in the log, once."""
         if problem not in self.damaged:
             self.damaged.append(problem)
             log.warning("%s", problem)
@@ -216,7 +217,7 @@ class Journal:
             part = Path(f"{self.path}{suffix}")
             if part.exists():
                 part.rename(f"{aside}{suffix}")
-        self._damage(
+        self.report_damage(
             f"the journal {self.path} could not be read ({reason}): moved aside to {aside}; "
             "a new journal was started"
         )
@@ -229,7 +230,7 @@ class Journal:
         with self._lock:
             self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} {_SCHEMA_3} COMMIT;")
         for table in lost:
-            self._damage(f"the journal had lost its {table} table: it was made again, empty")
+            self.report_damage(f"the journal had lost its {table} table: it was made again, empty")
 
     def _open(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -271,7 +272,9 @@ class Journal:
                 self._require(game)
             return self._insert(game, entry)
 
-    def hold(self, game: int | None, why: str = "", playing: Callable[[], bool] = bool) -> None:
+    def hold(
+        self, game: int | None, why: str = "", playing: Callable[[], bool] = lambda: True
+    ) -> None:
         """Mark `game` as in play while `playing()` says so (None: no game is); until then it
         cannot be deleted, and `why` says where it is played (one at a time: digital play has
         one game)."""
@@ -446,7 +449,7 @@ class Journal:
             events = [json.loads(e) for (e,) in rows]
             return EliteKept(game, created, json.loads(setup), events, won)
         except (ValueError, sqlite3.OperationalError) as exc:  # set aside, said; play goes on
-            self._damage(f"UNO Elite game {game} is damaged ({exc}): it was left as it is")
+            self.report_damage(f"UNO Elite game {game} is damaged ({exc}): it was left as it is")
             return None
 
     def created(self, game: int) -> float:
@@ -463,7 +466,7 @@ class Journal:
             try:
                 results.append(_elite_result(i, t, players, winner, mode))
             except ValueError as exc:  # set aside; the others still count
-                self._damage(f"UNO Elite result {i} is damaged ({exc}): it is not counted")
+                self.report_damage(f"UNO Elite result {i} is damaged ({exc}): it is not counted")
         return results
 
     def last_id(self) -> int:

@@ -93,8 +93,7 @@ class TableSession:
         try:
             return game, journal.load(game)
         except DamagedGame as exc:
-            journal.damaged.append(str(exc) + ": start a new game")
-            log.warning("%s", exc)
+            journal.report_damage(f"{exc}: start a new game")
         try:
             return None, journal.load(None)  # the picks made with no game, at least
         except DamagedGame:
