@@ -8,9 +8,10 @@ The public API (docs/rulesets.md, docs/engine.md): the cards (`Icon`,
 
 from engine.elite.cards import EliteCard, EliteDataError, Icon, Power, box, parse_cards
 from engine.elite.dynasty import DeckRuleError, check_deck
-from engine.elite.game import CHANCE, TERMINAL, EliteGame
+from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard, default_deck, parse_deck
 from engine.errors import RuleError
+from engine.protocol import CHANCE, TERMINAL
 
 __all__ = [
     "CHANCE",

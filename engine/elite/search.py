@@ -20,15 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TypeVar
 
 from engine.elite import actions as A
-from engine.elite.bots import greedy_bot, interject
-from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
-from engine.elite.uno import UnoCard
-
-Card = TypeVar("Card", UnoCard, EliteCard)
+from engine.elite.hints import greedy_bot, interject
 
 DEFAULT_ROLLOUTS = 200
 """Rollouts a move, shared by the candidates (about 0.1 s a move on the development machine)."""
@@ -71,36 +66,8 @@ def search_bot(
 
 
 def imagine(game: EliteGame, seat: int, rng: random.Random) -> EliteGame:
-    """A copy of `game` whose hidden cards are dealt again at random, every public count kept."""
-    world = game.clone()
-    unseen = list(game.deck_cards)
-    for card in [*game.hands[seat], *game.discard]:
-        unseen.remove(card)
-    rng.shuffle(unseen)
-    _deal_back(world.hands, unseen, [s for s in range(game.n) if s != seat])
-    world.draw = unseen
-    rng.shuffle(world.draft.pile)  # the cards still to be turned up in a draft
-    if world.mode == "draft":  # every deck's make-up is public: only its order is hidden
-        for deck in world.player_decks:
-            rng.shuffle(deck)
-        return world
-    known = world.mode == "dynasty"  # a player built their own deck
-    face_down = [s for s in range(game.n) if not (known and s == seat)]
-    shown = {c.id for s in range(game.n) for c in [*game.lineups[s], *game.elite_discards[s]]}
-    if known:
-        shown.update(c.id for c in game.player_decks[seat])
-        rng.shuffle(world.player_decks[seat])
-    elite: list[EliteCard] = [c for c in game.elite_cards if c.id not in shown]
-    rng.shuffle(elite)
-    _deal_back(world.player_decks, elite, face_down)
-    return world
-
-
-def _deal_back(piles: list[list[Card]], cards: list[Card], seats: list[int]) -> None:
-    """Refill each seat's pile with as many cards as it had, taken from the end of `cards`."""
-    for s in seats:
-        size = len(piles[s])
-        piles[s][:] = [cards.pop() for _ in range(size)]
+    """A copy of `game` whose hidden cards are dealt again at random (`determinise`)."""
+    return game.determinise(seat, rng)
 
 
 def playout(game: EliteGame, seat: int, rng: random.Random) -> float:

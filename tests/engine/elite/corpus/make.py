@@ -39,8 +39,7 @@ CASES: dict[str, str] = {
         "--players 2 --games 3 --seed 106 mode=quick two_player_reverse=skip --bots greedy"
     ),
     "quick-p3-discard-last": (
-        "--players 3 --games 3 --seed 107 mode=quick discard_last_card=discard "
-        "--bots greedy,random"
+        "--players 3 --games 3 --seed 107 mode=quick discard_last_card=discard --bots greedy,random"
     ),
     "draft-p2-random": "--players 2 --games 2 --seed 111 mode=draft",
     "draft-p3-greedy": "--players 3 --games 3 --seed 112 mode=draft --bots greedy",
