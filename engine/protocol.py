@@ -16,6 +16,11 @@ so far and `header` its header, and `apply_event` replays one event.
 `features` is what a ruleset declares about itself, and the only thing the layers above may
 branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
 target), "lineups" (UNO Elite's Lineups and Player Decks). `describe` puts an action in words.
+
+For the bots and the search bot (`engine.bots`, `engine.search`), written once for every
+ruleset: `hints` is the ruleset's own judgement (its greedy choice, which moves are worth
+comparing, how to play a rollout on and score it) and `determinise(seat, rng)` a copy of the
+state in which every card that seat cannot see is dealt again, consistent with what it can.
 """
 
 from __future__ import annotations
@@ -31,6 +36,36 @@ TERMINAL: Final = -4
 
 FEATURES: Final = frozenset({"tinker_bell", "points", "lineups"})
 """Every feature a ruleset may declare (`GameState.features`)."""
+
+
+class Hints(Protocol):
+    """A ruleset's judgement, which one set of bots and one search bot play by."""
+
+    rollouts: int
+    """The search bot's rollouts a move by default."""
+    move_seconds: float
+    """With a clock and no budget given, a search move also stops after this long."""
+
+    def act(self, state: Any) -> int:
+        """The greedy choice of the seat to act: one of `state.legal_actions()`."""
+        ...
+
+    def interject(self, state: Any, seat: int, options: list[int]) -> int | None:
+        """Whether the greedy `seat` makes one of its out-of-turn `options`, and which."""
+        ...
+
+    def candidates(self, state: Any, legal: list[int]) -> list[int]:
+        """The legal actions worth comparing, the greedy choice first (ties go to it)."""
+        ...
+
+    def luck(self, rng: random.Random) -> Any:
+        """A seed for one imagined world's rollouts (the same luck for every candidate)."""
+        ...
+
+    def playout(self, state: Any, seat: int, rng: random.Random, start: Any) -> float:
+        """Play on from `state` (the imagined world `start` with one candidate applied) with
+        greedy players; how good that is for `seat`."""
+        ...
 
 
 class GameState(Protocol):
@@ -87,3 +122,13 @@ class GameState(Protocol):
     def is_terminal(self) -> bool: ...
 
     def clone(self) -> GameState: ...
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """A copy in which every card `seat` cannot see is dealt again at random, consistent
+        with every count and card it can see (its observation): what a search imagines."""
+        ...
+
+    @property
+    def hints(self) -> Hints:
+        """The ruleset's own judgement for the bots and the search bot."""
+        ...

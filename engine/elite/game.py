@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
+from engine.elite.hints import ELITE_HINTS
 from engine.elite.state import EliteState
 from engine.elite.uno import UnoCard
 from engine.errors import RuleError
@@ -39,6 +40,8 @@ class EliteGame(EliteState):
     features = frozenset({"lineups"})
     """What the layers above may branch on: Lineups and Player Decks; no Tinker Bell, no
     points (a game is one hand, won by the first empty hand)."""
+    hints = ELITE_HINTS
+    """How the bots and the search bot play UNO Elite (`engine.elite.hints`)."""
 
     def __init__(
         self,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from engine import record
+from engine.bots import make
 from engine.elite import EliteGame, parse_cards
 from engine.elite import record as elite_record
 from engine.game import Game
@@ -22,6 +23,7 @@ CONTRACT = {
     "players", "events", "apply_event", "header", "winner", "chance_kind", "features",
     "describe", "current_player", "legal_actions", "apply_action", "chance_outcomes",
     "sample_chance", "interjections", "observation", "record", "is_terminal", "clone",
+    "determinise", "hints",  # what the one set of bots and the one search bot play by
 }  # fmt: skip
 DYNASTY_DECK = parse_cards("\n".join(DYNASTY_ROWS), "dynasty deck")
 ELITE_MODES = {
@@ -59,10 +61,17 @@ def test_every_game_has_every_member_of_the_protocol(name):
     missing = {m for m in MEMBERS if not hasattr(state, m)}
     assert missing == (ADDED_BY_E18 if isinstance(state, Game) else set())
     for member in MEMBERS:
-        if member not in missing and member not in ("players", "events", "features", "winner"):
+        if member not in missing and member not in (
+            "players",
+            "events",
+            "features",
+            "winner",
+            "hints",
+        ):
             assert callable(getattr(state, member)), member
     if "features" not in missing:
         assert state.features <= FEATURES
+    assert all(callable(getattr(state.hints, name)) for name in ("act", "interject", "playout"))
 
 
 def play_through_the_protocol(state: GameState, rng: random.Random, moves: int) -> int:
@@ -125,3 +134,35 @@ def test_a_clone_plays_on_alone(name):
     twin = state.clone()
     play_through_the_protocol(twin, rng, 40)
     assert state.observation(None) == before
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_one_set_of_bots_plays_every_ruleset_through_the_protocol(name):
+    """Random, greedy (by the ruleset's hints) and search bots: each answer is legal."""
+    rng = random.Random(name)
+    state = GAMES[name]()
+    players = make(["search:6", "greedy", "random"], 3, rng)
+    for _ in range(150):
+        who = state.current_player()
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state.sample_chance(rng)
+            continue
+        offered = state.interjections()
+        seats = {seat for seat, _ in offered}
+        called = False
+        for seat in sorted(seats):
+            options = [a for s, a in offered if s == seat]
+            action = players[seat].interject(state, seat, options)
+            assert action is None or action in options
+            if action is not None:
+                state.apply_action(action, seat)
+                called = True
+                break
+        if called:
+            continue
+        action = players[who].act(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.events) > 10
