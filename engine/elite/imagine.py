@@ -11,6 +11,7 @@ player knows their own deck); the draft's pile. What a Peek or a Search showed i
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TypeVar
 
 from engine.elite.cards import EliteCard
@@ -22,9 +23,7 @@ Card = TypeVar("Card", UnoCard, EliteCard)
 
 def deal_unseen(world: EliteState, game: EliteState, seat: int, rng: random.Random) -> None:
     """Deal `world` (a clone of `game`) every card `seat` cannot see again, every count kept."""
-    unseen = list(game.deck_cards)
-    for card in [*game.hands[seat], *game.discard]:
-        unseen.remove(card)
+    unseen = _without(game.deck_cards, [*game.hands[seat], *game.discard])
     rng.shuffle(unseen)
     _deal_back(world.hands, unseen, [s for s in range(game.n) if s != seat])
     world.draw = unseen
@@ -42,6 +41,19 @@ def deal_unseen(world: EliteState, game: EliteState, seat: int, rng: random.Rand
     elite: list[EliteCard] = [c for c in game.elite_cards if c.id not in shown]
     rng.shuffle(elite)
     _deal_back(world.player_decks, elite, face_down)
+
+
+def _without(cards: list[UnoCard], seen: list[UnoCard]) -> list[UnoCard]:
+    """`cards` less one copy of each card in `seen`, the first copies (`list.remove`'s order),
+    in one pass."""
+    left = Counter(seen)
+    out = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
 
 
 def _deal_back(piles: list[list[Card]], cards: list[Card], seats: list[int]) -> None:
