@@ -205,3 +205,17 @@ def test_damaged_elite_rows_move_over_as_they_are_and_are_said_when_read(old):
     assert j.latest_elite_game() is None  # as main did: said, and left
     assert any(d.startswith("game 4 is damaged") for d in j.damaged)
     j.close()
+
+
+@pytest.mark.parametrize("table", ELITE_TABLES)
+def test_an_old_journal_that_lost_an_elite_table_is_upgraded_and_said(old, table):
+    with sqlite3.connect(old) as db:
+        db.execute("PRAGMA foreign_keys=OFF")
+        db.execute(f"DROP TABLE {table}")
+    db.close()
+    t = Table(old)  # the service starts
+    assert any(f"lost its {table} table" in d for d in t.journal.damaged)
+    assert t.table.game_id == EXPECTED["disney_in_play"]["id"]  # the table's game is there
+    assert len(t.journal.games()) == (2 if table == "elite_games" else 4)
+    assert tables(old)["user_version"] == J.SCHEMA_VERSION
+    t.stop()
