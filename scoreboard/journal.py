@@ -367,7 +367,11 @@ class Journal:
         players in seat order, the winning seat, its ruleset (and mode). A game ends once."""
         if not players or not all(isinstance(p, str) for p in players):
             raise ValueError("the players are a list of names, in seat order")
-        if isinstance(winner, bool) or not 0 <= winner < len(players):
+        if (
+            isinstance(winner, bool)
+            or not isinstance(winner, int)
+            or not 0 <= winner < len(players)
+        ):
             raise ValueError(f"the winner is a seat from 0 to {len(players) - 1}, not {winner}")
         with self._tx():
             if game is not None:
@@ -521,6 +525,10 @@ class Journal:
             self._hold_until_won(kept.game)
         return EliteKept(kept.game, kept.created, kept.setup, kept.events, kept.finished)
 
+    def finished(self, game: int) -> bool:
+        """Game `game` is over: its result is kept (`add_result`)."""
+        return bool(self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone())
+
     def created(self, game: int) -> float:
         """When table game `game` was started (the clock's time)."""
         return self._info(game).created
@@ -624,11 +632,7 @@ class Journal:
         """`hold` game `game` in digital play until its result is kept (called under no lock:
         `playing` runs inside `delete_game`'s transaction)."""
 
-        def playing() -> bool:
-            found = self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone()
-            return found is None
-
-        self.hold(game, "digital play (/play)", playing)
+        self.hold(game, "digital play (/play)", lambda: not self.finished(game))
 
     def _require(self, game: int) -> None:
         if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():

@@ -251,8 +251,9 @@ async def export(request: Request) -> Response:
     game, fmt = _game(request), request.path_params["fmt"]
     session: TableSession = request.state.table
     if fmt == "jsonl":  # a digital game's record: every hand, so only once it is over
-        table = session.journal.load(game).game
-        if (table is None or not table.over) and request.query_params.get("reveal") != "yes":
+        table = session.journal.load(game).game  # None: a game without a score sheet
+        over = session.journal.finished(game) if table is None else table.over
+        if not over and request.query_params.get("reveal") != "yes":
             raise HTTPException(
                 409,
                 "the record shows every hand, the bots' too: export it when the game is "

@@ -134,3 +134,32 @@ def test_an_elite_game_started_the_old_way_cannot_be_deleted_until_won(journal):
         journal.delete_game(game, f"delete game {game}")
     journal.add_elite_result(["A", "B"], 0, "quick", game)
     journal.delete_game(game, f"delete game {game}")
+
+
+def test_the_games_page_lists_a_game_without_a_score_sheet_and_exports_its_record(journal):
+    from starlette.testclient import TestClient
+
+    from scoreboard.web import create_app
+    from tests.helpers.web import TOKEN
+    from tray.bus import Bus
+
+    table = journal.create_game(START)
+    game = journal.start_digital({**SEATS, "header": {"ruleset": "elite"}})
+    journal.append_moves(game, [{"seat": 0, "act": "play"}])
+    with TestClient(create_app(journal, Bus(), TOKEN)) as client:
+        client.headers["X-Table-Token"] = TOKEN
+        listed = client.get("/api/games").json()
+        assert listed["current"] == table  # the scoreboard keeps the table's game
+        assert [(g["id"], g["digital"], g["entries"]) for g in listed["games"]] == [
+            (game, True, 0),
+            (table, False, 1),
+        ]
+        csv = client.get(f"/api/games/{game}.csv")
+        assert csv.status_code == 404 and "no score sheet" in csv.text
+        assert client.get(f"/api/games/{game}.jsonl").status_code == 409  # still in play
+        journal.add_result(game, ["A", "B"], 0, "elite")
+        record = client.get(f"/api/games/{game}.jsonl")
+        assert record.status_code == 200 and record.text == journal.export_record(game)
+        delete = {"confirm": f"delete game {game}"}
+        assert client.post(f"/api/games/{game}/delete", json=delete).status_code == 200
+    assert journal.latest_digital() is None
