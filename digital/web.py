@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from digital.elite_game import EliteBox
+from digital.games import EliteBox
 from digital.session import DigitalSession, NoGameError, SeatError
 from engine import cards as C
 from engine.hand import RuleError

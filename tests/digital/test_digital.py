@@ -75,7 +75,8 @@ def test_a_seat_sees_its_own_hand_and_never_another(bus):
         oh.draw = pool
         again = seat_view(other, 0, session.link.humans, False, False, session._notes.notes)
         again["version"] = view["version"]
-        assert json.dumps(again, sort_keys=True) == json.dumps(view, sort_keys=True)
+        observed = {k: view[k] for k in again}  # the observation, under digital play's keys
+        assert json.dumps(again, sort_keys=True) == json.dumps(observed, sort_keys=True)
         assert "hands" not in json.dumps(view["players"])
 
     play_out(session, Picks(bus, rng), 0, keys[0], rng, check=check)

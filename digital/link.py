@@ -1,16 +1,19 @@
-"""Digital play at the tray: the engine holds every hand, bots or people play the seats, and the
-real Tinker Bell button supplies every Tinker Bell pick.
+"""Digital play's one link between a game of any ruleset and the table: the engine holds every
+hand, bots or people play the seats, and, in a ruleset with Tinker Bell, the real Tinker Bell
+button supplies every Tinker Bell pick.
 
-The tray publishes `Pick` on the bus whether or not a game is running. While a game waits for
-Tinker Bell, the next pick is consumed as the engine's chance event; at any other moment a pick
-is only shown (the table session journals it). Deals and reshuffles stay the engine's own chance,
-drawn from a seeded or system random source.
+The link speaks only the game protocol (`engine.protocol`): who acts, chance, legal actions,
+out-of-turn calls, `apply_action`. What differs between rulesets comes from the game's declared
+`features`: with "tinker_bell", a chance node of that kind waits for the tray's next pick (the tray
+publishes `Pick` on the bus whether or not a game runs; at any other moment a pick is only shown);
+every other chance event (a deal, a reshuffle, UNO Elite's Player Decks) is drawn from a seeded
+or system random source.
 
 Seats listed in `humans` are played by people (the web page's `/api/digital/act`): when such a
-seat is to move, the link stops and waits for `act`. With `pace` > 0 the bots take one step per
-`pace` seconds on a timer, so people can follow the game and have a moment to call a late UNO or
-catch a bot that forgot to; with `pace` 0 they play at once (tests, simulations). The paced steps
-run on one loop thread per link (`tray.player.Scheduler`), not a new timer thread per step.
+seat is to move, the link stops and waits for `act`. After every change each bot is asked once
+whether it makes an out-of-turn call (UNO, catch, challenge). With `pace` > 0 the bots take one
+step per `pace` seconds on a timer (`digital.paced`), so people can follow the game and have a
+moment to call a late UNO or catch a bot that forgot to; with `pace` 0 they play at once.
 
 Picks arrive from the tray service's relay thread (`tray.bus.Relay`), never from the tray's own
 thread: the bots' moves and the journal they go to cannot delay the lights or the button.
@@ -23,15 +26,17 @@ import random
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
+from digital import _adapter as contract
 from digital.paced import PacedLink, human_seats
 from engine import actions as A
 from engine import cards as C
-from engine.bots import Bot
-from engine.game import Game
-from engine.hand import RuleError
+from engine.errors import RuleError
+from engine.protocol import CHANCE, TERMINAL
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
 from tray.player import Scheduler
+
+MAX_INTERJECTIONS = 50  # bots' out-of-turn calls between two moves: far more than a game has
 
 
 @event_type
@@ -41,15 +46,23 @@ class GameProgress(Event):
     GameProgress, `awaiting` what it needs next (kind "tinker_bell": press the button)."""
 
     type: ClassVar[str] = "game_progress"
-    hand: int
     events: list[dict[str, Any]]
     awaiting: dict[str, Any]
-    scores: dict[str, int]
     game_winner: Any = None
 
 
-class EngineLink(PacedLink):
-    """Runs a game of bots (and people, at the `humans` seats) between Tinker Bell picks.
+def awaiting(game: Any) -> dict[str, Any]:
+    """What the game needs next: a seat's move, chance of some kind, or nothing (over)."""
+    seat = game.current_player()
+    if seat == TERMINAL:
+        return {"kind": "game_over", "seat": None}
+    if seat == CHANCE:
+        return {"kind": game.chance_kind(), "seat": None}
+    return {"kind": "move", "seat": seat}
+
+
+class GameLink(PacedLink):
+    """Runs a game of bots (and people, at the `humans` seats) between picks and moves.
 
     Thread-safe: picks arrive from the bus's relay thread, people's actions from the web
     server's, paced bot steps from the link's loop; one re-entrant lock serialises them all.
@@ -59,8 +72,8 @@ class EngineLink(PacedLink):
     def __init__(
         self,
         bus: Bus,
-        game: Game,
-        bots: list[Bot | None],
+        game: Any,
+        bots: list[Any],
         rng: random.Random | None = None,
         *,
         humans: Collection[int] = (),
@@ -74,27 +87,33 @@ class EngineLink(PacedLink):
             raise ValueError(f"seat {missing[0]} needs a bot or a person")
         super().__init__(pace)
         self.bus, self.game, self.bots = bus, game, bots
+        self.features = contract.features(game)
+        self.ruleset = str(game.header().get("ruleset", ""))  # its name, for titles only
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
         self._published = len(game.events)
+        self._interjected = 0  # bots' out-of-turn calls since the last move
         self.settles_in = settles_in  # seconds until a pick's lights settle (None: at once)
         self.choosing: bool = False  # a pick is made; the game takes it when its lights settle
-        self._unsubscribe = bus.subscribe(self._on_pick, Pick)
+        self._unsubscribe = (
+            bus.subscribe(self._on_pick, Pick) if "tinker_bell" in self.features else None
+        )
 
     def start(self) -> None:
         with self.lock:
             self._advance()
 
     def close(self) -> None:
-        self._unsubscribe()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
         super().close()
 
     def is_over(self) -> bool:
-        return self.game.is_terminal()
+        return bool(self.game.is_terminal())
 
     @property
     def waiting_for_tinker_bell(self) -> bool:
-        return self.game.chance_kind() == "tinker_bell"
+        return "tinker_bell" in self.features and self.game.chance_kind() == "tinker_bell"
 
     def waiting_for(self) -> int | None:
         """The human seat the game waits for, if it waits for one."""
@@ -102,14 +121,25 @@ class EngineLink(PacedLink):
         return seat if seat in self.humans else None
 
     # ------------------------------------------------------------------ people
-    def act(self, seat: int, action: int) -> None:
+    def act(self, seat: int, action: int, uno: bool = False) -> None:
         """A person's action for `seat`: in turn, or out of turn (UNO, catch, challenge).
-        RuleError (the engine's message, nothing changed) if the rules or the seat forbid it."""
+        With `uno` (a ruleset whose UNO! is a call of its own), a card played from two is
+        played saying UNO!: the call is made at once, under the same lock, so no bot can catch
+        the person between the card and the word. RuleError (the engine's message, nothing
+        changed) if the rules or the seat forbid it."""
         with self.lock:
             self._check_seat(seat)
             if not isinstance(action, int) or isinstance(action, bool):
                 raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
-            self.game.apply_action(action, seat)
+            if uno and action not in contract.uno_plays(self.game, seat):
+                raise RuleError(
+                    "uno", "Say UNO! as you play your next-to-last card, not with this move."
+                )
+            self.game.apply_action(action, seat)  # RuleError: the engine's sentence, no change
+            self._interjected = 0
+            call = contract.uno_call(self.game, seat) if uno else None
+            if call is not None:
+                self.game.apply_action(call, seat)
             self._advance()
 
     def act_event(self, event: Mapping[str, Any]) -> None:
@@ -117,8 +147,7 @@ class EngineLink(PacedLink):
         with self.lock:
             if "chance" in event:
                 raise RuleError("chance", "Chance comes from the tray and the deck, not a player.")
-            seat = event.get("seat")
-            self._check_seat(seat)
+            self._check_seat(event.get("seat"))
             self.game.apply_event(event)
             self._advance()
 
@@ -126,7 +155,7 @@ class EngineLink(PacedLink):
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.humans:
             raise RuleError("seat", f"Seat {seat!r} is not played by a person in this game.")
 
-    # ------------------------------------------------------------------ chance and bots
+    # ------------------------------------------------------------------ Tinker Bell
     def _on_pick(self, event: Event) -> None:
         """A pick: taken into the game once the tray's lights land on it, so nothing the game
         does with it (the log, the cards drawn, whose move) can tell it while they spin."""
@@ -134,12 +163,12 @@ class EngineLink(PacedLink):
         assert isinstance(pick, Pick)
         with self.lock:
             if self._closed or not self.waiting_for_tinker_bell or self.choosing:
-                return  # shown by the displays, but no card is waiting for Tinker Bell
+                return  # shown by the displays, but nothing waits for Tinker Bell
             wait = self.settles_in(pick) if self.settles_in is not None else 0.0
             if wait > 0:
                 self.choosing = True
                 if self._loop is None:
-                    self._loop = Scheduler("digital-pace")
+                    self._loop = Scheduler(self.loop_name)
                 self._loop.call_later(wait, lambda: self._take_pick(pick))
                 self._publish()
                 return
@@ -153,20 +182,22 @@ class EngineLink(PacedLink):
 
     def _take(self, pick: Pick) -> None:
         with self.lock:
-            # a chance outcome, through the one `apply_action` (engine.protocol)
+            # her colour is a chance outcome, through the one `apply_action`
             self.game.apply_action(A.PICK + C.colour(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 
+    # ------------------------------------------------------------------ chance and bots
     def _advance(self) -> None:
         """Let chance and the bots play until the game needs the button, a person or is over
         (with a pace: until the next bot step, which a timer takes)."""
         g = self.game
         while not self._closed and not g.is_terminal() and not self.waiting_for_tinker_bell:
-            if g.is_chance_node():
+            seat = g.current_player()
+            if seat == CHANCE:
                 g.sample_chance(self.rng)
                 continue
-            if g.current_player() in self.humans:
+            if seat in self.humans:
                 if self._bot_interjects():
                     continue
                 break  # a person's move
@@ -178,43 +209,41 @@ class EngineLink(PacedLink):
 
     def _bot_interjects(self) -> bool:
         """Ask each bot once whether it calls UNO, catches or challenges; True if one did."""
+        if self._interjected >= MAX_INTERJECTIONS:
+            return False
         g = self.game
-        for seat, action in g.interjections():
+        for seat, action in contract.interjections(g):
             if seat in self.humans:
                 continue
             choice = self._bot(seat).interject(g, seat, [action])
             if choice is not None:
+                self._interjected += 1
                 g.apply_action(choice, seat)
                 return True
         return False
 
     def _bot_step(self) -> None:
-        """One bot interjection, or else the bot to move moves."""
+        """One bot's out-of-turn call, or else the bot to move moves."""
         g = self.game
         if not self._bot_interjects() and g.current_player() not in self.humans:
+            self._interjected = 0
             g.apply_action(self._bot(g.current_player()).act(g))
 
-    def _bot(self, seat: int) -> Bot:
+    def _bot(self, seat: int) -> Any:
         bot = self.bots[seat]
         assert bot is not None, f"seat {seat} is a person's"  # checked in __init__
         return bot
 
     def _paced_step(self) -> None:
-        g = self.game
-        if not g.is_terminal() and not g.is_chance_node():
+        if self.game.current_player() >= 0:
             self._bot_step()
 
     def _publish(self) -> None:
         g = self.game
         events = g.events[self._published :]
         self._published = len(g.events)
-        summary = g.summary()
         self.bus.publish(
             GameProgress(
-                hand=g.hand_no,
-                events=events,
-                awaiting=summary["awaiting"],
-                scores=summary["scores"],
-                game_winner=summary["game_winner"],
+                events=list(events), awaiting=awaiting(g), game_winner=contract.winner_seat(g)
             )
         )

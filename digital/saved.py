@@ -1,0 +1,86 @@
+"""A digital game in the journal: its record kept move by move, before any page can see a move,
+and the game carried on from it after a restart.
+
+The record is the engine's own: its header and every event, chance included, so replaying it
+rebuilds the game exactly. Who plays each seat (people's seat keys, the bots, the pace) is kept
+beside the header as the game's setup.
+
+Today's journal keeps a game with points as a table game's record (its hands also go on the
+scoreboard's score sheet) and a game without points in its own tables; the journal's generic API
+(`start_digital`, `append_moves`, `latest_digital`) replaces both once it lands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from digital import _adapter as contract
+
+
+def seating(
+    humans: frozenset[int], keys: Mapping[int, str], bots: list[str], pace: float
+) -> dict[str, Any]:
+    """Who plays each seat, as the journal keeps it (people's seats keep their keys)."""
+    return {
+        "humans": sorted(humans),
+        "keys": {str(s): k for s, k in keys.items()},
+        "bots": bots,
+        "pace": pace,
+    }
+
+
+class Saved:
+    """The journal's copy of one game's record: the setup once the game has a header to keep
+    (a Disney game's holds its first deal), then each new event. The latest event may still grow
+    after it is kept (a discard of several cards is one event), so its text is remembered and
+    the journal's copy revised when it changes.
+
+    `game_id`: the table game whose record this is (a game with points), or None until a game
+    without points is first kept (its own row, then)."""
+
+    def __init__(
+        self,
+        journal: Any,
+        game_id: int | None,
+        setup: Mapping[str, Any],
+        events: list[dict[str, Any]] | None = None,
+        *,
+        points: bool,
+    ):
+        self.journal, self.game_id, self.setup, self.points = journal, game_id, setup, points
+        self.kept = -1 if events is None else len(events)  # -1: not even the setup yet
+        self.last = json.dumps(events[-1]) if events else None
+
+    def keep(self, game: Any) -> None:
+        """Commit the events that followed the last kept one (JournalWriteError, sqlite3.Error
+        or LookupError if the journal cannot take them: nothing is then counted as kept)."""
+        if self.kept < 0:
+            if not contract.ready_to_keep(game):
+                return
+            self._start({**self.setup, "header": game.header()})
+            self.kept = 0
+        events = game.events
+        revised = None
+        if self.kept and json.dumps(events[self.kept - 1]) != self.last:
+            revised = events[self.kept - 1]
+        new = list(events[self.kept :])
+        if new or revised is not None:
+            self._append(new, revised)
+            self.kept = len(events)
+            self.last = json.dumps(events[-1])
+
+    def _start(self, setup: Mapping[str, Any]) -> None:
+        if self.points:
+            assert self.game_id is not None, "a game with points is a table game"
+            self.journal.start_record(self.game_id, setup)
+        else:
+            self.game_id = self.journal.start_elite_game(setup)
+
+    def _append(self, new: list[dict[str, Any]], revised: dict[str, Any] | None) -> None:
+        assert self.game_id is not None
+        if self.points:
+            self.journal.append_moves(self.game_id, new, revised)
+        else:
+            self.journal.append_elite_moves(self.game_id, new)
