@@ -22,9 +22,11 @@ thread: the bots' moves and the journal they go to cannot delay the lights or th
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
+import sqlite3
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from digital import _adapter as contract
 from digital.paced import PacedLink, human_seats
@@ -32,11 +34,29 @@ from engine import actions as A
 from engine import cards as C
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL
+from scoreboard.journal import JournalWriteError
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
 from tray.player import Scheduler
 
+log = logging.getLogger(__name__)
+
 MAX_INTERJECTIONS = 50  # bots' out-of-turn calls between two moves: far more than a game has
+RETRY_S = 5.0  # while the journal cannot save, the bots try their next step again this often
+SAVE_ERRORS = (JournalWriteError, sqlite3.Error, OSError, LookupError)
+
+
+class NotSavedError(Exception):
+    """A move the journal could not save: it was not taken (the game is back at its last saved
+    move), and the message says why in a sentence (HTTP 503)."""
+
+
+class Keeper(Protocol):
+    """Where the link saves the game (`digital.saved.Saved`): before anything is shown."""
+
+    def keep(self, game: Any) -> bool: ...
+
+    def restore(self, game: Any) -> Any: ...
 
 
 @event_type
@@ -79,6 +99,7 @@ class GameLink(PacedLink):
         humans: Collection[int] = (),
         pace: float = 0.0,
         settles_in: Callable[[Pick], float] | None = None,
+        saved: Keeper | None = None,
     ):
         n = len(game.players)
         self.humans = human_seats(humans, n)
@@ -95,6 +116,11 @@ class GameLink(PacedLink):
         self._interjected = 0  # bots' out-of-turn calls since the last move
         self.settles_in = settles_in  # seconds until a pick's lights settle (None: at once)
         self.choosing: bool = False  # a pick is made; the game takes it when its lights settle
+        self.saved = saved  # the journal's copy: every step is in it before it is shown
+        self.unsaved: str | None = None  # why the last step could not be saved, until one is
+        self._failures = 0  # saves that failed (a person's move learns if its own did)
+        self._reason = ""  # the journal's reason, in words
+        self._retry_due = False
         self._unsubscribe = (
             bus.subscribe(self._on_pick, Pick) if "tinker_bell" in self.features else None
         )
@@ -135,12 +161,14 @@ class GameLink(PacedLink):
                 raise RuleError(
                     "uno", "Say UNO! as you play your next-to-last card, not with this move."
                 )
+            failures = self._failures
             self.game.apply_action(action, seat)  # RuleError: the engine's sentence, no change
             self._interjected = 0
             call = contract.uno_call(self.game, seat) if uno else None
             if call is not None:
                 self.game.apply_action(call, seat)
             self._advance()
+            self._check_saved(failures)
 
     def act_event(self, event: Mapping[str, Any]) -> None:
         """A person's action as a game-record event (`{"seat": 1, "act": "play", ...}`)."""
@@ -148,8 +176,17 @@ class GameLink(PacedLink):
             if "chance" in event:
                 raise RuleError("chance", "Chance comes from the tray and the deck, not a player.")
             self._check_seat(event.get("seat"))
+            failures = self._failures
             self.game.apply_event(event)
             self._advance()
+            self._check_saved(failures)
+
+    def _check_saved(self, failures: int) -> None:
+        if self._failures != failures:
+            raise NotSavedError(
+                f"Your move was not taken: it could not be saved ({self._reason}). The game is "
+                "back at its last saved move; try again once saving works."
+            )
 
     def _check_seat(self, seat: Any) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.humans:
@@ -238,12 +275,62 @@ class GameLink(PacedLink):
         if self.game.current_player() >= 0:
             self._bot_step()
 
+    # ------------------------------------------------------------------ saving
+    def _saved(self) -> bool:
+        """Save what the game did since the last save (before anything shows it); if the
+        journal cannot, go back to the last saved move and say so."""
+        if self.saved is None:
+            return True
+        try:
+            wrote = self.saved.keep(self.game)
+        except SAVE_ERRORS as exc:
+            self._fall_back(exc)
+            return False
+        if wrote and self.unsaved is not None:
+            self.unsaved = None
+            log.warning("the journal saves the digital game's moves again")
+        return True
+
+    def _fall_back(self, exc: Exception) -> None:
+        """Back to the game as the journal holds it: nothing unsaved is ever shown or built on.
+        The bots try again every `RETRY_S` seconds; a person's move tries again itself."""
+        self._failures += 1
+        self._reason = str(exc).removeprefix("not saved: ").split(". Nothing was changed")[0]
+        self.unsaved = (
+            f"Moves are not being saved ({self._reason}): the game waits at its last saved "
+            "move until saving works again."
+        )
+        log.warning("a digital game's moves were not saved (%s): back to the last saved", exc)
+        assert self.saved is not None
+        restored = self.saved.restore(self.game)
+        if restored is not None:
+            self.game = restored
+            self._published = len(restored.events)
+        self._step_due = False
+        if self._retry_due or self._closed:
+            return
+        if self._loop is None:
+            self._loop = Scheduler(self.loop_name)
+        self._retry_due = True
+        self._loop.call_later(RETRY_S, self._retry)
+
+    def _retry(self) -> None:
+        with self.lock:
+            self._retry_due = False
+            if not self._closed and self.unsaved is not None:
+                self._advance()
+
     def _publish(self) -> None:
+        if not self._saved():
+            self._announce([])  # the pages show the game as saved, and why nothing moved
+            return
         g = self.game
         events = g.events[self._published :]
         self._published = len(g.events)
+        self._announce(list(events))
+
+    def _announce(self, events: list[dict[str, Any]]) -> None:
+        g = self.game
         self.bus.publish(
-            GameProgress(
-                events=list(events), awaiting=awaiting(g), game_winner=contract.winner_seat(g)
-            )
+            GameProgress(events=events, awaiting=awaiting(g), game_winner=contract.winner_seat(g))
         )

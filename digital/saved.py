@@ -52,15 +52,19 @@ class Saved:
         self.journal, self.game_id, self.setup, self.points = journal, game_id, setup, points
         self.kept = -1 if events is None else len(events)  # -1: not even the setup yet
         self.last = json.dumps(events[-1]) if events else None
+        self.header: dict[str, Any] | None = setup.get("header") if events is not None else None
 
-    def keep(self, game: Any) -> None:
-        """Commit the events that followed the last kept one (JournalWriteError, sqlite3.Error
-        or LookupError if the journal cannot take them: nothing is then counted as kept)."""
+    def keep(self, game: Any) -> bool:
+        """Commit the events that followed the last kept one; True if anything was written.
+        JournalWriteError (or sqlite3.Error, OSError, LookupError) if the journal cannot take
+        them: nothing is then counted as kept."""
+        wrote = False
         if self.kept < 0:
             if not contract.ready_to_keep(game):
-                return
-            self._start({**self.setup, "header": game.header()})
-            self.kept = 0
+                return False
+            header = game.header()
+            self._start({**self.setup, "header": header})
+            self.kept, self.header, wrote = 0, header, True
         events = game.events
         revised = None
         if self.kept and json.dumps(events[self.kept - 1]) != self.last:
@@ -70,6 +74,18 @@ class Saved:
             self._append(new, revised)
             self.kept = len(events)
             self.last = json.dumps(events[-1])
+            wrote = True
+        return wrote
+
+    def restore(self, game: Any) -> Any:
+        """The game as the journal holds it (`game` rebuilt from its kept events), or None when
+        nothing of it is kept yet."""
+        if self.header is None or self.kept < 0:
+            return None
+        kept = list(game.events[: self.kept])
+        if kept and self.last is not None:
+            kept[-1] = json.loads(self.last)  # as it was kept, if it grew since
+        return contract.replay(self.header, kept)
 
     def _start(self, setup: Mapping[str, Any]) -> None:
         if self.points:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -33,7 +32,7 @@ from typing import Any
 from digital import _adapter as contract
 from digital import games, view
 from digital.games import EliteBox
-from digital.link import GameLink, GameProgress
+from digital.link import GameLink, GameProgress, NotSavedError
 from digital.saved import Saved, seating
 from engine.bots import BOTS
 from engine.record import RecordError
@@ -80,6 +79,7 @@ class DigitalSession:
         self.journal_error: str | None = None
         self._saved: Saved | None = None
         self._notes: Any = None
+        self._notes_of: Any = None  # the game the notes follow
         self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
@@ -129,9 +129,16 @@ class DigitalSession:
             seated = seating(seats, keys, bot_names, pace)
             saved = Saved(self.table.journal, game_id, seated, points=points)
         link = GameLink(
-            self.bus, game, bot_list, rng, humans=seats, pace=pace, settles_in=self._settles_in
+            self.bus,
+            game,
+            bot_list,
+            rng,
+            humans=seats,
+            pace=pace,
+            settles_in=self._settles_in,
+            saved=saved,
         )
-        self._adopt(link, keys, saved, mirrored=0, tallied=False)
+        self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
         return keys
 
     def _adopt(
@@ -141,7 +148,14 @@ class DigitalSession:
         saved: Saved | None,
         mirrored: int,
         tallied: bool,
+        fresh: bool = False,
     ) -> None:
+        """Play `link`'s game from now on. A new game (`fresh`) starts only once the journal has
+        kept it: NotSavedError (and the game in play carries on) if it cannot."""
+        link.start()  # deals, lets the bots move, and saves all that before it is shown
+        if fresh and link.unsaved is not None:
+            link.close()
+            raise NotSavedError(f"The new game was not started: {link.unsaved}")
         if saved is not None and saved.game_id is not None and saved.points:
             # its moves go to this table game: it must not be deleted under them
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
@@ -150,9 +164,10 @@ class DigitalSession:
             self._saved, self._mirrored, self._tallied = saved, mirrored, tallied
             self.journal_error = None
             self._notes, self._declared = contract.notes(link.game), None
+            self._notes_of = link.game
         if old is not None:
             old.close()
-        link.start()
+        self._progress(None)  # what the new game did as it started
 
     def _resume(self) -> None:
         """Carry on with the journal's latest digital game (finished or not: a finished one is
@@ -169,6 +184,7 @@ class DigitalSession:
             rng = random.SystemRandom()
             bot_list = contract.make_bots(game, list(setup["bots"]), rng)
             pace = float(setup["pace"])
+            saved = Saved(journal, kept_id, setup, events, points=points)
             link = GameLink(
                 self.bus,
                 game,
@@ -177,15 +193,15 @@ class DigitalSession:
                 humans=humans,
                 pace=pace,
                 settles_in=self._settles_in,
+                saved=saved,
             )
         except RESUME_ERRORS as exc:
             self.journal_error = (
-                f"the digital game {kept_id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched"
+                f"The digital game {kept_id} in the journal cannot be resumed "
+                f"({exc}); it is kept there untouched."
             )
             log.error("%s", self.journal_error)
             return
-        saved = Saved(journal, kept_id, setup, events, points=points)
         hands = self.table.table.game.hands if points and self.table.table.game else []
         mirrored = min(len(hands), len(contract.finished_hands(game)))
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=done)
@@ -203,8 +219,8 @@ class DigitalSession:
             found = journal.record(game_id)
         except DamagedGame as exc:
             self.journal_error = (
-                f"the digital game {game_id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched"
+                f"The digital game {game_id} in the journal cannot be resumed "
+                f"({exc}); it is kept there untouched."
             )
             log.error("%s", self.journal_error)
             return None
@@ -274,18 +290,15 @@ class DigitalSession:
         return self.link
 
     # ------------------------------------------------------------------ following the game
-    def _progress(self, _event: GameProgress) -> None:
-        link, saved = self.link, self._saved
+    def _progress(self, _event: GameProgress | None) -> None:
+        """The game moved (and the link has saved it, or gone back to what is saved)."""
+        link = self.link
         if link is None:
             return
         with link.lock:
-            if saved is not None:
-                try:
-                    saved.keep(link.game)  # in the journal before any page can read it
-                except (sqlite3.Error, OSError, LookupError) as exc:
-                    self.journal_error = f"moves are not being saved in the journal ({exc})"
-                    log.exception("the journal refused the digital game's moves")
             if self._notes is not None:
+                if self._notes_of is not link.game:  # gone back to the last saved move
+                    self._notes, self._notes_of = contract.notes(link.game), link.game
                 self._notes.follow(link.game)
             winner = contract.winner_seat(link.game) if link.is_over() else None
         with self._lock:
@@ -383,8 +396,9 @@ class DigitalSession:
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version
-        if self.journal_error:
-            out["journal_error"] = self.journal_error
+        problem = (link.unsaved if link is not None else None) or self.journal_error
+        if problem:
+            out["journal_error"] = problem
         return out
 
 

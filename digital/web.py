@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from digital.games import EliteBox
+from digital.link import NotSavedError
 from digital.session import DigitalSession, NoGameError, SeatError
 from engine import cards as C
 from engine.hand import RuleError
@@ -211,6 +212,7 @@ class DigitalPlay:
     exception_handlers: ClassVar[dict[type[Exception], int]] = {
         SeatError: 403,
         NoGameError: 409,
+        NotSavedError: 503,  # not taken: the game is at its last saved move
         RuleError: 422,  # the engine's message: the state is unchanged
         EventError: 422,
         C.CardError: 422,

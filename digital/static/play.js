@@ -108,7 +108,7 @@
   function render(v) {
     view = v;
     document.body.dataset.version = v.version;
-    $("journalerr").textContent = v.journal_error ? `Not saved: ${v.journal_error}` : "";
+    $("journalerr").textContent = v.journal_error || "";
     $("journalerr").classList.toggle("hidden", !v.journal_error);
     const setup = (!v.game || params.has("new")) && seat === null;
     $("setup").classList.toggle("hidden", !setup);
