@@ -119,7 +119,7 @@ class GameLink(PacedLink):
         self.saved = saved  # the journal's copy: every step is in it before it is shown
         self.unsaved: str | None = None  # why the last step could not be saved, until one is
         self._failures = 0  # saves that failed (a person's move learns if its own did)
-        self._reason = ""  # the journal's reason, in words
+        self.reason = ""  # why the journal could not save, in words
         self._retry_due = False
         self._unsubscribe = (
             bus.subscribe(self._on_pick, Pick) if "tinker_bell" in self.features else None
@@ -184,7 +184,7 @@ class GameLink(PacedLink):
     def _check_saved(self, failures: int) -> None:
         if self._failures != failures:
             raise NotSavedError(
-                f"Your move was not taken: it could not be saved ({self._reason}). The game is "
+                f"Your move was not taken: it could not be saved ({self.reason}). The game is "
                 "back at its last saved move; try again once saving works."
             )
 
@@ -295,9 +295,9 @@ class GameLink(PacedLink):
         """Back to the game as the journal holds it: nothing unsaved is ever shown or built on.
         The bots try again every `RETRY_S` seconds; a person's move tries again itself."""
         self._failures += 1
-        self._reason = str(exc).removeprefix("not saved: ").split(". Nothing was changed")[0]
+        self.reason = str(exc).removeprefix("not saved: ").split(". Nothing was changed")[0]
         self.unsaved = (
-            f"Moves are not being saved ({self._reason}): the game waits at its last saved "
+            f"Moves are not being saved ({self.reason}): the game waits at its last saved "
             "move until saving works again."
         )
         log.warning("a digital game's moves were not saved (%s): back to the last saved", exc)

@@ -155,7 +155,9 @@ class DigitalSession:
         link.start()  # deals, lets the bots move, and saves all that before it is shown
         if fresh and link.unsaved is not None:
             link.close()
-            raise NotSavedError(f"The new game was not started: {link.unsaved}")
+            raise NotSavedError(
+                f"The new game was not started: it could not be saved ({link.reason})."
+            )
         if saved is not None and saved.game_id is not None and saved.points:
             # its moves go to this table game: it must not be deleted under them
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
