@@ -12,7 +12,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import record, rulesets
 from engine.elite import EliteCard, EliteGame, UnoCard
+from engine.elite import record as elite_record
 from engine.game import Game
 
 ELITE = "elite"
@@ -57,3 +59,19 @@ def _loaded_decks(decks: Any) -> bool:
     return isinstance(decks, list) and all(
         isinstance(d, list) and all(isinstance(c, EliteCard) for c in d) for d in decks
     )
+
+
+def replay(header: Any, events: Sequence[dict[str, Any]]) -> Any:
+    """A game rebuilt from its record, by the engine its header names (RecordError, KeyError,
+    ValueError... if it does not replay)."""
+    if not isinstance(header, dict):
+        raise ValueError("its record's header is not an object")
+    objects = enumerate((header, *events), start=1)
+    if header.get("ruleset") == ELITE:
+        return elite_record.replay_objects(objects)[0]
+    return record.replay_objects(objects)[0]
+
+
+def title(ruleset: str) -> str:
+    """The ruleset's name for a person ("UNO Elite", "Disney UNO with the Tinker Bell tray")."""
+    return "UNO Elite" if ruleset == ELITE else rulesets.get(ruleset).title

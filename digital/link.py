@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar, Protocol
 
 from digital import _adapter as contract
+from digital import games
 from digital.paced import PacedLink, human_seats
 from engine import actions as A
 from engine import cards as C
@@ -81,6 +82,27 @@ def awaiting(game: Any) -> dict[str, Any]:
     return {"kind": "move", "seat": seat}
 
 
+def own_calls(game: Any, seat: int) -> list[int]:
+    """The out-of-turn calls `seat` may make now."""
+    return [a for s, a in game.interjections() if s == seat]
+
+
+def uno_plays(game: Any, seat: int | None) -> list[int]:
+    """The moves `seat` may make saying UNO!, in a ruleset whose UNO! is a call of its own: those
+    after which a call of its own opens (its UNO!, with one card left), found by trying each on a
+    copy. [] where saying it is part of the move itself (the move with UNO! is offered)."""
+    if seat is None or game.current_player() != seat:
+        return []
+    calls = own_calls(game, seat)
+    out = []
+    for action in game.legal_actions():
+        twin = game.clone()
+        twin.apply_action(action, seat)
+        if any(a not in calls for a in own_calls(twin, seat)):
+            out.append(action)
+    return out
+
+
 class GameLink(PacedLink):
     """Runs a game of bots (and people, at the `humans` seats) between picks and moves.
 
@@ -110,6 +132,7 @@ class GameLink(PacedLink):
         self.bus, self.game, self.bots = bus, game, bots
         self.features = contract.features(game)
         self.ruleset = str(game.header().get("ruleset", ""))  # its name, for titles only
+        self.title = games.title(self.ruleset)
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
         self._published = len(game.events)
@@ -157,16 +180,17 @@ class GameLink(PacedLink):
             self._check_seat(seat)
             if not isinstance(action, int) or isinstance(action, bool):
                 raise RuleError("unknown", f"An action is a whole number, not {action!r}.")
-            if uno and action not in contract.uno_plays(self.game, seat):
+            if uno and action not in uno_plays(self.game, seat):
                 raise RuleError(
                     "uno", "Say UNO! as you play your next-to-last card, not with this move."
                 )
             failures = self._failures
+            calls = own_calls(self.game, seat)
             self.game.apply_action(action, seat)  # RuleError: the engine's sentence, no change
             self._interjected = 0
-            call = contract.uno_call(self.game, seat) if uno else None
-            if call is not None:
-                self.game.apply_action(call, seat)
+            opened = [a for a in own_calls(self.game, seat) if a not in calls] if uno else []
+            if opened:
+                self.game.apply_action(opened[0], seat)
             self._advance()
             self._check_saved(failures)
 
@@ -249,7 +273,7 @@ class GameLink(PacedLink):
         if self._interjected >= MAX_INTERJECTIONS:
             return False
         g = self.game
-        for seat, action in contract.interjections(g):
+        for seat, action in g.interjections():
             if seat in self.humans:
                 continue
             choice = self._bot(seat).interject(g, seat, [action])
@@ -332,5 +356,5 @@ class GameLink(PacedLink):
     def _announce(self, events: list[dict[str, Any]]) -> None:
         g = self.game
         self.bus.publish(
-            GameProgress(events=events, awaiting=awaiting(g), game_winner=contract.winner_seat(g))
+            GameProgress(events=events, awaiting=awaiting(g), game_winner=contract.winner(g))
         )

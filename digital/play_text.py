@@ -16,7 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from digital.play_menu import Choice
-from scoreboard import elite_wins
+from scoreboard import wins
 from scoreboard.terminal import STYLE, SYMBOL
 from tray.backend import COLOURS
 
@@ -167,7 +167,7 @@ def game_over(view: Mapping[str, Any]) -> list[Text]:
         out = [Text(f"Game over: {view['winner']} won {view.get('title', '')}.", style=WON)]
         tally = view.get("tally")
         if tally and tally["games"]:
-            out.append(Text(elite_wins.says(tally)))
+            out.append(Text(wins.says(tally, f"{view.get('title', '')} wins")))
         return out
     out = [
         Text(

@@ -5,9 +5,8 @@ The record is the engine's own: its header and every event, chance included, so 
 rebuilds the game exactly. Who plays each seat (people's seat keys, the bots, the pace) is kept
 beside the header as the game's setup.
 
-Today's journal keeps a game with points as a table game's record (its hands also go on the
-scoreboard's score sheet) and a game without points in its own tables; the journal's generic API
-(`start_digital`, `append_moves`, `latest_digital`) replaces both once it lands.
+A game with points is the record of the table game the scoreboard follows (its finished hands go
+on that score sheet too); any other is a game of its own in the journal.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from digital import _adapter as contract
+from digital import games
 
 
 def seating(
@@ -37,8 +37,8 @@ class Saved:
     after it is kept (a discard of several cards is one event), so its text is remembered and
     the journal's copy revised when it changes.
 
-    `game_id`: the table game whose record this is (a game with points), or None until a game
-    without points is first kept (its own row, then)."""
+    `game_id`: the table game whose record this is (a game with points), or None until the game
+    is first kept (a game of its own, then)."""
 
     def __init__(
         self,
@@ -46,10 +46,8 @@ class Saved:
         game_id: int | None,
         setup: Mapping[str, Any],
         events: list[dict[str, Any]] | None = None,
-        *,
-        points: bool,
     ):
-        self.journal, self.game_id, self.setup, self.points = journal, game_id, setup, points
+        self.journal, self.game_id, self.setup = journal, game_id, setup
         self.kept = -1 if events is None else len(events)  # -1: not even the setup yet
         self.last = json.dumps(events[-1]) if events else None
         self.header: dict[str, Any] | None = setup.get("header") if events is not None else None
@@ -85,18 +83,11 @@ class Saved:
         kept = list(game.events[: self.kept])
         if kept and self.last is not None:
             kept[-1] = json.loads(self.last)  # as it was kept, if it grew since
-        return contract.replay(self.header, kept)
+        return games.replay(self.header, kept)
 
     def _start(self, setup: Mapping[str, Any]) -> None:
-        if self.points:
-            assert self.game_id is not None, "a game with points is a table game"
-            self.journal.start_record(self.game_id, setup)
-        else:
-            self.game_id = self.journal.start_elite_game(setup)
+        self.game_id = self.journal.start_digital(setup, game=self.game_id)
 
     def _append(self, new: list[dict[str, Any]], revised: dict[str, Any] | None) -> None:
         assert self.game_id is not None
-        if self.points:
-            self.journal.append_moves(self.game_id, new, revised)
-        else:
-            self.journal.append_elite_moves(self.game_id, new)
+        self.journal.append_moves(self.game_id, new, revised)

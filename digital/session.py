@@ -34,16 +34,18 @@ from digital import games, view
 from digital.games import EliteBox
 from digital.link import GameLink, GameProgress, NotSavedError
 from digital.saved import Saved, seating
-from engine.bots import BOTS
+from engine import bots as B
 from engine.record import RecordError
-from scoreboard import elite_wins
-from scoreboard.journal import ConfirmError, DamagedGame, EliteResult
+from engine.search import parse_budget
+from scoreboard import wins
+from scoreboard.journal import ConfirmError, DamagedGame, JournalWriteError, Result
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 24
 MAX_PACE = 5.0
+MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think a move, whatever its budget says
 RESUME_ERRORS = (RecordError, KeyError, TypeError, ValueError, DamagedGame)
 
 
@@ -75,7 +77,7 @@ class DigitalSession:
         self._lock = threading.Lock()
         self._mirrored = 0  # finished hands entered on the score sheet
         self._tallied = False  # the winner of a game without points is on the tally
-        self.results: list[EliteResult] = []  # without a table: this session's tally of wins
+        self.results: list[Result] = []  # without a table: this session's finished games
         self.journal_error: str | None = None
         self._saved: Saved | None = None
         self._notes: Any = None
@@ -116,7 +118,7 @@ class DigitalSession:
             )
         game = games.new_game(ruleset, names, dealer, options, self.elite_box)  # ValueError
         seats = _humans(humans, len(names))
-        bot_list = contract.make_bots(game, bot_names, rng)  # ValueError
+        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
         points = "points" in contract.features(game)
         if self.table is not None and points:  # its hands go on the score sheet
             self.table.new_game(
@@ -127,7 +129,7 @@ class DigitalSession:
         if self.table is not None:
             game_id = self.table.game_id if points else None
             seated = seating(seats, keys, bot_names, pace)
-            saved = Saved(self.table.journal, game_id, seated, points=points)
+            saved = Saved(self.table.journal, game_id, seated)
         link = GameLink(
             self.bus,
             game,
@@ -158,8 +160,8 @@ class DigitalSession:
             raise NotSavedError(
                 f"The new game was not started: it could not be saved ({link.reason})."
             )
-        if saved is not None and saved.game_id is not None and saved.points:
-            # its moves go to this table game: it must not be deleted under them
+        if saved is not None and saved.game_id is not None:
+            # its moves go to this game: it must not be deleted under them
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
@@ -172,21 +174,28 @@ class DigitalSession:
         self._progress(None)  # what the new game did as it started
 
     def _resume(self) -> None:
-        """Carry on with the journal's latest digital game (finished or not: a finished one is
-        shown as it ended, and its record stays exportable)."""
-        journal, game_id = self.table.journal, self.table.game_id
-        kept = self._latest_kept(journal, game_id)
+        """Carry on with the journal's latest digital game, unless the table has moved on to a
+        newer game (finished or not: a finished one is shown as it ended, and its record stays
+        exportable)."""
+        journal, table_game = self.table.journal, self.table.game_id
+        try:
+            kept = journal.latest_digital()
+        except DamagedGame as exc:
+            self._unresumable(exc.game, exc)
+            return
         if kept is None:
             return
-        kept_id, setup, events, points, done = kept
+        if table_game not in (None, kept.game) and kept.created < journal.created(table_game):
+            return
+        setup, events = kept.setup, kept.events
         try:
-            game = contract.replay(setup["header"], events)
+            game = games.replay(setup["header"], events)
             humans = frozenset(int(s) for s in setup["humans"])
             keys = {int(s): str(k) for s, k in setup["keys"].items()}
             rng = random.SystemRandom()
-            bot_list = contract.make_bots(game, list(setup["bots"]), rng)
+            bot_list = B.make(list(setup["bots"]), len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
-            saved = Saved(journal, kept_id, setup, events, points=points)
+            saved = Saved(journal, kept.game, setup, events)
             link = GameLink(
                 self.bus,
                 game,
@@ -198,37 +207,30 @@ class DigitalSession:
                 saved=saved,
             )
         except RESUME_ERRORS as exc:
-            self.journal_error = (
-                f"The digital game {kept_id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched."
-            )
-            log.error("%s", self.journal_error)
+            self._unresumable(kept.game, exc)
             return
-        hands = self.table.table.game.hands if points and self.table.table.game else []
+        sheet = self.table.table.game if kept.game == table_game else None
+        hands = sheet.hands if sheet is not None else []
         mirrored = min(len(hands), len(contract.finished_hands(game)))
-        self._adopt(link, keys, saved, mirrored=mirrored, tallied=done)
-        log.info("resumed digital game %d after %d moves", kept_id, len(events))
+        self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
+        log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
-    def _latest_kept(self, journal: Any, game_id: int | None) -> tuple[Any, ...] | None:
-        """(id, setup, events, points, tallied) of the newest digital game the journal keeps:
-        today in two places (a table game's record; a game without points on its own)."""
-        other = journal.latest_elite_game()
-        if other is not None and (game_id is None or other.created >= journal.created(game_id)):
-            return other.id, other.setup, other.events, False, bool(other.won)
-        if game_id is None:
-            return None
-        try:
-            found = journal.record(game_id)
-        except DamagedGame as exc:
-            self.journal_error = (
-                f"The digital game {game_id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched."
+    def _unresumable(self, game_id: int | None, exc: Exception) -> None:
+        """The journal's latest digital game does not replay: it is left as it is, and the
+        scoreboard's page and this one say which and why."""
+        self.journal_error = (
+            f"The digital game {game_id} in the journal cannot be resumed "
+            f"({exc}); it is kept there untouched."
+        )
+        damage = (
+            str(exc)
+            if isinstance(exc, DamagedGame)
+            else (
+                f"game {game_id} is damaged: its game record does not replay ({exc}). "
+                "It was left as it is"
             )
-            log.error("%s", self.journal_error)
-            return None
-        if found is None:
-            return None
-        return game_id, found[0], found[1], True, False
+        )
+        self.table.journal.report_damage(damage)
 
     def _settles_in(self, pick: Any) -> float:
         """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
@@ -280,7 +282,7 @@ class DigitalSession:
             raise ValueError("send an action (a whole number from moves) or an event")
 
     def record(self) -> str:
-        return contract.record_text(self._link().game)
+        return str(self._link().game.record())
 
     @property
     def over(self) -> bool:
@@ -302,13 +304,12 @@ class DigitalSession:
                 if self._notes_of is not link.game:  # gone back to the last saved move
                     self._notes, self._notes_of = contract.notes(link.game), link.game
                 self._notes.follow(link.game)
-            winner = contract.winner_seat(link.game) if link.is_over() else None
+            winner = contract.winner(link.game) if link.is_over() else None
         with self._lock:
             self.version += 1
         if "points" in link.features:
             self._mirror(link)
-        else:
-            self._tally(link, winner)
+        self._tally(link, winner)
         if "tinker_bell" in link.features:
             self._declare(link)
         if self.on_change is not None:
@@ -355,28 +356,38 @@ class DigitalSession:
         except ValueError:
             log.info("the scoreboard has no pixie-dust card %s to declare", card)
 
-    def _tally(self, link: GameLink, winner: int | None) -> None:
-        """A game without points is over: its winner goes on the tally of wins (the
-        scoreboard's, with a table session; else this session's own), once."""
+    def _tally(self, link: GameLink, winner: Any) -> None:
+        """The game is over: its winner goes in the journal's results, once (a game without
+        points is on the scoreboard's tally of wins; with a table session, else this session's
+        own)."""
         with self._lock:
-            tally_now = winner is not None and not self._tallied
+            tally_now = isinstance(winner, int) and not self._tallied
             if tally_now:
                 self._tallied = True
-        if not tally_now or winner is None:
+        if not tally_now:
             return
         game, saved = link.game, self._saved
-        names, mode = list(game.players), str(game.options.get("mode", "quick"))
-        if self.table is not None:
-            self.table.elite_won(names, winner, mode, saved.game_id if saved else None)
-        else:
-            self.results.append(EliteResult(0, time.time(), tuple(names), winner, mode))
+        names, mode = list(game.players), game.options.get("mode")
+        if self.table is None:
+            scored = "points" in link.features
+            self.results.append(
+                Result(0, None, time.time(), tuple(names), winner, link.ruleset, mode, scored)
+            )
+            return
+        try:
+            game_id = saved.game_id if saved is not None else None
+            self.table.game_won(game_id, names, winner, link.ruleset, mode=mode)
+        except JournalWriteError as exc:  # said on the scoreboard; tried again at the next change
+            with self._lock:
+                self._tallied = False
+            log.warning("the winner of the digital game was not saved: %s", exc)
 
     def tally(self) -> dict[str, Any]:
         """Wins per player of the games without points: the scoreboard's, or this session's."""
         if self.table is not None:
-            tally: dict[str, Any] = self.table.elite
+            tally: dict[str, Any] = self.table.wins
             return tally
-        return elite_wins.tally(self.results)
+        return wins.tally(self.results)
 
     # ------------------------------------------------------------------ reading
     def view(self, seat: Any = None, key: Any = None) -> dict[str, Any]:
@@ -420,14 +431,36 @@ def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], 
     """(the bots' names, the pace) of a new game, each checked (ValueError naming it)."""
     bot_names = [bots] if isinstance(bots, str) else bots
     if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
-        raise ValueError(f"bots is a bot name or a list of them ({', '.join(BOTS)})")
+        raise ValueError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ValueError("seed is a whole number (the same seed deals the same cards)")
     if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
         raise ValueError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
     if options is not None and not isinstance(options, Mapping):
         raise ValueError("options is an object of rule options")
+    for spec in set(bot_names):
+        _bot_checked(spec)
     return bot_names, float(pace)
+
+
+def _bot_checked(spec: str) -> None:
+    """A bot digital play can seat (ValueError naming the problem): one of the bots, and a
+    search that answers a person within `MAX_SEARCH_SECONDS`."""
+    names = list(B.BOTS)
+    name, _, budget = spec.partition(":")
+    if name not in B.BOTS:
+        raise ValueError(
+            f"the bots are {', '.join(names[:-1])} and {names[-1]}: there is no {spec!r} bot"
+        )
+    if not budget:
+        return
+    if name != "search":
+        raise ValueError(f"the {name} bot takes no budget ({spec!r})")
+    rollouts, seconds = parse_budget(budget)
+    if rollouts is not None and rollouts < 1:
+        raise ValueError(f"the search bot needs at least 1 rollout a move, not {rollouts}")
+    if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
+        raise ValueError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
 
 
 def _humans(humans: Any, n: int) -> frozenset[int]:

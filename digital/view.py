@@ -21,29 +21,48 @@ from collections.abc import Mapping
 from typing import Any
 
 from digital import _adapter as contract
-from digital.link import GameLink, awaiting
+from digital.link import GameLink, awaiting, uno_plays
 
 
 def seat_view(link: GameLink, seat: int | None, notes: Any = None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator). The caller holds the link's lock and has checked
     that whoever asks holds `seat`'s key."""
     game = link.game
-    observed = contract.observation(game, seat, link.humans, link.choosing, notes)
+    observed = contract.observation(game, seat, link.choosing, notes)
     out = dict(observed)
     out.update(
         game=True,
         ruleset=link.ruleset,
-        title=contract.title(game),
+        title=link.title,
         features=sorted(link.features),
         seat=seat,
         players=_players(observed.get("players"), game.players, link.humans),
         awaiting=observed.get("awaiting") or awaiting(game),
         says=observed.get("says") or observed.get("prompt", ""),
-        winner=contract.winner_name(game),
-        uno_plays=contract.uno_plays(game, seat),
-        hints=contract.hints(observed) if seat is not None else {},
+        winner=winner_name(contract.winner(game), game.players),
+        uno_plays=uno_plays(game, seat) if "legal" in observed else [],
+        hints=hints(observed) if seat is not None else {},
     )
     return out
+
+
+def winner_name(winner: Any, names: list[str]) -> str | None:
+    """The winner's name (a team's names joined), or None while nobody has won."""
+    if winner is None:
+        return None
+    return " and ".join(
+        names[s] for s in (winner if isinstance(winner, tuple | list) else [winner])
+    )
+
+
+def hints(observed: Mapping[str, Any]) -> dict[str, str]:
+    """{action: the powers of the card it names}, where a move names a card with powers, so a
+    choice is made without looking the card up ("activate Yuki Tsunoda (blue)": "Swap Hands")."""
+    return {
+        str(move["action"]): " + ".join(move["elite"]["powers"]) or "no power"
+        for move in observed.get("legal", [])
+        if "elite" in move
+    }
 
 
 def _players(observed: Any, names: list[str], humans: frozenset[int]) -> list[dict[str, Any]]:

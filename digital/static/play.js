@@ -125,7 +125,7 @@
     renderTable(v, has);
     renderSeats(v, has);
     renderDraft(v);
-    if (v.moves) renderHand(v); else renderWords(v);  // moves by card, or in words
+    if (v.legal) renderWords(v); else renderHand(v);  // the moves in words, or by card
     logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
     if (atEnd) logBox.scrollTop = logBox.scrollHeight;
     $("handsbox").classList.toggle("hidden", !has("points"));

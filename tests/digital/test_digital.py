@@ -144,7 +144,7 @@ def test_new_game_input_is_checked(bus):
         ((["A", "A"],), "same name"),
         ((["A", "B"], [2]), "seats are 0 to 1"),
         ((["A", "B"], "0"), "humans"),
-        ((["A", "B"], [0], "smart"), "unknown bot"),
+        ((["A", "B"], [0], "smart"), "there is no 'smart' bot"),
         ((["A"],), "2-10 players"),
     ]:
         with pytest.raises(ValueError, match=message):

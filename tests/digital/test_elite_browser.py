@@ -63,7 +63,7 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
     phone.wait_for_selector("#actions button[data-action]", timeout=WAIT)
     session = served.app.state.digital
     game = session.link.game
-    view = game.seat_view(0)
+    view = game.observation(0)
     assert phone.locator(".eseat").count() == 3
     for s, seat in enumerate(view["seats"]):
         box = phone.locator(f".eseat[data-seat='{s}']")

@@ -13,7 +13,6 @@ import pytest
 from cli.app import elite_box
 from digital.session import DigitalSession, SeatError
 from engine.elite import RuleError
-from engine.elite import bots as elite_bots
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 
@@ -55,7 +54,8 @@ def play_out(session, keys, rng, check=None, limit=5_000):
         view = session.view(to_move, keys[to_move])
         if check:
             check(to_move, view)
-        assert sorted(legal(view)) == sorted(game.legal_actions(to_move))
+        calls = [a for s, a in game.interjections() if s == to_move]
+        assert sorted(legal(view)) == sorted(game.legal_actions() + calls)
         session.act(to_move, keys[to_move], rng.choice(legal(view)))
     raise AssertionError("the game did not end")
 
@@ -99,10 +99,10 @@ def test_the_view_is_the_engines_own_seat_view_and_a_spectator_gets_the_public_o
     keys = elite_game(session)
     game = session.link.game
     mine = session.view(0, keys[0])
-    assert is_observed(mine, game.seat_view(0))
+    assert is_observed(mine, game.observation(0))
     assert mine["hand"], "the person sees their own hand"
     public = session.view()
-    assert is_observed(public, game.public_view())
+    assert is_observed(public, game.observation(None))
     assert not public.get("hand") and not public.get("legal")
     assert all(k not in public for k in PRIVATE)
     with pytest.raises(SeatError):
@@ -120,26 +120,25 @@ def test_two_people_each_see_only_their_own_hand_and_peeks(session):
     for seed in (1, 4, 6):
         keys = elite_game(session, humans=(0, 1), seed=seed)
         game = session.link.game
-        rng = random.Random(seed)
         while game.winner is None:
             views = {s: session.view(s, keys[s]) for s in keys}
             public = session.view()
             for s, view in views.items():
-                assert is_observed(view, game.seat_view(s))
+                assert is_observed(view, game.observation(s))
                 for k in PRIVATE:
                     if view.get(k):
                         seen.add((s, k))
                         assert k not in public
             assert not public.get("hand") and not public.get("legal")
             to_move = session.view()["awaiting"]["seat"]
-            session.act(to_move, keys[to_move], elite_bots.greedy_bot(game, to_move, rng))
+            session.act(to_move, keys[to_move], game.hints.act(game))
     assert {k for _, k in seen} == set(PRIVATE), seen
 
 
 def test_refused_moves_say_why_and_change_nothing(session):
     keys = elite_game(session)
     game = session.link.game
-    before = json.dumps(game.seat_view(0))
+    before = json.dumps(game.observation(0))
     offered = legal(session.view(0, keys[0]))
     with pytest.raises(RuleError, match="There is no action 1000000000"):
         session.act(0, keys[0], 10**9)
@@ -154,7 +153,7 @@ def test_refused_moves_say_why_and_change_nothing(session):
         session.act(0, keys[0], "1")
     with pytest.raises(SeatError):
         session.act(1, keys[0], offered[0])
-    assert json.dumps(game.seat_view(0)) == before
+    assert json.dumps(game.observation(0)) == before
 
 
 @pytest.mark.parametrize(
@@ -163,7 +162,7 @@ def test_refused_moves_say_why_and_change_nothing(session):
         ({"options": {"mode": "dynasty"}}, "dynasty needs each player's own Player Deck"),
         ({"options": {"mode": "dynasty", "decks": [["001"], ["002"]]}}, "read from files"),
         ({"options": {"mode": "blitz"}}, "quick, draft, dynasty, not 'blitz'"),
-        ({"bots": "smart"}, "UNO Elite's bots are random, greedy and search: there is no 'smart'"),
+        ({"bots": "smart"}, "bots are random, greedy and search: there is no 'smart'"),
         ({"bots": "search:0"}, "at least 1 rollout a move"),
         ({"bots": "search:9s"}, "0 to 2 s a move"),
         ({"bots": "greedy:5"}, "the greedy bot takes no budget"),
@@ -289,12 +288,12 @@ def test_a_card_played_from_two_saying_uno_cannot_be_caught(session):
     assert found, "no seed brought the person down to two cards"
     game = session.link.game
     other = next(a for a in legal(found) if a not in found["uno_plays"])
-    before = json.dumps(game.seat_view(0))
+    before = json.dumps(game.observation(0))
     with pytest.raises(RuleError, match="Say UNO! as you play your next-to-last card"):
         session.act(0, keys[0], other, uno=True)
     with pytest.raises(ValueError, match="uno is true or false"):
         session.act(0, keys[0], found["uno_plays"][0], uno="yes")
-    assert json.dumps(game.seat_view(0)) == before
+    assert json.dumps(game.observation(0)) == before
     events = len(game.events)
     session.act(0, keys[0], found["uno_plays"][0], uno=True)
     seat0 = session.view(0, keys[0])["seats"][0]
@@ -318,7 +317,6 @@ def test_over_http_a_peek_reaches_only_the_peekers_link(client):
     ]
     session = client.app.state.digital
     game = session.link.game
-    rng = random.Random(6)
     while game.winner is None:
         views = {
             s: client.get("/api/digital/view", headers={"X-Seat-Key": keys[str(s)]}) for s in (0, 1)
@@ -328,7 +326,7 @@ def test_over_http_a_peek_reaches_only_the_peekers_link(client):
             peeker = peekers[0]
             peek = views[peeker].json()["peeked"]
             other = views[1 - peeker].json()
-            assert other.get("peeked") != peek or "peeked" in game.seat_view(1 - peeker)
+            assert other.get("peeked") != peek or "peeked" in game.observation(1 - peeker)
             assert "peeked" not in client.get("/api/digital/view").json()
             asked = client.get(
                 f"/api/digital/view?seat={peeker}", headers={"X-Seat-Key": keys[str(1 - peeker)]}
@@ -336,7 +334,7 @@ def test_over_http_a_peek_reaches_only_the_peekers_link(client):
             assert asked.status_code == 403
             return
         to_move = session.view()["awaiting"]["seat"]
-        session.act(to_move, keys[str(to_move)], elite_bots.greedy_bot(game, to_move, rng))
+        session.act(to_move, keys[str(to_move)], game.hints.act(game))
     raise AssertionError("seed 6 has a peek (test_two_people_each_see_only_their_own_hand...)")
 
 
@@ -358,8 +356,7 @@ def test_paced_bots_play_elite_on_the_links_timer_until_someone_wins():
     s = DigitalSession(Bus(), on_change=changed.set, pace=0.002, elite=BOX)
     try:
         s.new_game(["Ann", "Ben", "Cat"], [], ["random", "greedy"], ruleset="elite", seed=1)
-        bots = s.link.bots
-        assert bots[0] is bots[2] and bots[0] is not bots[1]  # random, greedy, random
+        assert [b.name for b in s.link.bots] == ["random", "greedy", "random"]
         deadline = time.monotonic() + 60
         while not s.over and time.monotonic() < deadline:
             changed.wait(1)
@@ -395,13 +392,13 @@ def test_each_draft_pick_and_activation_is_offered_with_the_cards_powers(session
             assert view["hints"][str(move["action"])] == showing[label]
     assert view["hints"], "every draft pick names a showing card"
     assert session.view()["hints"] == {}  # a spectator chooses nothing
-    game, rng = session.link.game, random.Random(3)
+    game = session.link.game
     for _ in range(2_000):  # on to an activation
         view = session.view(0, keys[0])
         words = [m["words"] for m in view["legal"]]
         if any(w.startswith("activate ") for w in words) or game.winner is not None:
             break
-        session.act(0, keys[0], elite_bots.greedy_bot(game, 0, rng))
+        session.act(0, keys[0], game.hints.act(game))
     lineup = {
         c["words"].split(": ")[0]: c["words"].split(": ")[1] for c in view["seats"][0]["lineup"]
     }
@@ -416,6 +413,6 @@ def test_a_person_plays_elite_against_the_search_bot(session):
     keys = session.new_game(
         ["Ann", "Ben"], [0], ["search:30"], options={"mode": "draft"}, ruleset="elite", seed=4
     )
-    assert session.link.bots[0] is session.link.bots[1]  # one search bot, dealt round
+    assert [b.name for b in session.link.bots] == ["search", "search"]
     play_out(session, keys, random.Random(4))
     assert session.view()["winner"] in ("Ann", "Ben")

@@ -10,7 +10,6 @@ import textwrap
 
 import pytest
 
-from engine.elite import bots as elite_bots
 from tests.helpers.crash import shown_until_killed
 from tests.helpers.digital import Table
 
@@ -23,7 +22,7 @@ def greedy_moves(table, seat, key, rng, moves):
             return
         to_move = table.digital.view()["awaiting"]["seat"]
         assert to_move == seat
-        table.digital.act(seat, key, elite_bots.greedy_bot(game, seat, rng))
+        table.digital.act(seat, key, game.hints.act(game))
 
 
 def test_an_elite_game_carries_on_after_a_restart_and_is_tallied_once(tmp_path):
@@ -90,14 +89,13 @@ def test_a_disney_game_started_after_an_elite_game_is_the_one_resumed(tmp_path):
 ELITE_PLAYER = textwrap.dedent(
     """
     import random, sys
-    from engine.elite import bots
     from tests.helpers.digital import Table
     table = Table(sys.argv[1])
     keys = table.digital.new_game(["Ann", "Bob", "Cy"], [0], "greedy", ruleset="elite", seed=9)
     rng = random.Random(4)
     link = table.digital.link
     while link.game.winner is None:
-        table.digital.act(0, keys[0], bots.greedy_bot(link.game, 0, rng))
+        table.digital.act(0, keys[0], link.game.hints.act(link.game))
         with link.lock:  # what a page could see now
             print(len(link.game.events), flush=True)
     """

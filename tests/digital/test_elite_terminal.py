@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import sys
 import threading
 
@@ -18,7 +17,6 @@ from digital import play_menu
 from digital import play_text as E
 from digital.play_loop import TerminalPlay
 from digital.session import DigitalSession
-from engine.elite import bots as elite_bots
 from tests.digital.test_play_terminal import ANSI, Pty
 from tests.engine.elite.helpers import DYNASTY_ROWS
 from tray.bus import Bus
@@ -67,9 +65,9 @@ def plain(lines):
 def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
     session, keys, _ = setup_game()
     try:
-        game, rng = session.link.game, random.Random(5)
-        while not any(s["elite_discard"] for s in game.public_view()["seats"]):
-            session.act(0, keys[0], elite_bots.greedy_bot(game, 0, rng))  # on to an activation
+        game = session.link.game
+        while not any(s["elite_discard"] for s in game.observation(None)["seats"]):
+            session.act(0, keys[0], game.hints.act(game))  # on to an activation
         view = session.view(0, keys[0])
         text = plain(E.table(view))
         for seat in view["seats"]:
@@ -182,7 +180,7 @@ def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys, tmp_path
     assert cli.main(argv) == 2
     assert "missing.tsv" in capsys.readouterr().err
     assert cli.main(["play", "--ruleset", "elite", "--bots", "smart"]) == 2
-    assert "UNO Elite's bots are random, greedy and search" in capsys.readouterr().err
+    assert "bots are random, greedy and search" in capsys.readouterr().err
 
 
 @pytest.mark.slow
