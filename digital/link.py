@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Protocol
 
 from digital import _adapter as contract
 from digital import games
+from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
 from engine import actions as A
 from engine import cards as C
@@ -45,11 +46,6 @@ log = logging.getLogger(__name__)
 MAX_INTERJECTIONS = 50  # bots' out-of-turn calls between two moves: far more than a game has
 RETRY_S = 5.0  # while the journal cannot save, the bots try their next step again this often
 SAVE_ERRORS = (JournalWriteError, sqlite3.Error, OSError, LookupError)
-
-
-class NotSavedError(Exception):
-    """A move the journal could not save: it was not taken (the game is back at its last saved
-    move), and the message says why in a sentence (HTTP 503)."""
 
 
 class Keeper(Protocol):
@@ -201,7 +197,10 @@ class GameLink(PacedLink):
                 raise RuleError("chance", "Chance comes from the tray and the deck, not a player.")
             self._check_seat(event.get("seat"))
             failures = self._failures
-            self.game.apply_event(event)
+            try:
+                self.game.apply_event(event)  # RuleError, or the engine's EventError: a sentence
+            except (KeyError, TypeError) as exc:  # the engine's word for a malformed event
+                raise MoveError(f"a malformed game-record event ({exc!r} is wrong)") from None
             self._advance()
             self._check_saved(failures)
 

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from digital import play_text as T
+from digital.errors import MoveError, SeatError
 from digital.play_menu import (
     Act,
     Choice,
@@ -43,7 +44,7 @@ from digital.play_menu import (
     parse,
     tinker_bell_waits,
 )
-from digital.session import DigitalSession, SeatError
+from digital.session import DigitalSession
 from digital.terminal_seats import Left, TerminalSeats
 from engine.hand import RuleError
 from tray.config import ShowSettings
@@ -177,7 +178,7 @@ class TerminalPlay(TerminalSeats):
                 try:
                     key = self.keys.get(seat) if seat is not None else None
                     self.session.act(seat, key, command.action, uno=command.uno)
-                except (RuleError, SeatError, ValueError) as exc:
+                except (RuleError, SeatError, MoveError) as exc:
                     self._say(f"Not allowed: {exc}", style="bold red")
                     continue
                 return

@@ -31,8 +31,9 @@ from typing import Any
 
 from digital import _adapter as contract
 from digital import games, view
+from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
-from digital.link import GameLink, GameProgress, NotSavedError
+from digital.link import GameLink, GameProgress
 from digital.saved import Saved, seating
 from engine import bots as B
 from engine.record import RecordError
@@ -47,14 +48,7 @@ MAX_NAME = 24
 MAX_PACE = 5.0
 MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think a move, whatever its budget says
 RESUME_ERRORS = (RecordError, KeyError, TypeError, ValueError, DamagedGame)
-
-
-class SeatError(PermissionError):
-    """A request for a seat's hand or move without that seat's key."""
-
-
-class NoGameError(LookupError):
-    """Nothing to act on or export: no digital game has been started."""
+__all__ = ["DigitalSession", "MoveError", "NoGameError", "NotSavedError", "SeatError"]
 
 
 class DigitalSession:
@@ -102,13 +96,14 @@ class DigitalSession:
         confirm: bool = False,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
-        ValueError, naming the problem, for anything malformed."""
+        SetupError, naming the problem, for anything malformed or a game the engine refuses;
+        NotSavedError if the journal cannot keep it (nothing then changes)."""
         names = _names(players)
         bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
-            raise ValueError(f"the dealer must be a seat number, not {dealer!r}")
+            raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
-            raise ValueError(f"ruleset is a name: {games.RULESETS}")
+            raise SetupError(f"ruleset is a name: {games.RULESETS}")
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
         if self.table is not None and playing is not None and not playing.is_over() and not confirm:
@@ -116,9 +111,12 @@ class DigitalSession:
                 "the digital game in play is not finished: confirm to start a new one "
                 "(its record is kept in the journal)"
             )
-        game = games.new_game(ruleset, names, dealer, options, self.elite_box)  # ValueError
+        try:  # the engine's ValueError: a ruleset, options or a table it refuses, in a sentence
+            game = games.new_game(ruleset, names, dealer, options, self.elite_box)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
         seats = _humans(humans, len(names))
-        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
+        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
         points = "points" in contract.features(game)
         if self.table is not None and points:  # its hands go on the score sheet
             self.table.new_game(
@@ -269,17 +267,17 @@ class DigitalSession:
         """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self._link()
         if not isinstance(uno, bool):
-            raise ValueError("uno is true or false")
+            raise MoveError("uno is true or false")
         if event is not None:
             if not isinstance(event, Mapping):
-                raise ValueError("event is a game-record event object")
+                raise MoveError("event is a game-record event object")
             if event.get("seat", seat) != seat:
                 raise SeatError(f"this page plays seat {seat}, not {event.get('seat')!r}")
             link.act_event({**event, "seat": seat})
         elif isinstance(action, int) and not isinstance(action, bool):
             link.act(seat, action, uno)
         else:
-            raise ValueError("send an action (a whole number from moves) or an event")
+            raise MoveError("send an action (a whole number from moves) or an event")
 
     def record(self) -> str:
         return str(self._link().game.record())
@@ -418,57 +416,60 @@ class DigitalSession:
 # ---------------------------------------------------------------------- checking a new game
 def _names(players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError("players is a list of names")
+        raise SetupError("players is a list of names")
     names = [p.strip() for p in players]
     if any(not n or len(n) > MAX_NAME for n in names):
-        raise ValueError(f"each player needs a name of 1 to {MAX_NAME} characters")
+        raise SetupError(f"each player needs a name of 1 to {MAX_NAME} characters")
     if len(set(names)) != len(names):
-        raise ValueError("two players have the same name")
+        raise SetupError("two players have the same name")
     return names
 
 
 def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], float]:
-    """(the bots' names, the pace) of a new game, each checked (ValueError naming it)."""
+    """(the bots' names, the pace) of a new game, each checked (SetupError naming it)."""
     bot_names = [bots] if isinstance(bots, str) else bots
     if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
-        raise ValueError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
+        raise SetupError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise ValueError("seed is a whole number (the same seed deals the same cards)")
+        raise SetupError("seed is a whole number (the same seed deals the same cards)")
     if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
-        raise ValueError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
+        raise SetupError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
     if options is not None and not isinstance(options, Mapping):
-        raise ValueError("options is an object of rule options")
+        raise SetupError("options is an object of rule options")
     for spec in set(bot_names):
         _bot_checked(spec)
     return bot_names, float(pace)
 
 
 def _bot_checked(spec: str) -> None:
-    """A bot digital play can seat (ValueError naming the problem): one of the bots, and a
+    """A bot digital play can seat (SetupError naming the problem): one of the bots, and a
     search that answers a person within `MAX_SEARCH_SECONDS`."""
     names = list(B.BOTS)
     name, _, budget = spec.partition(":")
     if name not in B.BOTS:
-        raise ValueError(
+        raise SetupError(
             f"the bots are {', '.join(names[:-1])} and {names[-1]}: there is no {spec!r} bot"
         )
     if not budget:
         return
     if name != "search":
-        raise ValueError(f"the {name} bot takes no budget ({spec!r})")
-    rollouts, seconds = parse_budget(budget)
+        raise SetupError(f"the {name} bot takes no budget ({spec!r})")
+    try:
+        rollouts, seconds = parse_budget(budget)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
     if rollouts is not None and rollouts < 1:
-        raise ValueError(f"the search bot needs at least 1 rollout a move, not {rollouts}")
+        raise SetupError(f"the search bot needs at least 1 rollout a move, not {rollouts}")
     if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
-        raise ValueError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
+        raise SetupError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
 
 
 def _humans(humans: Any, n: int) -> frozenset[int]:
     if not isinstance(humans, list | tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in humans
     ):
-        raise ValueError("humans is a list of the seats people play (0 is the first player)")
+        raise SetupError("humans is a list of the seats people play (0 is the first player)")
     bad = [s for s in humans if not 0 <= s < n]
     if bad:
-        raise ValueError(f"seats are 0 to {n - 1}, not {bad[0]}")
+        raise SetupError(f"seats are 0 to {n - 1}, not {bad[0]}")
     return frozenset(humans)

@@ -30,10 +30,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
-from digital.link import NotSavedError
-from digital.session import DigitalSession, NoGameError, SeatError
+from digital.session import DigitalSession
 from engine import cards as C
+from engine.elite.events import EventError as EliteEventError
 from engine.hand import RuleError
 from engine.notation import EventError
 from scoreboard import auth, bodies, stream
@@ -213,10 +214,10 @@ class DigitalPlay:
         SeatError: 403,
         NoGameError: 409,
         NotSavedError: 503,  # not taken: the game is at its last saved move
+        SetupError: 422,  # a new game as asked cannot start: which part, in a sentence
+        MoveError: 422,
         RuleError: 422,  # the engine's message: the state is unchanged
-        EventError: 422,
+        EventError: 422,  # a game-record event the engine cannot read
+        EliteEventError: 422,
         C.CardError: 422,
-        ValueError: 422,  # the session's checks of a new game, each a sentence
-        KeyError: 422,
-        TypeError: 422,
     }
