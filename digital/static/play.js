@@ -36,7 +36,8 @@
   }
 
   // ---------------------------------------------------------------- setting up
-  const seats = [["You", true], ["Bot Bea", false], ["Bot Cy", false]];
+  // names fit for a shared screen (the scoreboard, a TV): never "You"
+  const seats = [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
   function renderSetup() {
     $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "row" },
       el("b", { text: `Seat ${i + 1}` }),
@@ -66,7 +67,8 @@
     try {
       const res = await post("/api/digital/new", body);
       const links = Object.entries(res.links);
-      if (links.length === 1 && !params.has("new")) { location.href = links[0][1]; return; }
+      // one person: straight to their seat, hand on screen (from ?new=1 too)
+      if (links.length === 1) { location.href = links[0][1]; return; }
       showLinks(res.links, body.players);
       say("");
     } catch (err) {

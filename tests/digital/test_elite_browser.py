@@ -149,8 +149,7 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page.select_option("#bots", "random")
         assert fits(page)
         page.click("#start")
-        page.wait_for_selector("#links a:text('open seat 1 here')", timeout=WAIT)
-        page.click("#links a:text('open seat 1 here')")  # the seat's link: its hand and moves
+        # one person: the page goes straight to that seat's link (its hand and moves)
         page.wait_for_selector("#draft:not(.hidden)", timeout=WAIT)
         page.wait_for_selector("#actions button .words:text-matches('^draft ')", timeout=WAIT)
         game = served.app.state.digital.link.game
