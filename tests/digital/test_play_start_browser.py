@@ -71,3 +71,32 @@ def test_the_page_says_when_moves_are_not_saved(served, browser, mocker):
         assert "Your move was not taken" in page.inner_text("#message")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["disney", "elite"])
+def test_log_numbers_from_10_up_are_whole_on_a_phone(served, browser, ruleset):
+    res = served.post(
+        "/api/digital/new",
+        {"players": ["Ann", "Bo", "Cy"], "humans": [], "seed": 2, "pace": 0, "ruleset": ruleset},
+    )
+    assert res["keys"] == {}  # bots only: the log fills at once
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(served.url + "/play")
+        page.wait_for_selector("#log li:nth-child(10)", timeout=WAIT)
+        room, needed = page.evaluate(
+            """() => {
+                const log = document.querySelector('#log');
+                const probe = document.createElement('span');
+                probe.textContent = `${log.children.length}. `;
+                probe.style.font = getComputedStyle(log.children[0]).font;
+                document.body.append(probe);
+                const width = probe.getBoundingClientRect().width;
+                probe.remove();
+                return [parseFloat(getComputedStyle(log).paddingLeft), width];
+            }"""
+        )
+        assert room >= needed, f"the log's numbers need {needed:.1f} px, have {room:.1f}"
+    finally:
+        context.close()
