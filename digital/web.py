@@ -1,5 +1,7 @@
 """The web side of digital play: the /play page and /api/digital/*, an extension of the
-scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.app`).
+scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.app`). One page
+and one protocol for every ruleset (`digital.view`); each refusal is one of digital play's own
+errors (`digital.errors`) or the engine's, with its status: anything else is a bug, a 500.
 
 Roles (`scoreboard.auth`): the host starts games and sees every seat's link and QR code; a seat
 key (from its link, then a cookie) acts for that seat and sees its hand; anybody watches the
@@ -10,8 +12,8 @@ too) only with `?reveal=yes`; never to a seat key or a reader.
     GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
     GET  /api/digital/events       the same view as server-sent events (`id:` = its version)
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
-    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; UNO
-                                   Elite: `uno` true to play the card saying UNO!)
+    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; `uno`
+                                   true to play one of the view's `uno_plays` saying UNO!)
     GET  /api/digital/links        each person's seat link (host)
     GET  /api/digital/qr/N.svg     seat N's link as a QR code (host)
     GET  /api/digital/record       the game record (host; in play: ?reveal=yes)
