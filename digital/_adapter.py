@@ -1,7 +1,9 @@
 """TEMPORARY: what the Disney engine's `engine.game.Game` does not yet offer of the contract
-digital play is written against (`engine.protocol.GameState`: `features`, `winner`, and an
-`observation` that carries what its log needs: the link's Tinker Bell pick in progress and the
-notes of what each event did). Delete this file once the engine's branch for it lands.
+digital play is written against (`engine.protocol.GameState`): `features` and `winner` (branch
+e18 adds both), an `observation` that carries what its log needs (the link's Tinker Bell pick in
+progress, the notes of what each event did), the outcome that is Tinker Bell's colour, whether
+its header is complete (its first deal), its finished hands and the card Tinker Bell answers,
+for the score sheet. Delete each function once the engine offers it; the file with the last.
 
 Every function uses the game's own member when it has one; only the fallbacks know today's
 Disney `Game` (by its score sheet, `sheet`). UNO Elite implements the whole contract: nothing
@@ -72,3 +74,11 @@ def tinker_bell_card(game: Any) -> tuple[str, int] | None:
     if h is None or h.trigger is None:
         return None
     return C.code(h.trigger), h.seats[h.actor]
+
+
+def tinker_bell_outcome(game: Any, colour: str) -> int:
+    """The chance outcome (one of `chance_outcomes()`) that is Tinker Bell picking `colour`."""
+    from engine import actions as A
+    from engine import cards as C
+
+    return A.PICK + C.colour(colour)

@@ -32,8 +32,6 @@ from digital import _adapter as contract
 from digital import games
 from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
-from engine import actions as A
-from engine import cards as C
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL
 from scoreboard.journal import JournalWriteError
@@ -243,7 +241,7 @@ class GameLink(PacedLink):
     def _take(self, pick: Pick) -> None:
         with self.lock:
             # her colour is a chance outcome, through the one `apply_action`
-            self.game.apply_action(A.PICK + C.colour(pick.colour))
+            self.game.apply_action(contract.tinker_bell_outcome(self.game, pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 
