@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from digital.elite_game import EliteBox
+from digital.games import EliteBox
 from digital.web import DigitalPlay
 from scoreboard.web import create_app as scoreboard_app
 

@@ -1,6 +1,6 @@
-"""What the two game links (Disney's `EngineLink`, UNO Elite's `EliteLink`) share: the seats
-people hold, one lock, and bots paced on a timer thread, one step a tick, so a table can watch
-them play. The link says what a step is (`_paced_step`) and how far the game runs (`_advance`).
+"""The pacing of the game link (`digital.link.GameLink`): the seats people hold, one lock, and
+bots paced on a timer thread, one step a tick, so a table can watch them play. The link says
+what a step is (`_paced_step`) and how far the game runs (`_advance`).
 """
 
 from __future__ import annotations

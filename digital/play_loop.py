@@ -1,5 +1,5 @@
-"""Terminal play's loop: a person (or several, hot seat) plays a digital game against bots, line
-by line, with the keyboard as the Tinker Bell button.
+"""Terminal play's loop: a person (or several, hot seat) plays a digital game of any ruleset
+against bots, line by line; in a ruleset with Tinker Bell (`features`), the keyboard is her button.
 
 Everything shown comes from `DigitalSession.view` and every move goes through
 `DigitalSession.act`, exactly as the browser page does, so a terminal player never sees another
@@ -28,8 +28,8 @@ from rich.console import Console
 from rich.text import Text
 
 from digital import play_text as T
+from digital.errors import MoveError, SeatError
 from digital.play_menu import (
-    HELP,
     Act,
     Choice,
     Help,
@@ -38,11 +38,13 @@ from digital.play_menu import (
     Redraw,
     Refuse,
     calls_menu,
+    help_text,
     menu,
+    no_tinker_bell,
     parse,
     tinker_bell_waits,
 )
-from digital.session import DigitalSession, SeatError
+from digital.session import DigitalSession
 from digital.terminal_seats import Left, TerminalSeats
 from engine.hand import RuleError
 from tray.config import ShowSettings
@@ -67,7 +69,7 @@ class TerminalPlay(TerminalSeats):
         session: DigitalSession,
         keys: Mapping[int, str],
         changed: threading.Event,
-        picker: Picker,
+        picker: Picker | None = None,
         *,
         read: Callable[[str], str] = input,
         console: Console | None = None,
@@ -75,7 +77,7 @@ class TerminalPlay(TerminalSeats):
         hands: int | None = None,
     ) -> None:
         super().__init__(session, keys, changed, read=read, console=console)
-        self.picker = picker
+        self.picker = picker or Picker()
         self.show = show
         self.hands = hands
         self._announced = 0  # finished hands whose result is on screen
@@ -88,9 +90,11 @@ class TerminalPlay(TerminalSeats):
                 view = self._table_view()
                 self._catch_up(view)
                 if view["winner"]:
+                    if "lineups" in T.features(view):
+                        self._print(Text(""), *T.table(view))
                     self._print(*T.game_over(view))
                     return 0
-                if self.hands is not None and len(view["hands"]) >= self.hands:
+                if self.hands is not None and len(view.get("hands", ())) >= self.hands:
                     self._say(
                         f"Stopped after {len(view['hands'])} hand"
                         f"{'' if len(view['hands']) == 1 else 's'}, as asked (--hands)."
@@ -105,7 +109,8 @@ class TerminalPlay(TerminalSeats):
                     self.changed.wait(GUARD_S)
         except (Left, EOFError):
             self._print(Text(""))
-            self._say(f"You left the game at hand {self.session.view()['hand_no']}.")
+            at = self.session.view().get("hand_no")
+            self._say(f"You left the game at hand {at}." if at else "You left the game.")
             return 0
 
     # ------------------------------------------------------------------ a person's move
@@ -116,9 +121,9 @@ class TerminalPlay(TerminalSeats):
         self._draw(view)
         choices = menu(view)
         self._print(*T.choices(choices))
-        if view.get("uno_possible"):
+        if view.get("uno_possible") or view.get("uno_plays"):
             self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
-        self._ask(choices, "Your move", tinker_bell=False)
+        self._ask(choices, "Your move", tinker_bell=False, view=view)
 
     # ------------------------------------------------------------------ the button
     def _tinker_bell(self) -> None:
@@ -134,7 +139,7 @@ class TerminalPlay(TerminalSeats):
             view, choices = self.session.view(), []
         self._draw(view)
         self._print(*T.choices(choices))
-        self._ask(choices, "Press Enter for the Tinker Bell button", tinker_bell=True)
+        self._ask(choices, "Press Enter for the Tinker Bell button", tinker_bell=True, view=view)
 
     def press(self) -> None:
         """The Tinker Bell button: a fair pick, its show, then the pick on the bus."""
@@ -147,16 +152,19 @@ class TerminalPlay(TerminalSeats):
         self.session.bus.publish(pick)
 
     # ------------------------------------------------------------------ input
-    def _ask(self, choices: list[Choice], question: str, *, tinker_bell: bool) -> None:
+    def _ask(
+        self, choices: list[Choice], question: str, *, tinker_bell: bool, view: Mapping[str, Any]
+    ) -> None:
         """Read lines until one is a move that the engine takes (or a press, or q)."""
         hint = {0: "", 1: "1, "}.get(len(choices), f"1-{len(choices)}, ")
         prompt = f"{question} ({hint}? help, q quit): "
+        no_button = "" if "tinker_bell" in T.features(view) else no_tinker_bell(view)
         while True:
-            command = parse(self._read(prompt), choices, tinker_bell)
+            command = parse(self._read(prompt), choices, tinker_bell, no_button)
             if isinstance(command, Quit):
                 raise Left()
             if isinstance(command, Help):
-                self._say(HELP)
+                self._say(help_text(view))
             elif isinstance(command, Redraw):
                 self._log = []
                 return  # the loop draws the table again
@@ -169,22 +177,24 @@ class TerminalPlay(TerminalSeats):
                 seat = command.seat
                 try:
                     key = self.keys.get(seat) if seat is not None else None
-                    self.session.act(seat, key, command.action)
-                except (RuleError, SeatError, ValueError) as exc:
+                    self.session.act(seat, key, command.action, uno=command.uno)
+                except (RuleError, SeatError, MoveError) as exc:
                     self._say(f"Not allowed: {exc}", style="bold red")
                     continue
                 return
 
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:
-        self._print(Text(""), T.header(view), *T.table(view), *T.hand(view, self.console.width))
+        self._print(Text(""), T.header(view), *T.table(view))
+        self._print(*T.seat_lines(view, self.console.width))
 
     def _catch_up(self, view: Mapping[str, Any]) -> None:
         """Print what happened since the last look: new log lines, finished hands."""
         if not view.get("game"):
             return
-        pending = list(view["hands"][self._announced :])
-        self._announced = len(view["hands"])
+        hands = view.get("hands", [])
+        pending = list(hands[self._announced :])
+        self._announced = len(hands)
         for line in T.new_lines(self._log, view["log"]):
             if HAND_OVER.match(line):
                 continue  # `_result` prints it with the scores

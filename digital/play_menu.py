@@ -38,6 +38,7 @@ class Choice:
     alias: str | None = None
     uno: int | None = None
     seat: int | None = None  # whose move it is (hot seat: calls of several people on one menu)
+    says_uno: bool = False  # `uno` is this same move, sent saying UNO! (`uno_plays`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Act:
     action: int
     label: str
     seat: int | None = None
+    uno: bool = False  # send it saying UNO! (a ruleset whose UNO! is a call of its own)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +86,41 @@ def tinker_bell_waits(view: Mapping[str, Any]) -> bool:
     return bool(view.get("game")) and (view.get("awaiting") or {}).get("kind") == "tinker_bell"
 
 
+def no_tinker_bell(view: Mapping[str, Any]) -> str:
+    return f"{view.get('title') or 'This game'} has no Tinker Bell"
+
+
 def menu(view: Mapping[str, Any]) -> list[Choice]:
+    """The seat's legal moves as numbered choices: the observation's moves in words when it
+    lists them (`legal`), else from its hand (`card_menu`)."""
+    if "legal" in view:
+        return words_menu(view)
+    return card_menu(view)
+
+
+def words_menu(view: Mapping[str, Any]) -> list[Choice]:
+    """The seat's legal actions, in the engine's words and order (with the powers of the card
+    an action names after a ·: `hints`); a card that may be played saying UNO! (`uno_plays`) is
+    typed as its number then u."""
+    seat = view.get("seat")
+    said = set(view.get("uno_plays", []))
+    hints = view.get("hints", {})
+    return [
+        Choice(
+            f"{m['words']} · {hints[str(m['action'])]}"
+            if str(m["action"]) in hints
+            else m["words"],
+            m["action"],
+            "move",
+            seat=seat,
+            uno=m["action"] if m["action"] in said else None,
+            says_uno=m["action"] in said,
+        )
+        for m in view.get("legal", [])
+    ]
+
+
+def card_menu(view: Mapping[str, Any]) -> list[Choice]:
     """The seat's legal moves as numbered choices: cards in hand first (in the order the view
     sorts them), then the other moves (draw, pass, take four...), then out-of-turn calls."""
     out: list[Choice] = []
@@ -133,9 +169,12 @@ def _name(view: Mapping[str, Any]) -> str:
     return view["players"][view["seat"]]["name"]
 
 
-def parse(text: str, choices: Sequence[Choice], tinker_bell: bool = False) -> Command:
+def parse(
+    text: str, choices: Sequence[Choice], tinker_bell: bool = False, no_button: str = ""
+) -> Command:
     """What a typed line means, given the menu on screen and whether the game waits for the
-    Tinker Bell button. Never raises: anything that is not a move becomes a `Refuse`."""
+    Tinker Bell button (`no_button`: why no game of this ruleset ever does). Never raises:
+    anything that is not a move becomes a `Refuse`."""
     word = text.strip().lower()
     if word in QUIT_WORDS:
         return Quit()
@@ -145,6 +184,8 @@ def parse(text: str, choices: Sequence[Choice], tinker_bell: bool = False) -> Co
         return Redraw()
     if word in PRESS_WORDS and tinker_bell:
         return Press()
+    if word in PRESS_WORDS and word and no_button:
+        return Refuse(f"{no_button}: type the number of a move.")
     if not word:
         return Refuse(_ask(choices))
     for choice in choices:
@@ -169,7 +210,7 @@ def parse(text: str, choices: Sequence[Choice], tinker_bell: bool = False) -> Co
                 f"Move {number} cannot be made with UNO!: say it as you play your "
                 "next-to-last card."
             )
-        return Act(choice.uno, f"{choice.label} and UNO!", choice.seat)
+        return Act(choice.uno, f"{choice.label} and UNO!", choice.seat, uno=choice.says_uno)
     return Act(choice.action, choice.label, choice.seat)
 
 
@@ -193,3 +234,18 @@ Type the number of a move and press Enter.
   r       show the table again   ?  this help
   q       leave the game (Ctrl-D too)
 Bad input changes nothing: the game asks again."""
+
+WORDS_HELP = """\
+Type the number of a move and press Enter. Every choice of an activation (whom to target,
+which card, in what order) is a move of its own, offered when the game asks for it.
+  3u      play move 3 and say UNO! (with your next-to-last card)
+  r       show the table again   ?  this help
+  q       leave the game (Ctrl-D too)
+{no_button}: nothing waits for a button. Bad input changes nothing."""
+
+
+def help_text(view: Mapping[str, Any]) -> str:
+    """The help for the menu this view makes (`menu`)."""
+    if "legal" in view:
+        return WORDS_HELP.format(no_button=no_tinker_bell(view))
+    return HELP

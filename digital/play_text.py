@@ -1,4 +1,7 @@
-"""Terminal play's text: one seat's view (and its menu) as lines of rich `Text`.
+"""Terminal play's text: one seat's view (and its menu) as lines of rich `Text`, for every
+ruleset: what the table shows follows the view's `features` (points and hands; Lineups, Player
+Decks and Elite discard piles) and what the observation holds (a hand, a peeked hand, a searched
+card, a draft).
 
 Pure functions of the view dict, so tests read `.plain` and need no terminal. Colour is never the
 only cue: every card and colour is drawn with its symbol and its name, in the styles of the
@@ -13,11 +16,13 @@ from typing import Any
 from rich.text import Text
 
 from digital.play_menu import Choice
+from scoreboard import wins
 from scoreboard.terminal import STYLE, SYMBOL
 from tray.backend import COLOURS
 
 WILD_STYLE = "bold white on grey30"
 WILD_SYMBOL = "◆"
+WON = "bold black on yellow1"
 
 
 def swatch(colour: str | None, words: str | None = None) -> Text:
@@ -34,11 +39,25 @@ def card(card: Mapping[str, Any]) -> Text:
     return swatch(card["colour"], card["name"])
 
 
+def features(view: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset(view.get("features", ()))
+
+
 def header(view: Mapping[str, Any]) -> Text:
-    return Text(f"── Hand {view['hand_no']} · {view['says']}", style="bold")
+    if "hand_no" in view:
+        return Text(f"── Hand {view['hand_no']} · {view['says']}", style="bold")
+    mode = f" ({view['mode']})" if view.get("mode") else ""
+    return Text(f"── {view.get('title', '')}{mode} · {view['says']}", style="bold")
 
 
 def table(view: Mapping[str, Any]) -> list[Text]:
+    """The table as the ruleset lays it out (`features`): with Lineups, `lineups_table`."""
+    if "lineups" in features(view):
+        return lineups_table(view)
+    return points_table(view)
+
+
+def points_table(view: Mapping[str, Any]) -> list[Text]:
     """Top card, colour in play, direction, and each player's cards and score (▶ marks whose
     move it is). No hand but the viewer's ever appears: the view has no other."""
     lines: list[Text] = []
@@ -143,10 +162,17 @@ def hand_result(view: Mapping[str, Any], entry: Mapping[str, Any]) -> list[Text]
 
 
 def game_over(view: Mapping[str, Any]) -> list[Text]:
+    """The winner; with points, each player's score; without, the tally of wins."""
+    if "points" not in features(view):
+        out = [Text(f"Game over: {view['winner']} won {view.get('title', '')}.", style=WON)]
+        tally = view.get("tally")
+        if tally and tally["games"]:
+            out.append(Text(wins.says(tally, f"{view.get('title', '')} wins")))
+        return out
     out = [
         Text(
             f"Game over: {view['winner']} won after {len(view['hands'])} hands.",
-            style="bold black on yellow1",
+            style=WON,
         )
     ]
     out += [Text(f"  {p['name']}: {p['score']} points") for p in view["players"]]
@@ -172,3 +198,126 @@ def lights(levels: Sequence[float]) -> Text:
         else:
             line.append(label, style="dim")
     return line
+
+
+# ---------------------------------------------------------------------- Lineups
+def uno_card(card: Mapping[str, Any]) -> Text:
+    """An UNO card described in words ("Red 3 (Elite)"): its colour's symbol, a wild's ◆."""
+    return swatch(card.get("colour") or "wild", card["words"])
+
+
+def elite_card(card: Mapping[str, Any]) -> Text:
+    """An Elite Action Card: each of its colours' symbols, then its words (name, colours and
+    powers), so no colour is told by colour alone."""
+    colours = list(card.get("colours") or [])
+    style = STYLE[colours[0]] if len(colours) == 1 and colours[0] in STYLE else WILD_STYLE
+    symbols = "".join(SYMBOL.get(c, WILD_SYMBOL) for c in colours) or WILD_SYMBOL
+    return Text(f" {symbols} {card['words']} ", style=style)
+
+
+def lineups_table(view: Mapping[str, Any]) -> list[Text]:
+    """The top card and colour in play, then each seat: cards held, Player Deck, Elite discards,
+    its Lineup, one Elite card a line, and its Elite discard pile by name (▶ marks whose move it
+    is)."""
+    lines: list[Text] = []
+    if view.get("top"):
+        line = Text("Top card ")
+        line.append_text(uno_card(view["top"]))
+        line.append("   Colour in play ")
+        line.append_text(swatch(view.get("colour")))
+        lines.append(line)
+        way = "left" if view.get("direction", 1) == 1 else "right"
+        lines.append(
+            Text(
+                f"  Play goes {way} · {view.get('draw_pile', 0)} cards to draw · "
+                f"{view.get('discard_pile', 0)} on the discard pile",
+                style="dim",
+            )
+        )
+    for s, seat in enumerate(view["seats"]):
+        lines.extend(_lineup_seat(view, s, seat))
+    return lines
+
+
+def _lineup_seat(view: Mapping[str, Any], s: int, seat: Mapping[str, Any]) -> list[Text]:
+    mark = "▶" if s == (view.get("awaiting") or {}).get("seat") else " "
+    tags = []
+    if s == view.get("seat"):
+        tags.append("you")
+    elif view["players"][s]["person"]:
+        tags.append("person")
+    if seat.get("called_uno"):
+        tags.append("UNO!")
+    cards = seat["hand_count"]
+    text = (
+        f"{mark} {seat['name']}: {cards} card{'' if cards == 1 else 's'} · "
+        f"Player Deck {seat['player_deck']} · Elite discards {len(seat['elite_discard'])}"
+    )
+    if tags:
+        text += f"  ({', '.join(tags)})"
+    out = [Text(text, style="bold" if mark == "▶" else "")]
+    if seat["lineup"]:
+        for card in seat["lineup"]:
+            line = Text("    Lineup ")
+            line.append_text(elite_card(card))
+            out.append(line)
+    else:
+        out.append(Text("    Lineup: empty", style="dim"))
+    if seat["elite_discard"]:
+        names = ", ".join(card["words"].partition(": ")[0] for card in seat["elite_discard"])
+        out.append(Text(f"    Elite discard pile: {names}", style="dim"))
+    return out
+
+
+def private(view: Mapping[str, Any], width: int = 80) -> list[Text]:
+    """What only the viewer sees of a game with Lineups: its hand, a hand it peeked at, a card
+    it searched."""
+    lines = cards_line(f"Your hand ({len(view.get('hand', []))}):", view.get("hand", []), width)
+    peeked = view.get("peeked")
+    if peeked:
+        who = view["players"][peeked["seat"]]["name"]
+        lines += cards_line(f"You peeked at {who}'s hand:", peeked["hand"], width)
+    searched = view.get("searched")
+    if searched:
+        line = Text("You searched: ")
+        line.append_text(elite_card(searched["card"]))
+        lines.append(line)
+    return lines
+
+
+def draft(view: Mapping[str, Any]) -> list[Text]:
+    """The draft's showing cards (public) and what each seat has drafted so far."""
+    d = view.get("draft")
+    if not d:
+        return []
+    lines = [Text("Draft: the cards showing", style="bold")]
+    for card in d.get("showing", []):
+        line = Text("    ")
+        line.append_text(elite_card(card))
+        lines.append(line)
+    for s, picked in enumerate(d.get("picked", [])):
+        name = "You" if s == view.get("seat") else view["players"][s]["name"]
+        names = ", ".join(card["name"] for card in picked) or "nothing yet"
+        lines.append(Text(f"  {name} drafted {len(picked)}: {names}", style="dim"))
+    return lines
+
+
+def cards_line(title: str, cards: Sequence[Mapping[str, Any]], width: int) -> list[Text]:
+    """`title` and the UNO cards after it, broken between cards (never inside one)."""
+    if not cards:
+        return []
+    lines = [Text(title)]
+    for c in cards:
+        text = uno_card(c)
+        if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
+            lines.append(Text("  "))
+        lines[-1].append(" ")
+        lines[-1].append_text(text)
+    return lines
+
+
+def seat_lines(view: Mapping[str, Any], width: int = 80) -> list[Text]:
+    """The viewer's own part: with Lineups, the draft and what only it sees; else its hand."""
+    if "lineups" in features(view):
+        return draft(view) + private(view, width)
+    return hand(view, width)

@@ -1,66 +1,54 @@
 """Digital play on the display: the engine holds every hand, people play seats in the browser
-against bots on the others, and the tray's Tinker Bell button (real or virtual) picks.
+(or a terminal) against bots on the others, and, in a ruleset with Tinker Bell, the tray's
+button (real or virtual) picks.
 
-`DigitalSession` owns one game at a time through an `EngineLink` with human seats. Each human
-seat gets a secret seat key when the game starts: its page shows that seat's hand and acts for
-it. `view(seat, key)` is all a page ever receives: the public state (top card, colour in play,
-how many cards each seat holds, whose move, what the engine awaits, the last events in words,
-scores) plus, with the right key, that one seat's hand and moves. No other hand ever leaves the
+`DigitalSession` owns one game at a time, of any ruleset, through one `GameLink` with human
+seats. Each human seat gets a secret seat key when the game starts: its page shows that seat's
+hand and acts for it. `view(seat, key)` is all a page ever receives (`digital.view`): the public
+state plus, with the right key, that one seat's hand and moves. No other hand ever leaves the
 engine while the game runs; the game record (which holds the decks) is exported when it is over.
 
-Finished hands are also entered on the table session (when given one), so the scoreboard, its
-chart and the journal's CSV/JSON export follow a digital game exactly as a table game.
+What the scoreboard hears of a digital game depends on the game's declared features, never its
+kind: a game with points has its finished hands entered on the table session (the scoreboard,
+its chart and the journal's exports follow it exactly as a table game), one with Tinker Bell
+declares the card she answers; a game without points has its winner tallied.
 
-With a table session, every move is also committed to its journal (`Journal.append_moves`)
-before any page can see it: the link publishes its progress under its lock, which `view` takes
-too. A restart (or kill -9) then resumes the game where it stood: the record is replayed, each
-person's seat keeps its key (their page reconnects as it was), and the bots carry on.
-
-UNO Elite (`ruleset="elite"`) runs on its own engine (`engine.elite`) through `EliteLink`, with
-the same seat keys, views and moves: its view is the engine's seat view (`digital.elite_view`),
-it has no Tinker Bell and no points, so no table game is started for it; its record is kept in
-the journal's Elite tables (`digital.elite_saved`) and its winner goes on the scoreboard's tally
-of Elite wins. Its cards come from the command line (`elite`, an `EliteBox`).
+With a table session, every move is committed to its journal (`digital.saved`) before any page
+can see it: the link publishes its progress under its lock, which `view` takes too. A restart
+(or kill -9) then resumes the game where it stood: the record is replayed, each person's seat
+keeps its key (their page reconnects as it was), and the bots carry on.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from digital import elite_game, elite_saved
-from digital.elite_game import ELITE, EliteBox
-from digital.elite_link import EliteLink
-from digital.elite_view import elite_view
-from digital.engine_link import EngineLink, GameProgress
+from digital import _adapter as contract
+from digital import games, view
+from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
+from digital.games import EliteBox
+from digital.link import GameLink, GameProgress
+from digital.saved import Saved, seating
 from engine import bots as B
-from engine import cards as C
-from engine import observer, record
-from engine.game import Game
 from engine.record import RecordError
-from scoreboard import elite_wins
-from scoreboard.journal import ConfirmError, DamagedGame, EliteResult
+from engine.search import parse_budget
+from scoreboard import wins
+from scoreboard.journal import ConfirmError, DamagedGame, JournalWriteError, Result
 from tray.bus import Bus
 
 log = logging.getLogger(__name__)
 
 MAX_NAME = 24
 MAX_PACE = 5.0
-
-
-class SeatError(PermissionError):
-    """A request for a seat's hand or move without that seat's key."""
-
-
-class NoGameError(LookupError):
-    """Nothing to act on or export: no digital game has been started."""
+MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think a move, whatever its budget says
+RESUME_ERRORS = (RecordError, KeyError, TypeError, ValueError, DamagedGame)
+__all__ = ["DigitalSession", "MoveError", "NoGameError", "NotSavedError", "SeatError"]
 
 
 class DigitalSession:
@@ -76,19 +64,18 @@ class DigitalSession:
         elite: EliteBox | None = None,
     ):
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
-        self.link: EngineLink | None = None
         self.elite_box = elite  # UNO Elite's cards, from the command line
-        self.elite_link: EliteLink | None = None  # the game in play, if it is UNO Elite
-        self._tallied = False  # the Elite game's winner is on the tally
-        self._elite_saved: elite_saved.EliteSaved | None = None  # its record in the journal
-        self.elite_results: list[EliteResult] = []  # without a table: this session's tally
+        self.link: GameLink | None = None
         self.keys: dict[int, str] = {}
         self.version = 0
         self._lock = threading.Lock()
-        self._mirrored = 0
+        self._mirrored = 0  # finished hands entered on the score sheet
+        self._tallied = False  # the winner of a game without points is on the tally
+        self.results: list[Result] = []  # without a table: this session's finished games
         self.journal_error: str | None = None
-        self._saved: _Saved | None = None
-        self._notes = observer.EventNotes(None)
+        self._saved: Saved | None = None
+        self._notes: Any = None
+        self._notes_of: Any = None  # the game the notes follow
         self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
@@ -109,160 +96,139 @@ class DigitalSession:
         confirm: bool = False,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
-        ValueError, naming the problem, for anything malformed."""
+        SetupError, naming the problem, for anything malformed or a game the engine refuses;
+        NotSavedError if the journal cannot keep it (nothing then changes)."""
         names = _names(players)
         bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
-            raise ValueError(f"the dealer must be a seat number, not {dealer!r}")
+            raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
-            raise ValueError("ruleset is a name: disney, classic, official-2018, elvis or elite")
+            raise SetupError(f"ruleset is a name: {games.RULESETS}")
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
-        elite = self.elite_link
-        if self.table is not None and elite is not None and not elite.is_over() and not confirm:
+        playing = self.link
+        if self.table is not None and playing is not None and not playing.is_over() and not confirm:
             raise ConfirmError(
-                "the UNO Elite game in play is not finished: confirm to start a new one "
+                "the digital game in play is not finished: confirm to start a new one "
                 "(its record is kept in the journal)"
             )
-        if ruleset == ELITE:
-            return self._new_elite(names, humans, bot_names, options, rng, pace)
-        game = Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
+        try:  # the engine's ValueError: a ruleset, options or a table it refuses, in a sentence
+            game = games.new_game(ruleset, names, dealer, options, self.elite_box)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
         seats = _humans(humans, len(names))
-        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # ValueError
-        if self.table is not None:  # may ask for a confirmation first: nothing has changed yet
+        bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
+        points = "points" in contract.features(game)
+        if self.table is not None and points:  # its hands go on the score sheet
             self.table.new_game(
                 names, dealer, options, name="digital game", confirm=confirm, ruleset=ruleset
             )
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
-            seating = {
-                "humans": sorted(seats),
-                "keys": {str(s): k for s, k in keys.items()},
-                "bots": bot_names,
-                "pace": pace,
-            }
-            saved = _Saved(self.table.journal, self.table.game_id, seating)
-        link = EngineLink(
+            game_id = self.table.game_id if points else None
+            seated = seating(seats, keys, bot_names, pace)
+            saved = Saved(self.table.journal, game_id, seated)
+        link = GameLink(
             self.bus,
             game,
-            list(bot_list),
+            bot_list,
             rng,
             humans=seats,
             pace=pace,
             settles_in=self._settles_in,
+            saved=saved,
         )
-        self._adopt(link, keys, saved, mirrored=0)
+        self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
         return keys
-
-    def _new_elite(
-        self,
-        names: list[str],
-        humans: Any,
-        bot_names: list[str],
-        options: Mapping[str, Any] | None,
-        rng: random.Random,
-        pace: float,
-    ) -> dict[int, str]:
-        """An UNO Elite game (no Tinker Bell, no points: the scoreboard tallies its winner)."""
-        game = elite_game.new_game(self.elite_box, names, options)  # ValueError
-        seats = _humans(humans, len(names))
-        link = elite_game.link(self.bus, game, seats, bot_names, rng, pace)
-        keys = {s: secrets.token_urlsafe(9) for s in seats}
-        saved = None
-        if self.table is not None:
-            seated = elite_saved.seating(seats, keys, bot_names, pace)
-            saved = elite_saved.EliteSaved.start(self.table.journal, game, seated)
-        self._adopt_elite(link, keys, saved, tallied=False)
-        return keys
-
-    def _adopt_elite(
-        self,
-        link: EliteLink,
-        keys: dict[int, str],
-        saved: elite_saved.EliteSaved | None,
-        tallied: bool,
-    ) -> None:
-        with self._lock:
-            old, old_elite = self.link, self.elite_link
-            self.link, self.elite_link, self.keys = None, link, keys
-            self._elite_saved, self._tallied = saved, tallied
-            self._saved, self.journal_error = None, None
-        for previous in (old, old_elite):
-            if previous is not None:
-                previous.close()
-        link.start()
 
     def _adopt(
-        self, link: EngineLink, keys: dict[int, str], saved: _Saved | None, mirrored: int
+        self,
+        link: GameLink,
+        keys: dict[int, str],
+        saved: Saved | None,
+        mirrored: int,
+        tallied: bool,
+        fresh: bool = False,
     ) -> None:
-        if saved is not None:  # its moves go to this game: it must not be deleted under them
+        """Play `link`'s game from now on. A new game (`fresh`) starts only once the journal has
+        kept it: NotSavedError (and the game in play carries on) if it cannot."""
+        link.start()  # deals, lets the bots move, and saves all that before it is shown
+        if fresh and link.unsaved is not None:
+            link.close()
+            raise NotSavedError(
+                f"The new game was not started: it could not be saved ({link.reason})."
+            )
+        if saved is not None and saved.game_id is not None:
+            # its moves go to this game: it must not be deleted under them
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
-            old_elite, self.elite_link = self.elite_link, None
-            self._saved, self._mirrored, self.journal_error = saved, mirrored, None
-            self._notes, self._declared = observer.EventNotes(link.game), None
-        for previous in (old, old_elite):
-            if previous is not None:
-                previous.close()
-        link.start()
+            self._saved, self._mirrored, self._tallied = saved, mirrored, tallied
+            self.journal_error = None
+            self._notes, self._declared = contract.notes(link.game), None
+            self._notes_of = link.game
+        if old is not None:
+            old.close()
+        self._progress(None)  # what the new game did as it started
 
     def _resume(self) -> None:
-        """Carry on with the journal's latest game if it is a digital game (finished or not: a
-        finished one is shown as it ended, and its record stays exportable). An UNO Elite game
-        kept after the table's latest game is the latest."""
-        journal, game_id = self.table.journal, self.table.game_id
-        elite = journal.latest_elite_game()
-        if elite is not None and (game_id is None or elite.created >= journal.created(game_id)):
-            self._resume_elite(elite)
-            return
+        """Carry on with the journal's latest digital game, unless the table has moved on to a
+        newer game (finished or not: a finished one is shown as it ended, and its record stays
+        exportable)."""
+        journal, table_game = self.table.journal, self.table.game_id
         try:
-            found = journal.record(game_id) if game_id is not None else None
-            if found is None:
-                return
-            setup, events = found
-            game = _replay(setup, events)
-            humans = frozenset(setup["humans"])
-            keys = {int(s): k for s, k in setup["keys"].items()}
+            kept = journal.latest_digital()
+        except DamagedGame as exc:
+            self._unresumable(exc.game, exc)
+            return
+        if kept is None:
+            return
+        if table_game not in (None, kept.game) and kept.created < journal.created(table_game):
+            return
+        setup, events = kept.setup, kept.events
+        try:
+            game = games.replay(setup["header"], events)
+            humans = frozenset(int(s) for s in setup["humans"])
+            keys = {int(s): str(k) for s, k in setup["keys"].items()}
             rng = random.SystemRandom()
-            bot_list = B.make(setup["bots"], len(game.players), rng, clock=time.perf_counter)
+            bot_list = B.make(list(setup["bots"]), len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
-        except (RecordError, KeyError, TypeError, ValueError, DamagedGame) as exc:
-            self.journal_error = (
-                f"the digital game {game_id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched"
+            saved = Saved(journal, kept.game, setup, events)
+            link = GameLink(
+                self.bus,
+                game,
+                bot_list,
+                rng,
+                humans=humans,
+                pace=pace,
+                settles_in=self._settles_in,
+                saved=saved,
             )
-            log.error("%s", self.journal_error)
+        except RESUME_ERRORS as exc:
+            self._unresumable(kept.game, exc)
             return
-        saved = _Saved(journal, game_id, setup, events)
-        link = EngineLink(
-            self.bus,
-            game,
-            list(bot_list),
-            rng,
-            humans=humans,
-            pace=pace,
-            settles_in=self._settles_in,
-        )
-        hands = self.table.table.game.hands if self.table.table.game is not None else []
-        self._adopt(link, keys, saved, mirrored=min(len(hands), len(game.history)))
-        log.info(
-            "resumed digital game %d at hand %d after %d moves", game_id, game.hand_no, len(events)
-        )
+        sheet = self.table.table.game if kept.game == table_game else None
+        hands = sheet.hands if sheet is not None else []
+        mirrored = min(len(hands), len(contract.finished_hands(game)))
+        self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
+        log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
-    def _resume_elite(self, kept: Any) -> None:
-        try:
-            link, keys = elite_saved.resume(self.bus, kept)
-        except elite_saved.RESUME_ERRORS as exc:
-            self.journal_error = (
-                f"the UNO Elite game {kept.id} in the journal cannot be resumed "
-                f"({exc}); it is kept there untouched"
+    def _unresumable(self, game_id: int | None, exc: Exception) -> None:
+        """The journal's latest digital game does not replay: it is left as it is, and the
+        scoreboard's page and this one say which and why."""
+        self.journal_error = (
+            f"The digital game {game_id} in the journal cannot be resumed "
+            f"({exc}); it is kept there untouched."
+        )
+        damage = (
+            str(exc)
+            if isinstance(exc, DamagedGame)
+            else (
+                f"game {game_id} is damaged: its game record does not replay ({exc}). "
+                "It was left as it is"
             )
-            log.error("%s", self.journal_error)
-            return
-        saved = elite_saved.EliteSaved(self.table.journal, kept.id, len(kept.events))
-        self._adopt_elite(link, keys, saved, tallied=kept.won)
-        log.info("resumed UNO Elite game %d after %d events", kept.id, len(kept.events))
+        )
+        self.table.journal.report_damage(damage)
 
     def _settles_in(self, pick: Any) -> float:
         """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
@@ -271,9 +237,8 @@ class DigitalSession:
 
     def close(self) -> None:
         self._unsubscribe()
-        for link in (self.link, self.elite_link):
-            if link is not None:
-                link.close()
+        if self.link is not None:
+            self.link.close()
 
     # ------------------------------------------------------------------ playing
     def check_key(self, seat: Any, key: Any) -> int:
@@ -294,133 +259,75 @@ class DigitalSession:
         self, seat: Any, key: Any, action: Any = None, event: Any = None, uno: Any = False
     ) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
-        engine's message and nothing changed, if the rules forbid it). `uno` (UNO Elite): play
-        the card saying UNO! (the other rulesets have actions of their own for that)."""
+        engine's message and nothing changed, if the rules forbid it). `uno`: play the card
+        saying UNO! (one of the view's `uno_plays`; other rulesets offer the move with UNO!)."""
         self.act_as(self.check_key(seat, key), action, event, uno)
 
     def act_as(self, seat: int, action: Any = None, event: Any = None, uno: Any = False) -> None:
         """`act` for a seat whose key the caller has checked already (the web app's roles)."""
-        link: EngineLink | EliteLink = self._link()
+        link = self._link()
         if not isinstance(uno, bool):
-            raise ValueError("uno is true or false")
-        if uno and not isinstance(link, EliteLink):
-            raise ValueError("uno goes with UNO Elite's moves; here, send the move with UNO!")
+            raise MoveError("uno is true or false")
         if event is not None:
             if not isinstance(event, Mapping):
-                raise ValueError("event is a game-record event object")
+                raise MoveError("event is a game-record event object")
             if event.get("seat", seat) != seat:
                 raise SeatError(f"this page plays seat {seat}, not {event.get('seat')!r}")
             link.act_event({**event, "seat": seat})
         elif isinstance(action, int) and not isinstance(action, bool):
-            if isinstance(link, EliteLink):
-                link.act(seat, action, uno)
-            else:
-                link.act(seat, action)
+            link.act(seat, action, uno)
         else:
-            raise ValueError("send an action (a whole number from moves) or an event")
+            raise MoveError("send an action (a whole number from moves) or an event")
 
     def record(self) -> str:
-        link = self._link()
-        if isinstance(link, EliteLink):
-            return elite_game.record_text(link.game)
-        return record.dumps(link.game)
+        return str(self._link().game.record())
 
     @property
     def over(self) -> bool:
-        link = self.elite_link or self.link
-        return link is not None and link.is_over()
+        return self.link is not None and self.link.is_over()
 
-    def _link(self) -> EngineLink | EliteLink:
-        link = self.elite_link or self.link
-        if link is None:
+    def _link(self) -> GameLink:
+        if self.link is None:
             raise NoGameError("no digital game is running: start one first")
-        return link
+        return self.link
 
-    def _progress(self, _event: GameProgress) -> None:
-        if self.elite_link is not None:
-            self._elite_progress(self.elite_link)
+    # ------------------------------------------------------------------ following the game
+    def _progress(self, _event: GameProgress | None) -> None:
+        """The game moved (and the link has saved it, or gone back to what is saved)."""
+        link = self.link
+        if link is None:
             return
-        saved, link = self._saved, self.link
-        if saved is not None and link is not None:
-            try:
-                saved.keep(link.game)  # in the journal before any page can read it
-            except (sqlite3.Error, OSError, LookupError) as exc:
-                self.journal_error = f"moves are not being saved in the journal ({exc})"
-                log.exception("the journal refused the digital game's moves")
-        if link is not None:
-            with link.lock:
+        with link.lock:
+            if self._notes is not None:
+                if self._notes_of is not link.game:  # gone back to the last saved move
+                    self._notes, self._notes_of = contract.notes(link.game), link.game
                 self._notes.follow(link.game)
+            winner = contract.winner(link.game) if link.is_over() else None
         with self._lock:
             self.version += 1
-        self._mirror()
-        self._declare()
+        if "points" in link.features:
+            self._mirror(link)
+        self._tally(link, winner)
+        if "tinker_bell" in link.features:
+            self._declare(link)
         if self.on_change is not None:
             self.on_change()
 
-    def _elite_progress(self, link: EliteLink) -> None:
-        """An Elite game moved: once it is over, its winner goes on the tally (the scoreboard's,
-        with a table session; else this session's own)."""
-        saved = self._elite_saved
-        with link.lock:
-            game = link.game
-            winner = game.winner if link.is_over() else None
-            if saved is not None:
-                try:
-                    saved.keep(game)  # in the journal before any page can read it
-                except (sqlite3.Error, OSError, LookupError) as exc:
-                    self.journal_error = f"moves are not being saved in the journal ({exc})"
-                    log.exception("the journal refused the UNO Elite game's moves")
-        with self._lock:
-            self.version += 1
-            tally_now = winner is not None and not self._tallied
-            if tally_now:
-                self._tallied = True
-        if tally_now and winner is not None:
-            names, mode = list(game.players), str(game.options.get("mode", "quick"))
-            if self.table is not None:
-                self.table.elite_won(names, winner, mode, saved.game_id if saved else None)
-            else:
-                self.elite_results.append(EliteResult(0, time.time(), tuple(names), winner, mode))
-        if self.on_change is not None:
-            self.on_change()
+    def _on_the_sheet(self, link: GameLink) -> bool:
+        """A game with points whose table game is still the scoreboard's."""
+        saved = self._saved
+        return (
+            self.table is not None
+            and saved is not None
+            and link is self.link
+            and self.table.game_id == saved.game_id
+        )
 
-    def elite_tally(self) -> dict[str, Any]:
-        """UNO Elite wins per player: the scoreboard's, or (no table) this session's."""
-        if self.table is not None:
-            tally: dict[str, Any] = self.table.elite
-            return tally
-        return elite_wins.tally(self.elite_results)
-
-    def _declare(self) -> None:
-        """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
-        its pick panel explains the pick as at a real table, not "no card was declared")."""
-        link, saved = self.link, self._saved
-        if self.table is None or link is None or saved is None or not link.waiting_for_tinker_bell:
-            return
-        if self.table.game_id != saved.game_id:
-            return
-        with link.lock:
-            h = link.game.hand
-            if h is None:
-                return
-            at = (link.game.hand_no, len(link.game.events))
-            card, seat = C.code(h.trigger), h.seats[h.actor]
-        if at == self._declared:
-            return
-        self._declared = at
-        try:
-            self.table.submit({"kind": "declare", "card": card, "seat": seat})
-        except ValueError:
-            log.info("the scoreboard has no pixie-dust card %s to declare", card)
-
-    def _mirror(self) -> None:
+    def _mirror(self, link: GameLink) -> None:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
-        link, saved = self.link, self._saved
-        if self.table is None or link is None or saved is None:
-            return
-        if self.table.game_id != saved.game_id:
+        if not self._on_the_sheet(link):
             return  # the scoreboard has moved on to another game: this one's hands are not its
-        history = link.game.history
+        history = contract.finished_hands(link.game)
         while self._mirrored < len(history):
             h = history[self._mirrored]
             self._mirrored += 1
@@ -429,6 +336,56 @@ class DigitalSession:
                 self.table.submit({"kind": "hand", "winner": h["winner"], "held": held})
             except ValueError:
                 log.exception("the scoreboard refused hand %d of the digital game", h["hand"])
+
+    def _declare(self, link: GameLink) -> None:
+        """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
+        its pick panel explains the pick as at a real table, not "no card was declared")."""
+        if not link.waiting_for_tinker_bell or not self._on_the_sheet(link):
+            return
+        with link.lock:
+            at = (len(contract.finished_hands(link.game)), len(link.game.events))
+            answered = contract.tinker_bell_card(link.game)
+        if answered is None or at == self._declared:
+            return
+        self._declared = at
+        card, seat = answered
+        try:
+            self.table.submit({"kind": "declare", "card": card, "seat": seat})
+        except ValueError:
+            log.info("the scoreboard has no pixie-dust card %s to declare", card)
+
+    def _tally(self, link: GameLink, winner: Any) -> None:
+        """The game is over: its winner goes in the journal's results, once (a game without
+        points is on the scoreboard's tally of wins; with a table session, else this session's
+        own)."""
+        with self._lock:
+            tally_now = isinstance(winner, int) and not self._tallied
+            if tally_now:
+                self._tallied = True
+        if not tally_now:
+            return
+        game, saved = link.game, self._saved
+        names, mode = list(game.players), game.options.get("mode")
+        if self.table is None:
+            scored = "points" in link.features
+            self.results.append(
+                Result(0, None, time.time(), tuple(names), winner, link.ruleset, mode, scored)
+            )
+            return
+        try:
+            game_id = saved.game_id if saved is not None else None
+            self.table.game_won(game_id, names, winner, link.ruleset, mode=mode)
+        except JournalWriteError as exc:  # said on the scoreboard; tried again at the next change
+            with self._lock:
+                self._tallied = False
+            log.warning("the winner of the digital game was not saved: %s", exc)
+
+    def tally(self) -> dict[str, Any]:
+        """Wins per player of the games without points: the scoreboard's, or this session's."""
+        if self.table is not None:
+            tally: dict[str, Any] = self.table.wins
+            return tally
+        return wins.tally(self.results)
 
     # ------------------------------------------------------------------ reading
     def view(self, seat: Any = None, key: Any = None) -> dict[str, Any]:
@@ -442,98 +399,77 @@ class DigitalSession:
         """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
         out: dict[str, Any]
-        if self.elite_link is not None:
-            with self.elite_link.lock:
-                out = elite_view(self.elite_link, seat, self.elite_tally())
-        elif link is None:
+        if link is None:
             out = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = observer.seat_view(
-                    link.game,
-                    seat,
-                    link.humans,
-                    link.waiting_for_tinker_bell,
-                    link.choosing,
-                    self._notes.notes,
-                )
+                out = view.seat_view(link, seat, self._notes)
+            if "points" not in link.features:
+                out["tally"] = self.tally()
         out["version"] = self.version
-        if self.journal_error:
-            out["journal_error"] = self.journal_error
+        problem = (link.unsaved if link is not None else None) or self.journal_error
+        if problem:
+            out["journal_error"] = problem
         return out
-
-
-class _Saved:
-    """The journal's copy of one digital game's record: the set-up once the first hand is
-    dealt (the record's header holds that deck), then each new event. The latest event may
-    still grow after it is kept (a discard of several cards is one event), so its text is
-    remembered and the journal's copy revised when it changes."""
-
-    def __init__(
-        self,
-        journal: Any,
-        game_id: int,
-        setup: dict[str, Any],
-        events: list[dict[str, Any]] | None = None,
-    ):
-        self.journal, self.game_id, self.setup = journal, game_id, setup
-        self.kept = -1 if events is None else len(events)  # -1: not even the set-up yet
-        self.last = json.dumps(events[-1]) if events else None
-
-    def keep(self, game: Game) -> None:
-        if self.kept < 0:
-            if not game.decks:
-                return  # not dealt yet
-            self.journal.start_record(self.game_id, {**self.setup, "header": game.header()})
-            self.kept = 0
-        events = game.events
-        revised = None
-        if self.kept and json.dumps(events[self.kept - 1]) != self.last:
-            revised = events[self.kept - 1]
-        new = events[self.kept :]
-        if new or revised is not None:
-            self.journal.append_moves(self.game_id, new, revised)
-            self.kept = len(events)
-            self.last = json.dumps(events[-1])
-
-
-def _replay(setup: dict[str, Any], events: list[dict[str, Any]]) -> Game:
-    game, _ = record.replay_objects(enumerate((setup["header"], *events), start=1))
-    return game
 
 
 # ---------------------------------------------------------------------- checking a new game
 def _names(players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError("players is a list of names")
+        raise SetupError("players is a list of names")
     names = [p.strip() for p in players]
     if any(not n or len(n) > MAX_NAME for n in names):
-        raise ValueError(f"each player needs a name of 1 to {MAX_NAME} characters")
+        raise SetupError(f"each player needs a name of 1 to {MAX_NAME} characters")
     if len(set(names)) != len(names):
-        raise ValueError("two players have the same name")
+        raise SetupError("two players have the same name")
     return names
 
 
 def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], float]:
-    """(the bots' names, the pace) of a new game, each checked (ValueError naming it)."""
+    """(the bots' names, the pace) of a new game, each checked (SetupError naming it)."""
     bot_names = [bots] if isinstance(bots, str) else bots
     if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
-        raise ValueError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
+        raise SetupError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise ValueError("seed is a whole number (the same seed deals the same cards)")
+        raise SetupError("seed is a whole number (the same seed deals the same cards)")
     if not isinstance(pace, int | float) or isinstance(pace, bool) or not 0 <= pace <= MAX_PACE:
-        raise ValueError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
+        raise SetupError(f"pace is the seconds between bot moves, 0 to {MAX_PACE:g}")
     if options is not None and not isinstance(options, Mapping):
-        raise ValueError("options is an object of rule options")
+        raise SetupError("options is an object of rule options")
+    for spec in set(bot_names):
+        _bot_checked(spec)
     return bot_names, float(pace)
+
+
+def _bot_checked(spec: str) -> None:
+    """A bot digital play can seat (SetupError naming the problem): one of the bots, and a
+    search that answers a person within `MAX_SEARCH_SECONDS`."""
+    names = list(B.BOTS)
+    name, _, budget = spec.partition(":")
+    if name not in B.BOTS:
+        raise SetupError(
+            f"the bots are {', '.join(names[:-1])} and {names[-1]}: there is no {spec!r} bot"
+        )
+    if not budget:
+        return
+    if name != "search":
+        raise SetupError(f"the {name} bot takes no budget ({spec!r})")
+    try:
+        rollouts, seconds = parse_budget(budget)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+    if rollouts is not None and rollouts < 1:
+        raise SetupError(f"the search bot needs at least 1 rollout a move, not {rollouts}")
+    if seconds is not None and not 0 < seconds <= MAX_SEARCH_SECONDS:
+        raise SetupError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
 
 
 def _humans(humans: Any, n: int) -> frozenset[int]:
     if not isinstance(humans, list | tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in humans
     ):
-        raise ValueError("humans is a list of the seats people play (0 is the first player)")
+        raise SetupError("humans is a list of the seats people play (0 is the first player)")
     bad = [s for s in humans if not 0 <= s < n]
     if bad:
-        raise ValueError(f"seats are 0 to {n - 1}, not {bad[0]}")
+        raise SetupError(f"seats are 0 to {n - 1}, not {bad[0]}")
     return frozenset(humans)

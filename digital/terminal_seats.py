@@ -1,6 +1,6 @@
-"""What both terminal games (Disney's `TerminalPlay`, UNO Elite's `EliteTerminalPlay`) share:
-the people at the keyboard and their seat keys, hot seat (a hand shows only once its player is
-there), reading a line where `q` leaves, and printing."""
+"""The people at the keyboard of terminal play (`digital.play_loop.TerminalPlay`): their seat
+keys, hot seat (a hand shows only once its player is there), reading a line where `q` leaves,
+and printing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """The web side of digital play: the /play page and /api/digital/*, an extension of the
-scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.app`).
+scoreboard's app (`scoreboard.web.create_app`), added by the command line (`cli.app`). One page
+and one protocol for every ruleset (`digital.view`); each refusal is one of digital play's own
+errors (`digital.errors`) or the engine's, with its status: anything else is a bug, a 500.
 
 Roles (`scoreboard.auth`): the host starts games and sees every seat's link and QR code; a seat
 key (from its link, then a cookie) acts for that seat and sees its hand; anybody watches the
@@ -10,8 +12,8 @@ too) only with `?reveal=yes`; never to a seat key or a reader.
     GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
     GET  /api/digital/events       the same view as server-sent events (`id:` = its version)
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
-    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; UNO
-                                   Elite: `uno` true to play the card saying UNO!)
+    POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; `uno`
+                                   true to play one of the view's `uno_plays` saying UNO!)
     GET  /api/digital/links        each person's seat link (host)
     GET  /api/digital/qr/N.svg     seat N's link as a QR code (host)
     GET  /api/digital/record       the game record (host; in play: ?reveal=yes)
@@ -30,9 +32,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from digital.elite_game import EliteBox
-from digital.session import DigitalSession, NoGameError, SeatError
+from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
+from digital.games import EliteBox
+from digital.session import DigitalSession
 from engine import cards as C
+from engine.elite.events import EventError as EliteEventError
 from engine.hand import RuleError
 from engine.notation import EventError
 from scoreboard import auth, bodies, stream
@@ -211,10 +215,11 @@ class DigitalPlay:
     exception_handlers: ClassVar[dict[type[Exception], int]] = {
         SeatError: 403,
         NoGameError: 409,
+        NotSavedError: 503,  # not taken: the game is at its last saved move
+        SetupError: 422,  # a new game as asked cannot start: which part, in a sentence
+        MoveError: 422,
         RuleError: 422,  # the engine's message: the state is unchanged
-        EventError: 422,
+        EventError: 422,  # a game-record event the engine cannot read
+        EliteEventError: 422,
         C.CardError: 422,
-        ValueError: 422,  # the session's checks of a new game, each a sentence
-        KeyError: 422,
-        TypeError: 422,
     }

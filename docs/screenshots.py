@@ -102,22 +102,18 @@ def entry_shot(page, url: str, path: Path, full: bool = False) -> None:
 
 def elite_shot(browser, app, base: str, out: Path) -> None:
     """docs/img/play-elite.png: a person's UNO Elite game on a phone, choosing an activation."""
-    import random
-
-    from engine.elite import bots
-
     session = app.state.digital
     keys = session.new_game(
         ["Ann", "Bo", "Cy"], [0], "greedy", ruleset="elite", seed=5, pace=0, confirm=True
     )
-    game, rng = session.elite_link.game, random.Random(1)
-    while not any(m["words"].startswith("activate ") for m in game.seat_view(0)["legal"]):
-        session.act(0, keys[0], bots.greedy_bot(game, 0, rng))
+    game = session.link.game
+    while not any(m["words"].startswith("activate ") for m in game.observation(0)["legal"]):
+        session.act(0, keys[0], game.hints.act(game))
     page = browser.new_page(
         viewport={"width": 360, "height": 1100}, device_scale_factor=2, is_mobile=True
     )
     page.goto(f"{base}/play?key={keys[0]}")
-    page.wait_for_selector("#eactions button .hint")
+    page.wait_for_selector("#actions button .hint")
     page.screenshot(path=str(out / "play-elite.png"))
 
 

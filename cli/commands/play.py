@@ -95,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from digital.elite_terminal import EliteTerminalPlay
     from digital.session import DigitalSession
     from tray.bus import Bus
 
@@ -127,13 +126,10 @@ def run(args: argparse.Namespace) -> int:
         session.close()
         return 2
     read = TtyInput() if sys.stdin.isatty() else input
-    play = (
-        EliteTerminalPlay(session, keys, changed, read=read, console=console)
-        if elite
-        else _disney_play(args, session, keys, changed, read, console)
-    )
+    play = _terminal_play(args, session, keys, changed, read, console)
     names = ", ".join(args.players.split(","))
-    title = "UNO Elite (no Tinker Bell)" if elite else "Disney UNO with Tinker Bell"
+    view = session.view()
+    title = view["title"] + ("" if "tinker_bell" in view["features"] else " (no Tinker Bell)")
     console.print(f"[bold]{title}[/] ({args.ruleset}): {names}. Type ? for help, q to leave.")
     code = 1
     try:
@@ -149,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
     return code if saved else code or 1  # a record asked for and not written is a failure
 
 
-def _disney_play(args, session, keys, changed, read, console):
-    """The Disney rulesets' terminal play: Enter presses Tinker Bell, with her light show."""
+def _terminal_play(args, session, keys, changed, read, console):
+    """Terminal play of any ruleset; with Tinker Bell, Enter presses her, with her light show."""
     from digital.play_loop import TerminalPlay, text_show
     from tray.pick import Picker
 
@@ -178,7 +174,7 @@ def _options(given: list[str], elite: bool) -> tuple[dict[str, Any], Any]:
     if not elite:
         return options, None
     from cli.elite_files import game_inputs
-    from digital.elite_game import EliteBox
+    from digital.games import EliteBox
 
     inputs = game_inputs(options)
     return inputs["options"], EliteBox(inputs["cards"], inputs["deck"])

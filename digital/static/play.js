@@ -14,15 +14,14 @@
   let pending = null; // the Wild waiting for its colour
 
   function say(text) {
-    const box = view && view.ruleset === "elite" ? "emessage" : "message";
-    $(box).replaceChildren(text ? el("div", { class: "error", text }) : "");
+    $("message").replaceChildren(text ? el("div", { class: "error", text }) : "");
   }
 
   async function act(action, uno) {
     pending = null;
     $("colours").classList.add("hidden");
     const body = seat !== null ? { seat, action } : { action };
-    if (uno) body.uno = true;  // UNO Elite: the card is played saying UNO!
+    if (uno) body.uno = true;  // one of the view's uno_plays: the card is played saying UNO!
     try {
       await post("/api/digital/act", body);
       say("");
@@ -37,7 +36,8 @@
   }
 
   // ---------------------------------------------------------------- setting up
-  const seats = [["You", true], ["Bot Bea", false], ["Bot Cy", false]];
+  // names fit for a shared screen (the scoreboard, a TV): never "You"
+  const seats = [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
   function renderSetup() {
     $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "row" },
       el("b", { text: `Seat ${i + 1}` }),
@@ -61,13 +61,14 @@
       players: seats.map(([n]) => n.trim()),
       humans: seats.map(([, p], i) => (p ? i : null)).filter((i) => i !== null),
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
-      options: $("ruleset").value === "elite" ? { mode: $("mode").value }
+      options: hasModes() ? { mode: $("mode").value }
         : { target: Number($("target").value) }, confirm: !!confirm,
     };
     try {
       const res = await post("/api/digital/new", body);
       const links = Object.entries(res.links);
-      if (links.length === 1 && !params.has("new")) { location.href = links[0][1]; return; }
+      // one person: straight to their seat, hand on screen (from ?new=1 too)
+      if (links.length === 1) { location.href = links[0][1]; return; }
       showLinks(res.links, body.players);
       say("");
     } catch (err) {
@@ -76,10 +77,11 @@
     }
   }
   $("start").onclick = () => start(false);
-  $("ruleset").onchange = () => {  // UNO Elite has no points to play to, and a mode instead
-    const elite = $("ruleset").value === "elite";
-    $("modebox").classList.toggle("hidden", !elite);
-    $("targetbox").classList.toggle("hidden", elite);
+  // a ruleset without points has no target to play to, and modes instead (its <option> says)
+  const hasModes = () => $("ruleset").selectedOptions[0].hasAttribute("data-modes");
+  $("ruleset").onchange = () => {
+    $("modebox").classList.toggle("hidden", !hasModes());
+    $("targetbox").classList.toggle("hidden", hasModes());
   };
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link
@@ -100,73 +102,192 @@
     $("seatlinksbox").classList.toggle("hidden", !$("seatlinks").childNodes.length);
   }
   $("showlinks").onclick = loadLinks;
-  $("eshowlinks").onclick = loadLinks;
 
   // ---------------------------------------------------------------- the game
+  // One page for every ruleset: what it draws follows the view's `features` (Tinker Bell,
+  // points, Lineups) and what the seat's observation holds (a hand with its moves, or the moves
+  // in the engine's words; a draft; a peeked hand; a searched card), never the ruleset's name.
   function render(v) {
     view = v;
     document.body.dataset.version = v.version;
-    $("journalerr").textContent = v.journal_error ? `Not saved: ${v.journal_error}` : "";
+    $("journalerr").textContent = v.journal_error || "";
     $("journalerr").classList.toggle("hidden", !v.journal_error);
     const setup = (!v.game || params.has("new")) && seat === null;
-    const elite = v.ruleset === "elite";
     $("setup").classList.toggle("hidden", !setup);
-    $("game").classList.toggle("hidden", setup || elite);
-    $("elite").classList.toggle("hidden", setup || !elite);
+    $("game").classList.toggle("hidden", setup);
     $("seatlinksbox").classList.toggle("hidden", setup || !$("seatlinks").childNodes.length);
     if (setup) { renderSetup(); return; }
-    if (elite) {
-      const self = seat !== null ? v.players[seat] : null;
-      $("who").textContent = self ? `${self.name}, seat ${seat + 1}` : "watching (no hand shown)";
-      TinkerElite.render(v, act, me);
-      $("banner").classList.toggle("hidden", v.winner === null);
-      if (v.winner !== null) $("banner").textContent = `★ ${v.winner} won UNO Elite ★`;
-      return;
-    }
+    const has = (f) => (v.features || []).includes(f);
     // the table first: what is in play and whose move it is stay where they are; only the
     // log's own box scrolls, so an update never moves the page away from "Your move"
     const logBox = $("log");
     const atEnd = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 8;
     const mine = seat !== null ? v.players[seat] : null;
     $("who").textContent = mine ? `${mine.name}, seat ${seat + 1}` : "watching (no hand shown)";
+    renderTable(v, has);
+    renderSeats(v, has);
+    renderDraft(v);
+    if (v.legal) renderWords(v); else renderHand(v);  // the moves in words, or by card
+    logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
+    if (atEnd) logBox.scrollTop = logBox.scrollHeight;
+    $("handsbox").classList.toggle("hidden", !has("points"));
+    $("tallybox").classList.toggle("hidden", has("points"));
+    if (has("points")) {
+      $("hands").replaceChildren(...(v.hands.length ? v.hands.map((h) =>
+        el("div", { text: `Hand ${h.hand}: ${h.winner} went out, scoring ${h.points}` })) : ["No hand finished yet."]));
+    } else renderTally(v);
+    $("record").classList.toggle("hidden", !me.host);
+    $("newlink").classList.toggle("hidden", !me.host);
+    $("banner").classList.toggle("hidden", !v.winner);
+    if (v.winner) $("banner").textContent = `★ ${v.winner} won ${has("points") ? "the game" : v.title} ★`;
+  }
+
+  function cardName(card) { return card.name || card.words; }
+
+  function renderTable(v, has) {
+    if (v.top) {
+      $("top").className = `bigcard c-${v.top.colour || "wild"}`;
+      $("top").dataset.code = v.top.code;
+      $("top").replaceChildren(el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[v.top.colour] || SYMBOL.wild }),
+        el("span", { class: "nm", text: cardName(v.top) }));
+    }
+    const tb = has("tinker_bell");
+    $("colour").textContent = v.colour ? `${SYMBOL[v.colour] || ""} ${v.colour} in play`
+      : tb && (v.awaiting.kind === "tinker_bell" || v.choosing) ? "Tinker Bell chooses the colour"
+        : v.top ? "colour to be named" : "";
+    $("colour").dataset.colour = v.colour || "";
+    const way = typeof v.direction === "number" ? (v.direction === 1 ? "left" : "right") : v.direction;
+    const facts = [v.hand_no ? `hand ${v.hand_no}` : v.mode, `play goes ${way}`, `${v.draw_pile} in the draw pile`];
+    if (v.discard_pile !== undefined) facts.push(`${v.discard_pile} on the discard pile`);
+    if (has("points")) facts.push(`to ${v.target}`);
+    $("facts").textContent = facts.filter(Boolean).join(" · ");
+    $("says").textContent = v.winner ? `${v.winner} won ${has("points") ? "the game" : v.title}!` : v.says;
+    $("notb").classList.toggle("hidden", tb);
+    $("notb").textContent = tb ? "" : `${v.title} has no Tinker Bell`;
+    const waits = tb && v.awaiting.kind === "tinker_bell" && !v.choosing;
+    const canPress = v.emulator && (me.host || me.seats.length > 0);
+    $("pressbox").classList.toggle("hidden", !waits);
+    $("press").classList.toggle("hidden", !canPress);
+    $("presstext").textContent = canPress ? "Press Tinker Bell:" : v.emulator
+      ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
+  }
+
+  // every seat: a chip of its cards and points; with Lineups, a box of its Lineup, Player Deck
+  // and Elite discard pile (all public)
+  function renderSeats(v, has) {
     const turn = v.awaiting.seat;
+    const lineups = has("lineups");
+    $("players").classList.toggle("hidden", lineups);
+    $("eseats").classList.toggle("hidden", !lineups);
+    if (lineups) {
+      $("eseats").replaceChildren(...v.seats.map((box, s) => seatBox(v, s, box, turn)));
+      $("players").replaceChildren();
+      return;
+    }
     $("players").replaceChildren(...v.players.map((p) => el("div", {
       class: "pl" + (p.seat === turn ? " turn" : "") + (p.seat === seat ? " me" : ""), "data-seat": p.seat },
       el("div", { class: "nm", text: p.name }),
       el("div", { class: "ct", text: `${p.cards} card${p.cards === 1 ? "" : "s"} · ${p.score} points` }),
       el("div", { class: "muted", text: [p.person ? "person" : "bot", p.deals ? "deals" : "",
         p.seat === turn ? "to move" : "", p.out ? "OUT" : ""].filter(Boolean).join(" · ") }))));
-    if (v.top) {
-      $("top").className = `bigcard c-${v.top.colour}`;
-      $("top").dataset.code = v.top.code;
-      $("top").replaceChildren(...cardFace(v.top));
-    }
-    $("colour").textContent = v.colour ? `${SYMBOL[v.colour]} ${v.colour} in play`
-      : v.awaiting.kind === "tinker_bell" || v.choosing ? "Tinker Bell chooses the colour" : "colour to be named";
-    $("colour").dataset.colour = v.colour || "";
-    $("facts").textContent = `hand ${v.hand_no} · play goes ${v.direction} · ${v.draw_pile} in the draw pile · to ${v.target}`;
-    $("says").textContent = v.says;
-    const tb = v.awaiting.kind === "tinker_bell" && !v.choosing;
-    const canPress = v.emulator && (me.host || me.seats.length > 0);
-    $("pressbox").classList.toggle("hidden", !tb);
-    $("press").classList.toggle("hidden", !canPress);
-    $("presstext").textContent = canPress ? "Press Tinker Bell:" : v.emulator
-      ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
-    renderHand(v);
-    logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
-    if (atEnd) logBox.scrollTop = logBox.scrollHeight;
-    $("hands").replaceChildren(...(v.hands.length ? v.hands.map((h) =>
-      el("div", { text: `Hand ${h.hand}: ${h.winner} went out, scoring ${h.points}` })) : ["No hand finished yet."]));
-    $("record").classList.toggle("hidden", !me.host);
-    $("newlink").classList.toggle("hidden", !me.host);
-    $("banner").classList.toggle("hidden", !v.winner);
-    if (v.winner) $("banner").textContent = `★ ${v.winner} won the game ★`;
   }
 
+  function colourClass(colours) {
+    if (colours.length === 1) return `c-${colours[0]}`;
+    const set = [...colours].sort().join(",");
+    if (set === "blue,red") return "c-dual";
+    if (set === "green,yellow") return "c-dual2";
+    return "c-wild";
+  }
+
+  function eliteCard(card) {
+    const symbols = card.colours.map((c) => SYMBOL[c] || SYMBOL.wild).join("");
+    return el("div", { class: `ecard ${colourClass(card.colours)}`, "data-id": card.id },
+      el("span", { "aria-hidden": "true", text: `${symbols} ` }),
+      el("span", { class: "nm", text: `${card.name} (${card.colours.join("/")}${card.foil !== "base" ? ", " + card.foil : ""})` }),
+      el("span", { class: "pw", text: card.powers.join(" · ") || "no power" }));
+  }
+
+  function seatBox(v, s, box, turn) {
+    const you = s === v.seat;
+    const who = you ? " (you)" : v.players[s].person ? " (person)" : " (bot)";
+    const discards = box.elite_discard;
+    return el("section", { class: "panel eseat" + (s === turn ? " turn" : "") + (you ? " me" : ""), "data-seat": s },
+      el("h3", { text: box.name + who + (box.called_uno ? " · UNO!" : "") }),
+      el("div", { class: "facts", text: `${box.hand_count} card${box.hand_count === 1 ? "" : "s"} · ` +
+        `Player Deck ${box.player_deck} · ${s === turn ? "to move" : "waiting"}` }),
+      el("div", { class: "elineup", "aria-label": `${box.name}'s Lineup` },
+        ...(box.lineup.length ? box.lineup.map(eliteCard) : [el("span", { class: "muted", text: "Lineup empty" })])),
+      el("details", { class: "edisc" }, el("summary", { text: `Elite discard pile: ${discards.length}` }),
+        ...discards.map(eliteCard)));
+  }
+
+  function renderDraft(v) {
+    const d = v.draft;
+    const showing = !!(d && d.showing && d.showing.length);
+    $("draft").classList.toggle("hidden", !showing);
+    if (!d) return;
+    $("showing").replaceChildren(...(d.showing || []).map(eliteCard));
+    $("drafted").textContent = (d.picked || []).map((p, s) => `${v.players[s].name} ${p.length}`).join(" · ");
+  }
+
+  function renderTally(v) {
+    const t = v.tally;
+    $("tallysays").textContent = `No points in ${v.title}: a game won counts one.`;
+    $("tally").replaceChildren(...(t && t.games ? t.players.map((p) =>
+      el("li", { "data-name": p.name, text: `${p.name}: ${p.wins} win${p.wins === 1 ? "" : "s"} of ${p.played}` }))
+      : [el("li", { class: "muted", text: `No ${v.title} game finished yet.` })]));
+  }
+
+  // the moves as the engine words them, one button each (every choice an activation asks is
+  // one); the hand's cards are buttons for the moves that play them
+  function renderWords(v) {
+    const legal = v.legal || [];
+    const said = v.uno_plays || [];
+    $("unobox").classList.toggle("hidden", !said.length);
+    if (!said.length) $("uno").checked = false;
+    const send = (a) => act(a, $("uno").checked && said.includes(a));
+    const mine = v.seat !== null && v.seat !== undefined;
+    const hand = v.hand || [];
+    $("handtitle").classList.remove("hidden");
+    $("handtitle").textContent = mine
+      ? `Your hand (${hand.length})` + (v.seats ? ` · your Player Deck: ${v.seats[v.seat].player_deck}` : "")
+      : "Watching: no hand is shown";
+    $("hand").replaceChildren(...hand.map((c) => wordCard(c, legal, send)));
+    const peek = v.peeked;
+    $("peek").replaceChildren(...(peek ? [el("h3", { text: `You peeked at ${v.players[peek.seat].name}'s hand` }),
+      el("div", { class: "play-hand" }, ...peek.hand.map((c) => wordCard(c, [], send)))] : []));
+    const found = v.searched;
+    $("search").replaceChildren(...(found ? [el("h3", { text: "You searched" }), eliteCard(found.card)] : []));
+    const hints = v.hints || {};
+    $("actions").classList.remove("hidden");
+    $("actions").replaceChildren(...(legal.length ? legal.map((m) =>
+      el("button", { class: "primary", "data-action": m.action, onclick: () => send(m.action) },
+        el("span", { class: "words", text: m.words }),
+        hints[m.action] ? el("span", { class: "hint", text: hints[m.action] }) : null))
+      : [el("span", { class: "muted", text: mine ? "No move for you now." : "Open your seat's link to play." })]));
+    $("moves").replaceChildren();
+    $("calls").replaceChildren();
+  }
+
+  function wordCard(card, legal, send) {
+    const play = legal.find((m) => m.kind === "play" && m.card === card.code);
+    return el("button", {
+      class: `card uc c-${card.colour || "wild"}`, "data-code": card.code, disabled: !play,
+      "aria-label": play ? play.words : card.words, onclick: () => play && send(play.action),
+    }, el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[card.colour] || SYMBOL.wild }),
+    el("span", { class: "nm", text: card.words }));
+  }
+
+  // the hand's cards with their moves (a Wild asks its colour), the other moves and the calls
   function renderHand(v) {
     const uno = $("uno");
     $("unobox").classList.toggle("hidden", !v.uno_possible);
     if (!v.uno_possible) uno.checked = false;
+    $("handtitle").classList.add("hidden");
+    $("actions").classList.add("hidden");
+    $("peek").replaceChildren();
+    $("search").replaceChildren();
     $("hand").replaceChildren(...v.hand.map((card) => {
       const verb = card.moves.length ? card.moves[0].verb : "";
       return el("button", {

@@ -60,46 +60,44 @@ def start(served, mode="quick", seed=5, humans=(0,)):
 def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mode):
     res = start(served, mode)
     phone.goto(served.url + res["links"]["0"])
-    phone.wait_for_selector("#eactions button[data-action]", timeout=WAIT)
+    phone.wait_for_selector("#actions button[data-action]", timeout=WAIT)
     session = served.app.state.digital
-    game = session.elite_link.game
-    view = game.seat_view(0)
+    game = session.link.game
+    view = game.observation(0)
     assert phone.locator(".eseat").count() == 3
     for s, seat in enumerate(view["seats"]):
         box = phone.locator(f".eseat[data-seat='{s}']")
         assert f"Player Deck {seat['player_deck']}" in box.inner_text()
         assert box.locator(".elineup .ecard").count() == len(seat["lineup"])
     words = [m["words"] for m in view["legal"]]
-    assert phone.locator("#eactions button .words").all_inner_texts() == words
-    assert phone.locator("#ehand .card").count() == len(view["hand"])
+    assert phone.locator("#actions button .words").all_inner_texts() == words
+    assert phone.locator("#hand .card").count() == len(view["hand"])
     assert f"your Player Deck: {view['seats'][0]['player_deck']}" in phone.text_content(
-        "#ehandtitle"
+        "#handtitle"
     )
-    assert phone.is_visible("#enotb") and "UNO Elite has no Tinker Bell" in phone.inner_text(
-        "#enotb"
-    )
-    assert phone.is_hidden("#game") and phone.is_hidden("#pressbox")
+    assert phone.is_visible("#notb") and "UNO Elite has no Tinker Bell" in phone.inner_text("#notb")
+    assert phone.is_hidden("#handsbox") and phone.is_hidden("#pressbox")  # no points, no button
     assert fits(phone)
     if mode == "draft":
-        assert phone.is_visible("#edraft")
+        assert phone.is_visible("#draft")
     # a few moves by tapping, each one the engine takes
     for _ in range(4):
         if game.winner is not None or game.current_player() != 0:
             break
         before, shown = len(game.events), phone.evaluate("Number(document.body.dataset.version)")
-        phone.locator("#eactions button[data-action]").first.click()
+        phone.locator("#actions button[data-action]").first.click()
         phone.wait_for_function(
             "(v) => Number(document.body.dataset.version) > v", arg=shown, timeout=WAIT
         )
         assert len(game.events) > before
-        assert phone.inner_text("#emessage") == ""  # the engine took it: no refusal shown
+        assert phone.inner_text("#message") == ""  # the engine took it: no refusal shown
         assert fits(phone)
 
 
 def test_the_end_of_an_elite_game_shows_the_winner_and_the_tally(served, phone, browser):
     res = start(served, seed=9)
     phone.goto(served.url + res["links"]["0"])
-    phone.wait_for_selector("#eactions button[data-action]", timeout=WAIT)
+    phone.wait_for_selector("#actions button[data-action]", timeout=WAIT)
     board = browser.new_context(viewport=PHONE).new_page()  # the scoreboard, open all along
     board.goto(served.url + "/")
     board.wait_for_selector(".status:text('live')", timeout=WAIT)
@@ -107,14 +105,14 @@ def test_the_end_of_an_elite_game_shows_the_winner_and_the_tally(served, phone, 
     session = served.app.state.digital
     key = res["keys"]["0"]
     rng = random.Random(3)
-    while session.elite_link.game.winner is None:  # the rest of the game, from the seat's view
+    while session.link.game.winner is None:  # the rest of the game, from the seat's view
         view = session.view(0, key)
-        session.act(0, key, rng.choice(view["elite"]["legal"])["action"])
+        session.act(0, key, rng.choice(view["legal"])["action"])
     winner = session.view()["winner"]
     phone.wait_for_selector("#banner:not(.hidden)", timeout=WAIT)
     assert f"{winner} won UNO Elite" in phone.inner_text("#banner")
-    phone.wait_for_selector(f"#etally li[data-name='{winner}']", timeout=WAIT)
-    assert "1 win of 1" in phone.inner_text(f"#etally li[data-name='{winner}']")
+    phone.wait_for_selector(f"#tally li[data-name='{winner}']", timeout=WAIT)
+    assert "1 win of 1" in phone.inner_text(f"#tally li[data-name='{winner}']")
     assert fits(phone)
     try:
         board.wait_for_selector("#elitebox:not(.hidden)", timeout=WAIT)  # live, no reload
@@ -132,8 +130,8 @@ def test_a_spectator_sees_every_lineup_and_no_hand(served, browser):
         page.goto(served.url + "/play")
         page.wait_for_selector(".eseat[data-seat='2']", timeout=WAIT)
         assert "watching" in page.inner_text("#who")
-        assert page.locator("#ehand .card").count() == 0
-        assert page.locator("#eactions button").count() == 0
+        assert page.locator("#hand .card").count() == 0
+        assert page.locator("#actions button").count() == 0
         assert fits(page)
     finally:
         context.close()
@@ -151,11 +149,10 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page.select_option("#bots", "random")
         assert fits(page)
         page.click("#start")
-        page.wait_for_selector("#links a:text('open seat 1 here')", timeout=WAIT)
-        page.click("#links a:text('open seat 1 here')")  # the seat's link: its hand and moves
-        page.wait_for_selector("#edraft:not(.hidden)", timeout=WAIT)
-        page.wait_for_selector("#eactions button .words:text-matches('^draft ')", timeout=WAIT)
-        game = served.app.state.digital.elite_link.game
+        # one person: the page goes straight to that seat's link (its hand and moves)
+        page.wait_for_selector("#draft:not(.hidden)", timeout=WAIT)
+        page.wait_for_selector("#actions button .words:text-matches('^draft ')", timeout=WAIT)
+        game = served.app.state.digital.link.game
         assert game.options["mode"] == "draft"
     finally:
         context.close()
@@ -167,8 +164,8 @@ def test_the_host_reopens_the_seat_links_of_an_elite_game(served, browser):
     try:
         page = context.new_page()
         page.goto(f"{served.url}/play?token={TOKEN}")
-        page.wait_for_selector("#eshowlinks:visible", timeout=WAIT)
-        page.click("#eshowlinks")
+        page.wait_for_selector("#showlinks:visible", timeout=WAIT)
+        page.click("#showlinks")
         page.wait_for_selector("#seatlinksbox:not(.hidden) .seatlink img", timeout=WAIT)
         links = page.locator("#seatlinks a").evaluate_all(
             "els => els.map(a => a.getAttribute('href'))"

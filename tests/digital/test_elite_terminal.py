@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import sys
 import threading
 
@@ -14,16 +13,16 @@ from rich.console import Console
 
 from cli import main as cli
 from cli.app import elite_box
-from digital import elite_text as E
-from digital.elite_terminal import EliteTerminalPlay
-from digital.elite_view import NO_TINKER_BELL
+from digital import play_menu
+from digital import play_text as E
+from digital.play_loop import TerminalPlay
 from digital.session import DigitalSession
-from engine.elite import bots as elite_bots
 from tests.digital.test_play_terminal import ANSI, Pty
 from tests.engine.elite.helpers import DYNASTY_ROWS
 from tray.bus import Bus
 
 BOX = elite_box()
+NO_TINKER_BELL = "UNO Elite has no Tinker Bell"
 
 
 def setup_game(humans=(0,), seed=4, mode="quick", players=("You", "Ann", "Bob")):
@@ -55,7 +54,7 @@ def make_play(answer, humans=(0,), **kw):
     buf = io.StringIO()
     console = Console(file=buf, width=120, color_system=None)
     script = Script(answer, buf)
-    play = EliteTerminalPlay(session, keys, changed, read=script, console=console)
+    play = TerminalPlay(session, keys, changed, read=script, console=console)
     return play, session, script, buf
 
 
@@ -66,12 +65,12 @@ def plain(lines):
 def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
     session, keys, _ = setup_game()
     try:
-        game, rng = session.elite_link.game, random.Random(5)
-        while not any(s["elite_discard"] for s in game.public_view()["seats"]):
-            session.act(0, keys[0], elite_bots.greedy_bot(game, 0, rng))  # on to an activation
+        game = session.link.game
+        while not any(s["elite_discard"] for s in game.observation(None)["seats"]):
+            session.act(0, keys[0], game.hints.act(game))  # on to an activation
         view = session.view(0, keys[0])
         text = plain(E.table(view))
-        for seat in view["elite"]["seats"]:
+        for seat in view["seats"]:
             assert f"{seat['name']}: {seat['hand_count']} card" in text
             assert f"Player Deck {seat['player_deck']}" in text
             for card in seat["lineup"]:
@@ -79,13 +78,13 @@ def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
             for card in seat["elite_discard"]:
                 assert card["words"].partition(": ")[0] in text
         mine = plain(E.private(view, 200))
-        assert f"Your hand ({len(view['elite']['hand'])}):" in mine
-        for card in view["elite"]["hand"]:
+        assert f"Your hand ({len(view['hand'])}):" in mine
+        for card in view["hand"]:
             assert card["words"] in mine
         assert plain(E.private(session.view(), 200)) == ""  # a spectator: no hand at all
-        menu = E.menu(view)
-        assert [c.action for c in menu] == [m["action"] for m in view["elite"]["legal"]]
-        for choice, move in zip(menu, view["elite"]["legal"], strict=True):
+        menu = play_menu.menu(view)
+        assert [c.action for c in menu] == [m["action"] for m in view["legal"]]
+        for choice, move in zip(menu, view["legal"], strict=True):
             hint = view["hints"].get(str(move["action"]))
             assert choice.label == (f"{move['words']} · {hint}" if hint else move["words"])
     finally:
@@ -113,7 +112,7 @@ def test_bad_input_and_the_tinker_bell_keys_change_nothing_and_ask_again():
     answers = iter(["t", "", "xyz", "999", "?", "q"])
     play, session, _script, buf = make_play(lambda *_: next(answers))
     try:
-        before = session.view(0, play.keys[0])["elite"]
+        before = session.view(0, play.keys[0])
         assert play.run() == 0
         out = ANSI.sub("", buf.getvalue())
         assert f"{NO_TINKER_BELL}: type the number of a move." in out
@@ -121,7 +120,7 @@ def test_bad_input_and_the_tinker_bell_keys_change_nothing_and_ask_again():
         assert "There is no move 999." in out
         assert "Every choice of an activation" in out  # the help
         assert "You left the game." in out
-        assert session.view(0, play.keys[0])["elite"] == before
+        assert session.view(0, play.keys[0]) == before
     finally:
         session.close()
 
@@ -181,7 +180,7 @@ def test_the_command_refuses_what_elite_cannot_play_with_exit_2(capsys, tmp_path
     assert cli.main(argv) == 2
     assert "missing.tsv" in capsys.readouterr().err
     assert cli.main(["play", "--ruleset", "elite", "--bots", "smart"]) == 2
-    assert "UNO Elite's bots are random, greedy and search" in capsys.readouterr().err
+    assert "bots are random, greedy and search" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 
 import random
 
-from digital.engine_link import EngineLink, GameProgress
+from digital.link import GameLink as EngineLink
+from digital.link import GameProgress
 from engine import record
 from engine.bots import make
 from engine.game import Game

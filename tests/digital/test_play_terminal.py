@@ -54,6 +54,7 @@ def a_view(**over):
     """A seat's view as `seat_view` makes it: seat 0 to move, holding Red 7, Wild and Blue 2."""
     view = {
         "game": True,
+        "features": ["points", "tinker_bell"],
         "seat": 0,
         "hand_no": 2,
         "version": 7,
@@ -403,10 +404,10 @@ def test_a_move_the_rules_refuse_prints_the_engines_reason_and_asks_again(mocker
     play, session, _script, buf = make_play(answer)
     real = session.act
 
-    def refuse_once(*args):
+    def refuse_once(*args, **kwargs):
         if refuse.call_count == 1:
             raise RuleError("uno", "You can call UNO! only with one card left.")
-        return real(*args)
+        return real(*args, **kwargs)
 
     refuse = mocker.patch.object(session, "act", side_effect=refuse_once)
     try:

@@ -1,0 +1,77 @@
+"""The games digital play can start, by ruleset name: the one place that knows which engine
+makes which ruleset's game. Everything after the start reads the game through the protocol and
+its declared `features`, never its name.
+
+The engine reads no files and neither does digital play: UNO Elite's Action Cards and deck are
+loaded by the command line (`cli.elite_files`) and handed down as an `EliteBox`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine import record, rulesets
+from engine.elite import EliteCard, EliteGame, UnoCard
+from engine.elite import record as elite_record
+from engine.game import Game
+
+ELITE = "elite"
+MODES = ("quick", "draft", "dynasty")
+"""UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
+can read from files (`play --option decks=...`), so the page offers quick and draft."""
+RULESETS = "disney, classic, official-2018, elvis or elite"
+
+
+@dataclasses.dataclass(frozen=True)
+class EliteBox:
+    """What is in UNO Elite's box: the Elite Action Cards (quick play and the draft deal from
+    them) and the 112 UNO cards (None: the engine's default deck)."""
+
+    cards: Sequence[EliteCard]
+    deck: Sequence[UnoCard] | None = None
+
+
+def new_game(
+    ruleset: str, names: list[str], dealer: Any, options: Mapping[str, Any] | None, box: Any
+) -> Any:
+    """A new game of `ruleset`. ValueError, naming the problem, for a ruleset, options or a
+    table the engine refuses."""
+    if ruleset != ELITE:
+        return Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
+    if box is None:
+        raise ValueError("UNO Elite needs its cards: this display was started without them")
+    opts = dict(options or {})
+    mode = opts.setdefault("mode", "quick")
+    if mode not in MODES:
+        raise ValueError(f"UNO Elite's mode is {', '.join(MODES)}, not {mode!r}")
+    if mode == "dynasty" and not _loaded_decks(opts.get("decks")):
+        raise ValueError(
+            "dynasty needs each player's own Player Deck, read from files: "
+            "tinker-tray play --ruleset elite --option mode=dynasty --option decks=A.tsv,B.tsv,..."
+        )
+    return EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+
+
+def _loaded_decks(decks: Any) -> bool:
+    """Player Decks the command line read (Elite cards), not words from a request."""
+    return isinstance(decks, list) and all(
+        isinstance(d, list) and all(isinstance(c, EliteCard) for c in d) for d in decks
+    )
+
+
+def replay(header: Any, events: Sequence[dict[str, Any]]) -> Any:
+    """A game rebuilt from its record, by the engine its header names (RecordError, KeyError,
+    ValueError... if it does not replay)."""
+    if not isinstance(header, dict):
+        raise ValueError("its record's header is not an object")
+    objects = enumerate((header, *events), start=1)
+    if header.get("ruleset") == ELITE:
+        return elite_record.replay_objects(objects)[0]
+    return record.replay_objects(objects)[0]
+
+
+def title(ruleset: str) -> str:
+    """The ruleset's name for a person ("UNO Elite", "Disney UNO with the Tinker Bell tray")."""
+    return "UNO Elite" if ruleset == ELITE else rulesets.get(ruleset).title

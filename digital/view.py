@@ -1,0 +1,80 @@
+"""What a page or a terminal receives of a digital game, for every ruleset: the game's own
+observation of the seat (the engine decides what a seat may see), with the keys every digital
+view has on top, so the page and the terminal read one shape and tell what to draw from
+`features` alone:
+
+    game      True while there is a game
+    ruleset   its name; title: its name for a person
+    features  what the ruleset declares: "tinker_bell", "points", "lineups"
+    seat      whose view this is (None: a spectator, who sees no hand)
+    players   [{"seat", "name", "person", ...}]: the observation's own facts kept
+    awaiting  {"kind", "seat"}: "tinker_bell" waits for the button; a seat, for its move
+    says      what the game waits for, in words
+    winner    the winner's name, or None
+    uno_plays the seat's moves it may make saying UNO! (where that is a call of its own)
+    hints     {action: the powers of the card it names}, where an action names one
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from digital import _adapter as contract
+from digital.link import GameLink, awaiting, uno_plays
+
+
+def seat_view(link: GameLink, seat: int | None, notes: Any = None) -> dict[str, Any]:
+    """The view of `seat` (None: a spectator). The caller holds the link's lock and has checked
+    that whoever asks holds `seat`'s key."""
+    game = link.game
+    observed = contract.observation(game, seat, link.choosing, notes)
+    out = dict(observed)
+    out.update(
+        game=True,
+        ruleset=link.ruleset,
+        title=link.title,
+        features=sorted(link.features),
+        seat=seat,
+        players=_players(observed.get("players"), game.players, link.humans),
+        awaiting=observed.get("awaiting") or awaiting(game),
+        says=observed.get("says") or observed.get("prompt", ""),
+        winner=winner_name(contract.winner(game), game.players),
+        uno_plays=uno_plays(game, seat) if "legal" in observed else [],
+        hints=hints(observed) if seat is not None else {},
+    )
+    return out
+
+
+def winner_name(winner: Any, names: list[str]) -> str | None:
+    """The winner's name (a team's names joined), or None while nobody has won."""
+    if winner is None:
+        return None
+    return " and ".join(
+        names[s] for s in (winner if isinstance(winner, tuple | list) else [winner])
+    )
+
+
+def hints(observed: Mapping[str, Any]) -> dict[str, str]:
+    """{action: the powers of the card it names}, where a move names a card with powers, so a
+    choice is made without looking the card up ("activate Yuki Tsunoda (blue)": "Swap Hands")."""
+    return {
+        str(move["action"]): " + ".join(move["elite"]["powers"]) or "no power"
+        for move in observed.get("legal", [])
+        if "elite" in move
+    }
+
+
+def _players(observed: Any, names: list[str], humans: frozenset[int]) -> list[dict[str, Any]]:
+    """Each seat's public facts from the observation (if it gives them per seat), with who is a
+    person."""
+    facts = observed if isinstance(observed, list) else []
+    return [
+        {
+            **(facts[s] if s < len(facts) and isinstance(facts[s], Mapping) else {}),
+            "seat": s,
+            "name": name,
+            "person": s in humans,
+        }
+        for s, name in enumerate(names)
+    ]

@@ -1,0 +1,102 @@
+"""Digital play started as docs/display.md says, on a phone (issue 22, point 3): from
+`/play?new=1` the host taps Start with one person, and the page lands on that person's seat with
+the hand on the first screen; the seat nobody named has a name fit for a shared screen. For
+every ruleset, in real Chromium at 360x740."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.browser import WAIT, chromium
+from tests.helpers.web import TOKEN
+from tests.scoreboard.test_browser import Served
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def served(tmp_path):
+    s = Served(tmp_path / "journal.sqlite3").start()
+    yield s
+    s.stop()
+
+
+@pytest.mark.parametrize("ruleset", ["disney", "elite"])
+def test_one_person_started_from_new_lands_on_the_seat_with_the_hand_on_screen(
+    served, browser, ruleset
+):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{served.url}/play?new=1&token={TOKEN}")
+        page.wait_for_selector("#start:not([disabled])", timeout=WAIT)
+        page.select_option("#ruleset", ruleset)
+        page.click("#start")
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        assert "new=1" not in page.url and page.is_hidden("#setup")
+        assert page.inner_text("#who").startswith("Player 1, seat 1")
+        first = page.locator("#hand .card").first.bounding_box()
+        assert first is not None and first["y"] >= 0 and first["y"] + first["height"] <= 740, first
+        assert "You" not in served.app.state.digital.link.game.players
+    finally:
+        context.close()
+
+
+def test_the_page_says_when_moves_are_not_saved(served, browser, mocker):
+    import sqlite3
+
+    from scoreboard.journal import Journal, JournalWriteError
+
+    res = served.post(
+        "/api/digital/new",
+        {"players": ["Ann", "Bo"], "humans": [0], "seed": 4, "pace": 0, "ruleset": "elite"},
+    )
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(served.url + res["links"]["0"])
+        page.wait_for_selector("#actions button[data-action]", timeout=WAIT)
+        full = JournalWriteError(sqlite3.OperationalError("database or disk is full"))
+        mocker.patch.object(Journal, "append_moves", side_effect=full)
+        page.locator("#actions button[data-action]").first.click()
+        page.wait_for_selector("#journalerr:not(.hidden)", timeout=WAIT)
+        assert "not being saved (the disk is full" in page.inner_text("#journalerr")
+        assert "Your move was not taken" in page.inner_text("#message")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["disney", "elite"])
+def test_log_numbers_from_10_up_are_whole_on_a_phone(served, browser, ruleset):
+    res = served.post(
+        "/api/digital/new",
+        {"players": ["Ann", "Bo", "Cy"], "humans": [], "seed": 2, "pace": 0, "ruleset": ruleset},
+    )
+    assert res["keys"] == {}  # bots only: the log fills at once
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(served.url + "/play")
+        page.wait_for_selector("#log li:nth-child(10)", timeout=WAIT)
+        room, needed = page.evaluate(
+            """() => {
+                const log = document.querySelector('#log');
+                const probe = document.createElement('span');
+                probe.textContent = `${log.children.length}. `;
+                probe.style.font = getComputedStyle(log.children[0]).font;
+                document.body.append(probe);
+                const width = probe.getBoundingClientRect().width;
+                probe.remove();
+                return [parseFloat(getComputedStyle(log).paddingLeft), width];
+            }"""
+        )
+        assert room >= needed, f"the log's numbers need {needed:.1f} px, have {room:.1f}"
+    finally:
+        context.close()
