@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.elite import bots as elite_bots
+from engine.bots import GreedyBot
 from scoreboard import journal as J
 from scoreboard import wins
 from scoreboard.journal import Journal, JournalError
@@ -109,12 +109,17 @@ def test_the_uno_elite_game_in_play_resumes_where_it_stood_and_plays_on(old):
     assert t.digital.journal_error is None
     assert t.digital.record() == want["record"]
     view = t.digital.view(1, want["key"])  # the same page, the same seat key
-    assert _as_shown(view, want["view"], "version", "tally")
+    # One view for every ruleset now: what main showed under "elite" is the view itself, and
+    # "players" became the page's list of seats (name, person) for every ruleset.
+    then = want["view"]["elite"]
+    assert [p["name"] for p in view["players"]] == then["players"]
+    assert _as_shown(view, {k: v for k, v in then.items() if k != "players"})
+    assert view["seat"] == want["view"]["seat"] and view["winner"] is None
     assert t.table.view()["wins"] == EXPECTED["tally"]
-    game, rng = t.digital.elite_link.game, random.Random(3)
+    game, bot = t.digital.link.game, GreedyBot()
     while game.winner is None:
         assert t.digital.view()["awaiting"]["seat"] == 1
-        t.digital.act(1, want["key"], elite_bots.greedy_bot(game, 1, rng))
+        t.digital.act(1, want["key"], bot.act(game))
     assert t.table.view()["wins"]["games"] == 3
     t.stop()
     j = Journal(old)
