@@ -157,6 +157,7 @@ class SearchBot:
         rollouts, seconds = self._budget(hints)
         deadline = None if seconds is None or clock is None else clock() + seconds
         seat = game.current_player()
+        root = hints.root(game)
         rng = self._rng
         totals = [0.0] * len(candidates)
         worlds = max(1, rollouts // len(candidates))
@@ -166,7 +167,7 @@ class SearchBot:
                 now = clock()  # type: ignore[misc]
                 if self.last_rollouts and now + last >= deadline:
                     break
-            world = game.determinise(seat, rng)
+            world = root.determinise(seat, rng)
             luck = hints.luck(rng)
             for i, action in enumerate(candidates):
                 trial = world.clone()
@@ -200,6 +201,10 @@ class DisneyHints:
             candidates.remove(first)
             candidates.insert(0, first)
         return candidates
+
+    @staticmethod
+    def root(game: Game) -> Game:
+        return _bare(game)
 
     @staticmethod
     def luck(rng: random.Random) -> int:

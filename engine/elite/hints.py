@@ -167,6 +167,10 @@ class EliteHints:
         return [first, *(a for a in legal if a != first)]
 
     @staticmethod
+    def root(game: Any) -> Any:
+        return game  # its determinisation copies it unrecorded
+
+    @staticmethod
     def luck(rng: random.Random) -> float:
         return rng.random()
 
