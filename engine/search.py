@@ -81,7 +81,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of `game` whose hidden cards (other hands, the DRAW pile) are dealt at random from
     the seat's unseen cards, consistent with every public count; it keeps no record."""
-    view = seat_view(game, seat)
+    view = _view_of(game, seat)
     world = _bare(game)
     h = _hand(world)
     cards = list(view.unseen)
@@ -98,6 +98,17 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
         if hasattr(h, hidden):
             setattr(h, hidden, False)
     return world
+
+
+_ROOT_VIEW: list[tuple[Game, int, SeatView]] = []
+"""The root the search bot imagines this move's worlds from (`DisneyHints.root`: a private copy
+nobody changes), its seat, and that seat's view, the same for every world."""
+
+
+def _view_of(game: Game, seat: int) -> SeatView:
+    if _ROOT_VIEW and _ROOT_VIEW[0][0] is game and _ROOT_VIEW[0][1] == seat:
+        return _ROOT_VIEW[0][2]
+    return seat_view(game, seat)
 
 
 def _bare(game: Game) -> Game:
@@ -204,7 +215,9 @@ class DisneyHints:
 
     @staticmethod
     def root(game: Game) -> Game:
-        return _bare(game)
+        root, seat = _bare(game), game.current_player()
+        _ROOT_VIEW[:] = [(root, seat, seat_view(root, seat))]
+        return root
 
     @staticmethod
     def luck(rng: random.Random) -> int:
