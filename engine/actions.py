@@ -111,9 +111,17 @@ def _decode(action: int) -> Decoded:
     return Decoded(Kind.UNKNOWN)
 
 
+_DECODED: dict[int, Decoded] = {}
+
+
 def decode(action: int) -> Decoded:
-    """The action taken apart."""
-    return _decode(action)
+    """The action taken apart (each action once: a simulation asks for the same few often)."""
+    known = _DECODED.get(action)
+    if known is None:
+        known = _decode(action)
+        if 0 <= action < SIZE:
+            _DECODED[action] = known
+    return known
 
 
 def _kinds() -> tuple[Kind, ...]:

@@ -2,14 +2,14 @@
 that give every card of a ruleset its effect.
 
 A card's effect is chosen by name in the ruleset (`Ruleset.effects`: by card id, else by rank;
-house rules such as Seven-O overlay them). `EFFECTS` maps the name to the function applied when
-the card is played; `AFTER_TINKER_BELL` maps it to what Tinker Bell's colour then does. The hand
-calls these after its checks, so an effect never needs to check anything itself.
+house rules such as Seven-O overlay them). `played` applies the named effect when the card is
+played; `after_tinker_bell`, what Tinker Bell's colour then does. The hand calls these after
+its checks (the action was found among the legal actions), so an effect checks nothing itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from engine import cards as C
@@ -18,9 +18,6 @@ from engine.rulesets import Ruleset
 
 if TYPE_CHECKING:
     from engine.hand import Hand
-
-Effect = Callable[["Hand", int, int], None]
-"""(hand, position of the player, card played)"""
 
 
 def number(h: Hand, pos: int, card: int) -> None:
@@ -101,21 +98,53 @@ def shuffle_hands(h: Hand, pos: int, card: int) -> None:
     h.actor = h.to_move = pos
 
 
-EFFECTS: Final[dict[str, Effect]] = {
-    "number": number,
-    "skip": skip,
-    "reverse": reverse,
-    "wild": number,
-    "draw2_tinker_bell": tinker_bell,
-    "wild_discard_all": tinker_bell,
-    "villain_draw4": villain_draw4,
-    "draw2": draw2,
-    "wild_draw4": wild_draw4,
-    "swap_hands": swap_hands,
-    "pass_hands": pass_hands,
-    "shuffle_hands": shuffle_hands,
-    "vegas": vegas,
-}
+def played(h: Hand, pos: int, card: int) -> None:
+    """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it.
+    (Compared here rather than looked up in a table of functions: a compiled engine calls these
+    natively, where a call through a table costs it more than a dozen string comparisons.)"""
+    effect = h.variant.effect_of[card]
+    if effect == "number" or effect == "wild":
+        number(h, pos, card)
+    elif effect == "skip":
+        skip(h, pos, card)
+    elif effect == "reverse":
+        reverse(h, pos, card)
+    elif effect == "draw2_tinker_bell" or effect == "wild_discard_all":
+        tinker_bell(h, pos, card)
+    elif effect == "villain_draw4":
+        villain_draw4(h, pos, card)
+    elif effect == "draw2":
+        draw2(h, pos, card)
+    elif effect == "wild_draw4":
+        wild_draw4(h, pos, card)
+    elif effect == "swap_hands":
+        swap_hands(h, pos, card)
+    elif effect == "pass_hands":
+        pass_hands(h, pos, card)
+    elif effect == "shuffle_hands":
+        shuffle_hands(h, pos, card)
+    else:  # "vegas" (`effect_table` lets no other name in)
+        vegas(h, pos, card)
+
+
+EFFECTS: Final = frozenset(
+    {
+        "number",
+        "skip",
+        "reverse",
+        "wild",
+        "draw2_tinker_bell",
+        "wild_discard_all",
+        "villain_draw4",
+        "draw2",
+        "wild_draw4",
+        "swap_hands",
+        "pass_hands",
+        "shuffle_hands",
+        "vegas",
+    }
+)
+"""Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
 
 
 # ---------------------------------------------------------------- after Tinker Bell's pick
@@ -154,11 +183,16 @@ def villain_picked(h: Hand, colour: int) -> None:
     h.villain_next()
 
 
-AFTER_TINKER_BELL: Final[dict[str, Callable[[Hand, int], None]]] = {
-    "draw2_tinker_bell": draw2_picked,
-    "wild_discard_all": discard_all_picked,
-    "villain_draw4": villain_picked,
-}
+def after_tinker_bell(h: Hand, colour: int) -> None:
+    """What Tinker Bell's colour does after the card that called her (`h.trigger`)."""
+    effect = h.variant.effect_of[h.trigger]
+    if effect == "villain_draw4":
+        villain_picked(h, colour)
+    elif effect == "wild_discard_all":
+        discard_all_picked(h, colour)
+    else:  # "draw2_tinker_bell"
+        draw2_picked(h, colour)
+
 
 GOING_OUT_DRAWS: Final = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
 """How many cards the next player draws when a hand is won on this effect ("Going Out")."""
@@ -170,8 +204,7 @@ _TINKER_PICKS_COLOUR: Final = frozenset({"villain_draw4", "wild_discard_all"})
 class EffectTable(NamedTuple):
     """Per card id, for one ruleset and its options."""
 
-    effect_of: tuple[str, ...]  # the effect's name
-    effect_fn: tuple[Effect, ...]  # the function applied when it is played
+    effect_of: tuple[str, ...]  # the effect's name (what `played` does with it)
     names_colour: tuple[bool, ...]  # does playing it name a colour (a Wild)?
     colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
 
@@ -202,6 +235,6 @@ def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
         raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
     names_colour = tuple(c >= 64 and names[c] not in _TINKER_PICKS_COLOUR for c in range(C.NCARDS))
     colour_wilds = tuple(c for c in sorted(set(rules.deck)) if names_colour[c])
-    table = EffectTable(names, tuple(EFFECTS[n] for n in names), names_colour, colour_wilds)
+    table = EffectTable(names, names_colour, colour_wilds)
     _CACHE[key] = table
     return table

@@ -70,7 +70,8 @@ _LAID_CARD: Final = A.CARD_OF
 _NAMED_COLOUR: Final = A.COLOUR_NAMED
 _UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
-_NUMBER: Final = effects.number  # the challengeable cards
+_DRAW: Final = A.DRAW
+_PROTECT: Final = A.PROTECT
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -292,28 +293,43 @@ class Hand:
     def legal_actions(self) -> list[int]:
         """Every action the player to move may take now (empty at chance nodes and the end)."""
         phase = self.phase
-        if phase == PLAY:  # most decisions: inline (the other phases are in `_LEGAL`)
-            hand = self.hands[self.to_move]
-            playable = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]].intersection(hand)
-            if len(hand) == 2:
-                acts: list[int] = []
-                for c in playable:
-                    _variants(acts, c, True, self.variant.names_colour)
-            else:
-                acts = [c << 3 for c in playable]
-                if not self.variant.colour_wild_set.isdisjoint(playable):
-                    for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
-                        if w in playable:
-                            acts.remove(w << 3)
-                            acts += _COLOUR_PLAYS[w]
-                if self.uncalled and self.to_move in self.uncalled:
-                    acts = []  # "not allowed to discard his last card until he does so"
-            if not acts or self.variant.draw_when_playable:
-                acts.append(A.DRAW)
-            return acts
+        if phase == PLAY:  # (the commonest phases first: native calls, where `_LEGAL` is not)
+            return self._legal_plays()
+        if phase in (PROTECT, DISCARD):
+            return self._legal_lays()
+        if phase == PLAY_DRAWN:
+            return self._legal_after_drawing()
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
+
+    def _legal_plays(self) -> list[int]:
+        """Each card held that matches (a Wild naming each colour; with the UNO call as well,
+        holding two), then DRAW when allowed."""
+        hand = self.hands[self.to_move]
+        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        # A set filled in the hand's order, as `matching.intersection(hand)` fills it (less
+        # the method call): its order is the legal actions' order, which a seed's game follows.
+        playable = {c for c in hand if c in matching}
+        acts: list[int] = []
+        if len(hand) == 2:
+            for c in playable:
+                _variants(acts, c, True, self.variant.names_colour)
+        else:
+            black = False  # (a wild among them: then ask whether it names a colour)
+            for c in playable:
+                acts.append(c << 3)
+                black = black or c >= 64
+            if black and not self.variant.colour_wild_set.isdisjoint(playable):
+                for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
+                    if w in playable:
+                        acts.remove(w << 3)
+                        acts += _COLOUR_PLAYS[w]
+            if self.uncalled and self.to_move in self.uncalled:
+                acts = []  # "not allowed to discard his last card until he does so"
+        if not acts or self.variant.draw_when_playable:
+            acts.append(_DRAW)
+        return acts
 
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
@@ -429,7 +445,9 @@ class Hand:
         """Apply one of `legal_actions()` for the player to move: the one place an action
         changes the hand (`apply` runs it once the action is found legal; simulations and bots
         call it with an action they took from `legal_actions()`)."""
-        if action >= A.PROTECT:
+        if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
+            self._do_draw(self.to_move, action)
+        elif action >= _PROTECT:
             _APPLY[_KIND_OF[action]](self, self.to_move, action)
         else:  # a play: most steps
             pos = self.to_move
@@ -455,12 +473,7 @@ class Hand:
                     self.catchable.append(pos)
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
-                effect = self.variant.effect_fn[card]
-                if effect is _NUMBER:  # the commonest card, inline: the next player's turn
-                    self.to_move = (pos + self.direction) % self.num_players
-                    self.phase = PLAY
-                else:
-                    effect(self, pos, card)  # engine.effects
+                effects.played(self, pos, card)
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -793,14 +806,14 @@ class Hand:
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
         """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4: what the
-        colour does is the card's (`effects.AFTER_TINKER_BELL`)."""
+        colour does is the card's (`effects.after_tinker_bell`)."""
         if self.phase != TINKER:
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
         self.challenge_open = False
-        effects.AFTER_TINKER_BELL[self.variant.effect_of[self.trigger]](self, colour)
+        effects.after_tinker_bell(self, colour)
         if self.owed_draws or not self.draw:
             self._settle_draws()
 
@@ -930,7 +943,6 @@ class Variant:
         "colour_wild_set",
         "colour_wilds",
         "draw_when_playable",
-        "effect_fn",
         "effect_of",
         "jump_in",
         "keep_drawing",
@@ -951,7 +963,6 @@ class Variant:
         self.rules: Final = rules
         self.options: Final = opts
         self.effect_of: Final = table.effect_of
-        self.effect_fn: Final = table.effect_fn
         self.names_colour: Final = table.names_colour
         self.colour_wilds: Final = table.colour_wilds
         self.colour_wild_set: Final = frozenset(table.colour_wilds)
@@ -992,7 +1003,7 @@ _MATCHING: Final = C.MATCHING
 _COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand.legal_actions,  # PLAY: inline in `legal_actions`
+    Hand._legal_plays,  # PLAY
     Hand._legal_after_drawing,  # PLAY_DRAWN
     Hand._legal_colours,  # COLOUR
     Hand._legal_targets,  # TARGET
