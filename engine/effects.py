@@ -20,12 +20,6 @@ if TYPE_CHECKING:
     from engine.hand import Hand
 
 
-def number(h: Hand, pos: int, card: int) -> None:
-    """A number card (and a plain Wild): the next player's turn."""
-    h.to_move = (pos + h.direction) % h.num_players
-    h.phase = PLAY
-
-
 def skip(h: Hand, pos: int, card: int) -> None:
     # "the next person in line to play after this card is skipped"; with two players, "you may
     # immediately play another card"
@@ -103,8 +97,9 @@ def played(h: Hand, pos: int, card: int) -> None:
     (Compared here rather than looked up in a table of functions: a compiled engine calls these
     natively, where a call through a table costs it more than a dozen string comparisons.)"""
     effect = h.variant.effect_of[card]
-    if effect == "number" or effect == "wild":
-        number(h, pos, card)
+    if effect == "number" or effect == "wild":  # the next player's turn (most cards: no call)
+        h.to_move = (pos + h.direction) % h.num_players
+        h.phase = PLAY
     elif effect == "skip":
         skip(h, pos, card)
     elif effect == "reverse":
