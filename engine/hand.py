@@ -15,7 +15,7 @@ choice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Final
 
@@ -307,8 +307,7 @@ class Hand:
         """Each card held that matches (a Wild naming each colour; with the UNO call as well,
         holding two), then DRAW when allowed."""
         hand = self.hands[self.to_move]
-        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        playable = _in_set_order([c for c in hand if matches[c]])
+        playable = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]].intersection(hand)
         acts: list[int] = []
         if len(hand) == 2:
             for c in playable:
@@ -357,7 +356,7 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        for c in _in_set_order([c for c in hand if _COLOUR_OF[c] == colour]):
+        for c in _OF_COLOUR[colour].intersection(hand):
             acts.append(base + c * 2)
             if two:
                 acts.append(base + c * 2 + 1)
@@ -998,8 +997,6 @@ _OF_COLOUR: Final = C.CARDS_OF_COLOUR
 """The cards of each colour (Tinker Bell's: who must protect or may discard)."""
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
-_MATCHES: Final = C.MATCHES
-"""The same as flags by card id."""
 _COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
@@ -1049,13 +1046,6 @@ _NEEDS: Final = {
     PROTECT: "lay a Pixie Dust Protection card",
     DISCARD: "discard cards of Tinker Bell's colour or stop",
 }
-
-
-def _in_set_order(found: list[int]) -> Collection[int]:
-    """Cards `found` in a hand (in its order), in the order of a set filled in that order, as
-    `frozenset.intersection(hand)` orders them: the legal actions' order, which every seeded
-    game follows (a set is made only for two cards or more: the order of one is plain)."""
-    return set(found) if len(found) > 1 else found
 
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:
