@@ -13,7 +13,20 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from engine import cards as C
-from engine.phases import DISCARD, FLIP, PLAY, SHUFFLE, TARGET, TINKER
+from engine.phases import (
+    CHALLENGE_WINDOW,
+    DISCARD,
+    FLIP,
+    OWED,
+    PLAY,
+    PROTECT,
+    PROTECTION,
+    SHUFFLE,
+    TARGET,
+    TINKER,
+    VILLAIN_DONE,
+    Step,
+)
 from engine.rulesets import Ruleset
 
 if TYPE_CHECKING:
@@ -41,20 +54,15 @@ def tinker_bell(h: Hand, pos: int, card: int) -> None:
     h.actor = h.to_move = pos
 
 
-def villain_draw4(h: Hand, pos: int, card: int) -> None:
-    tinker_bell(h, pos, card)
-    h.challenge_open = True  # "Reneging": until Tinker Bell chooses
-
-
 def draw2(h: Hand, pos: int, card: int) -> None:
     # "The next player is forced to draw 2 cards from the stock pile then end his turn"
-    h.pending_draws += 2
+    h.add_penalty(2, (pos + h.direction) % h.num_players)
     h.await_response(pos, False)
 
 
 def wild_draw4(h: Hand, pos: int, card: int) -> None:
     # "the next player must Draw 4 cards then end his turn", unless they challenge
-    h.pending_draws += 4
+    h.add_penalty(4, (pos + h.direction) % h.num_players)
     h.await_response(pos, True)
 
 
@@ -142,6 +150,52 @@ EFFECTS: Final = frozenset(
 """Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
 
 
+# ---------------------------------------------------------------- the Villain Draw 4, whole
+def villain_draw4(h: Hand, pos: int, card: int) -> None:
+    """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
+    challenge it ("Reneging": `Hand._challenge_villain`, `Hand._reneged`)."""
+    tinker_bell(h, pos, card)
+    h.steps.append(Step(CHALLENGE_WINDOW, pos))
+
+
+def villain_picked(h: Hand, colour: int) -> None:
+    """Tinker Bell picked `colour`: every other player, in order of play, protects with a card
+    of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`)."""
+    h.colour = colour
+    n, actor = h.num_players, h.actor
+    for i in range(1, n):
+        h.steps.append(Step(PROTECTION, (actor + h.direction * i) % n, 4))
+    h.steps.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
+    h.stats.villain_hits = 0
+
+
+def villain_step(h: Hand, step: Step) -> bool:
+    """Run the Villain Draw 4's next step (at the head of the queue); False while a player must
+    protect. "each player will see if they have one card of that color to use as their Pixie
+    Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
+    card in the color selected", they draw four."""
+    if step.kind == PROTECTION:
+        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.who]):
+            h.to_move = step.who
+            h.phase = PROTECT
+            return False
+        draw_instead(h, step)
+        return True
+    del h.steps[0]  # VILLAIN_DONE
+    h.stats.villain_draw4s += 1
+    if not h.stats.villain_hits:
+        h.stats.villain_draw4s_fully_protected += 1
+    h.pass_turn(step.who, step.count)
+    return True
+
+
+def draw_instead(h: Hand, step: Step) -> None:
+    """A player draws the four cards instead of protecting (none of the colour, or by choice
+    with `villain_draw4_may_take`): the PROTECTION step becomes cards owed."""
+    step.kind = OWED
+    h.stats.villain_hits += 1
+
+
 # ---------------------------------------------------------------- after Tinker Bell's pick
 def draw2_picked(h: Hand, colour: int) -> None:
     actor = h.actor
@@ -167,15 +221,6 @@ def discard_all_picked(h: Hand, colour: int) -> None:
         h.to_move = actor
     else:
         h.pass_turn(actor, 1)
-
-
-def villain_picked(h: Hand, colour: int) -> None:
-    """Villain Draw 4: every other player, in order of play, protects or draws four."""
-    h.colour = colour
-    n, actor = h.num_players, h.actor
-    h.villain_queue = [(actor + h.direction * i) % n for i in range(1, n)]
-    h.stats.villain_hits = 0
-    h.villain_next()
 
 
 def after_tinker_bell(h: Hand, colour: int) -> None:

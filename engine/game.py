@@ -422,7 +422,7 @@ class Game:
             out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
         else:
             out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
-        if h.challenge_open:
+        if h.challengeable():
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:
             out["catchable"] = [h.seats[p] for p in h.catchable]

@@ -81,7 +81,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     jump_in = h.variant.jump_in
     decisions = 0
     while h.phase != OVER:
-        if h.catchable or h.challenge_open or jump_in:
+        if h.catchable or jump_in or (h.steps and h.challengeable()):
             decisions += _offer_interjections(game, bots, rng)
             if h.phase == OVER:
                 break

@@ -135,7 +135,7 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
                             assert snapshot(g) == before
                         else:
                             raise AssertionError(f"seat {seat} played {C.name(card)} out of turn")
-            if h.catchable or h.challenge_open:
+            if h.catchable or h.challengeable():
                 _offer_interjections(g, bots, rng)
                 states.append(g.summary())
                 if g.is_chance_node() or g.is_terminal():
