@@ -313,12 +313,12 @@ class Hand:
         else:
             black = False  # (a wild among them: then ask whether it names a colour)
             for c in playable:
-                acts.append(c << 3)
+                acts.append(c << 3)  # = actions.play(c), without the call
                 black = black or c >= 64
             if black and not self.variant.colour_wild_set.isdisjoint(playable):
                 for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
                     if w in playable:
-                        acts.remove(w << 3)
+                        acts.remove(A.play(w))
                         acts += _COLOUR_PLAYS[w]
             if self.uncalled and self.to_move in self.uncalled:
                 acts = []  # "not allowed to discard his last card until he does so"
@@ -355,7 +355,7 @@ class Hand:
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
         for c in _OF_COLOUR[colour].intersection(hand):
-            acts.append(base + c * 2)
+            acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:
                 acts.append(base + c * 2 + 1)
         if not protecting:
@@ -399,9 +399,9 @@ class Hand:
                         and top in held
                         and (len(held) > 1 or q not in self.uncalled)
                     ):
-                        out.append((seats[q], top << 3))
+                        out.append((seats[q], A.play(top)))
                         if len(held) == 2:
-                            out.append((seats[q], (top << 3) + 1))
+                            out.append((seats[q], A.play(top, uno=True)))
         return out
 
     # ------------------------------------------------------------------ applying
@@ -1026,7 +1026,7 @@ _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
 _MATCHES: Final = C.MATCHES
 """The same as flags by card id."""
-_COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
+_COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
     Hand._legal_plays,  # PLAY
@@ -1079,13 +1079,12 @@ _NEEDS: Final = {
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:
     """Append the play actions for one card: a Wild names a colour; UNO with the next-to-last."""
-    base = card * 8
     if names_colour[card]:
         for colour in range(4):
-            acts.append(base + colour * 2)
+            acts.append(A.play(card, colour))
             if two:
-                acts.append(base + colour * 2 + 1)
+                acts.append(A.play(card, colour, True))
     else:
-        acts.append(base)
+        acts.append(A.play(card))
         if two:
-            acts.append(base + 1)
+            acts.append(A.play(card, 0, True))
