@@ -1,11 +1,12 @@
-"""The UNO Elite search bot against the greedy bot: games won, and the time a move takes.
+"""The search bot against the greedy bot in UNO Elite: games won, and the time a move takes.
 
     python bench/elite_search.py [--games N] [--seed S] [--mode quick|draft]
 
 Two-player games, the search bot in seat 0 for half of them and seat 1 for the other half (seat
-0 plays first), each bot at what `--bots` gives it in simulate and digital play. Prints the
-search bot's wins with a 95% confidence interval, and each bot's median and 99th-percentile
-time per move in the same run (compare the two, not the absolute times: machines differ).
+0 plays first), each bot as `--bots` gives it in simulate (`engine.bots`, `engine.search`: the
+one set of bots of every ruleset, playing by `engine.elite.hints`). Prints the search bot's wins
+with a 95% confidence interval, and each bot's median and 99th-percentile time per move in the
+same run (compare the two, not the absolute times: machines differ).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cli.elite_files import load_cards
-from engine.elite import bots
+from engine.bots import Bot, make
 from engine.elite.game import EliteGame
 from engine.elite.simulate import play_game
 
@@ -34,23 +36,17 @@ def main() -> None:
     args = ap.parse_args()
     cards = load_cards()
     times: dict[str, list[float]] = {"search": [], "greedy": []}
-    timed = {name: _timed(name, times[name]) for name in times}
-    saved = dict(bots.BOTS)
-    bots.BOTS.update(timed)
     rng = random.Random(args.seed)
     wins = blocked = 0
-    try:
-        for i in range(args.games):
-            seats = ["search", "greedy"] if i % 2 == 0 else ["greedy", "search"]
-            game = EliteGame(seats, {"mode": args.mode}, cards=cards, record=False)
-            play_game(game, seats, rng)
-            if game.winner is None:
-                blocked += 1
-            elif seats[game.winner] == "search":
-                wins += 1
-    finally:
-        bots.BOTS.clear()
-        bots.BOTS.update(saved)
+    for i in range(args.games):
+        seats = ["search", "greedy"] if i % 2 == 0 else ["greedy", "search"]
+        bots = [Timed(bot, times[bot.name]) for bot in make(seats, 2, rng)]
+        game = EliteGame(seats, {"mode": args.mode}, cards=cards, record=False)
+        play_game(game, bots, rng)
+        if game.winner is None:
+            blocked += 1
+        elif seats[game.winner] == "search":
+            wins += 1
     n = args.games - blocked
     p = wins / max(n, 1)
     half = 1.96 * math.sqrt(p * (1 - p) / max(n, 1))
@@ -67,16 +63,20 @@ def main() -> None:
         )
 
 
-def _timed(name: str, spent: list[float]) -> bots.Bot:
-    bot = bots.BOTS[name]
+class Timed:
+    """A bot whose moves are timed (its calls out of turn are not)."""
 
-    def act(game: EliteGame, seat: int, rng: random.Random) -> int:
+    def __init__(self, bot: Bot, spent: list[float]) -> None:
+        self.bot, self.spent, self.name = bot, spent, bot.name
+
+    def act(self, game: Any) -> int:
         start = time.perf_counter()
-        action = bot(game, seat, rng)
-        spent.append(time.perf_counter() - start)
+        action = self.bot.act(game)
+        self.spent.append(time.perf_counter() - start)
         return action
 
-    return act
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+        return self.bot.interject(game, seat, options)
 
 
 if __name__ == "__main__":

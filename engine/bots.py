@@ -1,15 +1,18 @@
-"""Bots: a uniformly random legal player and a sensible greedy one.
+"""Bots for every ruleset, over the game protocol: a uniformly random player, a greedy one that
+plays by the ruleset's own hints, and (`engine.search`) the search bot.
 
-A bot sees the game through `Game` (its own hand and what is public) and answers two questions:
-what to do when it is its move (`act`), and whether to act out of turn when the rules allow it
-(`interject`: call UNO late, catch someone, challenge a Villain Draw 4).
+A bot answers two questions: what to do when it is its move (`act`: one of
+`state.legal_actions()`), and whether to act out of turn when the rules allow it (`interject`:
+call UNO, catch someone, challenge a Villain Draw 4). The greedy judgement of each ruleset is
+its state's `hints` (`engine.protocol.Hints`); this module also holds the Disney family's
+(`DisneyHints`: Disney, classic, official and Elvis rules), which `engine.game.Game` declares.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine import actions as A
 from engine import cards as C
@@ -21,9 +24,9 @@ from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 class Bot(Protocol):
     name: str
 
-    def act(self, game: Game) -> int: ...
+    def act(self, game: Any) -> int: ...
 
-    def interject(self, game: Game, seat: int, options: list[int]) -> int | None: ...
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None: ...
 
 
 class RandomBot:
@@ -35,66 +38,78 @@ class RandomBot:
         self.draw = rng.random
         """Its source of randomness (the simulation's playout draws from it the same way)."""
 
-    def act(self, game: Game) -> int:
-        legal = game.dealt().legal_actions()
+    def act(self, game: Any) -> int:
+        legal = game.legal_actions()
         return legal[int(self.draw() * len(legal))]
 
-    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
         i = int(self.draw() * (len(options) + 1))
         return options[i] if i < len(options) else None
 
 
 class GreedyBot:
-    """Sheds points early, keeps its wilds for when nothing else plays, names the colour it holds
-    most of, always calls UNO and always catches; never challenges (it cannot see the cards)."""
+    """Plays by the ruleset's hints (`state.hints`): its greedy choice, its calls out of turn."""
 
     name = "greedy"
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self._rng = rng
 
-    def act(self, game: Game) -> int:
-        h = game.dealt()
-        legal = h.legal_actions()
-        hand = h.hands[h.to_move]
-        points = game.rules.points
-        ph = h.phase
-        if ph == COLOUR:
-            return A.COLOUR + _favourite_colour(hand)
-        if ph == TARGET:
-            team = _partners(game, h.seats[h.to_move])
-            others = [a for a in legal if a - A.TARGET not in team]
-            return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
-        if ph in (PROTECT, DISCARD):
-            lays = [a for a in legal if a not in (A.TAKE, A.DONE)]
-            if not lays:
-                return legal[0]
-            return max(lays, key=lambda a: (points[(a % 1000) // 2], a % 2))
-        if ph in (PLAY, PLAY_DRAWN):
-            plays = [a for a in legal if a < A.PROTECT]
-            coloured = [a for a in plays if a // 8 < 64]
-            if coloured:
-                return max(coloured, key=lambda a: (points[a // 8], a % 2))
-            if ph == PLAY_DRAWN and A.PASS in legal:
-                return A.PASS  # keep a drawn wild for later
-            if plays:
-                fav = _favourite_colour(hand)
+    def act(self, game: Any) -> int:
+        return int(game.hints.act(game))
 
-                def wild_rank(a: int) -> tuple[int, int, int]:
-                    card, rest = divmod(a, 8)
-                    return (points[card], rest // 2 == fav, a % 2)
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+        return game.hints.interject(game, seat, options)
 
-                return max(plays, key=wild_rank)
-        return legal[0]  # DRAW, PASS
 
-    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
-        for a in options:
-            if a == A.UNO:
-                return a
-        for a in options:
-            if A.CATCH <= a < A.CATCH + 100 and a - A.CATCH not in _partners(game, seat):
-                return a
-        return None
+# ---------------------------------------------------------------- the Disney family's hints
+def greedy_act(game: Game) -> int:
+    """Sheds points early, keeps its wilds for when nothing else plays, names the colour it holds
+    most of; aims a Draw 2 at the player (not a partner) holding fewest cards."""
+    h = game.dealt()
+    legal = h.legal_actions()
+    hand = h.hands[h.to_move]
+    points = game.rules.points
+    ph = h.phase
+    if ph == COLOUR:
+        return A.COLOUR + _favourite_colour(hand)
+    if ph == TARGET:
+        team = _partners(game, h.seats[h.to_move])
+        others = [a for a in legal if a - A.TARGET not in team]
+        return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
+    if ph in (PROTECT, DISCARD):
+        lays = [a for a in legal if a not in (A.TAKE, A.DONE)]
+        if not lays:
+            return legal[0]
+        return max(lays, key=lambda a: (points[(a % 1000) // 2], a % 2))
+    if ph in (PLAY, PLAY_DRAWN):
+        plays = [a for a in legal if a < A.PROTECT]
+        coloured = [a for a in plays if a // 8 < 64]
+        if coloured:
+            return max(coloured, key=lambda a: (points[a // 8], a % 2))
+        if ph == PLAY_DRAWN and A.PASS in legal:
+            return A.PASS  # keep a drawn wild for later
+        if plays:
+            fav = _favourite_colour(hand)
+
+            def wild_rank(a: int) -> tuple[int, int, int]:
+                card, rest = divmod(a, 8)
+                return (points[card], rest // 2 == fav, a % 2)
+
+            return max(plays, key=wild_rank)
+    return legal[0]  # DRAW, PASS
+
+
+def greedy_interject(game: Game, seat: int, options: list[int]) -> int | None:
+    """Always calls UNO and always catches (not a partner); never challenges (it cannot see
+    the cards)."""
+    for a in options:
+        if a == A.UNO:
+            return a
+    for a in options:
+        if A.CATCH <= a < A.CATCH + 100 and a - A.CATCH not in _partners(game, seat):
+            return a
+    return None
 
 
 def _favourite_colour(hand: list[int]) -> int:
@@ -111,8 +126,9 @@ def _partners(game: Game, seat: int) -> tuple[int, ...]:
     return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
 
 
+# ---------------------------------------------------------------- by name
 def _search(rng: random.Random, budget: str = "", clock: Callable[[], float] | None = None) -> Bot:
-    from engine.search import SearchBot, parse_budget  # engine.search builds on GreedyBot
+    from engine.search import SearchBot, parse_budget  # engine.search builds on these bots
 
     rollouts, seconds = parse_budget(budget) if budget else (None, None)
     return SearchBot(rng, rollouts=rollouts, seconds=seconds, clock=clock)

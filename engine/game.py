@@ -133,6 +133,19 @@ class Game:
 
         return record.dumps(self)
 
+    @property
+    def hints(self) -> Any:
+        """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
+        from engine.search import DISNEY_HINTS
+
+        return DISNEY_HINTS
+
+    def determinise(self, seat: int, rng: random.Random) -> Game:
+        """A copy with the cards `seat` cannot see dealt again (`engine.search.determinise`)."""
+        from engine.search import determinise
+
+        return determinise(self, seat, rng)
+
     # ------------------------------------------------------------------ chance
     def start_hand(self, deck: Sequence[int], check: bool = True) -> None:
         """Deal a new hand from `deck` (top card first)."""

@@ -1,19 +1,32 @@
 """The one game protocol every ruleset's state implements, in OpenSpiel's shape, and every
-consumer (simulations, bots, search, digital play, the scoreboard) is written against.
+consumer (simulations, bots, search, digital play, the journal, the scoreboard) is written
+against.
 
 A state says who acts (`current_player`: a seat, `CHANCE` or `TERMINAL`), lists what that
 player may do (`legal_actions`: the only source of what is allowed) and takes one
-(`apply_action`; a refused action raises `RuleError` and changes nothing). A chance node whose
-outcomes can be listed (Tinker Bell's four colours) lists them in `chance_outcomes` and takes the
-chosen one through the same `apply_action`; one whose outcomes are orders of many cards (a deck,
-a reshuffle) is resolved by `sample_chance`. Out-of-turn moves (UNO, catch, challenge, Jump-In)
-are `interjections`; what one seat may see is `observation` (one place decides); `record` is the
-replayable game record.
+(`apply_action`; a refused action raises `RuleError`, naming the rule broken, and changes
+nothing). A chance node whose outcomes can be listed (Tinker Bell's four colours, the next card
+of an Elite Player Deck) lists them in `chance_outcomes` and takes the chosen one through the
+same `apply_action`; one whose outcomes are orders of many cards (a deck, a reshuffle) is
+resolved by `sample_chance`. Out-of-turn moves (UNO, catch, challenge, Jump-In) are
+`interjections`, applied with `apply_action(action, seat)`; what one seat may see is
+`observation` (one place decides); `record` is the replayable game record, `events` its events
+so far and `header` its header, and `apply_event` replays one event.
+
+`features` is what a ruleset declares about itself, and the only thing the layers above may
+branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
+target), "lineups" (UNO Elite's Lineups and Player Decks). `describe` puts an action in words.
+
+For the bots and the search bot (`engine.bots`, `engine.search`), written once for every
+ruleset: `hints` is the ruleset's own judgement (its greedy choice, which moves are worth
+comparing, how to play a rollout on and score it) and `determinise(seat, rng)` a copy of the
+state in which every card that seat cannot see is dealt again, consistent with what it can.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 CHANCE: Final = -1
@@ -21,15 +34,72 @@ CHANCE: Final = -1
 TERMINAL: Final = -4
 """`current_player()` once the game is over."""
 
+FEATURES: Final = frozenset({"tinker_bell", "points", "lineups"})
+"""Every feature a ruleset may declare (`GameState.features`)."""
+
+
+class Hints(Protocol):
+    """A ruleset's judgement, which one set of bots and one search bot play by."""
+
+    rollouts: int
+    """The search bot's rollouts a move by default."""
+    move_seconds: float
+    """With a clock and no budget given, a search move also stops after this long."""
+
+    def act(self, state: Any) -> int:
+        """The greedy choice of the seat to act: one of `state.legal_actions()`."""
+        ...
+
+    def interject(self, state: Any, seat: int, options: list[int]) -> int | None:
+        """Whether the greedy `seat` makes one of its out-of-turn `options`, and which."""
+        ...
+
+    def candidates(self, state: Any, legal: list[int]) -> list[int]:
+        """The legal actions worth comparing, the greedy choice first (ties go to it)."""
+        ...
+
+    def luck(self, rng: random.Random) -> Any:
+        """A seed for one imagined world's rollouts (the same luck for every candidate)."""
+        ...
+
+    def playout(self, state: Any, seat: int, rng: random.Random, start: Any) -> float:
+        """Play on from `state` (the imagined world `start` with one candidate applied) with
+        greedy players; how good that is for `seat`."""
+        ...
+
 
 class GameState(Protocol):
     """A game in progress: mutable, cheap to clone."""
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names, by seat."""
+        ...
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The record's events so far (what a journal stores)."""
+        ...
+
+    @property
+    def features(self) -> frozenset[str]:
+        """What the ruleset declares about itself (`FEATURES`)."""
+        ...
+
+    @property
+    def winner(self) -> Any:
+        """The game's winning seat (a team's seats in partners play), or None."""
+        ...
 
     def current_player(self) -> int: ...
 
     def legal_actions(self) -> list[int]: ...
 
     def apply_action(self, action: int, seat: int | None = None) -> None: ...
+
+    def chance_kind(self) -> str | None:
+        """What chance must supply now ("tinker_bell", "reshuffle", ...), or None."""
+        ...
 
     def chance_outcomes(self) -> list[tuple[int, float]]: ...
 
@@ -39,8 +109,26 @@ class GameState(Protocol):
 
     def observation(self, seat: int | None) -> dict[str, Any]: ...
 
+    def describe(self, action: int, seat: int | None = None) -> str:
+        """`action` in words for a person (`seat`: who takes it; default the seat to act)."""
+        ...
+
+    def header(self) -> dict[str, Any]: ...
+
+    def apply_event(self, event: Mapping[str, Any]) -> None: ...
+
     def record(self) -> str: ...
 
     def is_terminal(self) -> bool: ...
 
     def clone(self) -> GameState: ...
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """A copy in which every card `seat` cannot see is dealt again at random, consistent
+        with every count and card it can see (its observation): what a search imagines."""
+        ...
+
+    @property
+    def hints(self) -> Hints:
+        """The ruleset's own judgement for the bots and the search bot."""
+        ...

@@ -1,18 +1,21 @@
-"""The search bot: determinised Monte Carlo rollouts, looking only at what its seat may see.
+"""The search bot, for every ruleset: determinised Monte Carlo rollouts, looking only at what its
+seat may see.
 
 At each decision with a real choice the bot imagines the cards it cannot see many times over
-("determinisation"): the other hands and the DRAW pile are dealt at random from the cards not in
-its hand and not on the DISCARD pile, each hand keeping its public size. In each imagined deal it
-tries every candidate action and plays the hand out with greedy players on every seat (Tinker
-Bell and reshuffles at random, one shared seed per deal so the candidates are compared on the
-same luck). It takes the action with the best average result: the points of the hand, from its
-own side, plus a bonus for winning the hand and the game.
+("determinisation": `state.determinise(seat, rng)`, each ruleset's own, consistent with the
+seat's observation). In each imagined world it tries every candidate action and plays on with
+greedy players on every seat (chance at random, one shared seed per world so the candidates are
+compared on the same luck), and takes the action with the best average result. Which actions
+are worth comparing, how far a rollout goes and how its end is scored are the ruleset's hints
+(`state.hints`, `engine.protocol.Hints`): a Disney hand is played out and scored by its points;
+an Elite game is played a few actions on and scored by the cards held.
 
 The budget is a number of rollouts per move (deterministic for a seed) and optionally seconds,
 measured by a `clock` the caller passes in (the engine itself reads no clock).
 
-What a seat may see is read in one place, `seat_view` / `imagine`: re-point them when the
-engine's state changes shape.
+The Disney family's hints for the search (`DisneyHints`) and its determinisation
+(`determinise`: the other hands and the DRAW pile dealt at random from the cards not in the
+seat's hand and not on the DISCARD pile, each hand keeping its public size) live here too.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine import actions as A
-from engine.bots import GreedyBot
-from engine.game import CHANCE, Game
+from engine.bots import greedy_act, greedy_interject
+from engine.game import Game
 from engine.hand import Hand
+from engine.protocol import CHANCE
 
 DEFAULT_ROLLOUTS = 400
 """Rollouts a move by default (about 0.1 s on the development machine; a clock caps it)."""
@@ -73,10 +78,11 @@ def seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-def imagine(root: Game, view: SeatView, rng: random.Random) -> Game:
-    """A copy of `root` whose hidden cards (other hands, the DRAW pile) are dealt at random from
-    the seat's unseen cards, consistent with every public count."""
-    world = root.clone()
+def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of `game` whose hidden cards (other hands, the DRAW pile) are dealt at random from
+    the seat's unseen cards, consistent with every public count; it keeps no record."""
+    view = seat_view(game, seat)
+    world = _bare(game)
     h = _hand(world)
     cards = list(view.unseen)
     rng.shuffle(cards)
@@ -106,7 +112,7 @@ def _bare(game: Game) -> Game:
 
 
 class SearchBot:
-    """Flat Monte Carlo over determinised deals with greedy rollouts; the hardest opponent."""
+    """Flat Monte Carlo over determinised worlds with greedy rollouts; the hardest opponent."""
 
     name = "search"
 
@@ -117,11 +123,9 @@ class SearchBot:
         seconds: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        if rollouts is None:  # a time budget alone is bounded by its time
-            rollouts = DEFAULT_ROLLOUTS if seconds is None else 1_000_000
-            if seconds is None and clock is not None:
-                seconds = MOVE_SECONDS
-        if rollouts < 1:
+        """Without a budget, the ruleset's own (`hints.rollouts`, and with a clock
+        `hints.move_seconds`); a time budget alone is bounded by its time."""
+        if rollouts is not None and rollouts < 1:
             raise ValueError("the search bot needs at least one rollout a move")
         if seconds is not None and clock is None:
             raise ValueError("a time budget for the search bot needs a clock")
@@ -129,53 +133,84 @@ class SearchBot:
         self.rollouts = rollouts
         self.seconds = seconds
         self._clock = clock
-        self._greedy = GreedyBot()
         self.last_rollouts = 0
         """Rollouts spent on the last move (0 when there was nothing to choose)."""
 
-    def act(self, game: Game) -> int:
+    def act(self, game: Any) -> int:
         self.last_rollouts = 0
-        hand = _hand(game)
-        candidates = _candidates(game.legal_actions(), hand.hands[hand.to_move])
+        hints = game.hints
+        candidates = hints.candidates(game, game.legal_actions())
         if len(candidates) == 1:
-            return candidates[0]
-        first = self._greedy.act(game)  # ties go to the greedy choice
-        if first in candidates:
-            candidates.remove(first)
-            candidates.insert(0, first)
-        return self._search(game, candidates)
+            return int(candidates[0])
+        return self._search(game, hints, candidates)
 
-    def _search(self, game: Game, candidates: list[int]) -> int:
+    def _budget(self, hints: Any) -> tuple[int, float | None]:
+        rollouts, seconds = self.rollouts, self.seconds
+        if rollouts is None:
+            rollouts = hints.rollouts if seconds is None else 1_000_000
+            if seconds is None and self._clock is not None:
+                seconds = hints.move_seconds
+        return rollouts, seconds
+
+    def _search(self, game: Any, hints: Any, candidates: list[int]) -> int:
         clock = self._clock
-        deadline = None if self.seconds is None or clock is None else clock() + self.seconds
+        rollouts, seconds = self._budget(hints)
+        deadline = None if seconds is None or clock is None else clock() + seconds
         seat = game.current_player()
-        view = seat_view(game, seat)
-        root = _bare(game)
         rng = self._rng
         totals = [0.0] * len(candidates)
-        worlds = max(1, self.rollouts // len(candidates))
-        greedy = self._greedy
-        hands_done = len(root.history)
-        last = 0.0  # how long the last imagined deal took: do not start one that would overrun
+        worlds = max(1, rollouts // len(candidates))
+        last = 0.0  # how long the last imagined world took: do not start one that would overrun
         for _ in range(worlds):
             if deadline is not None:
                 now = clock()  # type: ignore[misc]
                 if self.last_rollouts and now + last >= deadline:
                     break
-            world = imagine(root, view, rng)
-            luck = rng.getrandbits(32)
+            world = game.determinise(seat, rng)
+            luck = hints.luck(rng)
             for i, action in enumerate(candidates):
-                g = world.clone()
-                g.apply_action(action)
-                totals[i] += _rollout(g, seat, greedy, random.Random(luck), hands_done)
+                trial = world.clone()
+                trial.apply_action(action)
+                totals[i] += hints.playout(trial, seat, random.Random(luck), world)
             self.last_rollouts += len(candidates)
             if deadline is not None:
                 last = clock() - now  # type: ignore[misc]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def interject(self, game: Game, seat: int, options: list[int]) -> int | None:
-        return self._greedy.interject(game, seat, options)
+    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+        return game.hints.interject(game, seat, options)
+
+
+class DisneyHints:
+    """The Disney family's judgement: the greedy bot's (`engine.bots.greedy_act`), and for the
+    search a hand played out to its end and scored by its points."""
+
+    rollouts = DEFAULT_ROLLOUTS
+    move_seconds = MOVE_SECONDS
+    act = staticmethod(greedy_act)
+    interject = staticmethod(greedy_interject)
+
+    @staticmethod
+    def candidates(game: Game, legal: list[int]) -> list[int]:
+        hand = _hand(game)
+        candidates = _candidates(legal, hand.hands[hand.to_move])
+        first = greedy_act(game)  # ties go to the greedy choice
+        if len(candidates) > 1 and first in candidates:
+            candidates.remove(first)
+            candidates.insert(0, first)
+        return candidates
+
+    @staticmethod
+    def luck(rng: random.Random) -> int:
+        return rng.getrandbits(32)
+
+    @staticmethod
+    def playout(game: Game, seat: int, rng: random.Random, start: Game) -> float:
+        return _rollout(game, seat, rng, len(start.history))
+
+
+DISNEY_HINTS = DisneyHints()
 
 
 def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
@@ -194,29 +229,27 @@ def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
     ]
 
 
-def _rollout(game: Game, seat: int, bot: GreedyBot, rng: random.Random, hands_done: int) -> float:
-    """Play the hand out with `bot` on every seat (`hands_done`: hands finished before it began,
-    so a hand already won ends the rollout); its value for `seat`."""
+def _rollout(game: Game, seat: int, rng: random.Random, hands_done: int) -> float:
+    """Play the hand out with greedy players on every seat (`hands_done`: hands finished before
+    it began, so a hand already won ends the rollout); its value for `seat`."""
     step = getattr(game, "step", game.apply_action)
     history = game.history
     interjections = game.interjections
     while len(history) == hands_done:
         offered = interjections()
         if offered:
-            _interject(game, offered, bot, rng)
+            _interject(game, offered, rng)
             if len(history) != hands_done:
                 break
         who = game.current_player()
         if who == CHANCE:
             game.sample_chance(rng)
         else:
-            step(bot.act(game))
+            step(greedy_act(game))
     return _value(game, seat)
 
 
-def _interject(
-    game: Game, offered: list[tuple[int, int]], bot: GreedyBot, rng: random.Random
-) -> None:
+def _interject(game: Game, offered: list[tuple[int, int]], rng: random.Random) -> None:
     """Out-of-turn calls, in an order left to chance, as `engine.simulate` offers them."""
     offers: dict[int, list[int]] = {}
     for who, offer in offered:
@@ -224,7 +257,7 @@ def _interject(
     seats = list(offers)
     rng.shuffle(seats)
     for who in seats:
-        action = bot.interject(game, who, offers[who])
+        action = greedy_interject(game, who, offers[who])
         if action is not None:
             try:
                 game.apply_action(action, who)

@@ -6,17 +6,16 @@ moment loses nothing that was shown. A game is the fold of its entries (`engine.
 undo is a compensating entry, never a deletion. Only a whole game can be deleted, and only with
 its confirmation phrase.
 
-A digital game also keeps its game record here (`records`: how it was set up; `moves`: every
-game-record event, in order), written before the page shows the move, so the hand in play is
-replayed exactly after a restart and the record can be exported long after.
-
-UNO Elite has no points, so an Elite game has no score sheet (no `games` row, which the table's
-fold could not read): a digital Elite game keeps its record in `elite_games` and `elite_moves`,
-written before a page shows the move, and each finished one its result (`elite_results`: who
-played, in seat order, and who won), from which the scoreboard tallies the wins per player.
+One schema for every ruleset. A game is a `games` row. A game with points has a score sheet: its
+entries. A digital game, of any ruleset, also keeps its game record (`records`: how it was set
+up; `moves`: every game-record event, in order), written before a page shows the move, so the
+game in play is replayed exactly after a restart and the record can be exported long after. A
+finished game's winner is a `results` row, for every ruleset; the scoreboard tallies the wins of
+the games that have no score sheet (UNO Elite has no points) from them.
 
 A file that is not ours (another application's database, a corrupt file, a text file) is refused
-with a message and opened read-only for the check, so it is never modified.
+with a message and opened read-only for the check, so it is never modified. An older journal is
+upgraded on open in one transaction (a crash part-way leaves it as it was).
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ import io
 import json
 import logging
 import os
-import re
 import secrets
 import sqlite3
 import threading
@@ -43,61 +41,53 @@ from engine import table as T
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
-SCHEMA_VERSION = 3  # 2: records and moves of digital games; 3: UNO Elite results
+SCHEMA_VERSION = 4
+"""2: records and moves of digital games; 3: UNO Elite's own tables (`elite_games`,
+`elite_moves`, `elite_results`); 4: one schema, those folded into `games`, `records`, `moves` and
+`results`."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+_TABLE_SQL = {
+    "games": """CREATE TABLE IF NOT EXISTS games (
     id      INTEGER PRIMARY KEY,
     created REAL NOT NULL,
     name    TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS entries (
+)""",
+    "entries": """CREATE TABLE IF NOT EXISTS entries (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     game  INTEGER REFERENCES games(id) ON DELETE CASCADE,  -- NULL: a pick with no game yet
     t     REAL NOT NULL,
     entry TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS entries_game ON entries(game, id);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-"""
-_SCHEMA_2 = """
-CREATE TABLE IF NOT EXISTS records (
+)""",
+    "meta": "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "records": """CREATE TABLE IF NOT EXISTS records (
     game  INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
     setup TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
-);
-CREATE TABLE IF NOT EXISTS moves (
+)""",
+    "moves": """CREATE TABLE IF NOT EXISTS moves (
     id    INTEGER PRIMARY KEY AUTOINCREMENT,
     game  INTEGER NOT NULL REFERENCES records(game) ON DELETE CASCADE,
     event TEXT NOT NULL  -- one game-record event
-);
-CREATE INDEX IF NOT EXISTS moves_game ON moves(game, id);
-"""
-_SCHEMA_3 = """
-CREATE TABLE IF NOT EXISTS elite_games (
+)""",
+    "results": """CREATE TABLE IF NOT EXISTS results (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
-    created REAL NOT NULL,
-    setup   TEXT NOT NULL  -- the record's header, and who plays each seat (people's keys, bots)
-);
-CREATE TABLE IF NOT EXISTS elite_moves (
-    id    INTEGER PRIMARY KEY AUTOINCREMENT,
-    game  INTEGER NOT NULL REFERENCES elite_games(id) ON DELETE CASCADE,
-    event TEXT NOT NULL  -- one game-record event
-);
-CREATE INDEX IF NOT EXISTS elite_moves_game ON elite_moves(game, id);
-CREATE TABLE IF NOT EXISTS elite_results (
-    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    game    INTEGER UNIQUE REFERENCES games(id) ON DELETE CASCADE,  -- NULL: kept without it
     t       REAL NOT NULL,
     players TEXT NOT NULL,     -- the names, in seat order (JSON)
-    winner  INTEGER NOT NULL,  -- the seat that played its last UNO card
-    mode    TEXT NOT NULL,     -- quick, draft or dynasty
-    game    INTEGER UNIQUE REFERENCES elite_games(id) ON DELETE SET NULL
-);
-"""
-_UPGRADES = {1: _SCHEMA_2 + _SCHEMA_3, 2: _SCHEMA_3}
-_TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", _SCHEMA + _SCHEMA_2 + _SCHEMA_3))
-"""Every table of a current journal: one found missing is made again, empty, and said."""
-"""What a journal of an older version lacks (by its `user_version`)."""
+    winner  INTEGER NOT NULL,  -- the winning seat
+    ruleset TEXT NOT NULL,
+    mode    TEXT               -- the ruleset's mode, if it has several (UNO Elite: quick, draft...)
+)""",
+}
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS entries_game ON entries(game, id)",
+    "CREATE INDEX IF NOT EXISTS moves_game ON moves(game, id)",
+)
+_SINCE = {"games": 1, "entries": 1, "meta": 1, "records": 2, "moves": 2, "results": 4}
+"""The version that added each table: one found missing is made again, empty, and said."""
+_ELITE_TABLES = {"elite_games": 3, "elite_moves": 3, "elite_results": 3}
+"""Version 3's UNO Elite tables, which the upgrade to 4 folds into the common ones."""
+ELITE_GAME_NAME = "UNO Elite game"
 
 
 class JournalError(Exception):
@@ -156,25 +146,56 @@ class GameInfo:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Result:
+    """One finished game, of any ruleset: who played, in seat order, and who won."""
+
+    id: int
+    game: int | None  # the kept game it ends (None: kept without its game)
+    t: float
+    players: tuple[str, ...]
+    winner: int
+    ruleset: str
+    mode: str | None = None  # the ruleset's mode, if it has several
+    scored: bool = False  # its game has a score sheet (points): the sheet says who won
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DigitalKept:
+    """A digital game's record as the journal keeps it (any ruleset)."""
+
+    game: int
+    created: float
+    setup: dict[str, Any]  # the record's header (`setup["header"]`) and who plays each seat
+    events: list[dict[str, Any]]
+    finished: bool  # its result is kept (`add_result`)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class EliteResult:
-    """One finished UNO Elite game (no points: who played, and who won)."""
+    """Until digital play calls `results()`: a finished UNO Elite game as `elite_results()` gave
+    it."""
 
     id: int
     t: float
     players: tuple[str, ...]
     winner: int
     mode: str
+    scored: bool = False  # no points: on the tally of wins
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class EliteKept:
-    """A digital UNO Elite game's record as the journal keeps it."""
+    """Until digital play calls `latest_digital()`: what `latest_elite_game()` gave."""
 
     id: int
     created: float
     setup: dict[str, Any]
     events: list[dict[str, Any]]
     won: bool
+
+
+class NoScoreSheetError(UnknownGameError):
+    """A game without points (UNO Elite) has no score sheet to export: its record has it all."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -196,11 +217,15 @@ class Journal:
         except _Unreadable as exc:
             self._move_aside(str(exc))
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.results_version = 0  # counts changes to the results (the tally reads them again)
         try:
-            self._open()
-        except sqlite3.Error as exc:  # a path that cannot hold a database: a sentence, not a trace
-            raise JournalError(f"cannot open the journal {self.path}: {exc}") from None
-        self._make_lost_tables()
+            lost = self._open()
+        except (sqlite3.Error, JournalWriteError) as exc:  # a sentence, not a trace
+            raise JournalError(
+                f"cannot open the journal {self.path}: {exc}. It was left as it was."
+            ) from None
+        for table in lost:
+            self.report_damage(f"the journal had lost its {table} table: {_LOST[table in _SINCE]}")
 
     def report_damage(self, problem: str) -> None:
         """Keep `problem` for the page and say it in the log, once."""
@@ -222,36 +247,27 @@ class Journal:
             "a new journal was started"
         )
 
-    def _make_lost_tables(self) -> None:
-        names = {n for (n,) in self._db.execute("SELECT name FROM sqlite_master")}
-        lost = [t for t in _TABLES if t not in names]
-        if not lost:
-            return
-        with self._lock:
-            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} {_SCHEMA_3} COMMIT;")
-        for table in lost:
-            self.report_damage(f"the journal had lost its {table} table: it was made again, empty")
-
-    def _open(self) -> None:
+    def _open(self) -> list[str]:
+        """Open (making a new journal, or upgrading an older one); returns the tables found
+        lost, which are made again, empty."""
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        if self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            with self._lock:
-                self._db.executescript(
-                    f"BEGIN IMMEDIATE; {_SCHEMA} {_SCHEMA_2} {_SCHEMA_3} "
-                    f"PRAGMA application_id={APPLICATION_ID}; "
-                    f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-                )
-        else:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version in _UPGRADES:  # an older journal: add the tables it lacks
-                with self._lock:
-                    self._db.executescript(
-                        f"BEGIN IMMEDIATE; {_UPGRADES[version]} "
-                        f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-                    )
+        new = self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID
+        version = SCHEMA_VERSION if new else self._db.execute("PRAGMA user_version").fetchone()[0]
+        names = {n for (n,) in self._db.execute("SELECT name FROM sqlite_master")}
+        since = {**_SINCE, **_ELITE_TABLES} if version == 3 else _SINCE
+        lost = [t for t, v in since.items() if v <= version and t not in names and not new]
+        if new or lost or version < SCHEMA_VERSION:
+            with self._tx():
+                _make_tables(self._db)
+                if version < SCHEMA_VERSION:
+                    _fold_elite_tables(self._db, names)
+                if new:
+                    self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        return lost
 
     # --- writing: one transaction per call ---
 
@@ -259,9 +275,7 @@ class Journal:
         """A new game whose first entry is `start`; returns its id."""
         with self._tx():
             now = self._clock()
-            cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
-            game = _row_id(cur)
-            self._db.execute("UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game))
+            game = self._new_game(name, now)
             self._insert(game, start, now)
         return game
 
@@ -295,17 +309,32 @@ class Journal:
                 )
             if confirm != phrase:
                 raise ConfirmError(f"to delete game {game}, confirm with the words {phrase!r}")
+            self._db.execute("DELETE FROM results WHERE game=?", (game,))
             self._db.execute("DELETE FROM moves WHERE game=?", (game,))
             self._db.execute("DELETE FROM records WHERE game=?", (game,))
             self._db.execute("DELETE FROM entries WHERE game=?", (game,))
             self._db.execute("DELETE FROM games WHERE id=?", (game,))
+            self.results_version += 1
 
-    def start_record(self, game: int, setup: Mapping[str, Any]) -> None:
-        """Keep the record of digital game `game` from here on; `setup["header"]` is the game
-        record's header (the first deal)."""
+    def start_digital(
+        self, setup: Mapping[str, Any], *, game: int | None = None, name: str | None = None
+    ) -> int:
+        """Keep a new digital game of any ruleset: `setup` is its record's header
+        (`setup["header"]`) and who plays each seat. It is a new game (`name`, or "digital
+        game"), or with `game`, the record of that game (a table game whose score sheet follows
+        the digital one). Returns the game's id."""
+        if not isinstance(setup.get("header"), Mapping):
+            raise ValueError("a digital game's setup holds its record's header")
+        text = _json(setup)
         with self._tx():
-            self._require(game)
-            self._db.execute("INSERT INTO records(game, setup) VALUES (?, ?)", (game, _json(setup)))
+            if game is None:
+                game = self._new_game(name or "digital game", self._clock())
+            else:
+                self._require(game)
+                if self._db.execute("SELECT 1 FROM records WHERE game=?", (game,)).fetchone():
+                    raise ValueError(f"game {game} already has its game record")
+            self._db.execute("INSERT INTO records(game, setup) VALUES (?, ?)", (game, text))
+        return game
 
     def append_moves(
         self, game: int, events: list[Mapping[str, Any]], revised: Mapping[str, Any] | None = None
@@ -325,38 +354,56 @@ class Journal:
                 "INSERT INTO moves(game, event) VALUES (?, ?)", [(game, _json(e)) for e in events]
             )
 
-    def start_elite_game(self, setup: Mapping[str, Any]) -> int:
-        """Keep the record of a new digital UNO Elite game (`setup["header"]`: its header)."""
+    def add_result(
+        self,
+        game: int | None,
+        players: list[str],
+        winner: int,
+        ruleset: str,
+        *,
+        mode: str | None = None,
+    ) -> int:
+        """Keep who won finished game `game` (None: a result kept without its game): its
+        players in seat order, the winning seat, its ruleset (and mode). A game ends once."""
+        if not players or not all(isinstance(p, str) for p in players):
+            raise ValueError("the players are a list of names, in seat order")
+        if isinstance(winner, bool) or not 0 <= winner < len(players):
+            raise ValueError(f"the winner is a seat from 0 to {len(players) - 1}, not {winner}")
         with self._tx():
+            if game is not None:
+                self._require(game)
+                if self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone():
+                    raise ValueError(f"game {game} is over already: its result is kept")
             cur = self._db.execute(
-                "INSERT INTO elite_games(created, setup) VALUES (?, ?)",
-                (self._clock(), _json(setup)),
+                "INSERT INTO results(game, t, players, winner, ruleset, mode) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game, self._clock(), json.dumps(players), winner, ruleset, mode),
             )
+            self.results_version += 1
             return _row_id(cur)
 
+    # The names digital play called before the one schema, until it calls the ones above.
+
+    def start_record(self, game: int, setup: Mapping[str, Any]) -> None:
+        """`start_digital(setup, game=game)`."""
+        self.start_digital(setup, game=game)
+
+    def start_elite_game(self, setup: Mapping[str, Any]) -> int:
+        """`start_digital(setup)`, held as in play until its result is kept (an UNO Elite game
+        could not be deleted before the one schema; digital play will `hold` every game)."""
+        game = self.start_digital(setup, name=ELITE_GAME_NAME)
+        self._hold_until_won(game)
+        return game
+
     def append_elite_moves(self, game: int, events: list[Mapping[str, Any]]) -> None:
-        """Commit the Elite game's record events that followed, in one transaction."""
-        with self._tx():
-            if not self._db.execute("SELECT 1 FROM elite_games WHERE id=?", (game,)).fetchone():
-                raise UnknownGameError(f"no UNO Elite game {game} in this journal")
-            self._db.executemany(
-                "INSERT INTO elite_moves(game, event) VALUES (?, ?)",
-                [(game, _json(e)) for e in events],
-            )
+        """`append_moves(game, events)`."""
+        self.append_moves(game, events)
 
     def add_elite_result(
         self, players: list[str], winner: int, mode: str, game: int | None = None
     ) -> int:
-        """Keep a finished UNO Elite game: its players in seat order and the winning seat (and
-        the kept game it ends, if any: a game ends once)."""
-        if not 0 <= winner < len(players):
-            raise ValueError(f"the winner is a seat from 0 to {len(players) - 1}, not {winner}")
-        with self._tx():
-            cur = self._db.execute(
-                "INSERT INTO elite_results(t, players, winner, mode, game) VALUES (?, ?, ?, ?, ?)",
-                (self._clock(), json.dumps(players), winner, mode, game),
-            )
-            return _row_id(cur)
+        """`add_result(game, players, winner, "elite", mode=mode)`."""
+        return self.add_result(game, players, winner, "elite", mode=mode)
 
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
@@ -391,8 +438,13 @@ class Journal:
         ]
 
     def latest_game(self) -> int | None:
-        row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
-        return row[0]
+        """The newest game with a score sheet (the table's game; a game without points, such as
+        UNO Elite's, has none)."""
+        row = self._db.execute(
+            "SELECT g.id FROM games g WHERE EXISTS(SELECT 1 FROM entries e WHERE e.game = g.id) "
+            "ORDER BY g.id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else row[0]
 
     def entries(self, game: int | None) -> list[Logged]:
         """A game's entries in order (None: the picks made while no game existed)."""
@@ -413,15 +465,35 @@ class Journal:
             raise DamagedGame(game, str(exc)) from None
 
     def record(self, game: int) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        """(setup, events) of digital game `game`; None for a game played at the table."""
-        row = self._db.execute("SELECT setup FROM records WHERE game=?", (game,)).fetchone()
-        if row is None:
-            return None
-        rows = self._db.execute("SELECT event FROM moves WHERE game=? ORDER BY id", (game,))
+        """(setup, events) of digital game `game`; None for a game played at the table.
+        DamagedGame if they no longer read."""
         try:
-            return json.loads(row[0]), [json.loads(e) for (e,) in rows]
+            row = self._db.execute("SELECT setup FROM records WHERE game=?", (game,)).fetchone()
+            if row is None:
+                return None
+            return _setup(row[0]), self._events(game)
         except (ValueError, sqlite3.OperationalError) as exc:
             raise DamagedGame(game, f"its game record cannot be read ({exc})") from None
+
+    def _events(self, game: int) -> list[dict[str, Any]]:
+        rows = self._db.execute("SELECT id, event FROM moves WHERE game=? ORDER BY id", (game,))
+        return [_event(e, i) for i, e in rows]
+
+    def latest_digital(self) -> DigitalKept | None:
+        """The newest digital game (by when it was started), of any ruleset, with its record;
+        None if there is none. DamagedGame if its record no longer reads (it is left as it
+        is)."""
+        row = self._db.execute(
+            "SELECT g.id, g.created, EXISTS(SELECT 1 FROM results x WHERE x.game = g.id) "
+            "FROM records r JOIN games g ON g.id = r.game "
+            "ORDER BY g.created DESC, g.id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        game, created, finished = row
+        kept = self.record(game)
+        assert kept is not None, "its records row was just read"
+        return DigitalKept(game, created, kept[0], kept[1], bool(finished))
 
     def export_record(self, game: int) -> str:
         """The game record of digital game `game` (`tinker-tray-record/1`, JSON Lines)."""
@@ -433,41 +505,48 @@ class Journal:
         return record.as_text(setup["header"], events)
 
     def latest_elite_game(self) -> EliteKept | None:
-        """The latest digital UNO Elite game kept, with its record and whether it was won."""
-        row = self._db.execute(
-            "SELECT g.id, g.created, g.setup, "
-            "EXISTS(SELECT 1 FROM elite_results r WHERE r.game = g.id) "
-            "FROM elite_games g ORDER BY g.id DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        game, created, setup, won = row
+        """Until digital play calls `latest_digital()`: the newest digital game if it has no
+        score sheet (UNO Elite's), as before the one schema (a damaged one is said, and left).
+        One newer than the table's game is held as in play until won: the session resumes it."""
         try:
-            rows = self._db.execute(
-                "SELECT event FROM elite_moves WHERE game=? ORDER BY id", (game,)
-            ).fetchall()
-            events = [json.loads(e) for (e,) in rows]
-            return EliteKept(game, created, json.loads(setup), events, won)
-        except (ValueError, sqlite3.OperationalError) as exc:  # set aside, said; play goes on
-            self.report_damage(f"UNO Elite game {game} is damaged ({exc}): it was left as it is")
+            kept = self.latest_digital()
+        except DamagedGame as exc:
+            if exc.game is not None and not self._scored(exc.game):
+                self.report_damage(str(exc))
             return None
+        if kept is None or self._scored(kept.game):
+            return None
+        table = self.latest_game()
+        if not kept.finished and (table is None or kept.created >= self.created(table)):
+            self._hold_until_won(kept.game)
+        return EliteKept(kept.game, kept.created, kept.setup, kept.events, kept.finished)
 
     def created(self, game: int) -> float:
         """When table game `game` was started (the clock's time)."""
         return self._info(game).created
 
-    def elite_results(self) -> list[EliteResult]:
-        """Every finished UNO Elite game, oldest first."""
+    def results(self) -> list[Result]:
+        """Every finished game's result, oldest first (a damaged one is said, and not counted)."""
         rows = self._db.execute(
-            "SELECT id, t, players, winner, mode FROM elite_results ORDER BY id"
+            "SELECT r.id, r.game, r.t, CAST(r.players AS BLOB), r.winner, "
+            "CAST(r.ruleset AS BLOB), CAST(r.mode AS BLOB), "
+            "EXISTS(SELECT 1 FROM entries e WHERE e.game = r.game) FROM results r ORDER BY r.id"
         ).fetchall()
         results = []
-        for i, t, players, winner, mode in rows:
+        for i, game, t, players, winner, ruleset, mode, scored in rows:
             try:
-                results.append(_elite_result(i, t, players, winner, mode))
+                results.append(_result(i, game, t, players, winner, ruleset, mode, bool(scored)))
             except ValueError as exc:  # set aside; the others still count
-                self.report_damage(f"UNO Elite result {i} is damaged ({exc}): it is not counted")
+                self.report_damage(f"result {i} is damaged ({exc}): it is not counted")
         return results
+
+    def elite_results(self) -> list[EliteResult]:
+        """Until digital play calls `results()`: UNO Elite's results, as before."""
+        return [
+            EliteResult(r.id, r.t, r.players, r.winner, r.mode or "")
+            for r in self.results()
+            if r.ruleset == "elite"
+        ]
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
@@ -487,9 +566,7 @@ class Journal:
         accepts; the table session leaves out a pick whose lights are still spinning)."""
         info = self._info(game)
         logged = [x for x in self.entries(game) if shown is None or shown(x.entry)]
-        table = T.fold(x.entry for x in logged)
-        assert table.game is not None
-        g = table.game
+        g = _sheet(game, T.fold(x.entry for x in logged))
         doc = {
             "format": "tinker-tray game",
             "version": 1,
@@ -505,9 +582,7 @@ class Journal:
 
     def export_csv(self, game: int) -> str:
         """The score sheet: one row per hand with what each player scored and their total."""
-        table = T.fold(x.entry for x in self.entries(game))
-        assert table.game is not None
-        g = table.game
+        g = _sheet(game, T.fold(x.entry for x in self.entries(game)))
         out = io.StringIO()
         w = csv.writer(out)
         w.writerow(
@@ -525,6 +600,12 @@ class Journal:
 
     # --- internals ---
 
+    def _new_game(self, name: str | None, now: float) -> int:
+        cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
+        game = _row_id(cur)
+        self._db.execute("UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game))
+        return game
+
     def _insert(self, game: int | None, entry: Mapping[str, Any], t: float | None = None) -> int:
         text = json.dumps(dict(entry), separators=(",", ":"), sort_keys=True)
         cur = self._db.execute(
@@ -532,6 +613,22 @@ class Journal:
             (game, self._clock() if t is None else t, text),
         )
         return _row_id(cur)
+
+    def _scored(self, game: int) -> bool:
+        """Game `game` has a score sheet (points)."""
+        return bool(
+            self._db.execute("SELECT 1 FROM entries WHERE game=? LIMIT 1", (game,)).fetchone()
+        )
+
+    def _hold_until_won(self, game: int) -> None:
+        """`hold` game `game` in digital play until its result is kept (called under no lock:
+        `playing` runs inside `delete_game`'s transaction)."""
+
+        def playing() -> bool:
+            found = self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone()
+            return found is None
+
+        self.hold(game, "digital play (/play)", playing)
 
     def _require(self, game: int) -> None:
         if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():
@@ -558,13 +655,98 @@ def _entry(text: str, row: int) -> dict[str, Any]:
     return entry
 
 
-def _elite_result(i: int, t: float, players: str, winner: int, mode: str) -> EliteResult:
-    names = json.loads(players)
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not names:
+def _setup(text: str) -> dict[str, Any]:
+    """A digital game's setup, checked as it is read (ValueError saying why)."""
+    setup = json.loads(text)
+    if not isinstance(setup, dict) or not isinstance(setup.get("header"), dict):
+        raise ValueError("its setup has no record header")
+    return setup
+
+
+def _event(text: str, row: int) -> dict[str, Any]:
+    event = json.loads(text)
+    if not isinstance(event, dict):
+        raise ValueError(f"move {row} is not a game-record event")
+    return event
+
+
+def _result(
+    i: int,
+    game: int | None,
+    t: float,
+    players: bytes,
+    winner: int,
+    ruleset: bytes,
+    mode: bytes | None,
+    scored: bool,
+) -> Result:
+    """One row of `results`, checked as it is read (ValueError saying why)."""
+    names = json.loads(players.decode())  # UnicodeDecodeError is a ValueError
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise ValueError("its players are not a list of names")
-    if not isinstance(winner, int) or not 0 <= winner < len(names):
+    if isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < len(names):
         raise ValueError(f"its winner {winner!r} is not one of its {len(names)} seats")
-    return EliteResult(i, t, tuple(names), winner, str(mode))
+    if not isinstance(t, int | float):
+        raise ValueError("its time is not a time")
+    kind = ruleset.decode()
+    variant = None if mode is None else mode.decode()
+    return Result(i, game, float(t), tuple(names), winner, kind, variant, scored)
+
+
+_LOST = {True: "it was made again, empty", False: "what it held could not be kept"}
+
+
+def _make_tables(db: sqlite3.Connection) -> None:
+    """Every table and index of the current schema that is missing (inside a transaction)."""
+    for sql in (*_TABLE_SQL.values(), *_INDEXES):
+        db.execute(sql)
+
+
+def _fold_elite_tables(db: sqlite3.Connection, names: set[str]) -> None:
+    """Version 3 to 4: each UNO Elite game becomes a `games` row with its setup in `records`
+    and its events in `moves`, each Elite result a `results` row, in the same order (inside the
+    upgrade's transaction). Rows are copied as they are, damaged or not: a damaged one is found
+    and said when it is read, as before."""
+    ids: dict[int, int] = {}
+    if "elite_games" in names:
+        for (old,) in db.execute("SELECT id FROM elite_games ORDER BY id").fetchall():
+            cur = db.execute(
+                "INSERT INTO games(created, name) SELECT created, ? FROM elite_games WHERE id=?",
+                (ELITE_GAME_NAME, old),
+            )
+            ids[old] = new = _row_id(cur)
+            db.execute(
+                "INSERT INTO records(game, setup) SELECT ?, setup FROM elite_games WHERE id=?",
+                (new, old),
+            )
+            if "elite_moves" in names:
+                db.execute(
+                    "INSERT INTO moves(game, event) "
+                    "SELECT ?, event FROM elite_moves WHERE game=? ORDER BY id",
+                    (new, old),
+                )
+    if "elite_results" in names:
+        rows = db.execute(
+            "SELECT id, CASE WHEN typeof(game) = 'integer' THEN game END "
+            "FROM elite_results ORDER BY id"
+        ).fetchall()
+        for old, game in rows:
+            db.execute(
+                "INSERT INTO results(game, t, players, winner, ruleset, mode) "
+                "SELECT ?, t, players, winner, 'elite', mode FROM elite_results WHERE id=?",
+                (ids.get(game), old),
+            )
+    for table in ("elite_results", "elite_moves", "elite_games"):
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+def _sheet(game: int, table: T.Table) -> T.TableGame:
+    if table.game is None:
+        raise NoScoreSheetError(
+            f"game {game} has no score sheet (a game without points): "
+            "its game record (.jsonl) holds it all"
+        )
+    return table.game
 
 
 def _json(obj: Mapping[str, Any]) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from engine import table as T
-from scoreboard import elite_wins, reveal
+from scoreboard import reveal, wins
 from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
@@ -77,7 +77,7 @@ class TableSession:
         self._lock = threading.RLock()
         self.game_id, self.table = self._latest(journal)
         self.version = journal.last_id()
-        self.elite = elite_wins.tally(journal.elite_results())  # UNO Elite: wins per player
+        self._wins: tuple[int, dict[str, Any]] | None = None  # (journal's results_version, tally)
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
         self._cached: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
@@ -149,16 +149,41 @@ class TableSession:
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
 
+    def game_won(
+        self,
+        game: int | None,
+        players: list[str],
+        winner: int,
+        ruleset: str,
+        *,
+        mode: str | None = None,
+    ) -> None:
+        """Digital game `game` (None: kept without its game) is over: journal who won, then
+        announce it (a game without points has no score sheet: the tally of wins counts it)."""
+        with self._lock:
+            self._saved(lambda: self.journal.add_result(game, players, winner, ruleset, mode=mode))
+        self.bus.publish(TableChanged(self.version, self.game_id, "won"))
+
     def elite_won(
         self, players: list[str], winner: int, mode: str, game: int | None = None
     ) -> None:
-        """A digital UNO Elite game (kept as `game`) is over: journal who won, then tally it
-        (Elite has no points, so it has no score sheet: the scoreboard counts each player's
-        wins)."""
+        """Until digital play calls `game_won`: an UNO Elite game is over."""
+        self.game_won(game, players, winner, "elite", mode=mode)
+
+    @property
+    def wins(self) -> dict[str, Any]:
+        """The tally of wins of the games without points (`scoreboard.wins`), read again from
+        the journal's results whenever they change (a game won, a game deleted)."""
         with self._lock:
-            self.journal.add_elite_result(players, winner, mode, game)
-            self.elite = elite_wins.tally(self.journal.elite_results())
-        self.bus.publish(TableChanged(self.version, self.game_id, "elite"))
+            version = self.journal.results_version
+            if self._wins is None or self._wins[0] != version:
+                self._wins = (version, wins.tally(self.journal.results()))
+            return self._wins[1]
+
+    @property
+    def elite(self) -> dict[str, Any]:
+        """Until digital play reads `wins`: its old name."""
+        return self.wins
 
     def _saved(self, write: Callable[[], int]) -> int:
         """`write` to the journal; a failure is kept for the pages to say (and raised: the
@@ -250,7 +275,7 @@ class TableSession:
                 game_id=self.game_id,
                 version=self.version,
                 pick_hidden=self.hidden_pick() is not None,
-                elite=self.elite,
+                wins=self.wins,
             )
             view["journal"] = self._journal_state()
             return view
@@ -271,7 +296,7 @@ class TableSession:
             key = (
                 self.version,
                 self.hidden_pick() is not None,
-                self.elite["games"],
+                self.journal.results_version,
                 self.unsaved,
                 self.unkept_pick,
                 len(self.journal.damaged),
@@ -284,7 +309,7 @@ class TableSession:
                     version=self.version,
                     pick_hidden=key[1],
                     recent=RECENT_HANDS,
-                    elite=self.elite,
+                    wins=self.wins,
                 )
                 view["journal"] = self._journal_state()
                 cached = (key, view, json.dumps(view, separators=(",", ":")))

@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from scoreboard import elite_wins
+from scoreboard import wins
 from scoreboard.session import PickRevealed, TableChanged, TableSession
 from tray.bus import Bus
 
@@ -47,9 +47,9 @@ def render(view: dict[str, Any]) -> Group:
         parts.append(Text("No game yet: start one on the entry page.", style="bold"))
     else:
         parts.append(_scores(view))
-    elite = view.get("elite")
-    if elite and elite["games"]:
-        parts.append(Text(elite_wins.says(elite), style="bold"))
+    tally = view.get("wins")
+    if tally and tally["games"]:
+        parts.append(Text(wins.says(tally), style="bold"))
     pick = _pick(view.get("pick"))
     if pick is not None:
         parts.append(pick)

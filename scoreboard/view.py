@@ -11,7 +11,7 @@ from typing import Any
 from engine import cards as C
 from engine import rulesets
 from engine import table as T
-from scoreboard import elite_wins
+from scoreboard import wins as tally_of_wins
 
 TEAMS = ("A", "B")
 
@@ -23,13 +23,13 @@ def build_view(
     version: int,
     pick_hidden: bool = False,
     recent: int | None = None,
-    elite: dict[str, Any] | None = None,
+    wins: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`pick_hidden`: the tray's lights are still spinning, so the latest pick is announced
     without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
     hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
-    every hand. `elite`: the tally of UNO Elite wins (`scoreboard.elite_wins`), which has no
-    score sheet of its own."""
+    every hand. `wins`: the tally of wins of the games without points (`scoreboard.wins`), which
+    have no score sheet."""
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -42,7 +42,7 @@ def build_view(
         "pick": _pick(table.last_pick, pick_hidden),
         "can_undo": bool(table.undo_stack),
         "hand_count": 0,
-        "elite": elite if elite is not None else elite_wins.tally(()),
+        "wins": wins if wins is not None else tally_of_wins.tally(()),
     }
     if recent is not None:
         view["chart"] = {"numbers": [], "totals": []}

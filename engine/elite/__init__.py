@@ -2,15 +2,21 @@
 
 The public API (docs/rulesets.md, docs/engine.md): the cards (`Icon`,
 `Power`, `EliteCard`, `parse_cards`), the UNO deck (`UnoCard`, `parse_deck`, `default_deck`),
-`EliteGame`, and `RuleError` for a refused action. Pure: files are read by the caller
-(`cli/elite_files.py`).
+`EliteGame` (one more `engine.protocol.GameState`), and `RuleError` for a refused action. Pure:
+files are read by the caller (`cli/elite_files.py`).
+
+Inside, dependencies flow one way: `game` (the protocol) on the rules (`setup`, `chance`,
+`flow`, `powers`, `legal`), the record's codec (`events`), the observer (`view`), the
+determinisation (`imagine`) and the bots' judgement (`hints`), all on `state` (the data) and
+the cards; `record`, `simulate` and the transitional `bots`/`search` sit above `game`.
 """
 
 from engine.elite.cards import EliteCard, EliteDataError, Icon, Power, box, parse_cards
 from engine.elite.dynasty import DeckRuleError, check_deck
-from engine.elite.game import CHANCE, TERMINAL, EliteGame
+from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard, default_deck, parse_deck
 from engine.errors import RuleError
+from engine.protocol import CHANCE, TERMINAL
 
 __all__ = [
     "CHANCE",

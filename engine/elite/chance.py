@@ -1,28 +1,32 @@
-"""Elite's chance events: orders of many cards, always supplied from outside the engine.
+"""Elite's chance events, always supplied from outside the engine.
 
 deal           the 112 UNO cards, top first
 elite_shuffle  the box's Elite Action Cards, top first (quick and draft play)
 player_decks   each seat's Player Deck, top first (draft and dynasty play)
 reshuffle      the Discard Pile but its top card, as the new Draw Pile, top first
+
+Each is an order of cards, given whole (`apply`, a record's event) or sampled (`sample`). A
+Player Deck is also one of few cards at a time: `outcomes` lists which of a seat's 8 cards
+goes next (the protocol's `chance_outcomes`), `place` takes one, and the last one placed
+applies the whole order, so the record holds the same one `player_decks` event either way.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.elite import actions as A
 from engine.elite import setup
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard
+from engine.elite.state import EliteState
 from engine.elite.uno import UnoCard
 from engine.errors import RuleError
 
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
 
-
-def pool(game: EliteGame) -> Any:
+def pool(game: EliteState) -> Any:
     kind = game.phase
     if kind == S.DEAL:
         return list(game.deck_cards)
@@ -37,17 +41,50 @@ def pool(game: EliteGame) -> Any:
     raise RuleError("chance", "Nothing is left to chance right now.")
 
 
-def sample(game: EliteGame, rng: random.Random) -> Any:
+def sample(game: EliteState, rng: random.Random) -> Any:
+    """A random order of the pending pool (Player Decks: the cards not yet placed)."""
     cards = pool(game)
     if game.phase == S.PLAYER_DECKS:
-        for deck in cards:
-            rng.shuffle(deck)
-    else:
-        rng.shuffle(cards)
+        out = []
+        for placed, rest in zip(game.placed, _unplaced(game, cards), strict=True):
+            rng.shuffle(rest)
+            out.append(placed + rest)
+        return out
+    rng.shuffle(cards)
     return cards
 
 
-def apply(game: EliteGame, order: Any) -> None:
+def _unplaced(game: EliteState, decks: list[list[EliteCard]]) -> list[list[EliteCard]]:
+    return [[c for c in d if c not in game.placed[s]] for s, d in enumerate(decks)]
+
+
+def outcomes(game: EliteState) -> list[tuple[int, float]]:
+    """Which card goes next into the first Player Deck not yet complete, equally likely (only
+    while Player Decks are ordered: every other chance event is an order of many cards)."""
+    if game.phase != S.PLAYER_DECKS:
+        return []
+    for rest in _unplaced(game, pool(game)):
+        if rest:
+            actions = sorted(A.ELITE + game.elite_index[c.id] for c in rest)
+            return [(a, 1 / len(actions)) for a in actions]
+    return []
+
+
+def place(game: EliteState, action: int) -> None:
+    """One listed outcome: the card goes next into its Player Deck; the last one placed
+    applies the whole order (`apply`). RuleError, changing nothing, for any other action."""
+    if action not in {a for a, _ in outcomes(game)}:
+        raise RuleError("chance", f"{action} is not an outcome of this chance event.")
+    card = game.elite_cards[action - A.ELITE]
+    decks = pool(game)
+    seat = next(s for s, d in enumerate(decks) if card in d)
+    game.placed[seat].append(card)
+    if all(len(p) == len(d) for p, d in zip(game.placed, decks, strict=True)):
+        order, game.placed = game.placed, [[] for _ in range(game.n)]
+        apply(game, order)
+
+
+def apply(game: EliteState, order: Any) -> None:
     """Check that `order` is an order of exactly the pending pool, then apply it."""
     want = pool(game)
     kind = game.phase
@@ -56,6 +93,7 @@ def apply(game: EliteGame, order: Any) -> None:
             raise RuleError("chance", f"one Player Deck per seat ({len(want)}) is needed")
         for seat, (got, wanted) in enumerate(zip(order, want, strict=True)):
             _same(list(got), wanted, f"seat {seat}'s Player Deck")
+        game.placed = [[] for _ in range(game.n)]
         setup.player_decks(game, [list(d) for d in order])
         _record(game, {"chance": kind, "decks": [[c.id for c in d] for d in order]})
         return
@@ -86,12 +124,12 @@ def _name(card: Any) -> str:
     return card.id if isinstance(card, EliteCard) else repr(card)
 
 
-def _record(game: EliteGame, event: dict[str, Any]) -> None:
+def _record(game: EliteState, event: dict[str, Any]) -> None:
     if game.recording:
         game.events.append(event)
 
 
-def order_of(game: EliteGame, event: Mapping[str, Any]) -> Any:
+def order_of(game: EliteState, event: Mapping[str, Any]) -> Any:
     """The order a chance event gives (names read back into cards)."""
     kind = event.get("chance")
     if kind != game.phase:
@@ -116,13 +154,13 @@ def _strings(value: Any) -> list[str]:
     return value
 
 
-def _uno(game: EliteGame, code: Any) -> UnoCard:
+def _uno(game: EliteState, code: Any) -> UnoCard:
     if not isinstance(code, str) or code not in game.kind_of:
         raise ValueError(f"no UNO card {code!r} in this deck")
     return game.kinds[game.kind_of[code]]
 
 
-def _elite(game: EliteGame, card_id: Any) -> EliteCard:
+def _elite(game: EliteState, card_id: Any) -> EliteCard:
     if not isinstance(card_id, str) or card_id not in game.elite_index:
         raise ValueError(f"no Elite Action Card {card_id!r} in this game")
     return game.elite_cards[game.elite_index[card_id]]

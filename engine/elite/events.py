@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.elite import actions as A
+from engine.elite import legal
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
+from engine.elite.state import EliteState
 from engine.errors import RuleError
-
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
 
 
 class EventError(ValueError):
@@ -29,7 +28,7 @@ _PLAIN = {
 _BY_SEAT = {A.CATCH_KIND: "catch", A.TARGET_KIND: "target"}
 
 
-def event_for(game: EliteGame, action: int, seat: int) -> dict[str, Any]:
+def event_for(game: EliteState, action: int, seat: int) -> dict[str, Any]:
     """The record event for `action` by `seat`, read before it is applied."""
     kind, arg = A.decode(action)
     ev: dict[str, Any] = {"seat": seat}
@@ -62,7 +61,7 @@ _ACT_ACTION = {
 _CHOOSING = frozenset({"discard", "recover", "keep", "activate", "substitute", "draft"})
 
 
-def action_for(game: EliteGame, event: Mapping[str, Any]) -> tuple[int, int]:
+def action_for(game: EliteState, event: Mapping[str, Any]) -> tuple[int, int]:
     """(seat, action) for a record event; EventError when it is malformed, RuleError when its
     act is not what the game waits for."""
     seat = event.get("seat")
@@ -84,14 +83,14 @@ def action_for(game: EliteGame, event: Mapping[str, Any]) -> tuple[int, int]:
         action = _card_action(game, event)
     else:
         raise EventError(f"unknown act {act!r}")
-    if game.current_player() >= 0 and action in game.legal_actions(seat):
+    if action in legal.seat_actions(game, seat):
         wanted = event_for(game, action, seat)["act"]
         if wanted != act:
             raise RuleError(game.steps[0].kind, f"The game waits for {wanted!r}, not {act!r}.")
     return seat, action
 
 
-def _card_action(game: EliteGame, event: Mapping[str, Any]) -> int:
+def _card_action(game: EliteState, event: Mapping[str, Any]) -> int:
     if "card" in event:
         code = event["card"]
         if not isinstance(code, str) or code not in game.kind_of:
@@ -127,7 +126,7 @@ _ELITE_WORDS = {
 _CARD_WORDS = {S.DISCARD: "discard {}", S.RECOVER: "take {} back", S.KEEP: "keep {}"}
 
 
-def describe(game: EliteGame, action: int, seat: int) -> str:
+def describe(game: EliteState, action: int, seat: int) -> str:
     """An action in words, as the seat choosing it reads it ("play Red 3 (Elite)")."""
     kind, arg = A.decode(action)
     step = game.steps[0] if game.steps else None
@@ -164,7 +163,7 @@ def _plain_words(kind: str, where: str) -> str:
     }[kind]
 
 
-def words_of(game: EliteGame, action: int, seat: int) -> str:
+def words_of(game: EliteState, action: int, seat: int) -> str:
     """The log line for an action, read before it is applied: public words (a drawn or
     searched card is not named, nor the card kept in a hand)."""
     if game.steps and game.steps[0].kind == S.KEEP:

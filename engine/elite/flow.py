@@ -4,22 +4,19 @@ engine applies by itself until a player (or chance) is needed again."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.elite import actions as A
 from engine.elite import legal, powers, setup
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon, Power
+from engine.elite.state import EliteState
 from engine.elite.uno import WILD_RECOVER, UnoCard
-
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
 
 RECOVER_ELITE = Power(Icon.RECOVER, on="elite")
 
 
 # ---------------------------------------------------------------- a player's action
-def apply(game: EliteGame, action: int, seat: int) -> None:
+def apply(game: EliteState, action: int, seat: int) -> None:
     kind, arg = A.decode(action)
     if kind == A.UNO_KIND:
         game.uno_state[seat] = "safe"
@@ -32,7 +29,7 @@ def apply(game: EliteGame, action: int, seat: int) -> None:
     ON_STEP[step.kind](game, step, kind, arg)
 
 
-def _turn(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _turn(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     if kind == A.PLAY_KIND:
         play(game, step.seat, game.kinds[arg])
     elif kind == A.DRAW_KIND:
@@ -46,14 +43,14 @@ def _turn(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
         game.steps[0] = S.Step(S.END_TURN, step.seat)
 
 
-def _drawn(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _drawn(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     if kind == A.PLAY_KIND:
         play(game, step.seat, game.kinds[arg])
     else:
         game.steps[0] = S.Step(S.END_TURN, step.seat)
 
 
-def begin_turn(game: EliteGame, seat: int) -> None:
+def begin_turn(game: EliteState, seat: int) -> None:
     """A play or a draw begins a turn: whoever forgot UNO before it is safe now."""
     game.stuck = 0
     for s in range(game.n):
@@ -61,7 +58,7 @@ def begin_turn(game: EliteGame, seat: int) -> None:
             game.uno_state[s] = "safe"
 
 
-def play(game: EliteGame, seat: int, card: UnoCard) -> None:
+def play(game: EliteState, seat: int, card: UnoCard) -> None:
     hand = game.hands[seat]
     hand.remove(card)
     game.discard.append(card)
@@ -85,7 +82,7 @@ def play(game: EliteGame, seat: int, card: UnoCard) -> None:
     game.steps[0:1] = new
 
 
-def draw(game: EliteGame, seat: int) -> None:
+def draw(game: EliteState, seat: int) -> None:
     """ "DRAW ONE CARD ... If your new card can be played, then you may play it now.\""""
     begin_turn(game, seat)
     card = game.draw.pop()
@@ -96,19 +93,19 @@ def draw(game: EliteGame, seat: int) -> None:
         game.steps[0] = S.Step(S.END_TURN, seat)
 
 
-def _colour(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _colour(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     game.colour = COLOURS[arg]
     game.steps.pop(0)
 
 
-def _done_one(game: EliteGame, step: S.Step) -> None:
+def _done_one(game: EliteState, step: S.Step) -> None:
     if step.count > 1:
         game.steps[0] = step.less()
     else:
         game.steps.pop(0)
 
 
-def _recover(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _recover(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     if kind == A.DONE_KIND:
         game.steps.pop(0)
         return
@@ -124,7 +121,7 @@ def _recover(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
     _done_one(game, step)
 
 
-def _activate(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _activate(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     game.steps.pop(0)
     if kind == A.DONE_KIND:  # "you may choose NOT to activate"
         return
@@ -138,12 +135,12 @@ def _activate(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
     game.steps[0:0] = [*todo, S.Step(S.RETIRE, step.seat, card=card)]
 
 
-def _target(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _target(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     assert step.power is not None
     game.steps[0:1] = powers.effect_steps(step.power, step.seat, arg, step.colour)
 
 
-def _discard(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _discard(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     """ "put one of the indicated cards in its Discard Pile. That card doesn't take effect"
     (an UNO card goes under the top card; an Elite card from the Lineup to the Elite
     discard pile)."""
@@ -158,7 +155,7 @@ def _discard(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
     _done_one(game, step)
 
 
-def _keep(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _keep(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     keep = game.kinds[arg]
     hand = game.hands[step.seat]
     rest = list(hand)
@@ -168,14 +165,14 @@ def _keep(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
     game.steps.pop(0)
 
 
-def _search(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _search(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     deck = game.player_decks[step.subject]
     if kind == A.BOTTOM_KIND:
         deck.append(deck.pop(0))
     game.steps.pop(0)
 
 
-def _substitute(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _substitute(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     """ "Exchange this Elite Action Card with an Elite Action Card in your Discard Pile with a
     different Elite Action Symbol": that card joins the Lineup (this one is discarded)."""
     card = game.elite_cards[arg]
@@ -184,11 +181,11 @@ def _substitute(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
     game.steps.pop(0)
 
 
-def _draft(game: EliteGame, step: S.Step, kind: str, arg: int) -> None:
+def _draft(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     setup.draft_pick(game, game.elite_cards[arg])
 
 
-ON_STEP: dict[str, Callable[[EliteGame, S.Step, str, int], None]] = {
+ON_STEP: dict[str, Callable[[EliteState, S.Step, str, int], None]] = {
     S.TURN: _turn,
     S.DRAWN: _drawn,
     S.COLOUR: _colour,
@@ -204,17 +201,17 @@ ON_STEP: dict[str, Callable[[EliteGame, S.Step, str, int], None]] = {
 
 
 # ---------------------------------------------------------------- what follows by itself
-def _retire(game: EliteGame, step: S.Step) -> None:
+def _retire(game: EliteState, step: S.Step) -> None:
     game.steps.pop(0)
     assert step.card is not None
     game.elite_discards[step.seat].append(step.card)
 
 
-def _power(game: EliteGame, step: S.Step) -> None:
+def _power(game: EliteState, step: S.Step) -> None:
     game.steps[0:1] = powers.expand(game, step)
 
 
-def _end_turn(game: EliteGame, step: S.Step) -> None:
+def _end_turn(game: EliteState, step: S.Step) -> None:
     for seat in range(game.n):
         setup.refill(game, seat)
     if game.again:  # "You get to immediately take another turn."
@@ -228,7 +225,7 @@ def _end_turn(game: EliteGame, step: S.Step) -> None:
     game.stats["turns"] += 1
 
 
-def next_seat(game: EliteGame, seat: int) -> int:
+def next_seat(game: EliteState, seat: int) -> int:
     """The next player in current order, passing over (and using up) each skipped turn."""
     s = seat
     while True:
@@ -239,7 +236,7 @@ def next_seat(game: EliteGame, seat: int) -> int:
         return s
 
 
-AUTO: dict[str, Callable[[EliteGame, S.Step], None]] = {
+AUTO: dict[str, Callable[[EliteState, S.Step], None]] = {
     S.POWER: _power,
     S.EFFECT: powers.apply_effect,
     S.RETIRE: _retire,
@@ -248,7 +245,7 @@ AUTO: dict[str, Callable[[EliteGame, S.Step], None]] = {
 SETUP_CHANCE = frozenset({S.DEAL, S.ELITE_SHUFFLE, S.PLAYER_DECKS})
 
 
-def run(game: EliteGame) -> None:
+def run(game: EliteState) -> None:
     """Apply every step that needs nobody, until a player or chance is needed."""
     while game.phase != S.OVER and game.phase not in SETUP_CHANCE:
         if not settle(game) or (not game.draw and len(game.discard) > 1):
@@ -267,7 +264,7 @@ def run(game: EliteGame) -> None:
     update_uno(game)
 
 
-def _emptied(game: EliteGame) -> bool:
+def _emptied(game: EliteState) -> bool:
     """`discard_last_card=discard`: a hand emptied by discarding wins at once (the card being
     activated still goes to its Elite discard pile)."""
     for seat, hand in enumerate(game.hands):
@@ -280,7 +277,7 @@ def _emptied(game: EliteGame) -> bool:
     return False
 
 
-def settle(game: EliteGame) -> bool:
+def settle(game: EliteState) -> bool:
     """Draw the cards owed, in order; False while the Draw Pile must be reshuffled first. With
     nothing left anywhere to draw, what is still owed is not drawn (`draw-empty`)."""
     while game.owed:
@@ -296,7 +293,7 @@ def settle(game: EliteGame) -> bool:
     return True
 
 
-def update_uno(game: EliteGame) -> None:
+def update_uno(game: EliteState) -> None:
     """ "The moment you only have 1 card in your hand, you must yell UNO.\""""
     for seat, hand in enumerate(game.hands):
         if len(hand) != 1:

@@ -1,11 +1,15 @@
-"""One game of UNO Elite (`EliteGame`): the state, who acts, what they may do, and the record.
+"""One game of UNO Elite (`EliteGame`): `engine.protocol.GameState` over the Elite rules.
 
-OpenSpiel's shape, as `engine.game.Game`: `current_player()` is a seat, CHANCE or TERMINAL;
-`legal_actions(seat)` lists small ints (engine/elite/actions.py); `apply_action` checks the
-action against them before anything changes, so a refused action (`RuleError`) leaves the game
-exactly as it was. Chance (the UNO deal, the Elite cards' shuffle, each Player Deck's order, a
-reshuffle) is an explicit event: `apply_chance(order)` or `sample_chance(rng)`. No I/O, no
-clock, no randomness of its own.
+OpenSpiel's shape, as every ruleset: `current_player()` is a seat, CHANCE or TERMINAL;
+`legal_actions()` lists the small ints (engine/elite/actions.py) the seat to act may take;
+UNO calls and catches, by any seat, are `interjections()`, applied with `apply_action(action,
+seat)`; `apply_action` checks the action before anything changes, so a refused action
+(`RuleError`, naming the rule broken) leaves the game exactly as it was. Chance (the UNO deal,
+the Elite cards' shuffle, each Player Deck's order, a reshuffle) is an order of cards, given
+whole (`apply_chance`, a record's event) or sampled (`sample_chance`); a Player Deck's next card
+is also one of few, listed by `chance_outcomes()` and taken through the same `apply_action`.
+What a seat may see (its hand, what it peeked at or searched) is its `observation` alone.
+No I/O, no clock, no randomness of its own.
 """
 
 from __future__ import annotations
@@ -15,12 +19,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.elite import chance, events, flow, legal, setup, view
-from engine.elite import steps as S
+from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
+from engine.elite.hints import ELITE_HINTS
+from engine.elite.state import EliteState
 from engine.elite.uno import UnoCard
 from engine.errors import RuleError
-from engine.protocol import CHANCE, TERMINAL
+from engine.protocol import CHANCE, TERMINAL, GameState
+from engine.record import as_text
 
 MODES = ("quick", "draft", "dynasty")
 HAND_SIZE = 7
@@ -28,16 +34,14 @@ DECK_SIZE = 8
 LINEUP = 3
 
 
-class EliteGame:
-    deck_cards: list[UnoCard]
-    """The UNO deck's make-up (the deck table)."""
-    kinds: list[UnoCard]
-    """Its distinct cards, by code: `PLAY + k` and `CARD + k` name `kinds[k]`."""
-    kind_of: dict[str, int]
-    elite_cards: list[EliteCard]
-    """Every Elite Action Card in the game: `ELITE + i` names `elite_cards[i]`."""
-    elite_index: dict[str, int]
-    dynasty_decks: list[list[EliteCard]]
+class EliteGame(EliteState):
+    """A game of UNO Elite: implements `engine.protocol.GameState`."""
+
+    features = frozenset({"lineups"})
+    """What the layers above may branch on: Lineups and Player Decks; no Tinker Bell, no
+    points (a game is one hand, won by the first empty hand)."""
+    hints = ELITE_HINTS
+    """How the bots and the search bot play UNO Elite (`engine.elite.hints`)."""
 
     def __init__(
         self,
@@ -47,76 +51,43 @@ class EliteGame:
         deck: Sequence[UnoCard] | None = None,
         record: bool = True,
     ) -> None:
-        self.players = list(players)
-        self.n = len(self.players)
-        if not 2 <= self.n <= 10:
-            raise ValueError(f"UNO Elite is for 2-10 players, not {self.n}")
-        self.given_options = dict(options or {})
-        self.options = setup.resolve_options(self.given_options)
-        self.mode: str = self.options["mode"]
+        if not 2 <= len(players) <= 10:
+            raise ValueError(f"UNO Elite is for 2-10 players, not {len(players)}")
+        given = dict(options or {})
+        super().__init__(list(players), given, setup.resolve_options(given))
         self.recording = record
-        self.events: list[dict[str, Any]] = []
-        self.log: list[str] = []
         setup.prepare(self, cards, deck)
-        self.phase = S.DEAL
-        self.hands: list[list[UnoCard]] = [[] for _ in range(self.n)]
-        self.draw: list[UnoCard] = []  # top at the end
-        self.discard: list[UnoCard] = []  # top at the end
-        self.colour = ""
-        self.direction = 1
-        self.to_move = 0
-        self.steps: list[S.Step] = []
-        self.owed: list[list[int]] = []  # [seat, cards] still to draw, in order
-        self.skips = [0] * self.n
-        self.again = False
-        self.player_decks: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top first
-        self.lineups: list[list[EliteCard]] = [[] for _ in range(self.n)]
-        self.elite_discards: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top last
-        self.peeks: list[list[tuple[int, int, tuple[UnoCard, ...]]]] = [[] for _ in range(self.n)]
-        """Per seat: (seat peeked at, turn number, the hand as it was seen)."""
-        self.uno_state: list[str | None] = [None] * self.n
-        self.winner: int | None = None
-        self.blocked = False
-        self.stuck = 0
-        self.draft = setup.Draft()
-        self.stats: dict[str, Any] = {"turns": 0, "elite_activations": 0, "icons": {}}
 
     # ------------------------------------------------------------------ who acts
-    def current_player(self) -> int:
-        if self.phase == S.OVER:
-            return TERMINAL
-        if self.phase in S.CHANCE_PHASES:
-            return CHANCE
-        return self.steps[0].seat
-
-    def is_terminal(self) -> bool:
-        return self.phase == S.OVER
-
-    def is_chance_node(self) -> bool:
-        return self.phase in S.CHANCE_PHASES
-
-    def chance_kind(self) -> str | None:
-        """What chance must supply: "deal", "elite_shuffle", "player_decks" or "reshuffle"."""
-        return self.phase if self.phase in S.CHANCE_PHASES else None
-
     def legal_actions(self, seat: int | None = None) -> list[int]:
-        """The actions `seat` may take now (default: the seat to act); out of turn, only UNO
-        and catch."""
-        if self.phase == S.OVER or self.phase in S.CHANCE_PHASES:
+        """The actions of the seat to act (UNO calls and catches are `interjections`).
+
+        `seat` (transitional, for digital/elite_link.py until digital play is one path): what
+        that seat may do now, its step's actions on its move and its calls."""
+        if seat is not None:
+            return legal.seat_actions(self, seat)
+        return legal.step_actions(self)
+
+    def interjections(self) -> list[tuple[int, int]]:
+        """(seat, action): UNO by a seat holding one card it has not called; a catch of such a
+        seat by any other ("before the next player begins their turn")."""
+        if self.current_player() < 0:  # chance, or the game is over
             return []
-        actor = self.steps[0].seat
-        who = actor if seat is None else seat
-        acts = legal.for_step(self, self.steps[0]) if who == actor else []
-        return acts + legal.interjections(self, who)
+        return [(s, a) for s in range(self.n) for a in legal.interjections(self, s)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every chance node here is an order of many cards: an explicit event (`chance_pool`,
-        `apply_chance`, `sample_chance`), never a short list of outcomes."""
-        return []
+        """(action, probability) where the chance event is one of few: which card goes next into
+        a Player Deck. The other chance events are orders of many cards (`sample_chance`)."""
+        return chance.outcomes(self)
 
     # ------------------------------------------------------------------ actions
     def apply_action(self, action: int, seat: int | None = None) -> None:
-        """Apply `action` by `seat` (default: the seat to act); RuleError changes nothing."""
+        """Apply `action` by `seat` (default: the seat to act), or a listed chance outcome;
+        RuleError changes nothing."""
+        if self.is_chance_node():
+            chance.place(self, action)
+            flow.run(self)
+            return
         actor = legal.check(self, action, seat)
         event = events.event_for(self, action, actor) if self.recording else None
         words = events.words_of(self, action, actor)
@@ -135,6 +106,7 @@ class EliteGame:
         self.apply_action(action, seat)
 
     def describe(self, action: int, seat: int | None = None) -> str:
+        """An action in words, as the seat choosing it reads it ("play Red 3 (Elite)")."""
         return events.describe(self, action, self.current_player() if seat is None else seat)
 
     # ------------------------------------------------------------------ chance
@@ -158,7 +130,7 @@ class EliteGame:
         twin.recording = record
         twin.events = list(self.events) if record else []
         twin.log = self.log[-view.LOG_LINES :]
-        for name in ("hands", "player_decks", "lineups", "elite_discards", "peeks"):
+        for name in ("hands", "player_decks", "placed", "lineups", "elite_discards", "peeks"):
             setattr(twin, name, [list(x) for x in getattr(self, name)])
         twin.draw, twin.discard, twin.steps = list(self.draw), list(self.discard), list(self.steps)
         twin.owed = [list(x) for x in self.owed]
@@ -167,24 +139,39 @@ class EliteGame:
         twin.stats = {**self.stats, "icons": dict(self.stats["icons"])}
         return twin
 
+    def determinise(self, seat: int, rng: random.Random) -> EliteGame:
+        """A copy in which every card `seat` cannot see is dealt again at random, consistent
+        with everything it can (`engine.elite.imagine`): what a search imagines."""
+        world = self.clone()
+        imagine.deal_unseen(world, self, seat, rng)
+        return world
+
     # ------------------------------------------------------------------ reading
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator): `engine.elite.view` decides."""
+        return view.observation(self, seat)
+
     def seat_view(self, seat: int) -> dict[str, Any]:
-        return view.seat_view(self, seat)
+        """Transitional name of `observation(seat)` (digital/elite_view.py's)."""
+        return view.observation(self, seat)
 
     def public_view(self) -> dict[str, Any]:
-        return view.seat_view(self, None)
-
-    @property
-    def top(self) -> UnoCard:
-        return self.discard[-1]
+        """Transitional name of `observation(None)` (digital/elite_view.py's)."""
+        return view.observation(self, None)
 
     def header(self) -> dict[str, Any]:
         return setup.header(self)
 
-    def is_playable(self, card: UnoCard) -> bool:
-        """ "it matches at least one attribute of the top card ...: its color, number or symbol"
-        (the Elite icon is not a symbol); a wild plays on anything."""
-        return card.colour is None or card.colour == self.colour or card.rank == self.top.rank
+    def record(self) -> str:
+        """The replayable game record (JSON Lines), when this game records."""
+        if not self.recording:
+            raise ValueError("this game was played without recording")
+        return as_text(self.header(), self.events)
 
 
 __all__ = ["CHANCE", "TERMINAL", "EliteGame", "RuleError"]
+
+
+def _implements_the_protocol(game: EliteGame) -> GameState:
+    """mypy checks here that `EliteGame` is a `GameState` (the protocol is structural)."""
+    return game

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.elite import actions as A
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
+from engine.elite.state import EliteState
 from engine.errors import RuleError
 
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
 
-
-def _kinds(game: EliteGame, cards: list) -> list[int]:
+def _kinds(game: EliteState, cards: list) -> list[int]:
     return sorted({game.kind_of[c.code] for c in cards})
 
 
-def _elites(game: EliteGame, cards: list) -> list[int]:
+def _elites(game: EliteState, cards: list) -> list[int]:
     return [A.ELITE + game.elite_index[c.id] for c in cards]
 
 
-def _turn(game: EliteGame, step: S.Step) -> list[int]:
+def _turn(game: EliteState, step: S.Step) -> list[int]:
     hand = game.hands[step.seat]
     acts = [A.PLAY + k for k in _kinds(game, [c for c in hand if game.is_playable(c)])]
     if can_draw(game):
@@ -32,17 +29,17 @@ def _turn(game: EliteGame, step: S.Step) -> list[int]:
     return acts
 
 
-def _drawn(game: EliteGame, step: S.Step) -> list[int]:
+def _drawn(game: EliteState, step: S.Step) -> list[int]:
     card = step.drawn
     assert card is not None
     return [A.PLAY + game.kind_of[card.code], A.PASS]
 
 
-def _colour(game: EliteGame, step: S.Step) -> list[int]:
+def _colour(game: EliteState, step: S.Step) -> list[int]:
     return [A.COLOUR + i for i in range(len(COLOURS))]
 
 
-def _recover(game: EliteGame, step: S.Step) -> list[int]:
+def _recover(game: EliteState, step: S.Step) -> list[int]:
     assert step.power is not None
     if step.power.on == "uno":
         acts = [A.CARD + k for k in _kinds(game, game.discard[:-1])]
@@ -51,13 +48,13 @@ def _recover(game: EliteGame, step: S.Step) -> list[int]:
     return [*acts, A.DONE] if acts and step.optional else acts
 
 
-def _activate(game: EliteGame, step: S.Step) -> list[int]:
+def _activate(game: EliteState, step: S.Step) -> list[int]:
     lineup = game.lineups[step.seat]
     eligible = [c for c in lineup if game.colour in c.colours]
     return [*_elites(game, eligible), A.DONE] if eligible else []
 
 
-def _target(game: EliteGame, step: S.Step) -> list[int]:
+def _target(game: EliteState, step: S.Step) -> list[int]:
     assert step.power is not None
     others = [s for s in range(game.n) if s != step.seat]
     if step.power.icon == Icon.SEARCH:
@@ -65,7 +62,7 @@ def _target(game: EliteGame, step: S.Step) -> list[int]:
     return [A.TARGET + s for s in others]
 
 
-def _discard(game: EliteGame, step: S.Step) -> list[int]:
+def _discard(game: EliteState, step: S.Step) -> list[int]:
     assert step.power is not None
     if step.power.on == "elite":
         return _elites(game, game.lineups[step.seat])
@@ -75,24 +72,24 @@ def _discard(game: EliteGame, step: S.Step) -> list[int]:
     return [A.CARD + k for k in _kinds(game, hand)]
 
 
-def _keep(game: EliteGame, step: S.Step) -> list[int]:
+def _keep(game: EliteState, step: S.Step) -> list[int]:
     return [A.CARD + k for k in _kinds(game, game.hands[step.seat])]
 
 
-def _search(game: EliteGame, step: S.Step) -> list[int]:
+def _search(game: EliteState, step: S.Step) -> list[int]:
     return [A.TOP, A.BOTTOM] if game.player_decks[step.subject] else []
 
 
-def _substitute(game: EliteGame, step: S.Step) -> list[int]:
+def _substitute(game: EliteState, step: S.Step) -> list[int]:
     pile = game.elite_discards[step.seat]
     return _elites(game, [c for c in pile if Icon.SUBSTITUTE not in c.icons()])
 
 
-def _draft(game: EliteGame, step: S.Step) -> list[int]:
+def _draft(game: EliteState, step: S.Step) -> list[int]:
     return _elites(game, game.draft.showing)
 
 
-FOR_STEP: dict[str, Callable[[EliteGame, S.Step], list[int]]] = {
+FOR_STEP: dict[str, Callable[[EliteState, S.Step], list[int]]] = {
     S.TURN: _turn,
     S.DRAWN: _drawn,
     S.COLOUR: _colour,
@@ -107,15 +104,15 @@ FOR_STEP: dict[str, Callable[[EliteGame, S.Step], list[int]]] = {
 }
 
 
-def for_step(game: EliteGame, step: S.Step) -> list[int]:
+def for_step(game: EliteState, step: S.Step) -> list[int]:
     return FOR_STEP[step.kind](game, step)
 
 
-def can_draw(game: EliteGame) -> bool:
+def can_draw(game: EliteState) -> bool:
     return bool(game.draw) or len(game.discard) > 1
 
 
-def interjections(game: EliteGame, seat: int) -> list[int]:
+def interjections(game: EliteState, seat: int) -> list[int]:
     """UNO by a seat holding one card it has not called; a catch of any other such seat
     ("before the next player begins their turn")."""
     if not 0 <= seat < game.n:
@@ -125,7 +122,22 @@ def interjections(game: EliteGame, seat: int) -> list[int]:
     return acts
 
 
-def check(game: EliteGame, action: int, seat: int | None) -> int:
+def step_actions(game: EliteState) -> list[int]:
+    """The actions of the seat to act on the step waiting for it (no out-of-turn call)."""
+    if game.phase == S.OVER or game.phase in S.CHANCE_PHASES:
+        return []
+    return for_step(game, game.steps[0])
+
+
+def seat_actions(game: EliteState, seat: int) -> list[int]:
+    """What `seat` may do now: on its step, the step's actions; and its out-of-turn calls."""
+    if game.phase == S.OVER or game.phase in S.CHANCE_PHASES:
+        return []
+    acts = for_step(game, game.steps[0]) if seat == game.steps[0].seat else []
+    return acts + interjections(game, seat)
+
+
+def check(game: EliteState, action: int, seat: int | None) -> int:
     """The acting seat, once `action` is known to be legal for it; RuleError otherwise."""
     if game.phase == S.OVER:
         raise RuleError("game-over", "The game is over.")
@@ -135,15 +147,29 @@ def check(game: EliteGame, action: int, seat: int | None) -> int:
     who = actor if seat is None else seat
     if not isinstance(who, int) or not 0 <= who < game.n:
         raise RuleError("seat", f"There is no seat {who!r}.")
-    if action in game.legal_actions(who):
+    if action in seat_actions(game, who):
         return who
     raise RuleError(*refusal(game, action, who))
 
 
-def refusal(game: EliteGame, action: int, seat: int) -> tuple[str, str]:
-    """The rule key and a sentence for a refused action."""
+NOT_IN_HAND = (
+    "not-in-hand",
+    "You can only play or choose an UNO card from your own hand.",
+)
+NOT_IN_LINEUP = (
+    "not-in-lineup",
+    "You activate (or discard) only an Elite Action Card of your own Lineup, the 3 cards "
+    "flipped over from your Player Deck: not one still in your Player Deck, nor one in another "
+    "player's Lineup.",
+)
+_FROM_HAND = frozenset({S.TURN, S.DISCARD, S.KEEP})
+_FROM_LINEUP = frozenset({S.ACTIVATE, S.DISCARD})
+
+
+def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
+    """The rule key and a sentence for a refused action: the rule actually broken."""
     try:
-        kind, _ = A.decode(action)
+        kind, arg = A.decode(action)
     except ValueError:
         return "action", f"There is no action {action}."
     step = game.steps[0]
@@ -156,14 +182,28 @@ def refusal(game: EliteGame, action: int, seat: int) -> tuple[str, str]:
         )
     if seat != step.seat:
         return "turn", f"It is {game.players[step.seat]}'s move, not {game.players[seat]}'s."
+    if kind in (A.PLAY_KIND, A.CARD_KIND) and step.kind in _FROM_HAND:
+        return _from_hand(game, step, kind, arg)
+    if kind == A.ELITE_KIND and step.kind in _FROM_LINEUP:
+        lineup = game.lineups[step.seat]
+        if arg >= len(game.elite_cards) or game.elite_cards[arg] not in lineup:
+            return NOT_IN_LINEUP
+        if step.kind == S.ACTIVATE:
+            return "activate-colour", (
+                "You may ONLY activate an Elite Action Card if it matches the color of the UNO "
+                "Card you played."
+            )
+    return step.kind, f"That is not a choice the game is waiting for ({step.kind})."
+
+
+def _from_hand(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    """A card named by kind: not held at all, or held but not what the rule allows."""
+    codes = {c.code for c in game.hands[step.seat]}
+    if arg >= len(game.kinds) or game.kinds[arg].code not in codes:
+        return NOT_IN_HAND
     if kind == A.PLAY_KIND and step.kind == S.TURN:
         return "match", (
             "You can only play a card if it matches at least one attribute of the top card on "
             "the Discard Pile: its color, number or symbol (Elite Icons do not count)."
-        )
-    if kind == A.ELITE_KIND and step.kind == S.ACTIVATE:
-        return "activate-colour", (
-            "You may ONLY activate an Elite Action Card if it matches the color of the UNO "
-            "Card you played."
         )
     return step.kind, f"That is not a choice the game is waiting for ({step.kind})."

@@ -9,23 +9,20 @@ Everyone: "every other player must do the action", in order of play from the nex
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.elite import steps as S
 from engine.elite.cards import Icon, Power
-
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
+from engine.elite.state import EliteState
 
 ON_NEXT = frozenset({Icon.SKIP, Icon.DRAW, Icon.DISCARD})
 CHOSEN = frozenset({Icon.PEEK, Icon.SWAP_HANDS, Icon.SEARCH})
 
 
-def others_in_order(game: EliteGame, seat: int) -> list[int]:
+def others_in_order(game: EliteState, seat: int) -> list[int]:
     return [(seat + game.direction * k) % game.n for k in range(1, game.n)]
 
 
-def expand(game: EliteGame, step: S.Step) -> list[S.Step]:
+def expand(game: EliteState, step: S.Step) -> list[S.Step]:
     """The steps of one power (read when it comes up: a Reverse before a Skip turns it)."""
     power, actor = step.power, step.seat
     assert power is not None
@@ -55,37 +52,37 @@ def effect_steps(power: Power, actor: int, subject: int, colour: str | None) -> 
     return [S.Step(S.EFFECT, actor, power=power, subject=subject, colour=colour)]
 
 
-def _skip(game: EliteGame, step: S.Step) -> None:
+def _skip(game: EliteState, step: S.Step) -> None:
     game.skips[step.subject] += 1
 
 
-def _reverse(game: EliteGame, step: S.Step) -> None:
+def _reverse(game: EliteState, step: S.Step) -> None:
     if game.n == 2 and game.options["two_player_reverse"] == "skip":
         game.skips[1 - step.seat] += 1
     else:
         game.direction = -game.direction
 
 
-def _draw(game: EliteGame, step: S.Step) -> None:
+def _draw(game: EliteState, step: S.Step) -> None:
     assert step.power is not None
     game.owed.append([step.subject, step.power.count])
 
 
-def _peek(game: EliteGame, step: S.Step) -> None:
+def _peek(game: EliteState, step: S.Step) -> None:
     seen = tuple(game.hands[step.subject])
     game.peeks[step.seat].append((step.subject, game.stats["turns"], seen))
 
 
-def _play_again(game: EliteGame, step: S.Step) -> None:
+def _play_again(game: EliteState, step: S.Step) -> None:
     game.again = True
 
 
-def _swap(game: EliteGame, step: S.Step) -> None:
+def _swap(game: EliteState, step: S.Step) -> None:
     a, b = step.seat, step.subject
     game.hands[a], game.hands[b] = game.hands[b], game.hands[a]
 
 
-def _refresh(game: EliteGame, step: S.Step) -> None:
+def _refresh(game: EliteState, step: S.Step) -> None:
     """ "Discard your hand to the bottom of the Discard Pile and then draw cards from the Draw
     Pile equal to the number you discarded.\""""
     hand = game.hands[step.subject]
@@ -94,7 +91,7 @@ def _refresh(game: EliteGame, step: S.Step) -> None:
     game.owed.append([step.subject, len(hand)])
 
 
-def _discard_colour(game: EliteGame, step: S.Step) -> None:
+def _discard_colour(game: EliteState, step: S.Step) -> None:
     """ "Discard all cards from your hand that match this Elite Action Card's color" (a dual or
     wild card's colour is the one it was activated with). They go under the top card."""
     hand = game.hands[step.subject]
@@ -109,11 +106,11 @@ def _discard_colour(game: EliteGame, step: S.Step) -> None:
     under_top(game, matching)
 
 
-def under_top(game: EliteGame, cards: list) -> None:
+def under_top(game: EliteState, cards: list) -> None:
     game.discard[len(game.discard) - 1 : len(game.discard) - 1] = cards
 
 
-EFFECTS: dict[Icon, Callable[[EliteGame, S.Step], None]] = {
+EFFECTS: dict[Icon, Callable[[EliteState, S.Step], None]] = {
     Icon.SKIP: _skip,
     Icon.REVERSE: _reverse,
     Icon.DRAW: _draw,
@@ -125,7 +122,7 @@ EFFECTS: dict[Icon, Callable[[EliteGame, S.Step], None]] = {
 }
 
 
-def apply_effect(game: EliteGame, step: S.Step) -> None:
+def apply_effect(game: EliteState, step: S.Step) -> None:
     game.steps.pop(0)
     assert step.power is not None
     EFFECTS[step.power.icon](game, step)

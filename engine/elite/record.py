@@ -15,7 +15,7 @@ from engine.elite.events import EventError
 from engine.elite.game import EliteGame
 from engine.elite.uno import card_of_code
 from engine.errors import RuleError
-from engine.record import RecordError, as_text, players_and_options, replay_with
+from engine.record import RecordError, players_and_options, replay_with
 
 
 def _rows(value: Any, what: str) -> str:
@@ -55,9 +55,7 @@ def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[Elite
 
 
 def dumps(game: EliteGame) -> str:
-    if not game.recording:
-        raise ValueError("this game was played without recording")
-    return as_text(game.header(), game.events)
+    return game.record()
 
 
 def summary(game: EliteGame) -> dict[str, Any]:

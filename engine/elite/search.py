@@ -1,44 +1,15 @@
-"""The Elite search bot: determinised rollouts, using only what its seat may see.
-
-At a decision with a real choice the bot imagines the cards it cannot see ("determinisation"):
-the other hands and the Draw Pile are dealt at random from the UNO cards not in its hand and
-not on the Discard Pile, each hand keeping its size; the face-down Player Decks are dealt again
-from the Elite cards it cannot tell apart, each deck keeping its size (in draft mode every
-deck's make-up is public, as the picks were made in the open, so only their order is imagined;
-in quick mode nobody knows which cards went where; in dynasty a player knows their own deck).
-In each imagined world it tries every candidate action and plays a few actions on with greedy
-bots on every seat, the same luck for every candidate, then scores where it got to: 1 for a win,
-0 for a loss, else by how many cards it holds beside the player holding fewest. It takes the
-action with the best average.
-
-What a Peek or a Search showed is not used: the bot reasons from the table alone.
-The budget is rollouts per move (deterministic for a seed), optionally capped by seconds on a
-`clock` the caller passes (the engine reads no clock).
-"""
+"""Transitional: the UNO Elite search bot as digital/elite_link.py calls it, now the one search
+bot of every ruleset (`engine.search.SearchBot`, playing by `engine.elite.hints`). Remove once
+digital play no longer imports it."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TypeVar
 
-from engine.elite import actions as A
-from engine.elite.bots import greedy_bot, interject
-from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
-from engine.elite.uno import UnoCard
-
-Card = TypeVar("Card", UnoCard, EliteCard)
-
-DEFAULT_ROLLOUTS = 200
-"""Rollouts a move, shared by the candidates (about 0.1 s a move on the development machine)."""
-MOVE_SECONDS = 0.2
-"""With a clock, a move also stops after this long (digital play answers within 300 ms)."""
-ROLLOUT_ACTIONS = 8
-"""A rollout looks this many actions ahead, then counts cards (see `playout`): a game of Elite
-turns on luck, and longer rollouts (20, 40, to the end) measured weaker against greedy, their
-noise drowning the difference between moves."""
-"""A rollout stops after this many actions and is scored by the cards held."""
+from engine.elite.hints import DEFAULT_ROLLOUTS, MOVE_SECONDS, ROLLOUT_ACTIONS, greedy_bot
+from engine.search import SearchBot
 
 
 def search_bot(
@@ -49,78 +20,17 @@ def search_bot(
     clock: Callable[[], float] | None = None,
     seconds: float = MOVE_SECONDS,
 ) -> int:
-    """The action with the best average over `rollouts` imagined games (at least one each)."""
-    legal = game.legal_actions(seat)
-    if len(legal) < 2 or any(A.is_call(a) for a in legal):  # as greedy: always call and catch
+    """`SearchBot.act` for the seat to act; out of turn, or with a call to make, the greedy
+    bot's answer (the search bot calls and catches as it does)."""
+    if seat != game.current_player() or any(s == seat for s, _ in game.interjections()):
         return greedy_bot(game, seat, rng)
-    deadline = None if clock is None else clock() + seconds
-    totals = [0.0] * len(legal)
-    tries = 0
-    while tries * len(legal) < rollouts or tries == 0:
-        world = imagine(game, seat, rng)
-        luck = rng.random()
-        for i, action in enumerate(legal):
-            trial = world.clone()
-            trial.apply_action(action, seat)
-            totals[i] += playout(trial, seat, random.Random(luck))
-        tries += 1
-        if deadline is not None and clock is not None and clock() >= deadline:
-            break
-    best = max(range(len(legal)), key=lambda i: totals[i])
-    return legal[best]
+    bot = SearchBot(rng, rollouts=rollouts, seconds=seconds if clock else None, clock=clock)
+    return bot.act(game)
 
 
 def imagine(game: EliteGame, seat: int, rng: random.Random) -> EliteGame:
-    """A copy of `game` whose hidden cards are dealt again at random, every public count kept."""
-    world = game.clone()
-    unseen = list(game.deck_cards)
-    for card in [*game.hands[seat], *game.discard]:
-        unseen.remove(card)
-    rng.shuffle(unseen)
-    _deal_back(world.hands, unseen, [s for s in range(game.n) if s != seat])
-    world.draw = unseen
-    rng.shuffle(world.draft.pile)  # the cards still to be turned up in a draft
-    if world.mode == "draft":  # every deck's make-up is public: only its order is hidden
-        for deck in world.player_decks:
-            rng.shuffle(deck)
-        return world
-    known = world.mode == "dynasty"  # a player built their own deck
-    face_down = [s for s in range(game.n) if not (known and s == seat)]
-    shown = {c.id for s in range(game.n) for c in [*game.lineups[s], *game.elite_discards[s]]}
-    if known:
-        shown.update(c.id for c in game.player_decks[seat])
-        rng.shuffle(world.player_decks[seat])
-    elite: list[EliteCard] = [c for c in game.elite_cards if c.id not in shown]
-    rng.shuffle(elite)
-    _deal_back(world.player_decks, elite, face_down)
-    return world
+    """A copy of `game` whose hidden cards are dealt again at random (`determinise`)."""
+    return game.determinise(seat, rng)
 
 
-def _deal_back(piles: list[list[Card]], cards: list[Card], seats: list[int]) -> None:
-    """Refill each seat's pile with as many cards as it had, taken from the end of `cards`."""
-    for s in seats:
-        size = len(piles[s])
-        piles[s][:] = [cards.pop() for _ in range(size)]
-
-
-def playout(game: EliteGame, seat: int, rng: random.Random) -> float:
-    """Greedy bots on every seat for ROLLOUT_ACTIONS (or to the end): how good for `seat`."""
-    for _ in range(ROLLOUT_ACTIONS):
-        if game.is_terminal():
-            return 1.0 if game.winner == seat else 0.0
-        if game.is_chance_node():
-            game.sample_chance(rng)
-            continue
-        for who in range(game.n):
-            if game.uno_state[who] == "due":
-                call = interject(game, who, rng, True)
-                if call is not None:
-                    game.apply_action(call, who)
-        actor = game.current_player()
-        if actor >= 0:
-            game.apply_action(greedy_bot(game, actor, rng), actor)
-    if game.is_terminal():
-        return 1.0 if game.winner == seat else 0.0
-    mine = len(game.hands[seat])
-    fewest = min(len(h) for s, h in enumerate(game.hands) if s != seat)
-    return 0.5 + 0.5 * (fewest - mine) / (fewest + mine)
+__all__ = ["DEFAULT_ROLLOUTS", "MOVE_SECONDS", "ROLLOUT_ACTIONS", "imagine", "search_bot"]

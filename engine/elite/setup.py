@@ -9,16 +9,14 @@ the top 3 cards of their Player Deck ... to form their Lineup."
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from engine.elite import dynasty
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard, box, card_row, format_cards
+from engine.elite.state import EliteState
 from engine.elite.uno import ACTIONS, UnoCard, default_deck
-
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
 
 OPTIONS: dict[str, tuple[Any, ...]] = {
     "mode": ("quick", "draft", "dynasty"),
@@ -44,30 +42,8 @@ def resolve_options(given: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
-@dataclass
-class Draft:
-    """The draft's table: the pile (top first), the cards showing, who picks in which order."""
-
-    pile: list[EliteCard] = field(default_factory=list)
-    showing: list[EliteCard] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)
-    turn: int = 0
-    round: int = 0
-    picked: list[list[EliteCard]] = field(default_factory=list)
-
-    def copy(self) -> Draft:
-        """Its own lists, the same (immutable) cards: what a search's clone needs."""
-        return replace(
-            self,
-            pile=list(self.pile),
-            showing=list(self.showing),
-            order=list(self.order),
-            picked=[list(p) for p in self.picked],
-        )
-
-
 def prepare(
-    game: EliteGame, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None
+    game: EliteState, cards: Sequence[EliteCard] | None, deck: Sequence[UnoCard] | None
 ) -> None:
     """The game's cards: the UNO deck, the Elite cards in play and their indices."""
     game.deck_cards = list(deck) if deck is not None else default_deck()
@@ -93,7 +69,7 @@ def prepare(
     game.elite_index = {c.id: i for i, c in enumerate(game.elite_cards)}
 
 
-def _dynasty_cards(game: EliteGame) -> list[EliteCard]:
+def _dynasty_cards(game: EliteState) -> list[EliteCard]:
     decks = game.given_options.get("decks")
     if not isinstance(decks, list | tuple) or len(decks) != game.n:
         raise ValueError(f"dynasty play needs one Player Deck per player ({game.n})")
@@ -107,7 +83,7 @@ def _dynasty_cards(game: EliteGame) -> list[EliteCard]:
     return out
 
 
-def deal(game: EliteGame, order: list[UnoCard]) -> None:
+def deal(game: EliteState, order: list[UnoCard]) -> None:
     """7 cards each, one at a time from seat 0; the next card turned up (an UNO Action Card
     turned up goes under the draw pile and the next is turned up)."""
     n = game.n
@@ -126,7 +102,7 @@ def deal(game: EliteGame, order: list[UnoCard]) -> None:
     game.phase = S.PLAYER_DECKS if game.mode == "dynasty" else S.ELITE_SHUFFLE
 
 
-def elite_shuffle(game: EliteGame, order: list[EliteCard]) -> None:
+def elite_shuffle(game: EliteState, order: list[EliteCard]) -> None:
     """Quick play: 8 cards dealt to each, one at a time from seat 0 (each Player Deck in the
     order dealt, top first). Draft: the shuffled pile, and the first cards turned up."""
     if game.mode == "quick":
@@ -140,7 +116,7 @@ def elite_shuffle(game: EliteGame, order: list[EliteCard]) -> None:
     _turn_up(game)
 
 
-def _turn_up(game: EliteGame) -> None:
+def _turn_up(game: EliteState) -> None:
     d = game.draft
     take = min(game.n + 2, len(d.pile))
     d.showing, d.pile, d.turn = d.pile[:take], d.pile[take:], 0
@@ -148,7 +124,7 @@ def _turn_up(game: EliteGame) -> None:
     game.phase = S.DRAFT
 
 
-def draft_pick(game: EliteGame, card: EliteCard) -> None:
+def draft_pick(game: EliteState, card: EliteCard) -> None:
     """A pick; after a round, "Return the undrafted cards to the bottom of the pile then flip
     over the same amount ... the player that chose last chooses first and the drafting goes
     in reverse order.\""""
@@ -169,12 +145,12 @@ def draft_pick(game: EliteGame, card: EliteCard) -> None:
     _turn_up(game)
 
 
-def player_decks(game: EliteGame, decks: list[list[EliteCard]]) -> None:
+def player_decks(game: EliteState, decks: list[list[EliteCard]]) -> None:
     game.player_decks = [list(d) for d in decks]
     start_play(game)
 
 
-def start_play(game: EliteGame) -> None:
+def start_play(game: EliteState) -> None:
     for seat in range(game.n):
         refill(game, seat)
     game.to_move = 0
@@ -183,7 +159,7 @@ def start_play(game: EliteGame) -> None:
     game.log.append("Each player turns up a Lineup of 3; seat 0 plays first.")
 
 
-def refill(game: EliteGame, seat: int) -> None:
+def refill(game: EliteState, seat: int) -> None:
     """ "draw 1 card from the top of your Player Deck and add it to your Lineup, bringing it
     back up to 3" (never reshuffled: an empty Player Deck leaves the Lineup short)."""
     lineup, deck = game.lineups[seat], game.player_decks[seat]
@@ -191,7 +167,7 @@ def refill(game: EliteGame, seat: int) -> None:
         lineup.append(deck.pop(0))
 
 
-def header(game: EliteGame) -> dict[str, Any]:
+def header(game: EliteState) -> dict[str, Any]:
     out: dict[str, Any] = {
         "format": "tinker-tray-record/1",
         "ruleset": "elite",

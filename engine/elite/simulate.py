@@ -10,7 +10,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.elite.bots import BOTS, interject
+from engine.bots import BOTS, Bot, make
+from engine.elite import actions as A
 from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
@@ -21,37 +22,38 @@ MAX_ACTIONS = 20_000
 
 
 def bot_names(names: Sequence[str], players: int) -> list[str]:
-    """The bots dealt round the table (the same rule as the other rulesets)."""
+    """The bots dealt round the table (the same rule and names as the other rulesets: `random`,
+    `greedy`, `search` with an optional budget, `search:300`)."""
     unknown = [n for n in names if n.split(":")[0] not in BOTS]
     if unknown or not names:
         raise ValueError(f"Elite bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
-    return [names[s % len(names)].split(":")[0] for s in range(players)]
+    return [names[s % len(names)] for s in range(players)]
 
 
-def play_game(game: EliteGame, bots: Sequence[str], rng: random.Random) -> int:
-    """Play to the end; returns the number of actions taken."""
-    greedy = [b != "random" for b in bots]  # greedy and search call and catch every time
+def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) -> int:
+    """Play to the end (bots by name are made with `rng`); returns the number of actions."""
+    seats = [make([b], 1, rng)[0] if isinstance(b, str) else b for b in bots]
     actions = 0
     while not game.is_terminal() and actions < MAX_ACTIONS:
         if game.is_chance_node():
             game.sample_chance(rng)
             continue
-        _interjections(game, greedy, rng)
+        _interjections(game, seats)
         seat = game.current_player()
         if seat < 0:
             continue
-        game.apply_action(BOTS[bots[seat]](game, seat, rng), seat)
+        game.apply_action(seats[seat].act(game), seat)
         actions += 1
     return actions
 
 
-def _interjections(game: EliteGame, greedy: list[bool], rng: random.Random) -> None:
+def _interjections(game: EliteGame, bots: Sequence[Bot]) -> None:
     """A seat holding one card may call UNO before anyone catches it, then the others may."""
-    due = [s for s in range(game.n) if game.uno_state[s] == "due"]
+    due = [s for s, action in game.interjections() if action == A.UNO]
     for seat in due:
-        order = [seat] + [s for s in range(game.n) if s != seat]
-        for who in order:
-            action = interject(game, who, rng, greedy[who])
+        for who in [seat] + [s for s in range(game.n) if s != seat]:
+            options = [a for s, a in game.interjections() if s == who]
+            action = bots[who].interject(game, who, options) if options else None
             if action is not None:
                 game.apply_action(action, who)
                 break
@@ -71,13 +73,14 @@ def simulate(
     on_progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
-    names = bot_names(list(bots), players)
+    specs = bot_names(list(bots), players)
+    names = [spec.split(":")[0] for spec in specs]
     stats = new_stats(players, names)
     stats.update(ruleset="elite", engine="python", elite_activations=0, elite_icons={})
     seats = [f"{names[s]}-{s}" for s in range(players)]
     for i in range(games):
         game = EliteGame(seats, options, cards=cards, deck=deck, record=record)
-        actions = play_game(game, names, rng)
+        actions = play_game(game, specs, rng)
         _count(stats, game, names, actions)
         if on_game is not None:
             on_game(game)

@@ -7,14 +7,13 @@ and hand sizes, UNO calls, the draft table. Private: a seat's own hand; a hand i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.elite import actions as A
+from engine.elite import events, legal
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard
-
-if TYPE_CHECKING:
-    from engine.elite.game import EliteGame
+from engine.elite.state import EliteState
 
 LOG_LINES = 12
 PROMPTS = {
@@ -36,7 +35,7 @@ def _elite(cards: list[EliteCard]) -> list[dict[str, Any]]:
     return [c.as_dict() for c in cards]
 
 
-def _seat(game: EliteGame, s: int) -> dict[str, Any]:
+def _seat(game: EliteState, s: int) -> dict[str, Any]:
     return {
         "name": game.players[s],
         "hand_count": len(game.hands[s]),
@@ -47,7 +46,7 @@ def _seat(game: EliteGame, s: int) -> dict[str, Any]:
     }
 
 
-def prompt(game: EliteGame) -> str:
+def prompt(game: EliteState) -> str:
     if game.phase == S.OVER:
         return "the game is over"
     if game.phase in S.CHANCE_PHASES:
@@ -57,7 +56,10 @@ def prompt(game: EliteGame) -> str:
     return PROMPTS[step.kind].format(power=power)
 
 
-def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
+def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
+    """Everything public, and with `seat` what that seat alone may see: its hand, the hands it
+    peeked at, the card it is searching, and what it may do (`legal`: every action of the seat
+    now, calls included, with its words; `moves` and `calls` as every ruleset gives them)."""
     acting = game.current_player()
     out: dict[str, Any] = {
         "ruleset": "elite",
@@ -74,6 +76,9 @@ def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
         "seats": [_seat(game, s) for s in range(game.n)],
         "winner": game.winner,
         "log": game.log[-LOG_LINES:],
+        "hand": [],
+        "moves": [],
+        "calls": [],
     }
     if game.mode == "draft" and game.draft.picked:
         out["draft"] = {
@@ -93,15 +98,23 @@ def seat_view(game: EliteGame, seat: int | None) -> dict[str, Any]:
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
-    out["legal"] = [_move(game, a, seat) for a in game.legal_actions(seat)]
+    out["legal"] = [_move(game, a, seat) for a in legal.seat_actions(game, seat)]
+    mine = legal.step_actions(game) if acting == seat else []
+    out["moves"] = [{"a": a, "text": events.describe(game, a, seat)} for a in mine]
+    calls = legal.interjections(game, seat) if acting >= 0 else []
+    out["calls"] = [{"a": a, "text": events.describe(game, a, seat)} for a in calls]
     return out
 
 
-def _move(game: EliteGame, action: int, seat: int) -> dict[str, Any]:
+def _move(game: EliteState, action: int, seat: int) -> dict[str, Any]:
     """A legal action as a display needs it: its number, its kind (`actions.decode`), its words,
     and the card it names: an UNO card's code (`card`), or the Elite card itself (`elite`)."""
     kind, arg = A.decode(action)
-    move: dict[str, Any] = {"action": action, "kind": kind, "words": game.describe(action, seat)}
+    move: dict[str, Any] = {
+        "action": action,
+        "kind": kind,
+        "words": events.describe(game, action, seat),
+    }
     if kind in (A.PLAY_KIND, A.CARD_KIND):
         move["card"] = game.kinds[arg].code
     elif kind == A.ELITE_KIND:

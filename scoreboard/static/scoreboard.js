@@ -27,7 +27,7 @@
     document.body.dataset.version = v.version;
     renderScores(v);
     renderPick(v);
-    renderElite(v.elite);
+    renderWins(v.wins);
     renderPairing(v.pairing || { open: false, paired: false });
     const won = bannerText(v);
     const banner = $("banner");
@@ -44,17 +44,17 @@
   };
 
   // The banner belongs to its game: gone with a new table game, and once a later game (UNO
-  // Elite, which has no score sheet here) has finished since this browser first saw the win.
+  // Elite, which has no score sheet) has finished since this browser first saw the win.
   // The winner's row keeps its WINNER tag for as long as that game's totals are shown.
   function bannerText(v) {
     if (!v.winner) return null;
-    const elite = v.elite ? v.elite.games : 0;
+    const won = v.wins ? v.wins.games : 0;
     let seen = kept.get("tinker.banner");
     if (!seen || seen.game !== v.game) {
-      seen = { game: v.game, elite };
+      seen = { game: v.game, won };
       kept.set("tinker.banner", seen);
     }
-    return elite > seen.elite ? null : v.winner.text;
+    return won > (seen.won ?? seen.elite ?? 0) ? null : v.winner.text;
   }
 
   // Saying the pick aloud (off unless this browser's toggle is on): the browser's own speech,
@@ -186,12 +186,12 @@
     $("paired").classList.toggle("hidden", !pairing.paired);
   }
 
-  // UNO Elite (digital play) has no points: a tally of the games each player won.
-  function renderElite(elite) {
-    const games = elite ? elite.games : 0;
+  // The games without points (UNO Elite) have no score sheet: a tally of the games each won.
+  function renderWins(tally) {
+    const games = tally ? tally.games : 0;
     $("elitebox").classList.toggle("hidden", !games);
     if (!games) return;
-    $("elitewins").replaceChildren(...elite.players.map((p) => el("li", { "data-name": p.name },
+    $("elitewins").replaceChildren(...tally.players.map((p) => el("li", { "data-name": p.name },
       el("b", { text: p.name }), ` ${p.wins} win${p.wins === 1 ? "" : "s"} of ${p.played}`)));
   }
 

@@ -152,8 +152,7 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     j.close()
     db = sqlite3.connect(path)  # make it a version-1 journal, as the first release wrote
     db.executescript(
-        "DROP TABLE elite_results; DROP TABLE elite_moves; DROP TABLE elite_games; "
-        "DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;"
+        "DROP TABLE results; DROP TABLE moves; DROP TABLE records; PRAGMA user_version=1;"
     )
     db.close()
     j = Journal(path)
@@ -167,9 +166,9 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     assert j.record(g2) is None
     j.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 4
     assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 0
-    assert db.execute("SELECT COUNT(*) FROM elite_results").fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
     db.close()
 
 

@@ -232,10 +232,10 @@ def test_a_finished_elite_game_is_tallied_on_the_scoreboard(client, journal):
     play_out(session, {0: key}, random.Random(2))
     winner = session.view()["winner"]
     board = client.get("/api/view").json()
-    assert board["elite"]["games"] == 1
-    assert {p["name"]: p["wins"] for p in board["elite"]["players"]}[winner] == 1
+    assert board["wins"]["games"] == 1
+    assert {p["name"]: p["wins"] for p in board["wins"]["players"]}[winner] == 1
     assert [r.players for r in journal.elite_results()] == [("Ann", "Ben", "Cat")]
-    assert client.get("/api/digital/view").json()["tally"] == board["elite"]
+    assert client.get("/api/digital/view").json()["tally"] == board["wins"]
     record = client.get("/api/digital/record", headers=host)
     assert record.status_code == 200 and record.text.strip()
 

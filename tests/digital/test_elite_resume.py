@@ -46,12 +46,12 @@ def test_an_elite_game_carries_on_after_a_restart_and_is_tallied_once(tmp_path):
     greedy_moves(t, 0, keys[0], rng, 5_000)
     winner = t.digital.view()["winner"]
     assert winner is not None
-    assert t.table.view()["elite"]["games"] == 1
+    assert t.table.view()["wins"]["games"] == 1
     t.stop()
 
     t = Table(path)
     assert t.digital.view(0, keys[0])["winner"] == winner  # shown as it ended
-    assert t.table.view()["elite"]["games"] == 1, "a game is tallied once, restart or not"
+    assert t.table.view()["wins"]["games"] == 1, "a game is tallied once, restart or not"
     assert [r.winner for r in t.journal.elite_results()] == [["Ann", "Ben", "Cat"].index(winner)]
     t.stop()
 
@@ -63,7 +63,7 @@ def test_a_record_that_no_longer_replays_is_left_alone_and_said(tmp_path):
     greedy_moves(t, 0, keys[0], random.Random(2), 3)
     t.stop()
     db = sqlite3.connect(path)
-    db.execute('UPDATE elite_moves SET event=\'{"seat": 0, "act": "fly"}\'')
+    db.execute('UPDATE moves SET event=\'{"seat": 0, "act": "fly"}\'')
     db.commit()
     db.close()
     t = Table(path)
@@ -114,7 +114,7 @@ def test_kill_9_in_an_elite_game_loses_no_move_that_was_shown(tmp_path, after):
     assert len(game.events) >= max(shown)
     keys = {int(s): k for s, k in again.journal.latest_elite_game().setup["keys"].items()}
     greedy_moves(again, 0, keys[0], random.Random(8), 5_000)  # and it plays on, to the end
-    assert game.winner is not None and again.table.view()["elite"]["games"] == 1
+    assert game.winner is not None and again.table.view()["wins"]["games"] == 1
     again.stop()
 
 

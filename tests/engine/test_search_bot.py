@@ -9,7 +9,7 @@ import pytest
 
 from engine import bots as B
 from engine.game import CHANCE, Game
-from engine.search import SearchBot, _candidates, imagine, parse_budget, seat_view
+from engine.search import SearchBot, _candidates, parse_budget, seat_view
 
 SMALL = 24  # rollouts a move: enough to make real choices, quick enough for a unit test
 
@@ -87,7 +87,7 @@ def test_its_view_and_imagined_deals_keep_every_public_count():
     assert Counter(view.unseen) == Counter(
         c for p, held in enumerate(h.hands) if p != view.pos for c in held
     ) + Counter(h.draw)
-    world = imagine(g, view, random.Random(1))
+    world = g.determinise(seat, random.Random(1))
     w = world.hand
     assert w.hands[view.pos] == h.hands[view.pos]
     assert [len(x) for x in w.hands] == [len(x) for x in h.hands]

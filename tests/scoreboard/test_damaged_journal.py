@@ -24,14 +24,15 @@ HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"]]}
 
 
 def two_games(path: Path) -> None:
-    """Game 1 finished-ish with a hand, game 2 (the latest) with a hand; an Elite result."""
+    """Game 1 finished-ish with a hand, game 2 (the latest) with a hand; a result of a game
+    without points."""
     journal = Journal(path)
     session = TableSession(journal, Bus())
     session.new_game(["Ann", "Bo"])
     session.submit(HAND)
     session.new_game(["Cy", "Di"], confirm=True)
     session.submit(HAND)
-    session.elite_won(["Ann", "Bo"], 1, "quick")
+    session.game_won(None, ["Ann", "Bo"], 1, "elite", mode="quick")
     session.close()
     journal.close()
 
@@ -78,26 +79,28 @@ def test_a_damaged_entry_sets_its_game_aside_and_the_table_carries_on(tmp_path, 
         assert row is not None
 
 
-def test_an_impossible_elite_result_is_set_aside(tmp_path, caplog):
+def test_an_impossible_result_is_set_aside(tmp_path, caplog):
     path = tmp_path / "journal.sqlite3"
     two_games(path)
+    add = "INSERT INTO results (t, players, winner, ruleset) VALUES (1, ?, ?, 'elite')"
+    damage(path, add, '["Ann"]', 5)
+    damage(path, add, "{bad", 0)
     damage(
         path,
-        "INSERT INTO elite_results (t, players, winner, mode) VALUES (1, '[\"Ann\"]', 5, 'quick')",
-    )
-    damage(
-        path, "INSERT INTO elite_results (t, players, winner, mode) VALUES (1, '{bad', 0, 'quick')"
+        "INSERT INTO results (t, players, winner, ruleset) VALUES (1, CAST(? AS TEXT), 0, 'elite')",
+        b'["\xff"]',
     )
     journal, client = started(path)
     with client:
         view = client.get("/api/view").json()
-        assert view["elite"]["games"] == 1  # the good one still counts
-        assert len([d for d in view["journal"]["damaged"] if "UNO Elite result" in d]) == 2
+        assert view["wins"]["games"] == 1  # the good one still counts
+        said = [d for d in view["journal"]["damaged"] if d.startswith("result ")]
+        assert len(said) == 3 and "is not one of its 1 seats" in said[0]
     journal.close()
-    assert "UNO Elite result" in caplog.text
+    assert "result 2 is damaged" in caplog.text
 
 
-@pytest.mark.parametrize("table", ["entries", "games", "elite_results", "moves", "meta"])
+@pytest.mark.parametrize("table", ["entries", "games", "results", "records", "moves", "meta"])
 def test_a_dropped_table_is_made_again_and_said(tmp_path, table):
     path = tmp_path / "journal.sqlite3"
     two_games(path)
@@ -166,19 +169,31 @@ def test_a_pick_still_reaches_a_table_whose_latest_game_is_damaged(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "setup", ["{bad", '{"header": 5}', '"just text"'], ids=["not-json", "header", "not-object"]
+    "setup",
+    ["{bad", '{"header": 5}', '"just text"', b"{\xff"],
+    ids=["not-json", "header", "not-object", "not-utf8"],
 )
 def test_a_damaged_uno_elite_game_does_not_stop_the_service(tmp_path, setup):
     from cli.app import create_app as full_app
 
     path = tmp_path / "journal.sqlite3"
     two_games(path)
-    damage(path, "INSERT INTO elite_games (created, setup) VALUES (?, ?)", time.time(), setup)
+    damage(
+        path, "INSERT INTO games (id, created, name) VALUES (9, ?, 'UNO Elite game')", time.time()
+    )
+    damage(path, "INSERT INTO records (game, setup) VALUES (9, CAST(? AS TEXT))", setup)
     journal = Journal(path)
     with TestClient(full_app(journal, Bus(), TOKEN)) as client:
-        assert client.get("/api/view").status_code == 200
+        client.headers["X-Table-Token"] = TOKEN
+        view = client.get("/api/view").json()
+        assert any(d.startswith("game 9 is damaged") for d in view["journal"]["damaged"])
+        assert view["game"] == 2  # the table's game plays on
         assert client.get("/play").status_code == 200
+        assert client.post("/api/entry", json=HAND).status_code == 200
     journal.close()
+    with sqlite3.connect(path) as db:  # left as it was found
+        kept = db.execute("SELECT CAST(setup AS BLOB) FROM records WHERE game = 9").fetchone()
+        assert kept[0] == (setup if isinstance(setup, bytes) else setup.encode())
 
 
 def test_a_damaged_digital_move_does_not_stop_the_service(tmp_path):

@@ -27,7 +27,7 @@ def finished_game(s: Served, players: int) -> None:
         held = [None if x == w else 5 + 3 * x for x in range(players)]
         s.post("/api/entry", {"kind": "hand", "winner": w, "held": held})
     s.post("/api/entry", {"kind": "hand", "winner": 0, "held": [None] + [520] * (players - 1)})
-    s.app.state.session.elite_won(["Ann", "Bot Bea", "Bot Cy"], 1, "elite")
+    s.app.state.session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 1, "elite")
     s.bus.publish(Pick(seq=1, colour="yellow", t=0.0))
 
 
@@ -104,7 +104,7 @@ def test_the_banner_goes_once_a_later_game_has_finished(served, browser):  # noq
     page, _ = open_tv(browser, served.url + "/", TV[0])
     try:
         assert page.is_visible("#banner")
-        served.app.state.session.elite_won(["Ann", "Bot Bea", "Bot Cy"], 0, "elite")  # later
+        served.app.state.session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 0, "elite")  # later
         page.wait_for_selector("#elitewins li[data-name='Ann']:has-text('1 win')", timeout=WAIT)
         assert not page.is_visible("#banner")
         assert page.inner_text(".score[data-seat='0'] .name").count("WINNER") == 1  # still said

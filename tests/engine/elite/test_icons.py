@@ -101,7 +101,7 @@ def test_peek_shows_the_hand_to_the_peeking_seat_only_until_the_end_of_its_next_
         "y4",
     ]
     assert "peeked" not in game.seat_view(1) and "peeked" not in game.seat_view(2)
-    assert "peeked" not in game.public_view() and "hand" not in game.public_view()
+    assert "peeked" not in game.observation(None) and game.observation(None)["hand"] == []
     for seat in (1, 2, 3):
         game.apply_action(A.DRAW, seat=seat)
         if game.phase == "play_drawn":

@@ -10,6 +10,7 @@ import pytest
 
 from engine.elite import bots
 from engine.elite.search import imagine, search_bot
+from engine.search import SearchBot
 from tests.engine.elite.helpers import new_game
 
 SMALL = 12  # rollouts a move: real choices, quick enough for a unit test
@@ -127,12 +128,9 @@ def test_a_clock_stops_it_after_one_imagined_world():
     """A clock that moves one second a reading: half a second allows one world, every candidate."""
     ticks = iter(range(10**6))
     game = _to_choice(2, moves=2)
-    seat = game.current_player()
-    action = search_bot(
-        game, seat, random.Random(1), rollouts=10**6, clock=lambda: next(ticks), seconds=0.5
-    )
-    assert action in game.legal_actions(seat)
-    assert next(ticks) <= 3  # the deadline read, one check after the first world: no more
+    bot = SearchBot(random.Random(1), seconds=0.5, clock=lambda: next(ticks))
+    assert bot.act(game) in game.legal_actions()
+    assert bot.last_rollouts == len(game.legal_actions())
 
 
 def test_the_search_bot_plays_through_simulate():

@@ -1,0 +1,63 @@
+"""A world consistent with what one seat sees: its hidden cards dealt again at random.
+
+What a seat cannot see: the other hands and the Draw Pile (dealt again from the UNO cards not
+in its hand and not on the Discard Pile, each hand keeping its size); the face-down Player
+Decks (in draft mode every deck's make-up is public, as the picks were made in the open, so
+only their order is imagined; in quick mode nobody knows which cards went where; in dynasty a
+player knows their own deck); the draft's pile. What a Peek or a Search showed is not kept
+(the world is the table's, as the seat knows it without its notes).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TypeVar
+
+from engine.elite.cards import EliteCard
+from engine.elite.state import EliteState
+from engine.elite.uno import UnoCard
+
+Card = TypeVar("Card", UnoCard, EliteCard)
+
+
+def deal_unseen(world: EliteState, game: EliteState, seat: int, rng: random.Random) -> None:
+    """Deal `world` (a clone of `game`) every card `seat` cannot see again, every count kept."""
+    unseen = _without(game.deck_cards, [*game.hands[seat], *game.discard])
+    rng.shuffle(unseen)
+    _deal_back(world.hands, unseen, [s for s in range(game.n) if s != seat])
+    world.draw = unseen
+    rng.shuffle(world.draft.pile)  # the cards still to be turned up in a draft
+    if world.mode == "draft":  # every deck's make-up is public: only its order is hidden
+        for deck in world.player_decks:
+            rng.shuffle(deck)
+        return
+    known = world.mode == "dynasty"  # a player built their own deck
+    face_down = [s for s in range(game.n) if not (known and s == seat)]
+    shown = {c.id for s in range(game.n) for c in [*game.lineups[s], *game.elite_discards[s]]}
+    if known:
+        shown.update(c.id for c in game.player_decks[seat])
+        rng.shuffle(world.player_decks[seat])
+    elite: list[EliteCard] = [c for c in game.elite_cards if c.id not in shown]
+    rng.shuffle(elite)
+    _deal_back(world.player_decks, elite, face_down)
+
+
+def _without(cards: list[UnoCard], seen: list[UnoCard]) -> list[UnoCard]:
+    """`cards` less one copy of each card in `seen`, the first copies (`list.remove`'s order),
+    in one pass."""
+    left = Counter(seen)
+    out = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def _deal_back(piles: list[list[Card]], cards: list[Card], seats: list[int]) -> None:
+    """Refill each seat's pile with as many cards as it had, taken from the end of `cards`."""
+    for s in seats:
+        size = len(piles[s])
+        piles[s][:] = [cards.pop() for _ in range(size)]

@@ -1,0 +1,221 @@
+"""A journal that main wrote at commit 14f5ae9 (version 3: UNO Elite in its own tables) opens
+with today's code: upgraded in one transaction, every game kept, and both digital games in play
+(UNO Elite's and Disney's) resume where they stood. The file was written by really playing
+through that release's sessions (tests/scoreboard/journals/make_main_journal.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.elite import bots as elite_bots
+from scoreboard import journal as J
+from scoreboard import wins
+from scoreboard.journal import Journal, JournalError
+from scoreboard.view import build_view
+from tests.helpers.digital import Picks, Table, play_out
+
+HERE = Path(__file__).parent / "journals"
+FIXTURE = HERE / "main-14f5ae9.sqlite3"
+EXPECTED = json.loads((HERE / "main-14f5ae9.expected.json").read_text())
+ELITE_TABLES = ("elite_games", "elite_moves", "elite_results")
+
+
+@pytest.fixture
+def old(tmp_path) -> Path:
+    path = tmp_path / "journal.sqlite3"
+    shutil.copyfile(FIXTURE, path)
+    return path
+
+
+def tables(path: Path) -> dict[str, int]:
+    """Each table's row count, and the journal's version (read-only: nothing is changed)."""
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        names = [n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        counts = {n: db.execute(f"SELECT COUNT(*) FROM {n}").fetchone()[0] for n in names}
+        counts["user_version"] = db.execute("PRAGMA user_version").fetchone()[0]
+        return counts
+    finally:
+        db.close()
+
+
+def test_the_fixture_is_a_version_3_journal_with_uno_elite_in_its_own_tables():
+    before = tables(FIXTURE)
+    assert before["user_version"] == 3
+    assert (before["elite_games"], before["elite_results"]) == (2, 2)
+    assert before["elite_moves"] > 0 and before["moves"] > 0
+
+
+def test_it_is_upgraded_on_open_and_keeps_every_game(old):
+    before = tables(old)
+    j = Journal(old)
+    after = tables(old)
+    assert after["user_version"] == J.SCHEMA_VERSION == 4
+    assert not set(ELITE_TABLES) & set(after)
+    assert after["moves"] == before["moves"] + before["elite_moves"]  # every event moved
+    assert after["results"] == before["elite_results"]
+    assert j.damaged == []
+
+    games = j.games()
+    assert [(g.name, g.digital) for g in games] == [
+        ("Friday at the table", False),
+        ("digital game", True),
+        (J.ELITE_GAME_NAME, True),
+        (J.ELITE_GAME_NAME, True),
+    ]
+    table_game = EXPECTED["table_game"]
+    view = build_view(j.load(table_game["id"]), game_id=1, version=0)
+    assert view["players"] == table_game["view"]["players"]  # the score sheet as it was
+    assert j.latest_game() == EXPECTED["disney_in_play"]["id"]  # the table's game, not Elite's
+
+    finished = j.record(games[2].id)
+    assert finished is not None
+    assert record_text(*finished) == EXPECTED["elite_finished"]["record"]
+    latest = j.latest_digital()
+    assert latest is not None and latest.game == games[3].id and not latest.finished
+    assert record_text(latest.setup, latest.events) == EXPECTED["elite_in_play"]["record"]
+
+    results = j.results()
+    assert [(r.game, r.ruleset, r.mode, r.scored) for r in results] == [
+        (games[2].id, "elite", "draft", False),
+        (None, "elite", "dynasty", False),
+    ]
+    assert results[0].winner == EXPECTED["elite_finished"]["winner"]
+    assert wins.tally(results) == EXPECTED["tally"]
+    j.close()
+    assert tables(old) == after  # opened again: nothing more to do
+    Journal(old).close()
+    assert tables(old) == after
+
+
+def record_text(setup, events) -> str:
+    return "".join(
+        json.dumps(x, separators=(", ", ": ")) + "\n" for x in (setup["header"], *events)
+    )
+
+
+def test_the_uno_elite_game_in_play_resumes_where_it_stood_and_plays_on(old):
+    t = Table(old)
+    want = EXPECTED["elite_in_play"]
+    assert t.digital.journal_error is None
+    assert t.digital.record() == want["record"]
+    view = t.digital.view(1, want["key"])  # the same page, the same seat key
+    assert _without(view, "version", "tally") == _without(want["view"], "version", "tally")
+    assert t.table.view()["wins"] == EXPECTED["tally"]
+    game, rng = t.digital.elite_link.game, random.Random(3)
+    while game.winner is None:
+        assert t.digital.view()["awaiting"]["seat"] == 1
+        t.digital.act(1, want["key"], elite_bots.greedy_bot(game, 1, rng))
+    assert t.table.view()["wins"]["games"] == 3
+    t.stop()
+    j = Journal(old)
+    assert j.latest_digital().finished
+    j.close()
+
+
+def test_the_disney_game_in_play_resumes_where_it_stood_and_plays_on(old):
+    j = Journal(old)
+    elite = j.latest_digital()
+    assert elite is not None
+    j.delete_game(elite.game, f"delete game {elite.game}")  # as the games page may, once over
+    j.close()
+    t = Table(old)
+    want = EXPECTED["disney_in_play"]
+    assert t.digital.journal_error is None and t.digital.link is not None
+    assert t.table.game_id == want["id"]
+    assert t.digital.record() == want["record"]
+    view = t.digital.view(0, want["key"])
+    assert _without(view, "version") == _without(want["view"], "version")
+    assert _without(t.table.view(), "version", "elite", "wins") == _without(
+        want["table_view"], "version", "elite"
+    )
+    rng = random.Random(5)
+    play_out(t.digital, Picks(t.bus, rng), 0, want["key"], rng)
+    game = t.digital.link.game
+    assert [p["total"] for p in t.table.view()["players"]] == list(game.sheet.scores)
+    t.stop()
+
+
+def _without(view: dict, *keys: str) -> dict:
+    return {k: v for k, v in view.items() if k not in keys}
+
+
+CRASH = textwrap.dedent(
+    """
+    import os, sys
+    from scoreboard import journal
+
+    fold = journal._fold_elite_tables
+
+    def crash(db, names):
+        fold(db, names)  # every row moved and the old tables dropped, not yet committed
+        os._exit(9)
+
+    journal._fold_elite_tables = crash
+    journal.Journal(sys.argv[1])
+    """
+)
+
+
+@pytest.mark.slow  # a subprocess
+def test_a_crash_mid_upgrade_leaves_the_old_journal_as_it_was(old):
+    before = tables(old)
+    done = subprocess.run([sys.executable, "-c", CRASH, str(old)], cwd=Path.cwd(), check=False)
+    assert done.returncode == 9
+    assert tables(old) == before  # version 3, the Elite tables and their rows
+    j = Journal(old)  # and the next start upgrades it
+    assert len(j.games()) == 4 and len(j.results()) == 2
+    j.close()
+
+
+def test_an_upgrade_the_disk_cannot_take_says_so_and_changes_nothing(old, monkeypatch):
+    before = tables(old)
+
+    def full(db, names):
+        db.execute("INSERT INTO games(created, name) VALUES (1, 'half')")
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(J, "_fold_elite_tables", full)
+    with pytest.raises(JournalError, match=r"the disk is full.*left as it was"):
+        Journal(old)
+    assert tables(old) == before
+
+
+def test_damaged_elite_rows_move_over_as_they_are_and_are_said_when_read(old):
+    with sqlite3.connect(old) as db:
+        db.execute("UPDATE elite_results SET players = '{bad' WHERE game IS NULL")
+        db.execute(
+            "UPDATE elite_moves SET event = 'nope' WHERE id = (SELECT MAX(id) FROM elite_moves)"
+        )
+    db.close()
+    j = Journal(old)
+    assert len(j.results()) == 1  # the good one still counts
+    assert any(d.startswith("result 2 is damaged") for d in j.damaged)
+    with pytest.raises(J.DamagedGame, match="game 4 is damaged"):
+        j.latest_digital()
+    assert j.latest_elite_game() is None  # as main did: said, and left
+    assert any(d.startswith("game 4 is damaged") for d in j.damaged)
+    j.close()
+
+
+@pytest.mark.parametrize("table", ELITE_TABLES)
+def test_an_old_journal_that_lost_an_elite_table_is_upgraded_and_said(old, table):
+    with sqlite3.connect(old) as db:
+        db.execute("PRAGMA foreign_keys=OFF")
+        db.execute(f"DROP TABLE {table}")
+    db.close()
+    t = Table(old)  # the service starts
+    assert any(f"lost its {table} table" in d for d in t.journal.damaged)
+    assert t.table.game_id == EXPECTED["disney_in_play"]["id"]  # the table's game is there
+    assert len(t.journal.games()) == (2 if table == "elite_games" else 4)
+    assert tables(old)["user_version"] == J.SCHEMA_VERSION
+    t.stop()
