@@ -472,9 +472,9 @@ _CALLS_TINKER_BELL = frozenset({"draw2_tinker_bell", "wild_discard_all", "villai
 
 def features_of(rules: rulesets.Ruleset, options: Mapping[str, Any]) -> frozenset[str]:
     """What the layers above may show of this ruleset: "points" (every hand scored to a
-    target: every ruleset of this engine), and "tinker_bell" where a card of its deck, under
-    these options, calls her button (the Disney deck; the others only through a house rule's
-    Wild Customizable card)."""
+    target: every ruleset of this engine), and "tinker_bell" where a card of its deck calls
+    her button (read from the cards' effects under these options: of today's rulesets, only
+    the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell)."""
     table = effects.effect_table(rules, options)
     calls = any(table.effect_of[c] in _CALLS_TINKER_BELL for c in set(rules.deck))
     return frozenset({"points", "tinker_bell"} if calls else {"points"})
