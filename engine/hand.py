@@ -354,7 +354,8 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        for c in _OF_COLOUR[colour].intersection(hand):
+        found = [c for c in hand if _COLOUR_OF[c] == colour]
+        for c in set(found) if len(found) > 1 else found:  # (in the order of `_legal_plays`)
             acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:
                 acts.append(base + c * 2 + 1)
@@ -443,7 +444,13 @@ class Hand:
         if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
             self._do_draw(self.to_move, action)
         elif action >= _PROTECT:
-            _APPLY[_KIND_OF[action]](self, self.to_move, action)
+            kind = _KIND_OF[action]
+            if kind == Kind.PROTECT:  # (the commonest after a draw: native calls, not `_APPLY`)
+                self._do_protect(self.to_move, action)
+            elif kind == Kind.DISCARD:
+                self._do_discard(self.to_move, action)
+            else:
+                _APPLY[kind](self, self.to_move, action)
         else:  # a play: most steps
             pos = self.to_move
             card = _PLAYED_CARD[action]
@@ -454,8 +461,10 @@ class Hand:
                     self.catchable.clear()  # the next player has begun their turn
             if card >= 64 and card in _DRAW4S:
                 self.draw4_reneged = self._reneged(hand, card)
-            hand.remove(card)
-            self.discard.append(card)
+            i = 0  # = hand.remove(card), as a loop: a compiled engine compares ints natively
+            while hand[i] != card:
+                i += 1
+            self.discard.append(hand.pop(i))
             self.blocked_turns = 0
             if card < 64:
                 self.colour = _COLOUR_OF[card]
