@@ -251,6 +251,17 @@ class Game:
         if h.phase == OVER:
             self._finish_hand()
 
+    def step(self, action: int) -> None:
+        """Apply an action taken from `legal_actions()` without checking it again (the search
+        bot's rollouts: `engine.search`); anything else must go through `apply_action`."""
+        if self.recording:
+            self.apply_action(action)
+            return
+        h = self.dealt()
+        h.step(action)
+        if h.phase == OVER:
+            self._finish_hand()
+
     def _interrupt_discard(self) -> None:
         """Another event comes between a player's discards (a catch, a reshuffle): the discard
         event written so far says the player is not done yet."""
