@@ -6,9 +6,11 @@ was. Cards are small ints (`engine.cards`), players are positions 0..n-1 in seat
 seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
 
 Where to look: what a card does is in `engine.effects`; how an action int reads is
-`engine.actions.decode`; whether an action is allowed now is `engine.checks` (one function per
-kind of action); this module lists the legal actions and applies them (`_APPLY`: one method per
-kind of action). What the rules leave to a table is decided in
+`engine.actions.decode`; an action is allowed if and only if `legal_actions()` lists it, and
+`engine.checks` explains a refusal afterwards (one function per kind of action); this module
+lists the legal actions and applies them (`step`: one method per kind of action), and runs the
+pending work, one queue of steps (`steps`, `_run_steps`). What the rules leave to a table is
+decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
 choice.
 """
