@@ -193,6 +193,7 @@ def _disney() -> Ruleset:
         name="disney",
         quotes={
             "match": "Match the top card on the DISCARD pile either by number, color or word.",
+            "not-in-hand": "drawing a card from your hand to play",
             "draw-when-stuck": "If you don't have anything that matches, you must pick a card "
             "from the DRAW pile.",
             "play-drawn": "If you draw a card you can play, play it. Otherwise, play moves to "
