@@ -25,6 +25,9 @@ class Result(Protocol):
     @property
     def scored(self) -> bool: ...
 
+    @property
+    def t(self) -> float: ...
+
 
 def tally(results: Iterable[Result]) -> dict[str, Any]:
     """{"games": n, "players": [{"name", "wins", "played"}, most wins first], "last": name,

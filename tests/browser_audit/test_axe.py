@@ -1,7 +1,7 @@
 """Every page of the display passes axe-core's audit in real Chromium with no serious or
 critical violation: the scoreboard (a finished game on a TV, and on a phone), the entry page (the
 host's with a hand begun, and a reader's), the virtual tray, the pairing page and digital play
-in its set-up state and in play, for Disney UNO and UNO Elite. (The club's pages: tests/club/test_club_browser.py.)"""
+(set up, and in play for Disney UNO and UNO Elite). (The club: tests/club/test_club_browser.py.)"""
 
 from __future__ import annotations
 
