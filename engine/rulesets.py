@@ -403,12 +403,13 @@ CLASSIC = _classic()
 OFFICIAL_2018 = _official_2018()
 ELVIS = _elvis()
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018, ELVIS)}
+PLAYED = (*RULESETS, "elite")
+"""Every ruleset the engine plays, by name: these, and UNO Elite (`engine.elite`)."""
 
 
 def get(name: str) -> Ruleset:
     try:
         return RULESETS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown ruleset {name!r} (this engine plays: {', '.join(RULESETS)})"
-        ) from None
+        played = f"{', '.join(PLAYED[:-1])} and {PLAYED[-1]}"
+        raise ValueError(f"unknown ruleset {name!r} (this engine plays: {played})") from None
