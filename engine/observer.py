@@ -199,7 +199,8 @@ class EventNotes:
                 self.shadow = None
                 return
             self.done += 1
-            self._drew(i, events[i], before, card_counts(shadow))
+            if shadow.hand_no == hand_no:  # a new deal's cards are a deal, not draws
+                self._drew(i, events[i], before, card_counts(shadow))
             if len(shadow.history) > hands:
                 x = shadow.history[-1]
                 self.notes.setdefault(i, []).append(
