@@ -242,7 +242,7 @@ class Game:
                 h.apply(action, seat)
                 self._log_discard(actor, action)
             else:
-                event = notation.event_for(h, actor, action)
+                event = self._event_for(h, actor, action, seat)
                 h.apply(action, seat)
                 self._interrupt_discard()
                 self.events.append(event)
@@ -250,6 +250,16 @@ class Game:
             h.apply(action, seat)
         if h.phase == OVER:
             self._finish_hand()
+
+    @staticmethod
+    def _event_for(h: Hand, actor: int, action: int, seat: int | None) -> dict[str, Any]:
+        """The record's event for `action`, or the rules' refusal of it: an action that names
+        no card has no event, and must be refused as any illegal action is."""
+        try:
+            return notation.event_for(h, actor, action)
+        except (IndexError, KeyError, ValueError):
+            h.apply(action, seat)  # refused: RuleError names the rule; nothing changes
+            raise
 
     def step(self, action: int) -> None:
         """Apply an action taken from `legal_actions()` without checking it again (the search
