@@ -1,8 +1,9 @@
 """TEMPORARY: what the Disney engine's `engine.game.Game` does not yet offer of the contract
 digital play is written against (`engine.protocol.GameState`): an `observation` that carries
-what its log needs (the link's Tinker Bell pick in progress, the notes of what each event did), the outcome that is Tinker Bell's colour, whether
-its header is complete (its first deal), its finished hands and the card Tinker Bell answers,
-for the score sheet. Delete each function once the engine offers it; the file with the last.
+what its log needs (the link's Tinker Bell pick in progress, the notes of what each event did),
+the outcome that is Tinker Bell's colour, whether its header is complete (its first deal), its
+finished hands and the card Tinker Bell answers, for the score sheet. Delete each function once
+the engine offers it; the file with the last.
 
 Every function uses the game's own member when it has one; only the fallbacks know today's
 Disney `Game` (by its score sheet, `sheet`). UNO Elite implements the whole contract: nothing
