@@ -3,6 +3,7 @@ the same whatever the cards it cannot see are (the other hands, the draw pile)."
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -117,6 +118,6 @@ def test_a_new_deal_is_a_deal_not_a_draw():
     dealt = [i for i, said in notes.notes.items() if any(n[0] == "turned" for n in said)]
     assert len(dealt) == 3  # the first deal, and two more
     ended = [i for i, said in notes.notes.items() if any(n[0] == "hand" for n in said)]
-    for before, i in zip(dealt, dealt[1:], strict=False):
+    for before, i in itertools.pairwise(dealt):
         assert "draws" not in [n[0] for n in notes.notes[i]], notes.notes[i]
         assert any(before < e <= i for e in ended)  # who won the hand, then the next deal
