@@ -1,9 +1,9 @@
 """TEMPORARY: what the Disney engine's `engine.game.Game` does not yet offer of the contract
-digital play is written against (`engine.protocol.GameState`): `features` and `winner` (branch
-e18 adds both), an `observation` that carries what its log needs (the link's Tinker Bell pick in
-progress, the notes of what each event did), the outcome that is Tinker Bell's colour, whether
-its header is complete (its first deal), its finished hands and the card Tinker Bell answers,
-for the score sheet. Delete each function once the engine offers it; the file with the last.
+digital play is written against (`engine.protocol.GameState`): an `observation` that carries
+what its log needs (the link's Tinker Bell pick in progress, the notes of what each event did),
+the outcome that is Tinker Bell's colour, whether its header is complete (its first deal), its
+finished hands and the card Tinker Bell answers, for the score sheet. Delete each function once
+the engine offers it; the file with the last.
 
 Every function uses the game's own member when it has one; only the fallbacks know today's
 Disney `Game` (by its score sheet, `sheet`). UNO Elite implements the whole contract: nothing
@@ -16,22 +16,9 @@ from typing import Any
 
 Notes = Any  # engine.observer.EventNotes, for a game whose observation needs them
 
-DISNEY_FEATURES = frozenset({"tinker_bell", "points"})
-
 
 def _disney(game: Any) -> bool:
     return hasattr(game, "sheet")  # the fallbacks below only
-
-
-def features(game: Any) -> frozenset[str]:
-    """What the ruleset declares: "tinker_bell", "points", "lineups"."""
-    declared = getattr(game, "features", None)
-    return frozenset(declared) if declared is not None else DISNEY_FEATURES
-
-
-def winner(game: Any) -> Any:
-    """The winning seat (a team's seats in partners play), or None."""
-    return game.sheet.winner if _disney(game) and not hasattr(game, "winner") else game.winner
 
 
 def ready_to_keep(game: Any) -> bool:

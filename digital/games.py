@@ -21,7 +21,7 @@ ELITE = "elite"
 MODES = ("quick", "draft", "dynasty")
 """UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
 can read from files (`play --option decks=...`), so the page offers quick and draft."""
-RULESETS = "disney, classic, official-2018, elvis or elite"
+RULESETS = f"{', '.join(rulesets.PLAYED[:-1])} or {rulesets.PLAYED[-1]}"
 
 
 @dataclasses.dataclass(frozen=True)

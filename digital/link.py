@@ -124,7 +124,7 @@ class GameLink(PacedLink):
             raise ValueError(f"seat {missing[0]} needs a bot or a person")
         super().__init__(pace)
         self.bus, self.game, self.bots = bus, game, bots
-        self.features = contract.features(game)
+        self.features = frozenset(game.features)
         self.ruleset = str(game.header().get("ruleset", ""))  # its name, for titles only
         self.title = games.title(self.ruleset)
         self.rng = rng or random.SystemRandom()
@@ -352,6 +352,4 @@ class GameLink(PacedLink):
 
     def _announce(self, events: list[dict[str, Any]]) -> None:
         g = self.game
-        self.bus.publish(
-            GameProgress(events=events, awaiting=awaiting(g), game_winner=contract.winner(g))
-        )
+        self.bus.publish(GameProgress(events=events, awaiting=awaiting(g), game_winner=g.winner))

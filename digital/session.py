@@ -117,7 +117,7 @@ class DigitalSession:
             raise SetupError(str(exc)) from None
         seats = _humans(humans, len(names))
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
-        points = "points" in contract.features(game)
+        points = "points" in frozenset(game.features)
         if self.table is not None and points:  # its hands go on the score sheet
             self.table.new_game(
                 names, dealer, options, name="digital game", confirm=confirm, ruleset=ruleset
@@ -302,7 +302,7 @@ class DigitalSession:
                 if self._notes_of is not link.game:  # gone back to the last saved move
                     self._notes, self._notes_of = contract.notes(link.game), link.game
                 self._notes.follow(link.game)
-            winner = contract.winner(link.game) if link.is_over() else None
+            winner = link.game.winner if link.is_over() else None
         with self._lock:
             self.version += 1
         if "points" in link.features:

@@ -39,7 +39,7 @@ def seat_view(link: GameLink, seat: int | None, notes: Any = None) -> dict[str, 
         players=_players(observed.get("players"), game.players, link.humans),
         awaiting=observed.get("awaiting") or awaiting(game),
         says=observed.get("says") or observed.get("prompt", ""),
-        winner=winner_name(contract.winner(game), game.players),
+        winner=winner_name(game.winner, game.players),
         uno_plays=uno_plays(game, seat) if "legal" in observed else [],
         hints=hints(observed) if seat is not None else {},
     )

@@ -60,6 +60,7 @@ def main() -> None:
                     page.wait_for_selector("#chart svg")
                     page.wait_for_timeout(300)  # the chart redrawn to its room
                     page.screenshot(path=str(out / f"{name}.png"))
+                    page.close()
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 entry_shot(page, f"{base}/enter?token={token}", out / "entry.png", full=True)
                 page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
@@ -69,13 +70,18 @@ def main() -> None:
                 page.goto(f"{base}/")
                 page.wait_for_selector("#swatch[data-seq='18']")
                 page.screenshot(path=str(out / "scoreboard-phone-readonly.png"))
+                page.close()
                 keys = app.state.digital.new_game(
                     ["Ann", "Bo", "Cy"], humans=(0,), seed=17, pace=0, confirm=True
                 )
-                page = browser.new_page(viewport={"width": 1200, "height": 900})
-                page.goto(f"{base}/play?key={keys[0]}&token={token}")
-                page.wait_for_selector(".card[data-code='WDA']:not([disabled])")
-                page.screenshot(path=str(out / "play.png"))
+                for name, size, phone in (("play", TV_SMALL, False), ("play-phone", PHONE, True)):
+                    page = browser.new_page(
+                        viewport=size, device_scale_factor=2 if phone else 1, is_mobile=phone
+                    )
+                    page.goto(f"{base}/play?key={keys[0]}&token={token}")
+                    page.wait_for_selector("#hand .card:not([disabled])")  # Ann's move
+                    page.screenshot(path=str(out / f"{name}.png"))
+                    page.close()
                 elite_shot(browser, app, base, out)
                 browser.close()
         finally:
@@ -98,6 +104,7 @@ def entry_shot(page, url: str, path: Path, full: bool = False) -> None:
     page.fill(".seat[data-seat='3'] input", "25")
     page.click(".seat[data-seat='1'] .who")
     page.screenshot(path=str(path), full_page=full)
+    page.close()  # its event stream too: the display takes 16 connections from one address
 
 
 def elite_shot(browser, app, base: str, out: Path) -> None:

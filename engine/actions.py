@@ -9,6 +9,7 @@ translates between the two. Seats in TARGET and CATCH are seat numbers, not posi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final, NamedTuple
 
@@ -111,9 +112,17 @@ def _decode(action: int) -> Decoded:
     return Decoded(Kind.UNKNOWN)
 
 
+_DECODED: dict[int, Decoded] = {}
+
+
 def decode(action: int) -> Decoded:
-    """The action taken apart."""
-    return _decode(action)
+    """The action taken apart (each action once: a simulation asks for the same few often)."""
+    known = _DECODED.get(action)
+    if known is None:
+        known = _decode(action)
+        if 0 <= action < SIZE:
+            _DECODED[action] = known
+    return known
 
 
 def _kinds() -> tuple[Kind, ...]:
@@ -168,8 +177,9 @@ def card_name(card: int) -> str:
     return C.name(card) if 0 <= card < C.NCARDS and C.CODE_OF[card] else f"card {card}"
 
 
-def describe(action: int) -> str:
-    """An action in words, for errors, logs and bots' explanations."""
+def describe(action: int, names: Sequence[str] = ()) -> str:
+    """An action in words, for errors, logs and bots' explanations (`names`: the players by
+    seat, to name a seat chosen or caught)."""
     d = decode(action)
     uno = " and call UNO" if d.uno else ""
     if d.kind == Kind.PLAY:
@@ -183,10 +193,11 @@ def describe(action: int) -> str:
         return _WORDS[d.kind]
     if d.kind == Kind.COLOUR:
         return f"name {C.COLOURS[d.colour]}"
+    who = names[d.seat] if 0 <= d.seat < len(names) else f"seat {d.seat}"
     if d.kind == Kind.TARGET:
-        return f"choose seat {d.seat}"
+        return f"choose {who}"
     if d.kind == Kind.CATCH:
-        return f"catch seat {d.seat} without UNO"
+        return f"catch {who} without UNO"
     if d.kind == Kind.MISPLAY:
         return f"take back the wrong card {card_name(d.card)}"
     if d.kind == Kind.PICK:

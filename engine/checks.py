@@ -39,7 +39,7 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
     card = d.card
     hand = h.hands[pos]
     if card >= C.NCARDS or card not in hand:
-        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to play.")
+        raise not_in_hand(h, pos, card, "to play")
     if h.uncalled and len(hand) == 1 and pos in h.uncalled:
         raise uno_first()
     if h.phase == RESPOND:
@@ -154,7 +154,7 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
     if h.phase != PLAY:
         raise RuleError("phase", h.phase_hint("lay a card"))
     if card >= C.NCARDS or card not in h.hands[pos]:
-        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)}.")
+        raise not_in_hand(h, pos, card, "to lay")
     top = h.discard[-1]
     if card in C.matching(h.colour, top):
         raise RuleError("misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card.")
@@ -183,7 +183,7 @@ def jump_in(h: Hand, pos: int, d: Decoded) -> None:
             f'{A.card_name(card)} ("exactly the same card (both number and color)").',
         )
     if card not in h.hands[pos]:
-        raise RuleError("not-in-hand", f"{h.names[pos]} has no {C.name(card)} to play.")
+        raise not_in_hand(h, pos, card, "to play")
     if h.uncalled and len(h.hands[pos]) == 1 and pos in h.uncalled:
         raise uno_first()
     if h.phase == RESPOND and not h.stacks(card):
@@ -200,7 +200,7 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
     hand = h.hands[pos]
     colour = h.tinker_colour
     if card >= C.NCARDS or card not in hand:
-        raise RuleError("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} to lay.")
+        raise not_in_hand(h, pos, card, "to lay")
     if card >= 64 and what == "protect":
         raise RuleError("protect-no-wild", '"No Wild Card can be played as Pixie Dust Protection."')
     if _COLOUR_OF[card] != colour:
@@ -224,6 +224,11 @@ def refusal(h: Hand, pos: int, action: int) -> RuleError:
     except RuleError as broken:
         return broken
     return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
+
+
+def not_in_hand(h: Hand, pos: int, card: int, what: str) -> RuleError:
+    """A card the player does not hold: the one refusal every kind of card move shares."""
+    return h.refusal("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} {what}")
 
 
 def uno_first() -> RuleError:

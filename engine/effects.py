@@ -2,31 +2,35 @@
 that give every card of a ruleset its effect.
 
 A card's effect is chosen by name in the ruleset (`Ruleset.effects`: by card id, else by rank;
-house rules such as Seven-O overlay them). `EFFECTS` maps the name to the function applied when
-the card is played; `AFTER_TINKER_BELL` maps it to what Tinker Bell's colour then does. The hand
-calls these after its checks, so an effect never needs to check anything itself.
+house rules such as Seven-O overlay them). `played` applies the named effect when the card is
+played; `after_tinker_bell`, what Tinker Bell's colour then does. The hand calls these after
+its checks (the action was found among the legal actions), so an effect checks nothing itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from engine import cards as C
-from engine.phases import DISCARD, FLIP, PLAY, SHUFFLE, TARGET, TINKER
+from engine.phases import (
+    CHALLENGE_WINDOW,
+    DISCARD,
+    FLIP,
+    OWED,
+    PLAY,
+    PROTECT,
+    PROTECTION,
+    SHUFFLE,
+    TARGET,
+    TINKER,
+    VILLAIN_DONE,
+    Step,
+)
 from engine.rulesets import Ruleset
 
 if TYPE_CHECKING:
     from engine.hand import Hand
-
-Effect = Callable[["Hand", int, int], None]
-"""(hand, position of the player, card played)"""
-
-
-def number(h: Hand, pos: int, card: int) -> None:
-    """A number card (and a plain Wild): the next player's turn."""
-    h.to_move = (pos + h.direction) % h.num_players
-    h.phase = PLAY
 
 
 def skip(h: Hand, pos: int, card: int) -> None:
@@ -50,20 +54,15 @@ def tinker_bell(h: Hand, pos: int, card: int) -> None:
     h.actor = h.to_move = pos
 
 
-def villain_draw4(h: Hand, pos: int, card: int) -> None:
-    tinker_bell(h, pos, card)
-    h.challenge_open = True  # "Reneging": until Tinker Bell chooses
-
-
 def draw2(h: Hand, pos: int, card: int) -> None:
     # "The next player is forced to draw 2 cards from the stock pile then end his turn"
-    h.pending_draws += 2
+    h.add_penalty(2, (pos + h.direction) % h.num_players)
     h.await_response(pos, False)
 
 
 def wild_draw4(h: Hand, pos: int, card: int) -> None:
     # "the next player must Draw 4 cards then end his turn", unless they challenge
-    h.pending_draws += 4
+    h.add_penalty(4, (pos + h.direction) % h.num_players)
     h.await_response(pos, True)
 
 
@@ -101,21 +100,100 @@ def shuffle_hands(h: Hand, pos: int, card: int) -> None:
     h.actor = h.to_move = pos
 
 
-EFFECTS: Final[dict[str, Effect]] = {
-    "number": number,
-    "skip": skip,
-    "reverse": reverse,
-    "wild": number,
-    "draw2_tinker_bell": tinker_bell,
-    "wild_discard_all": tinker_bell,
-    "villain_draw4": villain_draw4,
-    "draw2": draw2,
-    "wild_draw4": wild_draw4,
-    "swap_hands": swap_hands,
-    "pass_hands": pass_hands,
-    "shuffle_hands": shuffle_hands,
-    "vegas": vegas,
-}
+def played(h: Hand, pos: int, card: int) -> None:
+    """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it.
+    (Compared here rather than looked up in a table of functions: a compiled engine calls these
+    natively, where a call through a table costs it more than a dozen string comparisons.)"""
+    effect = h.variant.effect_of[card]
+    if effect == "number" or effect == "wild":  # the next player's turn (most cards: no call)
+        h.to_move = (pos + h.direction) % h.num_players
+        h.phase = PLAY
+    elif effect == "skip":
+        skip(h, pos, card)
+    elif effect == "reverse":
+        reverse(h, pos, card)
+    elif effect == "draw2_tinker_bell" or effect == "wild_discard_all":
+        tinker_bell(h, pos, card)
+    elif effect == "villain_draw4":
+        villain_draw4(h, pos, card)
+    elif effect == "draw2":
+        draw2(h, pos, card)
+    elif effect == "wild_draw4":
+        wild_draw4(h, pos, card)
+    elif effect == "swap_hands":
+        swap_hands(h, pos, card)
+    elif effect == "pass_hands":
+        pass_hands(h, pos, card)
+    elif effect == "shuffle_hands":
+        shuffle_hands(h, pos, card)
+    else:  # "vegas" (`effect_table` lets no other name in)
+        vegas(h, pos, card)
+
+
+EFFECTS: Final = frozenset(
+    {
+        "number",
+        "skip",
+        "reverse",
+        "wild",
+        "draw2_tinker_bell",
+        "wild_discard_all",
+        "villain_draw4",
+        "draw2",
+        "wild_draw4",
+        "swap_hands",
+        "pass_hands",
+        "shuffle_hands",
+        "vegas",
+    }
+)
+"""Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
+
+
+# ---------------------------------------------------------------- the Villain Draw 4, whole
+def villain_draw4(h: Hand, pos: int, card: int) -> None:
+    """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
+    challenge it ("Reneging": `Hand._challenge_villain`, `Hand._reneged`)."""
+    tinker_bell(h, pos, card)
+    h.steps.append(Step(CHALLENGE_WINDOW, pos))
+
+
+def villain_picked(h: Hand, colour: int) -> None:
+    """Tinker Bell picked `colour`: every other player, in order of play, protects with a card
+    of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`)."""
+    h.colour = colour
+    n, actor = h.num_players, h.actor
+    for i in range(1, n):
+        h.steps.append(Step(PROTECTION, (actor + h.direction * i) % n, 4))
+    h.steps.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
+    h.stats.villain_hits = 0
+
+
+def villain_step(h: Hand, step: Step) -> bool:
+    """Run the Villain Draw 4's next step (at the head of the queue); False while a player must
+    protect. "each player will see if they have one card of that color to use as their Pixie
+    Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
+    card in the color selected", they draw four."""
+    if step.kind == PROTECTION:
+        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.who]):
+            h.to_move = step.who
+            h.phase = PROTECT
+            return False
+        draw_instead(h, step)
+        return True
+    del h.steps[0]  # VILLAIN_DONE
+    h.stats.villain_draw4s += 1
+    if not h.stats.villain_hits:
+        h.stats.villain_draw4s_fully_protected += 1
+    h.pass_turn(step.who, step.count)
+    return True
+
+
+def draw_instead(h: Hand, step: Step) -> None:
+    """A player draws the four cards instead of protecting (none of the colour, or by choice
+    with `villain_draw4_may_take`): the PROTECTION step becomes cards owed."""
+    step.kind = OWED
+    h.stats.villain_hits += 1
 
 
 # ---------------------------------------------------------------- after Tinker Bell's pick
@@ -145,20 +223,16 @@ def discard_all_picked(h: Hand, colour: int) -> None:
         h.pass_turn(actor, 1)
 
 
-def villain_picked(h: Hand, colour: int) -> None:
-    """Villain Draw 4: every other player, in order of play, protects or draws four."""
-    h.colour = colour
-    n, actor = h.num_players, h.actor
-    h.villain_queue = [(actor + h.direction * i) % n for i in range(1, n)]
-    h.stats.villain_hits = 0
-    h.villain_next()
+def after_tinker_bell(h: Hand, colour: int) -> None:
+    """What Tinker Bell's colour does after the card that called her (`h.trigger`)."""
+    effect = h.variant.effect_of[h.trigger]
+    if effect == "villain_draw4":
+        villain_picked(h, colour)
+    elif effect == "wild_discard_all":
+        discard_all_picked(h, colour)
+    else:  # "draw2_tinker_bell"
+        draw2_picked(h, colour)
 
-
-AFTER_TINKER_BELL: Final[dict[str, Callable[[Hand, int], None]]] = {
-    "draw2_tinker_bell": draw2_picked,
-    "wild_discard_all": discard_all_picked,
-    "villain_draw4": villain_picked,
-}
 
 GOING_OUT_DRAWS: Final = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
 """How many cards the next player draws when a hand is won on this effect ("Going Out")."""
@@ -170,8 +244,7 @@ _TINKER_PICKS_COLOUR: Final = frozenset({"villain_draw4", "wild_discard_all"})
 class EffectTable(NamedTuple):
     """Per card id, for one ruleset and its options."""
 
-    effect_of: tuple[str, ...]  # the effect's name
-    effect_fn: tuple[Effect, ...]  # the function applied when it is played
+    effect_of: tuple[str, ...]  # the effect's name (what `played` does with it)
     names_colour: tuple[bool, ...]  # does playing it name a colour (a Wild)?
     colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
 
@@ -202,6 +275,6 @@ def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
         raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
     names_colour = tuple(c >= 64 and names[c] not in _TINKER_PICKS_COLOUR for c in range(C.NCARDS))
     colour_wilds = tuple(c for c in sorted(set(rules.deck)) if names_colour[c])
-    table = EffectTable(names, tuple(EFFECTS[n] for n in names), names_colour, colour_wilds)
+    table = EffectTable(names, names_colour, colour_wilds)
     _CACHE[key] = table
     return table

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import notation, rulesets, scoring
+from engine import effects, notation, rulesets, scoring
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL
@@ -53,6 +53,7 @@ class Game:
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
+        self.features = features_of(self.rules, self.options)
         self.first_dealer = dealer
         self.dealer = dealer
         self.sheet = scoring.Sheet.new(n)
@@ -241,7 +242,7 @@ class Game:
                 h.apply(action, seat)
                 self._log_discard(actor, action)
             else:
-                event = notation.event_for(h, actor, action)
+                event = self._event_for(h, actor, action, seat)
                 h.apply(action, seat)
                 self._interrupt_discard()
                 self.events.append(event)
@@ -250,9 +251,19 @@ class Game:
         if h.phase == OVER:
             self._finish_hand()
 
+    @staticmethod
+    def _event_for(h: Hand, actor: int, action: int, seat: int | None) -> dict[str, Any]:
+        """The record's event for `action`, or the rules' refusal of it: an action that names
+        no card has no event, and must be refused as any illegal action is."""
+        try:
+            return notation.event_for(h, actor, action)
+        except (IndexError, KeyError, ValueError):
+            h.apply(action, seat)  # refused: RuleError names the rule; nothing changes
+            raise
+
     def step(self, action: int) -> None:
-        """Apply an action taken from `legal_actions()` without checking it again (bots in
-        simulations); anything else must go through `apply_action`."""
+        """Apply an action taken from `legal_actions()` without checking it again (the search
+        bot's rollouts: `engine.search`); anything else must go through `apply_action`."""
         if self.recording:
             self.apply_action(action)
             return
@@ -398,6 +409,7 @@ class Game:
         g = Game.__new__(Game)
         g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
         g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
+        g.features = self.features
         g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
         g.hand = self.hand.clone() if self.hand is not None else None
         g.history = [dict(x) for x in self.history]
@@ -411,6 +423,18 @@ class Game:
         return g
 
     # ------------------------------------------------------------------ reading
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the game, None while it goes on (partners: the first seat of the
+        winning pair; `sheet.winner` names both)."""
+        w = self.sheet.winner
+        return w[0] if isinstance(w, tuple) else w
+
+    def describe(self, action: int, seat: int | None = None) -> str:
+        """`action` in words for a person, players named ("catch Ben without UNO"); `seat`,
+        who takes it (the player to move by default), as other rulesets word it for them."""
+        return A.describe(action, self.players)
+
     def awaiting(self) -> dict[str, Any]:
         h = self.hand
         if self.sheet.over:
@@ -421,7 +445,7 @@ class Game:
             out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
         else:
             out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
-        if h.challenge_open:
+        if h.challengeable():
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:
             out["catchable"] = [h.seats[p] for p in h.catchable]
@@ -462,6 +486,19 @@ class Game:
             "options": dict(self.given_options),
             "deck": [C.code(c) for c in self.decks[0]] if self.decks else [],
         }
+
+
+_CALLS_TINKER_BELL = frozenset({"draw2_tinker_bell", "wild_discard_all", "villain_draw4"})
+
+
+def features_of(rules: rulesets.Ruleset, options: Mapping[str, Any]) -> frozenset[str]:
+    """What the layers above may show of this ruleset: "points" (every hand scored to a
+    target: every ruleset of this engine), and "tinker_bell" where a card of its deck calls
+    her button (read from the cards' effects under these options: of today's rulesets, only
+    the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell)."""
+    table = effects.effect_table(rules, options)
+    calls = any(table.effect_of[c] in _CALLS_TINKER_BELL for c in set(rules.deck))
+    return frozenset({"points", "tinker_bell"} if calls else {"points"})
 
 
 def _next_active(seat: int, active: list[int], n: int) -> int:

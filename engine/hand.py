@@ -6,16 +6,18 @@ was. Cards are small ints (`engine.cards`), players are positions 0..n-1 in seat
 seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
 
 Where to look: what a card does is in `engine.effects`; how an action int reads is
-`engine.actions.decode`; whether an action is allowed now is `engine.checks` (one function per
-kind of action); this module lists the legal actions and applies them (`_APPLY`: one method per
-kind of action). What the rules leave to a table is decided in
+`engine.actions.decode`; an action is allowed if and only if `legal_actions()` lists it, and
+`engine.checks` explains a refusal afterwards (one function per kind of action); this module
+lists the legal actions and applies them (`step`: one method per kind of action), and runs the
+pending work, one queue of steps (`steps`, `_run_steps`). What the rules leave to a table is
+decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
 choice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Final
 
@@ -25,19 +27,26 @@ from engine import checks, effects
 from engine.actions import Kind
 from engine.errors import RuleError
 from engine.phases import (
+    AFTER_RESHUFFLE,
+    CHALLENGE_WINDOW,
     COLOUR,
     DISCARD,
     FLIP,
     OVER,
+    OWED,
+    PENALTY,
     PHASE_NAMES,
     PLAY,
     PLAY_DRAWN,
     PROTECT,
+    PROTECTION,
     RESHUFFLE,
     RESPOND,
     SHUFFLE,
     TARGET,
     TINKER,
+    VILLAIN_DONE,
+    Step,
 )
 from engine.rulesets import Ruleset
 from engine.stats import HandStats
@@ -70,7 +79,8 @@ _LAID_CARD: Final = A.CARD_OF
 _NAMED_COLOUR: Final = A.COLOUR_NAMED
 _UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
-_NUMBER: Final = effects.number  # the challengeable cards
+_DRAW: Final = A.DRAW
+_PROTECT: Final = A.PROTECT
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -112,13 +122,9 @@ class Hand:
     actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
     trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
     tinker_colour: int  # Tinker Bell's last pick (-1 before any)
-    owed_draws: list[list[int]]  # [position, cards] still to be drawn, in order
-    pending_draws: int  # a draw card's penalty while its victim may challenge or stack
-    villain_queue: list[int]  # players still to protect or draw after a Villain Draw 4
-    challenge_open: bool  # may a Villain Draw 4 just played still be challenged?
+    steps: list[Step]  # the pending work, in order (`engine.phases.Step`)
     catchable: list[int]  # players who may be caught holding one card without calling UNO
     uncalled: list[int]  # (classic) players holding one card who never called UNO
-    resume_phase: int  # the phase to return to after a reshuffle
     blocked_turns: int  # turns in a row with nothing to draw anywhere
     drawn_card: int  # the card just drawn, while it may be played
     draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
@@ -129,7 +135,6 @@ class Hand:
         "actor",
         "blocked_turns",
         "catchable",
-        "challenge_open",
         "colour",
         "deal_top",
         "direction",
@@ -140,19 +145,16 @@ class Hand:
         "hands",
         "names",
         "num_players",
-        "owed_draws",
-        "pending_draws",
         "phase",
         "pos_of",
-        "resume_phase",
         "seats",
         "stats",
+        "steps",
         "tinker_colour",
         "to_move",
         "trigger",
         "uncalled",
         "variant",
-        "villain_queue",
         "winner",
     )  # fmt: skip
 
@@ -179,7 +181,6 @@ class Hand:
         h.seats = tuple(seats)
         h.pos_of = {s: p for p, s in enumerate(seats)}
         h.names = tuple(names) if names else tuple(f"seat {s}" for s in seats)
-        h.pending_draws = 0
         h.uncalled = []
         size = rules.hand_size
         if len(deck) <= size * n:
@@ -201,13 +202,12 @@ class Hand:
         h.to_move = (dealer + 1) % n
         h.actor = dealer
         h.trigger = h.drawn_card = h.tinker_colour = h.winner = -1
-        h.catchable, h.owed_draws, h.villain_queue = [], [], []
-        h.challenge_open = h.draw4_reneged = False
-        h.resume_phase = PLAY
+        h.catchable, h.steps = [], []
+        h.draw4_reneged = False
         h.blocked_turns = 0
         h.stats = HandStats()
         h._first_discard(dealer, top)
-        h._settle_draws()
+        h._run_steps()
         return h
 
     def _first_discard(self, dealer: int, top: int) -> None:
@@ -253,12 +253,9 @@ class Hand:
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
         h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
         h.tinker_colour = self.tinker_colour
-        h.owed_draws = [list(x) for x in self.owed_draws]
-        h.pending_draws = self.pending_draws
-        h.villain_queue = list(self.villain_queue)
-        h.challenge_open = self.challenge_open
+        h.steps = [step.copy() for step in self.steps]
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
-        h.resume_phase, h.blocked_turns = self.resume_phase, self.blocked_turns
+        h.blocked_turns = self.blocked_turns
         h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
         h.winner = self.winner
         h.stats = self.stats.copy()
@@ -292,28 +289,44 @@ class Hand:
     def legal_actions(self) -> list[int]:
         """Every action the player to move may take now (empty at chance nodes and the end)."""
         phase = self.phase
-        if phase == PLAY:  # most decisions: inline (the other phases are in `_LEGAL`)
-            hand = self.hands[self.to_move]
-            playable = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]].intersection(hand)
-            if len(hand) == 2:
-                acts: list[int] = []
-                for c in playable:
-                    _variants(acts, c, True, self.variant.names_colour)
-            else:
-                acts = [c << 3 for c in playable]
-                if not self.variant.colour_wild_set.isdisjoint(playable):
-                    for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
-                        if w in playable:
-                            acts.remove(w << 3)
-                            acts += _COLOUR_PLAYS[w]
-                if self.uncalled and self.to_move in self.uncalled:
-                    acts = []  # "not allowed to discard his last card until he does so"
-            if not acts or self.variant.draw_when_playable:
-                acts.append(A.DRAW)
-            return acts
+        if phase == PLAY:  # (the commonest phases first: native calls, where `_LEGAL` is not)
+            return self._legal_plays()
+        if phase in (PROTECT, DISCARD):
+            return self._legal_lays()
+        if phase == PLAY_DRAWN:
+            return self._legal_after_drawing()
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
+
+    def _legal_plays(self) -> list[int]:
+        """Each card held that matches (a Wild naming each colour; with the UNO call as well,
+        holding two), then DRAW when allowed."""
+        hand = self.hands[self.to_move]
+        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        found = [c for c in hand if matches[c]]
+        # Two cards or more are listed in the order of a set filled in the hand's order (as
+        # `frozenset.intersection(hand)` would list them): the order every seeded game follows.
+        playable: Collection[int] = set(found) if len(found) > 1 else found
+        acts: list[int] = []
+        if len(hand) == 2:
+            for c in playable:
+                _variants(acts, c, True, self.variant.names_colour)
+        else:
+            black = False  # (a wild among them: then ask whether it names a colour)
+            for c in playable:
+                acts.append(c << 3)  # = actions.play(c), without the call
+                black = black or c >= 64
+            if black and not self.variant.colour_wild_set.isdisjoint(playable):
+                for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
+                    if w in playable:
+                        acts.remove(A.play(w))
+                        acts += _COLOUR_PLAYS[w]
+            if self.uncalled and self.to_move in self.uncalled:
+                acts = []  # "not allowed to discard his last card until he does so"
+        if not acts or self.variant.draw_when_playable:
+            acts.append(_DRAW)
+        return acts
 
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
@@ -343,8 +356,9 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        for c in _OF_COLOUR[colour].intersection(hand):
-            acts.append(base + c * 2)
+        found = [c for c in hand if _COLOUR_OF[c] == colour]
+        for c in set(found) if len(found) > 1 else found:  # (in the order of `_legal_plays`)
+            acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:
                 acts.append(base + c * 2 + 1)
         if not protecting:
@@ -366,7 +380,7 @@ class Hand:
         """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
         with the Jump-In house rule a play of the identical card."""
         if self.phase == OVER or not (
-            self.catchable or self.challenge_open or self.variant.jump_in or self.uncalled
+            self.catchable or self.variant.jump_in or self.uncalled or self.steps
         ):
             return []
         seats, n = self.seats, self.num_players
@@ -377,7 +391,7 @@ class Hand:
         for p in self.uncalled:
             if p not in self.catchable:
                 out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-        if self.challenge_open:
+        if self.challengeable():
             out.extend((seats[q], A.CHALLENGE) for q in range(n) if q != self.actor)
         if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
@@ -388,9 +402,9 @@ class Hand:
                         and top in held
                         and (len(held) > 1 or q not in self.uncalled)
                     ):
-                        out.append((seats[q], top << 3))
+                        out.append((seats[q], A.play(top)))
                         if len(held) == 2:
-                            out.append((seats[q], (top << 3) + 1))
+                            out.append((seats[q], A.play(top, uno=True)))
         return out
 
     # ------------------------------------------------------------------ applying
@@ -422,15 +436,23 @@ class Hand:
                 raise checks.refusal(self, pos, action)
             self.step(action)
             return
-        if self.owed_draws or not self.draw:
-            self._settle_draws()
+        if self.steps or not self.draw:
+            self._run_steps()
 
     def step(self, action: int) -> None:
         """Apply one of `legal_actions()` for the player to move: the one place an action
         changes the hand (`apply` runs it once the action is found legal; simulations and bots
         call it with an action they took from `legal_actions()`)."""
-        if action >= A.PROTECT:
-            _APPLY[_KIND_OF[action]](self, self.to_move, action)
+        if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
+            self._do_draw(self.to_move, action)
+        elif action >= _PROTECT:
+            kind = _KIND_OF[action]
+            if kind == Kind.PROTECT:  # (the commonest after a draw: native calls, not `_APPLY`)
+                self._do_protect(self.to_move, action)
+            elif kind == Kind.DISCARD:
+                self._do_discard(self.to_move, action)
+            else:
+                _APPLY[kind](self, self.to_move, action)
         else:  # a play: most steps
             pos = self.to_move
             card = _PLAYED_CARD[action]
@@ -441,8 +463,10 @@ class Hand:
                     self.catchable.clear()  # the next player has begun their turn
             if card >= 64 and card in _DRAW4S:
                 self.draw4_reneged = self._reneged(hand, card)
-            hand.remove(card)
-            self.discard.append(card)
+            i = 0  # = hand.remove(card), as a loop: a compiled engine compares ints natively
+            while hand[i] != card:
+                i += 1
+            self.discard.append(hand.pop(i))
             self.blocked_turns = 0
             if card < 64:
                 self.colour = _COLOUR_OF[card]
@@ -455,14 +479,9 @@ class Hand:
                     self.catchable.append(pos)
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
-                effect = self.variant.effect_fn[card]
-                if effect is _NUMBER:  # the commonest card, inline: the next player's turn
-                    self.to_move = (pos + self.direction) % self.num_players
-                    self.phase = PLAY
-                else:
-                    effect(self, pos, card)  # engine.effects
-        if self.owed_draws or not self.draw:
-            self._settle_draws()
+                effects.played(self, pos, card)
+        if self.steps or not self.draw:
+            self._run_steps()
 
     def _out_of_turn(self, action: int, seat: int) -> None:
         """A move by someone other than the player to move: Jump-In, or a refusal."""
@@ -528,9 +547,8 @@ class Hand:
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        self.villain_queue.pop(0)
-        if not self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
-            self.villain_next()
+        del self.steps[0]  # (its PROTECTION step: done; the queue runs on after the move)
+        self._lay(pos, _LAID_CARD[action], _UNO_SAID[action])
 
     def _do_discard(self, pos: int, action: int) -> None:
         if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
@@ -541,17 +559,13 @@ class Hand:
     def _do_take(self, pos: int, action: int) -> None:
         if self.phase == RESPOND:
             # "the next player must Draw 4 cards then end his turn without discarding"
-            self.owe(pos, self.pending_draws)
-            self.pending_draws = 0
+            self.owe(pos, self.take_penalty())
             self.pass_turn(pos, 1)
             return
-        self.villain_queue.pop(0)  # (option villain_draw4_may_take) four instead of protecting
-        self.owe(pos, 4)
-        self.stats.villain_hits += 1
-        self.villain_next()
+        effects.draw_instead(self, self.steps[0])  # (villain_draw4_may_take) four instead
 
     def _do_challenge(self, pos: int, action: int) -> None:
-        n, self.pending_draws = self.pending_draws, 0
+        n = self.take_penalty()
         if self.draw4_reneged:
             # "the challenged player must draw the four cards instead before play continues"
             self.owe(self.actor, n)
@@ -638,8 +652,7 @@ class Hand:
         n = effects.GOING_OUT_DRAWS.get(effect, 0)
         if n:
             victim = (pos + self.direction) % self.num_players
-            self.owe(victim, n + self.pending_draws)  # a stack counts too
-            self.pending_draws = 0
+            self.owe(victim, n + self.take_penalty())  # a stack counts too
         self.winner = pos
         self.phase = OVER
 
@@ -679,12 +692,12 @@ class Hand:
             why = f"it must match {C.COLOURS[self.colour]}, the colour in play"
         return RuleError(
             "stacking",
-            f"You must take the {self.pending_draws} cards{choice}: {C.name(card)} cannot be "
+            f"You must take the {self.penalty()} cards{choice}: {C.name(card)} cannot be "
             f"stacked on {C.name(top)} ({why}).",
         )
 
     def await_response(self, pos: int, draw4: bool) -> None:
-        """The next player must take `pending_draws` cards and lose their turn, unless they may
+        """The next player must take the penalty's cards and lose their turn, unless they may
         challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
         victim = (pos + self.direction) % self.num_players
         self.actor = pos
@@ -692,8 +705,7 @@ class Hand:
             self.phase = RESPOND
             self.to_move = victim
         else:
-            self.owe(victim, self.pending_draws)
-            self.pending_draws = 0
+            self.owe(victim, self.take_penalty())
             self.pass_turn(victim, 1)
 
     # ---- Villain Draw 4 protection, Wild Discard All discards
@@ -709,25 +721,6 @@ class Hand:
         if len(hand) == 1 and not uno:
             self.catchable.append(pos)
         return False
-
-    def villain_next(self) -> None:
-        """Walk the other players in order of play: those holding Tinker Bell's colour must lay
-        one down (or, with `villain_draw4_may_take`, decide), the rest draw four ("If a player
-        doesn't have a card in the color selected")."""
-        queue, colour, hands = self.villain_queue, self.tinker_colour, self.hands
-        while queue:
-            p = queue[0]
-            if not _OF_COLOUR[colour].isdisjoint(hands[p]):
-                self.to_move = p
-                self.phase = PROTECT
-                return
-            queue.pop(0)
-            self.owe(p, 4)
-            self.stats.villain_hits += 1
-        self.stats.villain_draw4s += 1
-        if not self.stats.villain_hits:
-            self.stats.villain_draw4s_fully_protected += 1
-        self.pass_turn(self.actor, 2 if self.variant.villain_skips_next else 1)
 
     # ---- out of turn: UNO, catch, challenge
     def _interject(self, action: int, seat: int) -> None:
@@ -756,7 +749,7 @@ class Hand:
         self.catchable.remove(pos)
 
     def _challenge_villain(self, pos: int) -> None:
-        if not self.challenge_open:
+        if not self.challengeable():
             if "villain_draw4" not in self.variant.effect_of:
                 raise RuleError(
                     "challenge-window",
@@ -770,7 +763,7 @@ class Hand:
             )
         if pos == self.actor:
             raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
-        self.challenge_open = False
+        self._close_challenge()
         if self.draw4_reneged:
             self.owe(self.actor, 4)  # "then they must draw 4 cards"
         else:
@@ -793,16 +786,16 @@ class Hand:
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
         """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4: what the
-        colour does is the card's (`effects.AFTER_TINKER_BELL`)."""
+        colour does is the card's (`effects.after_tinker_bell`)."""
         if self.phase != TINKER:
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
-        self.challenge_open = False
-        effects.AFTER_TINKER_BELL[self.variant.effect_of[self.trigger]](self, colour)
-        if self.owed_draws or not self.draw:
-            self._settle_draws()
+        self._close_challenge()  # "Reneging": until Tinker Bell chooses
+        effects.after_tinker_bell(self, colour)
+        if self.steps or not self.draw:
+            self._run_steps()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
@@ -816,8 +809,8 @@ class Hand:
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        self.phase = self.resume_phase
-        self._settle_draws()
+        self.phase = self.steps.pop(0).who  # (its AFTER_RESHUFFLE step: the phase it stopped)
+        self._run_steps()
 
     def reshuffle_pool(self) -> list[int]:
         return self.discard[:-1]
@@ -839,8 +832,8 @@ class Hand:
         self.catchable.clear()  # a dealt hand owes no UNO call (RULES-MAP: shuffle-hands-uno)
         self.uncalled.clear()
         self.pass_turn(actor, 1)
-        if self.owed_draws or not self.draw:
-            self._settle_draws()
+        if self.steps or not self.draw:
+            self._run_steps()
 
     def shuffle_pool(self) -> list[int]:
         return [c for held in self.hands for c in held]
@@ -852,8 +845,48 @@ class Hand:
         self.phase = PLAY
 
     def owe(self, pos: int, n: int) -> None:
-        """`pos` must draw `n` cards (drawn at once when the DRAW pile allows)."""
-        self.owed_draws.append([pos, n])
+        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
+        any step waiting for a player), or when the DRAW pile is reshuffled."""
+        steps = self.steps
+        at = 0
+        while at < len(steps) and steps[at].kind <= AFTER_RESHUFFLE:
+            at += 1
+        steps.insert(at, Step(OWED, pos, n))
+
+    # ---- the queue's waiting steps: a draw card's penalty, a Villain Draw 4's challenge
+    def penalty(self) -> int:
+        """The cards a draw card (or a stack of them) makes the next player take."""
+        for step in self.steps:
+            if step.kind == PENALTY:
+                return step.count
+        return 0
+
+    def add_penalty(self, n: int, victim: int) -> None:
+        for step in self.steps:
+            if step.kind == PENALTY:
+                step.count += n
+                step.who = victim
+                return
+        self.steps.append(Step(PENALTY, victim, n))
+
+    def take_penalty(self) -> int:
+        """The penalty's cards, its step removed (they are taken, challenged or go out)."""
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == PENALTY:
+                return steps.pop(i).count
+        return 0
+
+    def challengeable(self) -> bool:
+        """May the Villain Draw 4 just played still be challenged?"""
+        return any(step.kind == CHALLENGE_WINDOW for step in self.steps)
+
+    def _close_challenge(self) -> None:
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == CHALLENGE_WINDOW:
+                del steps[i]
+                return
 
     def swap_hands(self, a: int, b: int) -> None:
         hands = self.hands
@@ -873,33 +906,48 @@ class Hand:
         if self.uncalled and pos in self.uncalled:
             self.uncalled.remove(pos)
 
-    def _settle_draws(self) -> None:
-        """Deal out owed penalty cards; when the DRAW pile runs out, wait for the reshuffle
-        ("If no one is out of cards by the time the DRAW pile is depleted, reshuffle")."""
-        owed, draw = self.owed_draws, self.draw
-        while owed:
-            entry = owed[0]
-            pos, n = entry
-            if n and draw:  # = `_give` for each card drawn
-                held = self.hands[pos]
-                while n and draw:
-                    held.append(draw.pop())
-                    n -= 1
-                self._took_cards(pos)
-            if n:
-                entry[1] = n
-                if len(self.discard) > 1:
+    def _run_steps(self) -> None:
+        """Do the pending work that needs nobody: deal the draws owed, and a Villain Draw 4's
+        protections and its end (`engine.effects`), until a step waits for a player or chance.
+        When the DRAW pile runs out, wait for the reshuffle ("If no one is out of cards by the
+        time the DRAW pile is depleted, reshuffle")."""
+        steps = self.steps
+        while steps:
+            step = steps[0]
+            kind = step.kind
+            if kind == OWED:
+                if self._deal_owed(step):
+                    del steps[0]
+                elif len(self.discard) > 1:
                     self._await_reshuffle()
                     return
-                owed.clear()  # every card is in a hand: nothing left to draw
-                break
-            owed.pop(0)
-        if not draw and len(self.discard) > 1 and self.phase != OVER:
+                else:  # every card is in a hand: nothing is left to draw, for anyone
+                    steps[:] = [s for s in steps if s.kind != OWED]
+            elif kind in (PROTECTION, VILLAIN_DONE):
+                if self.phase == OVER:
+                    del steps[0]  # (the hand ended on a protection card: nobody else draws)
+                elif not effects.villain_step(self, step):
+                    break  # a player must protect
+            else:
+                break  # a step waiting for a player or for chance
+        if not self.draw and len(self.discard) > 1 and self.phase != OVER:
             self._await_reshuffle()
+
+    def _deal_owed(self, step: Step) -> bool:
+        """Deal the cards `step` owes (`_give` for each); False if the DRAW pile ran out first."""
+        n, draw = step.count, self.draw
+        if n and draw:
+            held = self.hands[step.who]
+            while n and draw:
+                held.append(draw.pop())
+                n -= 1
+            self._took_cards(step.who)
+        step.count = n
+        return not n
 
     def _await_reshuffle(self) -> None:
         if self.phase != RESHUFFLE:
-            self.resume_phase = self.phase
+            self.steps.insert(0, Step(AFTER_RESHUFFLE, self.phase))
             self.phase = RESHUFFLE
 
     def all_cards(self) -> list[int]:
@@ -930,7 +978,6 @@ class Variant:
         "colour_wild_set",
         "colour_wilds",
         "draw_when_playable",
-        "effect_fn",
         "effect_of",
         "jump_in",
         "keep_drawing",
@@ -951,7 +998,6 @@ class Variant:
         self.rules: Final = rules
         self.options: Final = opts
         self.effect_of: Final = table.effect_of
-        self.effect_fn: Final = table.effect_fn
         self.names_colour: Final = table.names_colour
         self.colour_wilds: Final = table.colour_wilds
         self.colour_wild_set: Final = frozenset(table.colour_wilds)
@@ -989,10 +1035,12 @@ _OF_COLOUR: Final = C.CARDS_OF_COLOUR
 """The cards of each colour (Tinker Bell's: who must protect or may discard)."""
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
-_COLOUR_PLAYS: Final = {w: [w * 8 + colour * 2 for colour in range(4)] for w in range(64, C.NCARDS)}
+_MATCHES: Final = C.MATCHES
+"""The same as flags by card id."""
+_COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand.legal_actions,  # PLAY: inline in `legal_actions`
+    Hand._legal_plays,  # PLAY
     Hand._legal_after_drawing,  # PLAY_DRAWN
     Hand._legal_colours,  # COLOUR
     Hand._legal_targets,  # TARGET
@@ -1042,13 +1090,12 @@ _NEEDS: Final = {
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:
     """Append the play actions for one card: a Wild names a colour; UNO with the next-to-last."""
-    base = card * 8
     if names_colour[card]:
         for colour in range(4):
-            acts.append(base + colour * 2)
+            acts.append(A.play(card, colour))
             if two:
-                acts.append(base + colour * 2 + 1)
+                acts.append(A.play(card, colour, True))
     else:
-        acts.append(base)
+        acts.append(A.play(card))
         if two:
-            acts.append(base + 1)
+            acts.append(A.play(card, 0, True))

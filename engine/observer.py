@@ -101,6 +101,7 @@ def public_view(
         "colour": None if wild_waits else summary["colour"],
         "direction": "left" if summary["direction"] == 1 else "right",
         "draw_pile": summary["draw_pile"],
+        "discard_pile": len(h.discard) if h is not None else None,
         "awaiting": awaiting,
         "says": says(game, awaiting, seat, tinker_bell, choosing),
         "choosing": choosing,
@@ -198,7 +199,8 @@ class EventNotes:
                 self.shadow = None
                 return
             self.done += 1
-            self._drew(i, events[i], before, card_counts(shadow))
+            if shadow.hand_no == hand_no:  # a new deal's cards are a deal, not draws
+                self._drew(i, events[i], before, card_counts(shadow))
             if len(shadow.history) > hands:
                 x = shadow.history[-1]
                 self.notes.setdefault(i, []).append(
@@ -253,12 +255,13 @@ def laid(action: int) -> tuple[int, dict[str, Any]] | None:
 
 def move_text(action: int, game: Game) -> str:
     names = game.players
-    if A.TARGET <= action < A.TARGET + 100:
-        return f"{names[action - A.TARGET]} draws 2"
-    if A.CATCH <= action < A.CATCH + 100:
-        return f"Catch {names[action - A.CATCH]}: no UNO!"
-    if A.COLOUR <= action < A.COLOUR + 4:
-        return f"Name {C.COLOURS[action - A.COLOUR]}"
+    move = A.decode(action)
+    if move.kind == A.Kind.TARGET:
+        return f"{names[move.seat]} draws 2"
+    if move.kind == A.Kind.CATCH:
+        return f"Catch {names[move.seat]}: no UNO!"
+    if move.kind == A.Kind.COLOUR:
+        return f"Name {C.COLOURS[move.colour]}"
     return {
         A.DRAW: "Draw a card",
         A.PASS: "Keep it (pass)",

@@ -35,3 +35,40 @@ PHASE_NAMES: Final = (
     "shuffle_hands",
     "over",
 )
+
+
+class Step:
+    """One piece of pending work in a hand's queue (`Hand.steps`): what happens next, after the
+    move being made, in order. Draws owed are dealt as soon as the DRAW pile allows; the other
+    steps wait at the head of the queue for the player or the chance event they name, so one
+    card's effect (a Villain Draw 4: its challenge, then each player's protection or four cards,
+    then the turn passing on) reads as the steps it queues (`engine.effects`)."""
+
+    __slots__ = ("count", "kind", "who")
+
+    def __init__(self, kind: int, who: int, count: int = 0) -> None:
+        self.kind = kind
+        self.who = who  # a position (a phase, for AFTER_RESHUFFLE)
+        self.count = count
+
+    def copy(self) -> Step:
+        return Step(self.kind, self.who, self.count)
+
+    def __repr__(self) -> str:
+        return f"Step({STEP_NAMES[self.kind]}, {self.who}, {self.count})"
+
+
+OWED: Final = 0  # `who` draws `count` cards, dealt at once while the DRAW pile allows
+AFTER_RESHUFFLE: Final = 1  # the reshuffle is awaited; then the hand goes back to phase `who`
+PENALTY: Final = 2  # a draw card's `count` cards, while `who` may take, challenge or stack them
+CHALLENGE_WINDOW: Final = 3  # `who`'s Villain Draw 4 may be challenged until Tinker Bell picks
+PROTECTION: Final = 4  # Villain Draw 4: `who` lays Tinker Bell's colour, or draws `count`
+VILLAIN_DONE: Final = 5  # Villain Draw 4 resolved: the turn passes `count` on from `who`
+STEP_NAMES: Final = (
+    "owed",
+    "after_reshuffle",
+    "penalty",
+    "challenge_window",
+    "protection",
+    "villain_done",
+)

@@ -54,6 +54,11 @@ class Hints(Protocol):
         """Whether the greedy `seat` makes one of its out-of-turn `options`, and which."""
         ...
 
+    def root(self, state: Any) -> Any:
+        """A copy of `state` to imagine worlds from, made once a move (without its record: a
+        world needs none, and copying it for each would cost more than the world)."""
+        ...
+
     def candidates(self, state: Any, legal: list[int]) -> list[int]:
         """The legal actions worth comparing, the greedy choice first (ties go to it)."""
         ...

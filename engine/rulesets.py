@@ -193,6 +193,7 @@ def _disney() -> Ruleset:
         name="disney",
         quotes={
             "match": "Match the top card on the DISCARD pile either by number, color or word.",
+            "not-in-hand": "drawing a card from your hand to play",
             "draw-when-stuck": "If you don't have anything that matches, you must pick a card "
             "from the DRAW pile.",
             "play-drawn": "If you draw a card you can play, play it. Otherwise, play moves to "
@@ -402,12 +403,13 @@ CLASSIC = _classic()
 OFFICIAL_2018 = _official_2018()
 ELVIS = _elvis()
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018, ELVIS)}
+PLAYED = (*RULESETS, "elite")
+"""Every ruleset the engine plays, by name: these, and UNO Elite (`engine.elite`)."""
 
 
 def get(name: str) -> Ruleset:
     try:
         return RULESETS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown ruleset {name!r} (this engine plays: {', '.join(RULESETS)})"
-        ) from None
+        played = f"{', '.join(PLAYED[:-1])} and {PLAYED[-1]}"
+        raise ValueError(f"unknown ruleset {name!r} (this engine plays: {played})") from None

@@ -81,7 +81,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of `game` whose hidden cards (other hands, the DRAW pile) are dealt at random from
     the seat's unseen cards, consistent with every public count; it keeps no record."""
-    view = seat_view(game, seat)
+    view = _view_of(game, seat)
     world = _bare(game)
     h = _hand(world)
     cards = list(view.unseen)
@@ -98,6 +98,17 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
         if hasattr(h, hidden):
             setattr(h, hidden, False)
     return world
+
+
+_ROOT_VIEW: list[tuple[Game, int, SeatView]] = []
+"""The root the search bot imagines this move's worlds from (`DisneyHints.root`: a private copy
+nobody changes), its seat, and that seat's view, the same for every world."""
+
+
+def _view_of(game: Game, seat: int) -> SeatView:
+    if _ROOT_VIEW and _ROOT_VIEW[0][0] is game and _ROOT_VIEW[0][1] == seat:
+        return _ROOT_VIEW[0][2]
+    return seat_view(game, seat)
 
 
 def _bare(game: Game) -> Game:
@@ -157,6 +168,7 @@ class SearchBot:
         rollouts, seconds = self._budget(hints)
         deadline = None if seconds is None or clock is None else clock() + seconds
         seat = game.current_player()
+        root = hints.root(game)
         rng = self._rng
         totals = [0.0] * len(candidates)
         worlds = max(1, rollouts // len(candidates))
@@ -166,7 +178,7 @@ class SearchBot:
                 now = clock()  # type: ignore[misc]
                 if self.last_rollouts and now + last >= deadline:
                     break
-            world = game.determinise(seat, rng)
+            world = root.determinise(seat, rng)
             luck = hints.luck(rng)
             for i, action in enumerate(candidates):
                 trial = world.clone()
@@ -200,6 +212,12 @@ class DisneyHints:
             candidates.remove(first)
             candidates.insert(0, first)
         return candidates
+
+    @staticmethod
+    def root(game: Game) -> Game:
+        root, seat = _bare(game), game.current_player()
+        _ROOT_VIEW[:] = [(root, seat, seat_view(root, seat))]
+        return root
 
     @staticmethod
     def luck(rng: random.Random) -> int:

@@ -143,6 +143,7 @@ class GameInfo:
     created: float
     entries: int
     digital: bool = False  # played in digital play: its game record is kept too
+    finished: bool = False  # its result is kept (`add_result`): the game is over
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -386,12 +387,14 @@ class Journal:
         rows = self._db.execute(
             "SELECT g.id, g.name, g.created, "
             "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
-            f"EXISTS(SELECT 1 FROM records r WHERE r.game = g.id) FROM games g {where} "
+            "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id), "
+            f"EXISTS(SELECT 1 FROM results r WHERE r.game = g.id) FROM games g {where} "
             f"ORDER BY g.id {order}{page}",
             args,
         ).fetchall()
         return [
-            GameInfo(i, name, created, n, bool(digital)) for i, name, created, n, digital in rows
+            GameInfo(i, name, created, n, bool(digital), bool(over))
+            for i, name, created, n, digital, over in rows
         ]
 
     def latest_game(self) -> int | None:

@@ -78,6 +78,7 @@ class TableSession:
         self.game_id, self.table = self._latest(journal)
         self.version = journal.last_id()
         self._wins: tuple[int, dict[str, Any]] | None = None  # (journal's results_version, tally)
+        self._won_at: tuple[tuple[int, int], float] | None = None  # ((game, version), when won)
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
         self._cached: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
@@ -266,8 +267,22 @@ class TableSession:
                 pick_hidden=self.hidden_pick() is not None,
                 wins=self.wins,
             )
+            self._retire_banner(view)
             view["journal"] = self._journal_state()
             return view
+
+    def _retire_banner(self, view: dict[str, Any]) -> None:
+        """The winner banner belongs to its game: once a game without points (which has no
+        score sheet here) has ended after the table's game was won, the banner says it is
+        `superseded` (the winners' rows keep their tag while these totals are shown)."""
+        later = view["wins"].get("last_t")
+        if view["winner"] is None or later is None or self.game_id is None:
+            return
+        won = self._won_at
+        if won is None or won[0] != (self.game_id, self.version):
+            entries = self.journal.entries(self.game_id)
+            won = self._won_at = ((self.game_id, self.version), entries[-1].t if entries else 0.0)
+        view["winner"]["superseded"] = later > won[1]
 
     def _journal_state(self) -> dict[str, Any]:
         """Whether what the page shows is saved: every page says so when it is not."""
@@ -300,6 +315,7 @@ class TableSession:
                     recent=RECENT_HANDS,
                     wins=self.wins,
                 )
+                self._retire_banner(view)
                 view["journal"] = self._journal_state()
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached

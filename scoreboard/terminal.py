@@ -59,7 +59,7 @@ def render(view: dict[str, Any]) -> Group:
         parts.append(
             Text(f"Declared: {d['name']}{who}. Press the Tinker Bell button!", style="bold yellow")
         )
-    if view.get("winner"):
+    if view.get("winner") and not view["winner"].get("superseded"):  # a later game ended
         parts.append(
             Panel(
                 Text(view["winner"]["text"], justify="center", style="bold black"),

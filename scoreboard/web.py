@@ -238,6 +238,7 @@ async def games(request: Request) -> Response:
                     "created": g.created,
                     "entries": g.entries,
                     "digital": g.digital,
+                    "finished": g.finished,
                 }
                 for g in found
             ],

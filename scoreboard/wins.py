@@ -25,13 +25,16 @@ class Result(Protocol):
     @property
     def scored(self) -> bool: ...
 
+    @property
+    def t(self) -> float: ...
+
 
 def tally(results: Iterable[Result]) -> dict[str, Any]:
-    """{"games": n, "players": [{"name", "wins", "played"}, most wins first], "last": name}, of
-    the games without a score sheet."""
+    """{"games": n, "players": [{"name", "wins", "played"}, most wins first], "last": name,
+    "last_t": when the last one ended}, of the games without a score sheet."""
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
-    games, last = 0, None
+    games, last, last_t = 0, None, None
     for result in results:
         if result.scored:
             continue
@@ -39,11 +42,11 @@ def tally(results: Iterable[Result]) -> dict[str, Any]:
         for name in result.players:
             played[name] = played.get(name, 0) + 1
             wins.setdefault(name, 0)
-        last = result.players[result.winner]
+        last, last_t = result.players[result.winner], result.t
         wins[last] += 1
     names = sorted(played, key=lambda n: (-wins[n], n.casefold()))
     rows = [{"name": n, "wins": wins[n], "played": played[n]} for n in names]
-    return {"games": games, "players": rows, "last": last}
+    return {"games": games, "players": rows, "last": last, "last_t": last_t}
 
 
 TITLE = "Wins (games without points)"

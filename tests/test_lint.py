@@ -47,11 +47,6 @@ def test_mypy_is_clean_on_every_package():
 
 PACKAGES = ("engine", "tray", "firmware_bridge", "scoreboard", "digital", "cli", "club")
 SCREEN = 65  # lines: a function a reader takes in at once
-HOT_LOOPS = {
-    # The random bots' playout: a function call per step is the cost it exists to save, and
-    # tests/engine/test_playout.py proves it plays exactly as the step-by-step API does.
-    ("engine/simulate.py", "_random_playout"),
-}
 
 
 def test_no_function_is_longer_than_a_screen():
@@ -65,6 +60,6 @@ def test_no_function_is_longer_than_a_screen():
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                     lines = node.end_lineno - node.lineno + 1
                     where = (str(path.relative_to(ROOT)), node.name)
-                    if lines > SCREEN and where not in HOT_LOOPS:
+                    if lines > SCREEN:
                         long.append(f"{where[0]}:{node.lineno} {node.name}: {lines} lines")
     assert not long, "\n".join(long)

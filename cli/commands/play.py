@@ -13,7 +13,7 @@ from typing import Any
 from cli.arguments import at_least
 from cli.files import file_problem
 
-DEFAULT_PLAYERS = "You,Ann,Bob,Cy"
+DEFAULT_PLAYERS = "Player 1,Ann,Bob,Cy"  # a name fit for the shared screens (TV, club)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -292,8 +292,8 @@
       const verb = card.moves.length ? card.moves[0].verb : "";
       return el("button", {
         class: `card c-${card.colour}`, "data-code": card.code, disabled: !card.moves.length,
-        "aria-label": `${verb} ${card.name}`.trim(), onclick: () => choose(card),
-      }, ...cardFace(card, verb ? el("span", { class: "verb", text: verb }) : null));
+        onclick: () => choose(card),  // named by what it shows: "Villain Draw 4 play"
+      }, ...cardFace(card, verb ? el("span", { class: "verb", text: ` ${verb}` }) : null));
     }));
     $("moves").replaceChildren(...v.moves.map((m) =>
       el("button", { class: "primary", "data-action": m.a, text: m.text, onclick: () => act(m.a) })));

@@ -3,7 +3,8 @@
 
 The greedy choice plays what activates its Lineup first, keeps wilds for last, always activates,
 aims its powers at the player with fewest cards and drafts the strongest card; it always calls
-UNO and always catches. The search compares every legal action; a rollout plays
+UNO and always catches. The search compares every legal action, the greedy choice first (ties
+go to it); a rollout plays
 `ROLLOUT_ACTIONS` actions on with greedy players, then counts cards (a game of Elite turns on
 luck: longer rollouts (20, 40, to the end) measured weaker against greedy, their noise drowning
 the difference between moves).
@@ -158,7 +159,16 @@ class EliteHints:
 
     @staticmethod
     def candidates(game: EliteState, legal: list[int]) -> list[int]:
-        return legal
+        """Every legal action, the greedy choice first: ties (a draft's rollouts, which end
+        before play, all tie) go to it rather than to the lowest number."""
+        if len(legal) < 2:
+            return legal
+        first = greedy_choice(game, legal)
+        return [first, *(a for a in legal if a != first)]
+
+    @staticmethod
+    def root(game: Any) -> Any:
+        return game  # its determinisation copies it unrecorded
 
     @staticmethod
     def luck(rng: random.Random) -> float:

@@ -231,7 +231,7 @@
     older = data.next;
     $("moregames").classList.toggle("hidden", !data.next);
     const rows = data.games.map((g) => el("div", { class: "row" },
-      el("span", { text: `${g.name}${g.id === data.current ? " (current)" : ""}` }),
+      el("span", { text: g.name + (g.finished ? " (finished)" : g.id === data.current ? " (current)" : "") }),
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }) : null,
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }) : null,
       me.host && g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,

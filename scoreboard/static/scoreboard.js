@@ -44,17 +44,10 @@
   };
 
   // The banner belongs to its game: gone with a new table game, and once a later game (UNO
-  // Elite, which has no score sheet) has finished since this browser first saw the win.
+  // Elite, which has no score sheet) has ended since (the server says so: `superseded`).
   // The winner's row keeps its WINNER tag for as long as that game's totals are shown.
   function bannerText(v) {
-    if (!v.winner) return null;
-    const won = v.wins ? v.wins.games : 0;
-    let seen = kept.get("tinker.banner");
-    if (!seen || seen.game !== v.game) {
-      seen = { game: v.game, won };
-      kept.set("tinker.banner", seen);
-    }
-    return won > (seen.won ?? seen.elite ?? 0) ? null : v.winner.text;
+    return v.winner && !v.winner.superseded ? v.winner.text : null;
   }
 
   // Saying the pick aloud (off unless this browser's toggle is on): the browser's own speech,

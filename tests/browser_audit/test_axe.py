@@ -1,7 +1,7 @@
 """Every page of the display passes axe-core's audit in real Chromium with no serious or
 critical violation: the scoreboard (a finished game on a TV, and on a phone), the entry page (the
 host's with a hand begun, and a reader's), the virtual tray, the pairing page and digital play
-in its set-up state. (The club's pages: tests/club/test_club_browser.py.)"""
+(set up, and in play for Disney UNO and UNO Elite). (The club: tests/club/test_club_browser.py.)"""
 
 from __future__ import annotations
 
@@ -61,6 +61,22 @@ def test_no_serious_accessibility_violation(table, browser, path, viewport):  # 
             table.post("/api/new-game", {"players": ["Ann", "Bea", "Cy"], "confirm": True})
             page.click("#winners button[data-seat='1']", timeout=WAIT)
             page.click("[data-code='R7']")
+        assert serious_violations(page) == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["disney", "elite"])
+def test_digital_play_in_play_has_no_serious_violation(table, browser, ruleset):  # noqa: F811
+    """A person's seat in a game under way, on a phone: the hand, the moves, the log (and, for
+    UNO Elite, the Lineups)."""
+    keys = table.app.state.digital.new_game(
+        ["Ann", "Bo", "Cy"], [0], "greedy", ruleset=ruleset, seed=5, pace=0, confirm=True
+    )
+    page = opened(browser, f"{table.url}/play?key={keys[0]}", PHONE)
+    try:
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        page.wait_for_selector("#log li", timeout=WAIT)
         assert serious_violations(page) == []
     finally:
         page.context.close()

@@ -352,3 +352,14 @@ def test_bridge_monitor_takes_the_port_plainly_and_points_at_its_own_help(capsys
     )
     code, line = fails(capsys, "bridge", "monitor", "/dev/ttyACM9", "--port", "/dev/ttyACM8")
     assert code == 2 and "two ports given" in line
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_an_unknown_ruleset_lists_every_ruleset_including_elite(capsys, command):
+    args = ["--games", "1"] if command == "simulate" else []
+    code, line = fails(capsys, command, "--ruleset", "uno", *args)
+    assert code != 0
+    assert line == (
+        f"tinker-tray {command}: unknown ruleset 'uno' "
+        "(this engine plays: disney, classic, official-2018, elvis and elite)"
+    )

@@ -7,30 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import WAIT, chromium
+from tests.digital.test_elite_browser import PHONE, browser, served  # noqa: F401 (fixtures)
+from tests.helpers.browser import WAIT
 from tests.helpers.web import TOKEN
-from tests.scoreboard.test_browser import Served
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def served(tmp_path):
-    s = Served(tmp_path / "journal.sqlite3").start()
-    yield s
-    s.stop()
 
 
 @pytest.mark.parametrize("ruleset", ["disney", "elite"])
 def test_one_person_started_from_new_lands_on_the_seat_with_the_hand_on_screen(
-    served, browser, ruleset
+    served,  # noqa: F811
+    browser,  # noqa: F811
+    ruleset,
 ):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     try:
@@ -49,7 +37,7 @@ def test_one_person_started_from_new_lands_on_the_seat_with_the_hand_on_screen(
         context.close()
 
 
-def test_the_page_says_when_moves_are_not_saved(served, browser, mocker):
+def test_the_page_says_when_moves_are_not_saved(served, browser, mocker):  # noqa: F811
     import sqlite3
 
     from scoreboard.journal import Journal, JournalWriteError
@@ -74,7 +62,7 @@ def test_the_page_says_when_moves_are_not_saved(served, browser, mocker):
 
 
 @pytest.mark.parametrize("ruleset", ["disney", "elite"])
-def test_log_numbers_from_10_up_are_whole_on_a_phone(served, browser, ruleset):
+def test_log_numbers_from_10_up_are_whole_on_a_phone(served, browser, ruleset):  # noqa: F811
     res = served.post(
         "/api/digital/new",
         {"players": ["Ann", "Bo", "Cy"], "humans": [], "seed": 2, "pace": 0, "ruleset": ruleset},

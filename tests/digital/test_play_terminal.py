@@ -510,7 +510,7 @@ def test_the_command_keeps_a_replayable_record_when_asked(tmp_path, monkeypatch,
     out = capsys.readouterr().out
     assert f"The game record is in {path}" in out
     game, count = record.replay(path.read_text())
-    assert count > 0 and game.players == ["You", "Ann", "Bob", "Cy"]
+    assert count > 0 and game.players == ["Player 1", "Ann", "Bob", "Cy"]
 
 
 def test_the_command_plays_to_the_end_from_piped_input(monkeypatch, capsys):

@@ -11,3 +11,22 @@ def test_the_tables_of_card_colour_and_uno_agree_with_decode():
             d.colour,
             d.uno,
         ), action
+
+
+def test_an_action_naming_no_card_is_refused_and_changes_nothing():
+    import random
+
+    from engine.game import Game
+    from engine.hand import RuleError
+
+    g = Game("disney", ["Ann", "Bea", "Cy"])
+    g.start_hand(g.shuffled_deck(random.Random(2)))
+    before = g.record()
+    for action in (560, 999, 1140, 1999):  # a play or a protection with a card the deck lacks
+        try:
+            g.apply_action(action)
+        except RuleError:
+            pass
+        else:
+            raise AssertionError(f"action {action} was taken")
+    assert g.record() == before

@@ -3,6 +3,7 @@ the same whatever the cards it cannot see are (the other hands, the draw pile)."
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -98,3 +99,25 @@ def test_events_read_from_the_seats_point_of_view():
     catch = {"seat": 1, "act": "catch", "target": 0}
     assert observer.event_words(catch, names, you=0) == "Bob catches you without UNO."
     assert observer.event_words({"chance": "new_hand", "deck": ["R1"]}, names) is None
+
+
+def test_a_new_deal_is_a_deal_not_a_draw():
+    """After a hand ends, the log says who won it and the card turned up for the next: the cards
+    dealt are not read as each player drawing (which players take for a penalty)."""
+    rng = random.Random(11)
+    g = Game("disney", ["Ann", "Bea", "Cy"], 0, {"target": 10_000})
+    g.start_hand(g.shuffled_deck(rng))
+    notes = observer.EventNotes(g)
+    bot = RandomBot(rng)
+    while g.hand_no < 3:
+        if g.current_player() == CHANCE:
+            g.sample_chance(rng)
+        else:
+            g.apply_action(bot.act(g))
+        notes.follow(g)
+    dealt = [i for i, said in notes.notes.items() if any(n[0] == "turned" for n in said)]
+    assert len(dealt) == 3  # the first deal, and two more
+    ended = [i for i, said in notes.notes.items() if any(n[0] == "hand" for n in said)]
+    for before, i in itertools.pairwise(dealt):
+        assert "draws" not in [n[0] for n in notes.notes[i]], notes.notes[i]
+        assert any(before < e <= i for e in ended)  # who won the hand, then the next deal

@@ -22,7 +22,7 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
     decisions = 0
     h = game.dealt()
     while not h.is_over():
-        if h.catchable or h.challenge_open or h.variant.jump_in:
+        if h.catchable or h.challengeable() or h.variant.jump_in:
             offers: dict[int, list[int]] = {}
             for seat, action in game.interjections():
                 offers.setdefault(seat, []).append(action)

@@ -15,6 +15,8 @@ from engine import record
 from engine.bots import make
 from engine.game import Game
 from engine.hand import RuleError
+from engine.protocol import CHANCE, TERMINAL, GameState
+from engine.rulesets import RULESETS
 from engine.simulate import _offer_interjections
 from tests.helpers import examples
 
@@ -135,7 +137,7 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
                             assert snapshot(g) == before
                         else:
                             raise AssertionError(f"seat {seat} played {C.name(card)} out of turn")
-            if h.catchable or h.challenge_open:
+            if h.catchable or h.challengeable():
                 _offer_interjections(g, bots, rng)
                 states.append(g.summary())
                 if g.is_chance_node() or g.is_terminal():
@@ -157,7 +159,7 @@ def test_random_games_keep_every_invariant(seed, players, options):
 @settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=OPTIONS)
 def test_replay_reproduces_every_state(seed, players, options):
-    options["target"] = min(options.get("target", 100), 100)
+    options["target"] = min(options.get("target", 60), 60)
     g, states = play_checked(seed, players, options, deep_every=10_000)
     assert_replay_reproduces(g, states)
 
@@ -198,7 +200,7 @@ def test_every_ruleset_and_option_combination_keeps_every_invariant(data, rulese
 )
 def test_every_ruleset_replay_reproduces_every_state(data, ruleset, seed, players):
     options = data.draw(RULESET_OPTIONS[ruleset])
-    options["target"] = min(options.get("target", 100), 100)
+    options["target"] = min(options.get("target", 60), 60)
     g, states = play_checked(seed, players, options, deep_every=10_000, ruleset=ruleset)
     assert json.loads(record.dumps(g).splitlines()[0])["ruleset"] == ruleset
     assert_replay_reproduces(g, states)
@@ -217,3 +219,78 @@ def test_elvis_partners_rotation_keeps_every_invariant(seed):
     options = {"partners_rotation": True, "draw_when_playable": False}
     g, _ = play_checked(seed, 4, options, deep_every=9, ruleset="elvis")
     assert len(g.history) == 12 and g.sheet.winner is not None
+
+
+# ---------------------------------------------------------------- through the protocol alone
+def seen(state: GameState) -> tuple:
+    """What the protocol shows of a state: a spectator's observation, the record's events so
+    far (the record itself is written from them) and the calls out of turn."""
+    return (
+        json.dumps(state.observation(None), sort_keys=True),
+        json.dumps(state.events, sort_keys=True),
+        tuple(state.interjections()),
+    )
+
+
+def assert_every_card_is_accounted_for(state: GameState, deck_size: int, seats: bool) -> None:
+    public = state.observation(None)
+    if public["top"] is None:  # (before the first deal)
+        return
+    counts = [p["cards"] for p in public["players"]]
+    assert sum(counts) + public["draw_pile"] + public["discard_pile"] == deck_size
+    if seats and state.current_player() >= 0:  # each seat sees its own cards, all of them
+        assert [len(state.observation(s)["hand"]) for s in range(len(counts))] == counts
+
+
+def play_through_the_protocol(state: GameState, rng: random.Random, deck_size: int) -> None:
+    """A whole game by the protocol's members only, the invariants checked as it goes."""
+    for step in range(STEP_LIMIT):
+        if step % 10 == 0:  # (an observation reads the whole log: not every step)
+            assert_every_card_is_accounted_for(state, deck_size, seats=step % 50 == 0)
+        who = state.current_player()
+        if who == TERMINAL:
+            return
+        if who == CHANCE:
+            outcomes = state.chance_outcomes()
+            if outcomes:
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.sample_chance(rng)
+            continue
+        legal = state.legal_actions()
+        assert legal, "a player to move must have something to do"
+        for probe in rng.sample(PROBES, 2) if step % 10 == 5 else ():  # not offered: refused,
+            if probe in legal:  # changing nothing
+                continue
+            before = seen(state)
+            try:
+                state.apply_action(probe)
+            except RuleError:
+                assert seen(state) == before
+            else:
+                raise AssertionError(f"{A.describe(probe)} was accepted but not offered")
+        calls = state.interjections()
+        if calls and rng.random() < 0.3:
+            seat, action = rng.choice(calls)
+            state.apply_action(action, seat)
+            continue
+        state.apply_action(rng.choice(legal))
+    raise AssertionError("the game did not terminate")
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    ruleset=st.sampled_from(sorted(RULESETS)),
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+)
+def test_every_ruleset_keeps_the_invariants_through_the_protocol(data, ruleset, seed, players):
+    options = data.draw(RULESET_OPTIONS[ruleset])
+    options.pop("partners", None)
+    options["target"] = min(options.get("target", 60), 60)
+    rng = random.Random(seed)
+    state: GameState = Game(ruleset, [f"p{i}" for i in range(players)], seed % players, options)
+    play_through_the_protocol(state, rng, len(RULESETS[ruleset].deck))
+    replayed, _count = record.replay(state.record())
+    assert replayed.summary() == state.summary()

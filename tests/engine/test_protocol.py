@@ -32,8 +32,6 @@ ELITE_MODES = {
     "dynasty": {"mode": "dynasty", "decks": [DYNASTY_DECK] * 3},
 }
 FROM_HEADER: dict[str, Callable[[dict], GameState]] = {"elite": elite_record.game_from_header}
-ADDED_BY_E18 = {"features", "describe", "winner"}
-"""What the Disney `Game` gains with issue 18's engine (branch e18): remove this once merged."""
 
 
 def every_game() -> dict[str, Callable[[], GameState]]:
@@ -58,10 +56,9 @@ def test_the_protocol_is_the_contract():
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_has_every_member_of_the_protocol(name):
     state = GAMES[name]()
-    missing = {m for m in MEMBERS if not hasattr(state, m)}
-    assert missing == (ADDED_BY_E18 if isinstance(state, Game) else set())
+    assert {m for m in MEMBERS if not hasattr(state, m)} == set()
     for member in MEMBERS:
-        if member not in missing and member not in (
+        if member not in (
             "players",
             "events",
             "features",
@@ -69,8 +66,7 @@ def test_every_game_has_every_member_of_the_protocol(name):
             "hints",
         ):
             assert callable(getattr(state, member)), member
-    if "features" not in missing:
-        assert state.features <= FEATURES
+    assert state.features <= FEATURES
     assert all(callable(getattr(state.hints, name)) for name in ("act", "interject", "playout"))
 
 
@@ -166,3 +162,19 @@ def test_one_set_of_bots_plays_every_ruleset_through_the_protocol(name):
         assert action in state.legal_actions()
         state.apply_action(action)
     assert len(state.events) > 10
+
+
+def test_a_disney_engine_ruleset_declares_tinker_bell_only_where_a_card_calls_her():
+    from engine import actions as A
+    from engine.rulesets import RULESETS
+
+    declared = {name: Game(name, ["Ann", "Ben"]).features for name in RULESETS}
+    assert declared == {
+        "disney": frozenset({"tinker_bell", "points"}),
+        "classic": frozenset({"points"}),
+        "official-2018": frozenset({"points"}),
+        "elvis": frozenset({"points"}),
+    }
+    game = Game("disney", ["Ann", "Ben"])
+    assert game.describe(A.CATCH + 1) == "catch Ben without UNO"
+    assert game.describe(A.play(0x13)) == "play Blue 3"

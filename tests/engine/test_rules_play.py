@@ -117,7 +117,8 @@ def test_not_your_turn_is_refused():
 
 def test_card_not_in_hand_is_refused():
     g = game(3, {1: NUMS}, top="B9")
-    refused(g, play, "B9", rule="not-in-hand")
+    err = refused(g, play, "B9", rule="not-in-hand")
+    assert str(err) == 'P1 has no Blue 9 to play: "drawing a card from your hand to play"'
 
 
 def test_reverse_changes_direction():

@@ -100,6 +100,12 @@ def test_a_seat_link_alone_plays_on_a_phone_that_fits(table, browser):  # noqa: 
         assert "Your move" in page.inner_text("#says")
         page.click(".card[data-code='WDA']")  # no table token on this phone: the seat key acts
         page.wait_for_selector("#pressbox:not(.hidden)", timeout=WAIT)
+        for part in ("#press", "#hand .card"):  # what to act on, and the hand, on the first screen
+            box = page.locator(part).first.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, (
+                part,
+                box,
+            )
         page.click("#press")  # the virtual Tinker Bell button, from the seat's own phone
         page.wait_for_function(
             "document.querySelector('#log').textContent.includes('Tinker')", timeout=WAIT

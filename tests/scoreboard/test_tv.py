@@ -167,3 +167,18 @@ def test_the_pairing_window_fits_the_tv_too(tmp_path, browser, size):  # noqa: F
         page.context.close()
     finally:
         s.stop()
+
+
+def test_a_page_first_opened_after_a_later_game_shows_no_banner(served, browser):  # noqa: F811
+    finished_game(served, 3)
+    session = served.app.state.session
+    assert not session.view()["winner"]["superseded"]
+    session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 0, "elite")  # ended after the table's
+    assert session.view()["winner"]["superseded"]
+    page, _ = open_tv(browser, served.url + "/", TV[0])  # a fresh browser: nothing remembered
+    try:
+        page.wait_for_selector("#elitewins li[data-name='Ann']:has-text('1 win')", timeout=WAIT)
+        assert not page.is_visible("#banner")
+        assert page.inner_text(".score[data-seat='0'] .name").count("WINNER") == 1
+    finally:
+        page.context.close()

@@ -139,3 +139,10 @@ def test_the_search_bot_plays_through_simulate():
         players=2, seed=1, games=1, bots=["search", "random"], options={"box": "all"}, cards=CARDS
     )
     assert stats["games"] == 1 and stats["bots"] == ["search", "random"]
+
+
+def test_the_greedy_choice_is_compared_first_so_ties_go_to_it():
+    game = _to_choice(3, moves=3)
+    legal = game.legal_actions()
+    candidates = game.hints.candidates(game, legal)
+    assert candidates[0] == game.hints.act(game) and sorted(candidates) == sorted(legal)

@@ -1,0 +1,25 @@
+"""`effects.played` handles every effect a ruleset may name (`effects.EFFECTS`, which
+`effect_table` checks each ruleset against), and only those."""
+
+import ast
+import re
+from pathlib import Path
+
+from engine import effects
+from engine.rulesets import RULESETS
+
+
+def test_every_effect_a_ruleset_may_name_is_played():
+    path = Path(__file__).resolve().parents[2] / "engine" / "effects.py"  # (compiled: no source)
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    played = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "played")
+    source = ast.get_source_segment(text, played) or ""
+    handled = set(re.findall(r'effect == "(\w+)"', source)) | {"vegas"}  # (the last branch)
+    assert handled == effects.EFFECTS
+
+
+def test_every_ruleset_names_only_known_effects():
+    for rules in RULESETS.values():
+        table = effects.effect_table(rules, {})
+        assert set(table.effect_of) <= effects.EFFECTS, rules.name
