@@ -6,10 +6,10 @@ positions: what "the same time per move" is measured by when the search bot chan
 
 Each checkout runs in a process of its own, in turns (`--rounds`), over the same positions: two
 greedy players' quick games, every third decision of seat 0 with a real choice searched at its
-default budget (`engine.elite.bots.search_bot`, the name both the Elite-only search bot and the
-one search bot answer to). CPU seconds (`time.process_time`), so that other work on the machine
-weighs less than on the wall clock. Prints each run's median and 99th percentile, and the ratio
-of the medians.
+default budget (`engine.search.SearchBot`; in a checkout from before the one search bot,
+`engine.elite.bots.search_bot`). CPU seconds (`time.process_time`), so that other work on the
+machine weighs less than on the wall clock. Prints each run's median and 99th percentile, and
+the ratio of the medians.
 """
 
 from __future__ import annotations
@@ -24,8 +24,14 @@ CHILD = """
 import random, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 from cli.elite_files import load_cards
-from engine.elite import bots
 from engine.elite.game import EliteGame
+try:  # a checkout from before the one search bot
+    from engine.elite.bots import greedy_bot, search_bot
+except ImportError:
+    from engine.elite.hints import greedy_bot
+    from engine.search import SearchBot
+    def search_bot(game, seat, rng):
+        return SearchBot(rng).act(game)
 cards, spent = load_cards(), []
 for seed in range(int(sys.argv[2])):
     rng = random.Random(seed)
@@ -38,9 +44,9 @@ for seed in range(int(sys.argv[2])):
         seat = g.current_player()
         if seat == 0 and moves % 3 == 0 and len(g.legal_actions(seat)) > 1:
             start = time.process_time()
-            bots.search_bot(g, seat, random.Random(moves))
+            search_bot(g, seat, random.Random(moves))
             spent.append(time.process_time() - start)
-        g.apply_action(bots.greedy_bot(g, seat, rng), seat)
+        g.apply_action(greedy_bot(g, seat, rng), seat)
         moves += 1
 spent.sort()
 print(len(spent), statistics.median(spent), spent[int(len(spent) * 0.99)])

@@ -171,30 +171,6 @@ class DigitalKept:
     finished: bool  # its result is kept (`add_result`)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class EliteResult:
-    """Until digital play calls `results()`: a finished UNO Elite game as `elite_results()` gave
-    it."""
-
-    id: int
-    t: float
-    players: tuple[str, ...]
-    winner: int
-    mode: str
-    scored: bool = False  # no points: on the tally of wins
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EliteKept:
-    """Until digital play calls `latest_digital()`: what `latest_elite_game()` gave."""
-
-    id: int
-    created: float
-    setup: dict[str, Any]
-    events: list[dict[str, Any]]
-    won: bool
-
-
 class NoScoreSheetError(UnknownGameError):
     """A game without points (UNO Elite) has no score sheet to export: its record has it all."""
 
@@ -387,29 +363,6 @@ class Journal:
             self.results_version += 1
             return _row_id(cur)
 
-    # The names digital play called before the one schema, until it calls the ones above.
-
-    def start_record(self, game: int, setup: Mapping[str, Any]) -> None:
-        """`start_digital(setup, game=game)`."""
-        self.start_digital(setup, game=game)
-
-    def start_elite_game(self, setup: Mapping[str, Any]) -> int:
-        """`start_digital(setup)`, held as in play until its result is kept (an UNO Elite game
-        could not be deleted before the one schema; digital play will `hold` every game)."""
-        game = self.start_digital(setup, name=ELITE_GAME_NAME)
-        self._hold_until_won(game)
-        return game
-
-    def append_elite_moves(self, game: int, events: list[Mapping[str, Any]]) -> None:
-        """`append_moves(game, events)`."""
-        self.append_moves(game, events)
-
-    def add_elite_result(
-        self, players: list[str], winner: int, mode: str, game: int | None = None
-    ) -> int:
-        """`add_result(game, players, winner, "elite", mode=mode)`."""
-        return self.add_result(game, players, winner, "elite", mode=mode)
-
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
         with self._tx():
@@ -511,23 +464,6 @@ class Journal:
         setup, events = saved
         return record.as_text(setup["header"], events)
 
-    def latest_elite_game(self) -> EliteKept | None:
-        """Until digital play calls `latest_digital()`: the newest digital game if it has no
-        score sheet (UNO Elite's), as before the one schema (a damaged one is said, and left).
-        One newer than the table's game is held as in play until won: the session resumes it."""
-        try:
-            kept = self.latest_digital()
-        except DamagedGame as exc:
-            if exc.game is not None and not self._scored(exc.game):
-                self.report_damage(str(exc))
-            return None
-        if kept is None or self._scored(kept.game):
-            return None
-        table = self.latest_game()
-        if not kept.finished and (table is None or kept.created >= self.created(table)):
-            self._hold_until_won(kept.game)
-        return EliteKept(kept.game, kept.created, kept.setup, kept.events, kept.finished)
-
     def finished(self, game: int) -> bool:
         """Game `game` is over: its result is kept (`add_result`)."""
         return bool(self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone())
@@ -550,14 +486,6 @@ class Journal:
             except ValueError as exc:  # set aside; the others still count
                 self.report_damage(f"result {i} is damaged ({exc}): it is not counted")
         return results
-
-    def elite_results(self) -> list[EliteResult]:
-        """Until digital play calls `results()`: UNO Elite's results, as before."""
-        return [
-            EliteResult(r.id, r.t, r.players, r.winner, r.mode or "")
-            for r in self.results()
-            if r.ruleset == "elite"
-        ]
 
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
@@ -624,18 +552,6 @@ class Journal:
             (game, self._clock() if t is None else t, text),
         )
         return _row_id(cur)
-
-    def _scored(self, game: int) -> bool:
-        """Game `game` has a score sheet (points)."""
-        return bool(
-            self._db.execute("SELECT 1 FROM entries WHERE game=? LIMIT 1", (game,)).fetchone()
-        )
-
-    def _hold_until_won(self, game: int) -> None:
-        """`hold` game `game` in digital play until its result is kept (called under no lock:
-        `playing` runs inside `delete_game`'s transaction)."""
-
-        self.hold(game, "digital play (/play)", lambda: not self.finished(game))
 
     def _require(self, game: int) -> None:
         if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():

@@ -165,12 +165,6 @@ class TableSession:
             self._saved(lambda: self.journal.add_result(game, players, winner, ruleset, mode=mode))
         self.bus.publish(TableChanged(self.version, self.game_id, "won"))
 
-    def elite_won(
-        self, players: list[str], winner: int, mode: str, game: int | None = None
-    ) -> None:
-        """Until digital play calls `game_won`: an UNO Elite game is over."""
-        self.game_won(game, players, winner, "elite", mode=mode)
-
     @property
     def wins(self) -> dict[str, Any]:
         """The tally of wins of the games without points (`scoreboard.wins`), read again from
@@ -180,11 +174,6 @@ class TableSession:
             if self._wins is None or self._wins[0] != version:
                 self._wins = (version, wins.tally(self.journal.results()))
             return self._wins[1]
-
-    @property
-    def elite(self) -> dict[str, Any]:
-        """Until digital play reads `wins`: its old name."""
-        return self.wins
 
     def _saved(self, write: Callable[[], int]) -> int:
         """`write` to the journal; a failure is kept for the pages to say (and raised: the

@@ -158,7 +158,7 @@ def test_a_journal_from_before_digital_records_is_upgraded_in_place(tmp_path):
     j = Journal(path)
     assert [x.entry["kind"] for x in j.entries(g)] == ["start"]
     g2 = j.create_game({"kind": "start", "players": ["A", "B"], "dealer": 0, "options": {}})
-    j.start_record(g2, {"header": {"format": "tinker-tray-record/1"}})
+    j.start_digital({"header": {"format": "tinker-tray-record/1"}}, game=g2)
     j.append_moves(g2, [{"chance": "tinker_bell", "colour": "red"}])
     assert j.record(g2)[1] == [{"chance": "tinker_bell", "colour": "red"}]
     assert j.record(g) is None

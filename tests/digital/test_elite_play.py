@@ -1,4 +1,4 @@
-"""Digital play of UNO Elite: a person against `engine.elite.bots`, through `DigitalSession` (what
+"""Digital play of UNO Elite: a person against `engine.bots`, through `DigitalSession` (what
 the browser and the terminal both use) and the web API. The engine is the real one."""
 
 from __future__ import annotations
@@ -243,7 +243,7 @@ def test_a_finished_elite_game_is_tallied_on_the_scoreboard(client, journal):
     board = client.get("/api/view").json()
     assert board["wins"]["games"] == 1
     assert {p["name"]: p["wins"] for p in board["wins"]["players"]}[winner] == 1
-    assert [r.players for r in journal.elite_results()] == [("Ann", "Ben", "Cat")]
+    assert [(r.players, r.ruleset) for r in journal.results()] == [(("Ann", "Ben", "Cat"), "elite")]
     assert client.get("/api/digital/view").json()["tally"] == board["wins"]
     record = client.get("/api/digital/record", headers=host)
     assert record.status_code == 200 and record.text.strip()

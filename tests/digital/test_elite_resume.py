@@ -10,6 +10,7 @@ import textwrap
 
 import pytest
 
+from scoreboard.journal import InPlayError
 from tests.helpers.crash import shown_until_killed
 from tests.helpers.digital import Table
 
@@ -55,6 +56,28 @@ def test_an_elite_game_carries_on_after_a_restart_and_is_tallied_once(tmp_path):
     assert t.table.view()["wins"]["games"] == 1, "a game is tallied once, restart or not"
     elite = [r.winner for r in t.journal.results() if r.ruleset == "elite"]
     assert elite == [["Ann", "Ben", "Cat"].index(winner)]
+    t.stop()
+
+
+def test_an_elite_game_in_play_cannot_be_deleted_until_won_restart_or_not(tmp_path):
+    """Digital play holds its game (`Journal.hold`) from its start, and again when resumed,
+    until it is won: then the scoreboard may delete it."""
+    path = tmp_path / "journal.sqlite3"
+    t = Table(path)
+    t.table.new_game(["Xa", "Yo"])  # a table game before it: the Elite game is resumed
+    keys = t.digital.new_game(["Ann", "Ben"], [0], "greedy", ruleset="elite", seed=5)
+    game = t.journal.latest_digital().game
+    with pytest.raises(InPlayError, match="being played in digital play"):
+        t.journal.delete_game(game, f"delete game {game}")
+    t.stop()
+
+    t = Table(path)  # resumed: held again
+    with pytest.raises(InPlayError, match="being played in digital play"):
+        t.journal.delete_game(game, f"delete game {game}")
+    greedy_moves(t, 0, keys[0], random.Random(5), 5_000)
+    assert t.digital.view()["winner"] is not None
+    t.journal.delete_game(game, f"delete game {game}")
+    assert t.journal.results() == []
     t.stop()
 
 
@@ -112,7 +135,7 @@ def test_kill_9_in_an_elite_game_loses_no_move_that_was_shown(tmp_path, after):
     assert again.digital.journal_error is None
     game = again.digital.link.game
     assert len(game.events) >= max(shown)
-    keys = {int(s): k for s, k in again.journal.latest_elite_game().setup["keys"].items()}
+    keys = {int(s): k for s, k in again.journal.latest_digital().setup["keys"].items()}
     greedy_moves(again, 0, keys[0], random.Random(8), 5_000)  # and it plays on, to the end
     assert game.winner is not None and again.table.view()["wins"]["games"] == 1
     again.stop()
@@ -124,5 +147,5 @@ def test_the_journal_holds_every_elite_move_after_every_move(tmp_path):
     game, rng = t.digital.link.game, random.Random(6)
     while game.winner is None:
         greedy_moves(t, 0, keys[0], rng, 1)
-        assert t.journal.latest_elite_game().events == json.loads(json.dumps(game.events))
+        assert t.journal.latest_digital().events == json.loads(json.dumps(game.events))
     t.stop()

@@ -126,13 +126,14 @@ def test_deleting_a_digital_game_takes_its_record_and_result(journal):
     assert journal.games() == []
 
 
-def test_an_elite_game_started_the_old_way_cannot_be_deleted_until_won(journal):
-    """As before the one schema (Elite games were not deletable then), until digital play holds
-    every game itself."""
-    game = journal.start_elite_game({**SEATS, "header": {"ruleset": "elite"}})
+def test_a_digital_game_held_until_won_cannot_be_deleted_until_its_result_is_kept(journal):
+    """What digital play does with every game it plays (`hold`, until it is over): an Elite
+    game's result makes it deletable."""
+    game = journal.start_digital({**SEATS, "header": {"ruleset": "elite"}})
+    journal.hold(game, "digital play (/play)", lambda: not journal.finished(game))
     with pytest.raises(InPlayError, match="being played in digital play"):
         journal.delete_game(game, f"delete game {game}")
-    journal.add_elite_result(["A", "B"], 0, "quick", game)
+    journal.add_result(game, ["A", "B"], 0, "elite", mode="quick")
     journal.delete_game(game, f"delete game {game}")
 
 

@@ -224,9 +224,11 @@ def test_damaged_elite_rows_move_over_as_they_are_and_are_said_when_read(old):
     assert any(d.startswith("result 2 is damaged") for d in j.damaged)
     with pytest.raises(J.DamagedGame, match="game 4 is damaged"):
         j.latest_digital()
-    assert j.latest_elite_game() is None  # as main did: said, and left
-    assert any(d.startswith("game 4 is damaged") for d in j.damaged)
     j.close()
+    t = Table(old)  # digital play does not resume it: as main did, said, and left
+    assert "cannot be resumed" in t.digital.view()["journal_error"]
+    assert any(d.startswith("game 4 is damaged") for d in t.journal.damaged)
+    t.stop()
 
 
 @pytest.mark.parametrize("table", ELITE_TABLES)

@@ -96,18 +96,18 @@ def test_deleting_a_won_game_takes_its_win_off_the_tally(journal):
     assert s.view()["wins"]["games"] == 0 and journal.results() == []
 
 
-def test_the_old_elite_names_still_work_until_digital_play_switches(journal):
+def test_an_elite_game_kept_and_won_through_the_generic_names_is_on_the_tally(journal):
     s = TableSession(journal)
-    game = journal.start_elite_game(SETUP)
-    journal.append_elite_moves(game, [{"seat": 0, "act": "play"}])
-    kept = journal.latest_elite_game()
-    assert (kept.id, kept.events, kept.won) == (game, [{"seat": 0, "act": "play"}], False)
-    s.elite_won(["Ann", "Ben"], 1, "quick", game)
-    assert [(r.players, r.winner, r.mode) for r in journal.elite_results()] == [
-        (("Ann", "Ben"), 1, "quick")
+    game = journal.start_digital(SETUP)
+    journal.append_moves(game, [{"seat": 0, "act": "play"}])
+    kept = journal.latest_digital()
+    assert (kept.game, kept.events, kept.finished) == (game, [{"seat": 0, "act": "play"}], False)
+    s.game_won(game, ["Ann", "Ben"], 1, "elite", mode="quick")
+    assert [(r.players, r.winner, r.ruleset, r.mode) for r in journal.results()] == [
+        (("Ann", "Ben"), 1, "elite", "quick")
     ]
-    assert s.elite == s.wins and s.wins["games"] == 1
-    assert journal.latest_elite_game().won
+    assert s.wins["games"] == 1
+    assert journal.latest_digital().finished
 
 
 def test_the_terminal_scoreboard_shows_the_tally_only_once_a_game_is_won(journal):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.elite import EliteGame, RuleError, record
 from engine.elite import actions as A
 from engine.elite import steps as S
-from engine.elite.bots import BOTS, interject
+from engine.elite.hints import interject, random_bot
 from engine.elite.simulate import play_game
 from tests.engine.elite.helpers import CARDS, DECK, NAMES
 from tests.helpers import examples
@@ -58,7 +58,7 @@ def _step(game: EliteGame, rng: random.Random) -> None:
             game.apply_action(action, seat)
             return
     seat = game.current_player()
-    game.apply_action(BOTS["random"](game, seat, rng), seat)
+    game.apply_action(random_bot(game, seat, rng), seat)
 
 
 @settings(max_examples=examples(12), deadline=None, suppress_health_check=SLOW)

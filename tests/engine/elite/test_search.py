@@ -8,8 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine.elite import bots
-from engine.elite.search import imagine, search_bot
+from engine.elite.hints import greedy_bot
 from engine.search import SearchBot
 from tests.engine.elite.helpers import new_game
 
@@ -28,7 +27,7 @@ def _to_choice(seed: int, players: int = 2, moves: int = 0, mode: str = "quick")
         seat = game.current_player()
         if made >= moves and len(game.legal_actions(seat)) > 1:
             return game
-        game.apply_action(bots.greedy_bot(game, seat, rng), seat)
+        game.apply_action(greedy_bot(game, seat, rng), seat)
         made += 1
 
 
@@ -61,7 +60,7 @@ def test_the_choice_does_not_depend_on_hidden_cards(seed):
     for shuffle in range(3):
         world = game if shuffle == 0 else _hide_differently(game, seat, random.Random(shuffle))
         assert _seat_view(world, seat) == _seat_view(game, seat)
-        choices.add(search_bot(world, seat, random.Random(99), rollouts=SMALL))
+        choices.add(SearchBot(random.Random(99), rollouts=SMALL).act(world))
     assert len(choices) == 1
 
 
@@ -70,7 +69,7 @@ def test_an_imagined_world_keeps_every_public_count_and_the_game_untouched(mode)
     game = _to_choice(3, players=3, moves=12, mode=mode)
     seat = game.current_player()
     before = game.seat_view(seat), [list(h) for h in game.hands], list(game.draw)
-    world = imagine(game, seat, random.Random(1))
+    world = game.determinise(seat, random.Random(1))
     assert world.hands[seat] == game.hands[seat]
     assert [len(h) for h in world.hands] == [len(h) for h in game.hands]
     assert [len(d) for d in world.player_decks] == [len(d) for d in game.player_decks]
@@ -94,7 +93,7 @@ def test_a_clone_is_independent_of_its_game():
             twin.sample_chance(rng)
             continue
         seat = twin.current_player()
-        twin.apply_action(bots.greedy_bot(twin, seat, rng), seat)
+        twin.apply_action(greedy_bot(twin, seat, rng), seat)
     assert game.public_view() == view and game.events == events
 
 
@@ -108,9 +107,9 @@ def test_every_move_is_legal_and_the_game_ends():
             continue
         seat = game.current_player()
         if seat == 0:
-            action = search_bot(game, seat, rng, rollouts=SMALL)
+            action = SearchBot(rng, rollouts=SMALL).act(game)
         else:
-            action = bots.greedy_bot(game, seat, rng)
+            action = greedy_bot(game, seat, rng)
         assert action in game.legal_actions(seat)
         game.apply_action(action, seat)
         moves += 1
@@ -119,8 +118,7 @@ def test_every_move_is_legal_and_the_game_ends():
 
 def test_deterministic_for_a_seed():
     game = _to_choice(6, moves=4)
-    seat = game.current_player()
-    first = {search_bot(game, seat, random.Random(7), rollouts=SMALL) for _ in range(3)}
+    first = {SearchBot(random.Random(7), rollouts=SMALL).act(game) for _ in range(3)}
     assert len(first) == 1
 
 

@@ -6,7 +6,7 @@ import json
 import random
 
 from engine.elite import EliteGame
-from engine.elite.bots import greedy_bot
+from engine.elite.hints import greedy_bot
 from tests.engine.elite.helpers import F1, NAMES, elite, new_game, pick, play, table
 
 KEYS = {
@@ -80,7 +80,7 @@ def test_the_prompt_says_what_is_being_chosen():
 
 def test_bots_answer_for_a_seat_out_of_turn_with_a_call():
     from engine.elite import actions as A
-    from engine.elite.bots import random_bot
+    from engine.elite.hints import random_bot
 
     game = table(hands={0: ["r3", "g1"], 1: ["b1", "b2"]}, top="r5")
     game.apply_action(play(game, "r3"))
