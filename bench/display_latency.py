@@ -288,6 +288,17 @@ def serve_forever(kind: str, port: int, journal: str) -> None:
     ServerThread(app, bind("127.0.0.1", port)).start().thread.join()
 
 
+def wait_up(port: int) -> None:
+    """Until the server on `port` answers (it starts in a process of its own)."""
+    for _ in range(200):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise SystemExit("the server did not start")
+
+
 def rss_with_clients(kind: str, clients: int = 10) -> float:
     sock = bind()
     port = sock.getsockname()[1]
@@ -307,12 +318,7 @@ def rss_with_clients(kind: str, clients: int = 10) -> float:
         )
         try:
             url = f"http://127.0.0.1:{port}" + ("/events" if kind == "bare" else "/api/events")
-            for _ in range(100):
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
+            wait_up(port)
             streams = [SSEClient(url) for _ in range(clients)]
             for s in streams:
                 s.start()

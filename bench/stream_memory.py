@@ -28,8 +28,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import display_latency as D
@@ -62,16 +60,6 @@ def open_and_close(port: int, path: str, n: int) -> None:
     time.sleep(2)
 
 
-def wait_up(port: int) -> None:
-    for _ in range(200):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise SystemExit("the server did not start")
-
-
 def rss_rounds(kind: str, streams: int, rounds: int) -> list[float]:
     sock = bind()
     port = sock.getsockname()[1]
@@ -80,7 +68,7 @@ def rss_rounds(kind: str, streams: int, rounds: int) -> list[float]:
         args = ["--serve", kind, "--port", str(port), "--journal", f"{tmp}/j.sqlite3"]
         proc = subprocess.Popen([sys.executable, D.__file__, *args], stderr=subprocess.DEVNULL)
         try:
-            wait_up(port)
+            D.wait_up(port)
             time.sleep(1)
             base = rss_mib(proc.pid)
             path = "/events" if kind == "bare" else "/api/events"
@@ -100,7 +88,7 @@ def heap_rounds(streams: int, rounds: int) -> list[float]:
         sock = bind("127.0.0.1", 0)
         server = ServerThread(app, sock).start()
         try:
-            wait_up(sock.getsockname()[1])
+            D.wait_up(sock.getsockname()[1])
             tracemalloc.start()
             gc.collect()
             base = tracemalloc.get_traced_memory()[0]

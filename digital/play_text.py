@@ -10,7 +10,7 @@ terminal scoreboard (`scoreboard.terminal`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -57,16 +57,21 @@ def table(view: Mapping[str, Any]) -> list[Text]:
     return points_table(view)
 
 
+def _top_line(view: Mapping[str, Any], shown: Callable[[Any], Text]) -> Text:
+    """ "Top card <card>   Colour in play <swatch>", the card drawn by `shown`."""
+    line = Text("Top card ")
+    line.append_text(shown(view["top"]))
+    line.append("   Colour in play ")
+    line.append_text(swatch(view.get("colour")))
+    return line
+
+
 def points_table(view: Mapping[str, Any]) -> list[Text]:
     """Top card, colour in play, direction, and each player's cards and score (▶ marks whose
     move it is). No hand but the viewer's ever appears: the view has no other."""
     lines: list[Text] = []
     if view.get("top"):
-        line = Text("Top card ")
-        line.append_text(card(view["top"]))
-        line.append("   Colour in play ")
-        line.append_text(swatch(view.get("colour")))
-        lines.append(line)
+        lines.append(_top_line(view, card))
     mover = (view.get("awaiting") or {}).get("seat")
     width = max(len(p["name"]) for p in view["players"])
     for p in view["players"]:
@@ -221,11 +226,7 @@ def lineups_table(view: Mapping[str, Any]) -> list[Text]:
     is)."""
     lines: list[Text] = []
     if view.get("top"):
-        line = Text("Top card ")
-        line.append_text(uno_card(view["top"]))
-        line.append("   Colour in play ")
-        line.append_text(swatch(view.get("colour")))
-        lines.append(line)
+        lines.append(_top_line(view, uno_card))
         way = "left" if view.get("direction", 1) == 1 else "right"
         lines.append(
             Text(
