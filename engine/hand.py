@@ -287,46 +287,51 @@ class Hand:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[int]:
-        """Every action the player to move may take now (empty at chance nodes and the end)."""
+        """Every action the player to move may take now (empty at chance nodes and the end).
+
+        PLAY, most decisions, is listed here without a further call: each card held that
+        matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
+        when allowed. The other phases have a method each (`_LEGAL`)."""
+        if self.phase != PLAY:
+            return self._legal_other()
+        hand = self.hands[self.to_move]
+        # The cards that match, as a set filled in the hand's order: the order every seeded
+        # game follows (a random bot picks by index).
+        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        found = [c for c in hand if matches[c]]
+        playable: Collection[int] = set(found) if len(found) > 1 else found
+        variant = self.variant
+        if len(hand) == 2:
+            acts: list[int] = []
+            for c in playable:
+                _variants(acts, c, True, variant.names_colour)
+        else:
+            acts = []
+            black = False  # (a wild among them: then ask whether it names a colour)
+            for c in playable:
+                acts.append(c << 3)  # = actions.play(c), without the call
+                black = black or c >= 64
+            if black:
+                for w in variant.colour_wilds:  # a Wild names a colour: four actions
+                    if w in playable:
+                        acts.remove(w << 3)
+                        acts += _COLOUR_PLAYS[w]
+            if self.uncalled and self.to_move in self.uncalled:
+                acts = []  # "not allowed to discard his last card until he does so"
+        if not acts or variant.draw_when_playable:
+            acts.append(_DRAW)
+        return acts
+
+    def _legal_other(self) -> list[int]:
+        """The legal actions of the phases other than PLAY."""
         phase = self.phase
-        if phase == PLAY:  # (the commonest phases first: native calls, where `_LEGAL` is not)
-            return self._legal_plays()
-        if phase in (PROTECT, DISCARD):
+        if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not `_LEGAL`)
             return self._legal_lays()
         if phase == PLAY_DRAWN:
             return self._legal_after_drawing()
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
-
-    def _legal_plays(self) -> list[int]:
-        """Each card held that matches (a Wild naming each colour; with the UNO call as well,
-        holding two), then DRAW when allowed."""
-        hand = self.hands[self.to_move]
-        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        found = [c for c in hand if matches[c]]
-        # Two cards or more are listed in the order of a set filled in the hand's order (as
-        # `frozenset.intersection(hand)` would list them): the order every seeded game follows.
-        playable: Collection[int] = set(found) if len(found) > 1 else found
-        acts: list[int] = []
-        if len(hand) == 2:
-            for c in playable:
-                _variants(acts, c, True, self.variant.names_colour)
-        else:
-            black = False  # (a wild among them: then ask whether it names a colour)
-            for c in playable:
-                acts.append(c << 3)  # = actions.play(c), without the call
-                black = black or c >= 64
-            if black and not self.variant.colour_wild_set.isdisjoint(playable):
-                for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
-                    if w in playable:
-                        acts.remove(A.play(w))
-                        acts += _COLOUR_PLAYS[w]
-            if self.uncalled and self.to_move in self.uncalled:
-                acts = []  # "not allowed to discard his last card until he does so"
-        if not acts or self.variant.draw_when_playable:
-            acts.append(_DRAW)
-        return acts
 
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
@@ -357,7 +362,7 @@ class Hand:
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
         found = [c for c in hand if _COLOUR_OF[c] == colour]
-        for c in set(found) if len(found) > 1 else found:  # (in the order of `_legal_plays`)
+        for c in set(found) if len(found) > 1 else found:  # (in the order of the plays)
             acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:
                 acts.append(base + c * 2 + 1)
@@ -387,12 +392,16 @@ class Hand:
         out = []
         for p in self.catchable:
             out.append((seats[p], A.UNO))
-            out.extend((seats[q], A.CATCH + seats[p]) for q in range(n) if q != p)
+            for q in range(n):
+                if q != p:
+                    out.append((seats[q], A.CATCH + seats[p]))
         for p in self.uncalled:
             if p not in self.catchable:
                 out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-        if self.challengeable():
-            out.extend((seats[q], A.CHALLENGE) for q in range(n) if q != self.actor)
+        if self.steps and self.challengeable():
+            for q in range(n):
+                if q != self.actor:
+                    out.append((seats[q], A.CHALLENGE))
         if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
             if top < 64:
@@ -479,7 +488,11 @@ class Hand:
                     self.catchable.append(pos)
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
-                effects.played(self, pos, card)
+                if self.variant.acts[card]:
+                    effects.played(self, pos, card)
+                else:  # a number card or a plain Wild: the next player's turn, without a call
+                    self.to_move = (pos + self.direction) % self.num_players
+                    self.phase = PLAY
         if self.steps or not self.draw:
             self._run_steps()
 
@@ -792,7 +805,8 @@ class Hand:
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
-        self._close_challenge()  # "Reneging": until Tinker Bell chooses
+        if self.steps:
+            self._close_challenge()  # "Reneging": until Tinker Bell chooses
         effects.after_tinker_bell(self, colour)
         if self.steps or not self.draw:
             self._run_steps()
@@ -879,7 +893,10 @@ class Hand:
 
     def challengeable(self) -> bool:
         """May the Villain Draw 4 just played still be challenged?"""
-        return any(step.kind == CHALLENGE_WINDOW for step in self.steps)
+        for step in self.steps:  # noqa: SIM110 (any(generator): a frame a call, in pure Python)
+            if step.kind == CHALLENGE_WINDOW:
+                return True
+        return False
 
     def _close_challenge(self) -> None:
         steps = self.steps
@@ -941,7 +958,8 @@ class Hand:
             while n and draw:
                 held.append(draw.pop())
                 n -= 1
-            self._took_cards(step.who)
+            if self.catchable or self.uncalled:
+                self._took_cards(step.who)
         step.count = n
         return not n
 
@@ -975,6 +993,7 @@ class Variant:
     game, `engine.protocol`; `Game` makes it from its ruleset and options.)"""
 
     __slots__ = (
+        "acts",
         "colour_wild_set",
         "colour_wilds",
         "draw_when_playable",
@@ -999,6 +1018,7 @@ class Variant:
         self.options: Final = opts
         self.effect_of: Final = table.effect_of
         self.names_colour: Final = table.names_colour
+        self.acts: Final = tuple(e not in effects.NO_EFFECT for e in table.effect_of)
         self.colour_wilds: Final = table.colour_wilds
         self.colour_wild_set: Final = frozenset(table.colour_wilds)
         self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
@@ -1040,7 +1060,7 @@ _MATCHES: Final = C.MATCHES
 _COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand._legal_plays,  # PLAY
+    Hand.legal_actions,  # PLAY
     Hand._legal_after_drawing,  # PLAY_DRAWN
     Hand._legal_colours,  # COLOUR
     Hand._legal_targets,  # TARGET
