@@ -275,7 +275,10 @@ class Hand:
         # The cards that match, as a set filled in the hand's order: the order every seeded
         # game follows (a random bot picks by index).
         matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        found = [c for c in hand if matches[c]]
+        found: list[int] = []
+        for c in hand:  # (a loop: a comprehension costs Python 3.11 a frame a call)
+            if matches[c]:
+                found.append(c)
         playable: Collection[int] = set(found) if len(found) > 1 else found
         variant = self.variant
         if len(hand) == 2:
@@ -338,7 +341,10 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        found = [c for c in hand if _COLOUR_OF[c] == colour]
+        found: list[int] = []
+        for c in hand:  # (a loop, as in `legal_actions`)
+            if _COLOUR_OF[c] == colour:
+                found.append(c)
         for c in set(found) if len(found) > 1 else found:  # (in the order of the plays)
             acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:

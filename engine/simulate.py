@@ -136,7 +136,10 @@ def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.R
     shuffle(seats, rng)  # who speaks first is chance, not seat order
     recording = game.recording
     for seat in seats:
-        offered = [action for speaker, action in offers if speaker == seat]
+        offered = []
+        for speaker, action in offers:  # (a loop: a comprehension costs Python 3.11 a call)
+            if speaker == seat:
+                offered.append(action)
         bot = bots[seat]
         if type(bot) is bots_mod.RandomBot:  # = bot.interject(game, seat, offered)
             i = int(bot.draw() * (len(offered) + 1))
