@@ -1021,7 +1021,21 @@ _VARIANTS: dict[tuple[str, tuple[tuple[str, Any], ...]], Variant] = {}
 
 def variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
     """The `Variant` of these rules and options, made once per set of options: a simulation
-    deals thousands of hands at one table."""
+    deals thousands of hands at one table, and asks again with the same options (a game's
+    resolved options, never changed once made): the last answer is kept by their identity,
+    without a key to make and hash for every hand."""
+    last = _LAST_VARIANT[0]
+    if last is not None and last.options is opts and last.rules is rules:
+        return last
+    known = _variant_of(rules, opts)
+    _LAST_VARIANT[0] = known
+    return known
+
+
+_LAST_VARIANT: list[Variant | None] = [None]
+
+
+def _variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
     try:
         key = (rules.name, tuple(opts.items()))
         known = _VARIANTS.get(key)
