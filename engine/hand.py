@@ -81,6 +81,7 @@ _UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
 _DRAW: Final = A.DRAW
 _PROTECT: Final = A.PROTECT
+_DISCARD: Final = A.DISCARD
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -438,13 +439,13 @@ class Hand:
         if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
             self._do_draw(self.to_move, action)
         elif action >= _PROTECT:
-            kind = _KIND_OF[action]
-            if kind == Kind.PROTECT:  # (the commonest after a draw: native calls, not `_APPLY`)
+            # (by the actions' ranges, as `actions` lays them out: PROTECT, DISCARD, the rest)
+            if action < _DISCARD:  # the commonest after a draw: native calls, not `_APPLY`
                 self._do_protect(self.to_move, action)
-            elif kind == Kind.DISCARD:
+            elif action < _DRAW:
                 self._do_discard(self.to_move, action)
             else:
-                _APPLY[kind](self, self.to_move, action)
+                _APPLY[_KIND_OF[action]](self, self.to_move, action)
         else:  # a play: most steps
             pos = self.to_move
             card = _PLAYED_CARD[action]
