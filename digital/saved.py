@@ -15,7 +15,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from digital import _adapter as contract
 from digital import games
 
 
@@ -58,7 +57,7 @@ class Saved:
         them: nothing is then counted as kept."""
         wrote = False
         if self.kept < 0:
-            if not contract.ready_to_keep(game):
+            if not game.header_ready():
                 return False
             header = game.header()
             self._start({**self.setup, "header": header})
