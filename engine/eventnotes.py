@@ -26,26 +26,23 @@ SELF_DRAWN = frozenset({"draw", "take", "misplay", "pass"})
 """Acts whose own words say that their player drew: their cards are no note of their own."""
 
 
-def counts(hand: Hand | None) -> dict[int, int]:
-    """How many cards each seat in `hand` holds."""
-    if hand is None:
-        return {}
-    return {seat: len(hand.hands[pos]) for pos, seat in enumerate(hand.seats)}
+def counts(hand: Hand) -> list[int]:
+    """How many cards each position of `hand` holds (cheap: taken around every recorded
+    action)."""
+    return list(map(len, hand.hands))
 
 
-def note_draws(
-    notes: Notes, i: int, event: dict[str, Any], before: dict[int, int], after: dict[int, int]
-) -> None:
-    """Note each seat that gained cards in event `i` (`before` and `after` it) that the event
-    does not say it drew."""
-    actor = event.get("seat")
-    own = event.get("act") in SELF_DRAWN
-    for seat, n in after.items():
-        if seat == actor and own:
-            continue
-        gained = n - before.get(seat, n)
-        if gained > 0:
-            notes.append((i, ("draws", seat, gained)))
+def note_draws(notes: Notes, i: int, event: dict[str, Any], hand: Hand, before: list[int]) -> None:
+    """Note each seat of `hand` that gained cards in event `i` (`before`: each position's count
+    before it) that the event does not say it drew."""
+    after = list(map(len, hand.hands))
+    if after == before:
+        return
+    for pos, n in enumerate(after):
+        if n > before[pos]:
+            seat = hand.seats[pos]
+            if seat != event.get("seat") or event.get("act") not in SELF_DRAWN:
+                notes.append((i, ("draws", seat, n - before[pos])))
 
 
 def since(notes: Notes, first: int) -> dict[int, list[Note]]:

@@ -313,11 +313,11 @@ class Game:
         if h.phase == OVER:
             self._finish_hand()
 
-    def _note_draws(self, before: dict[int, int]) -> None:
-        """Note who gained cards in the event just recorded, as it does not say (`before`: each
-        seat's count before it)."""
+    def _note_draws(self, before: list[int]) -> None:
+        """Note who gained cards in the event just recorded, as it does not say (`before`: the
+        count of each position of the hand before it)."""
         i = len(self.events) - 1
-        eventnotes.note_draws(self.notes, i, self.events[i], before, eventnotes.counts(self.hand))
+        eventnotes.note_draws(self.notes, i, self.events[i], self.dealt(), before)
 
     def _interrupt_discard(self) -> None:
         """Another event comes between a player's discards (a catch, a reshuffle): the discard
