@@ -26,23 +26,18 @@ SELF_DRAWN = frozenset({"draw", "take", "misplay", "pass"})
 """Acts whose own words say that their player drew: their cards are no note of their own."""
 
 
-def counts(hand: Hand) -> list[int]:
-    """How many cards each position of `hand` holds (cheap: taken around every recorded
-    action)."""
-    return list(map(len, hand.hands))
-
-
-def note_draws(notes: Notes, i: int, event: dict[str, Any], hand: Hand, before: list[int]) -> None:
-    """Note each seat of `hand` that gained cards in event `i` (`before`: each position's count
-    before it) that the event does not say it drew."""
+def note_draws(notes: Notes, events: list[dict[str, Any]], hand: Hand, before: list[int]) -> None:
+    """Note each seat of `hand` that gained cards in the last of `events` (`before`: each
+    position's count before it) that the event does not say it drew."""
     after = list(map(len, hand.hands))
     if after == before:
         return
+    event = events[-1]
     for pos, n in enumerate(after):
         if n > before[pos]:
             seat = hand.seats[pos]
             if seat != event.get("seat") or event.get("act") not in SELF_DRAWN:
-                notes.append((i, ("draws", seat, n - before[pos])))
+                notes.append((len(events) - 1, ("draws", seat, n - before[pos])))
 
 
 def since(notes: Notes, first: int) -> dict[int, list[Note]]:

@@ -221,32 +221,32 @@ class Game:
 
     def apply_tinker_bell(self, colour: int) -> None:
         h = self._live_hand()
-        before = eventnotes.counts(h) if self.recording else None
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_tinker_bell(colour)
         if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "tinker_bell", "colour": C.COLOURS[colour]})
-            self._note_draws(before)
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         h = self._live_hand()
-        before = eventnotes.counts(h) if self.recording else None
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_reshuffle(order)
         if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
-            self._note_draws(before)
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         h = self._live_hand()
-        before = eventnotes.counts(h) if self.recording else None
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_shuffle_hands(order)
         if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "shuffle_hands", "deck": [C.code(c) for c in order]})
-            self._note_draws(before)
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def sample_chance(self, rng: random.Random) -> None:
@@ -276,7 +276,7 @@ class Game:
             self.apply_tinker_bell(A.decode(action).colour)
             return
         if self.recording:
-            before = eventnotes.counts(h)
+            before = list(map(len, h.hands))  # what the event did: `notes`
             actor = h.seats[h.to_move] if seat is None else seat
             if A.kind(action) in _DISCARDING:
                 h.apply(action, seat)
@@ -286,7 +286,7 @@ class Game:
                 h.apply(action, seat)
                 self._interrupt_discard()
                 self.events.append(event)
-            self._note_draws(before)
+            eventnotes.note_draws(self.notes, self.events, h, before)
         else:
             h.apply(action, seat)
         if h.phase == OVER:
@@ -312,12 +312,6 @@ class Game:
         h.step(action)
         if h.phase == OVER:
             self._finish_hand()
-
-    def _note_draws(self, before: list[int]) -> None:
-        """Note who gained cards in the event just recorded, as it does not say (`before`: the
-        count of each position of the hand before it)."""
-        i = len(self.events) - 1
-        eventnotes.note_draws(self.notes, i, self.events[i], self.dealt(), before)
 
     def _interrupt_discard(self) -> None:
         """Another event comes between a player's discards (a catch, a reshuffle): the discard
