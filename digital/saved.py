@@ -31,10 +31,10 @@ def seating(
 
 
 class Saved:
-    """The journal's copy of one game's record: the setup once the game has a header to keep
-    (a Disney game's holds its first deal), then each new event. The latest event may still grow
-    after it is kept (a discard of several cards is one event), so its text is remembered and
-    the journal's copy revised when it changes.
+    """The journal's copy of one game's record: the setup once the game's header is final
+    (`header_ready`: a Disney game's holds its first deal), then each new event. The latest
+    event may still grow after it is kept (a discard of several cards is one event), so its
+    text is remembered and the journal's copy revised when it changes.
 
     `game_id`: the table game whose record this is (a game with points), or None until the game
     is first kept (a game of its own, then)."""
