@@ -472,7 +472,7 @@ class Hand:
                     self.catchable.append(pos)
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
-                if self.variant.acts[card]:
+                if self.variant.has_effect[card]:
                     effects.played(self, pos, card)
                 else:  # a number card or a plain Wild: the next player's turn, without a call
                     self.to_move = (pos + self.direction) % self.num_players
@@ -977,11 +977,10 @@ class Variant:
     game, `engine.protocol`; `Game` makes it from its ruleset and options.)"""
 
     __slots__ = (
-        "acts",
-        "colour_wild_set",
         "colour_wilds",
         "draw_when_playable",
         "effect_of",
+        "has_effect",
         "jump_in",
         "keep_drawing",
         "must_play_drawn",
@@ -1002,9 +1001,8 @@ class Variant:
         self.options: Final = opts
         self.effect_of: Final = table.effect_of
         self.names_colour: Final = table.names_colour
-        self.acts: Final = tuple(e not in effects.NO_EFFECT for e in table.effect_of)
+        self.has_effect: Final = tuple(e not in effects.NO_EFFECT for e in table.effect_of)
         self.colour_wilds: Final = table.colour_wilds
-        self.colour_wild_set: Final = frozenset(table.colour_wilds)
         self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
         self.must_play_drawn: Final = bool(opts.get("must_play_drawn"))
         self.villain_skips_next: Final = bool(opts.get("villain_draw4_skips_next"))
