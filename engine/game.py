@@ -53,7 +53,9 @@ class Game:
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
-        self.features = features_of(self.rules, self.options)
+        self.features: frozenset[str] = (
+            features_of(self.rules, self.options) if checked is None else checked.features
+        )
         self.first_dealer = dealer
         self.dealer = dealer
         self.sheet = scoring.Sheet.new(n)
