@@ -70,6 +70,7 @@ def greedy_act(game: Game) -> int:
     legal = h.legal_actions()
     hand = h.hands[h.to_move]
     points = game.rules.points
+    card_of, uno_said = A.CARD_OF, A.UNO_SAID  # (actions taken apart by its tables)
     ph = h.phase
     if ph == COLOUR:
         return A.COLOUR + _favourite_colour(hand)
@@ -81,20 +82,19 @@ def greedy_act(game: Game) -> int:
         lays = [a for a in legal if a not in (A.TAKE, A.DONE)]
         if not lays:
             return legal[0]
-        return max(lays, key=lambda a: (points[(a % 1000) // 2], a % 2))
+        return max(lays, key=lambda a: (points[card_of[a]], uno_said[a]))
     if ph in (PLAY, PLAY_DRAWN):
         plays = [a for a in legal if a < A.PROTECT]
-        coloured = [a for a in plays if a // 8 < 64]
+        coloured = [a for a in plays if card_of[a] < 64]
         if coloured:
-            return max(coloured, key=lambda a: (points[a // 8], a % 2))
+            return max(coloured, key=lambda a: (points[card_of[a]], uno_said[a]))
         if ph == PLAY_DRAWN and A.PASS in legal:
             return A.PASS  # keep a drawn wild for later
         if plays:
             fav = _favourite_colour(hand)
 
             def wild_rank(a: int) -> tuple[int, int, int]:
-                card, rest = divmod(a, 8)
-                return (points[card], rest // 2 == fav, a % 2)
+                return (points[card_of[a]], A.COLOUR_NAMED[a] == fav, uno_said[a])
 
             return max(plays, key=wild_rank)
     return legal[0]  # DRAW, PASS

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import actions as A
+from engine import cards as C
 from engine.bots import greedy_act, greedy_interject
 from engine.game import Game
 from engine.hand import Hand
@@ -236,14 +237,16 @@ def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
     same card may be laid calling it (the call costs nothing; forgetting it risks two cards),
     and a wild names only colours still held in `own` (any colour when none is)."""
     options = set(legal)
-    kept = [a for a in legal if not (a < A.DRAW and a % 2 == 0 and a + 1 in options)]
-    held = {c >> 4 for c in own if c < 64}  # colours of the coloured cards held
-    plays = [a >> 3 for a in kept if a < A.PROTECT]
+    kept = [a for a in legal if not (a < A.DRAW and not A.UNO_SAID[a] and a + 1 in options)]
+    held = {C.COLOUR_OF[c] for c in own if c < 64}  # colours of the coloured cards held
+    plays = [A.CARD_OF[a] for a in kept if a < A.PROTECT]
     namers = {card for card in plays if plays.count(card) > 1}  # offered in several colours
     if not held or not namers:
         return kept
     return [
-        a for a in kept if not (a < A.PROTECT and a >> 3 in namers and (a >> 1) & 3 not in held)
+        a
+        for a in kept
+        if not (a < A.PROTECT and A.CARD_OF[a] in namers and A.COLOUR_NAMED[a] not in held)
     ]
 
 
