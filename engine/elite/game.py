@@ -90,11 +90,12 @@ class EliteGame(EliteState):
             return
         actor = legal.check(self, action, seat)
         event = events.event_for(self, action, actor) if self.recording else None
-        words = events.words_of(self, action, actor)
+        words = None if self.imagined else events.words_of(self, action, actor)
         flow.apply(self, action, actor)
         if event is not None:
             self.events.append(event)
-        self.log.append(words)
+        if words is not None:
+            self.log.append(words)
         flow.run(self)
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
@@ -141,8 +142,10 @@ class EliteGame(EliteState):
 
     def determinise(self, seat: int, rng: random.Random) -> EliteGame:
         """A copy in which every card `seat` cannot see is dealt again at random, consistent
-        with everything it can (`engine.elite.imagine`): what a search imagines."""
+        with everything it can (`engine.elite.imagine`): what a search imagines. Its actions
+        are not put into words in its log (`imagined`)."""
         world = self.clone()
+        world.imagined = True
         imagine.deal_unseen(world, self, seat, rng)
         return world
 

@@ -59,6 +59,9 @@ class EliteState:
         self.options = options
         self.mode: str = options["mode"]
         self.recording = True
+        self.imagined = False
+        """A search's imagined world (`EliteGame.determinise`): nobody reads its log, so its
+        actions are not put into words (a tenth of a rollout's time)."""
         self.events: list[dict[str, Any]] = []
         self.log: list[str] = []
         self.phase = S.DEAL
