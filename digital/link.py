@@ -28,7 +28,6 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar, Protocol
 
-from digital import _adapter as contract
 from digital import games
 from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
@@ -241,7 +240,7 @@ class GameLink(PacedLink):
     def _take(self, pick: Pick) -> None:
         with self.lock:
             # her colour is a chance outcome, through the one `apply_action`
-            self.game.apply_action(contract.tinker_bell_outcome(self.game, pick.colour))
+            self.game.apply_action(self.game.tinker_bell_outcome(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 

@@ -15,7 +15,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from digital import _adapter as contract
 from digital import games
 
 
@@ -32,10 +31,10 @@ def seating(
 
 
 class Saved:
-    """The journal's copy of one game's record: the setup once the game has a header to keep
-    (a Disney game's holds its first deal), then each new event. The latest event may still grow
-    after it is kept (a discard of several cards is one event), so its text is remembered and
-    the journal's copy revised when it changes.
+    """The journal's copy of one game's record: the setup once the game's header is final
+    (`header_ready`: a Disney game's holds its first deal), then each new event. The latest
+    event may still grow after it is kept (a discard of several cards is one event), so its
+    text is remembered and the journal's copy revised when it changes.
 
     `game_id`: the table game whose record this is (a game with points), or None until the game
     is first kept (a game of its own, then)."""
@@ -58,7 +57,7 @@ class Saved:
         them: nothing is then counted as kept."""
         wrote = False
         if self.kept < 0:
-            if not contract.ready_to_keep(game):
+            if not game.header_ready():
                 return False
             header = game.header()
             self._start({**self.setup, "header": header})

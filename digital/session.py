@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from digital import _adapter as contract
 from digital import games, view
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
@@ -74,8 +73,6 @@ class DigitalSession:
         self.results: list[Result] = []  # without a table: this session's finished games
         self.journal_error: str | None = None
         self._saved: Saved | None = None
-        self._notes: Any = None
-        self._notes_of: Any = None  # the game the notes follow
         self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
@@ -165,8 +162,7 @@ class DigitalSession:
             old, self.link, self.keys = self.link, link, keys
             self._saved, self._mirrored, self._tallied = saved, mirrored, tallied
             self.journal_error = None
-            self._notes, self._declared = contract.notes(link.game), None
-            self._notes_of = link.game
+            self._declared = None
         if old is not None:
             old.close()
         self._progress(None)  # what the new game did as it started
@@ -209,7 +205,8 @@ class DigitalSession:
             return
         sheet = self.table.table.game if kept.game == table_game else None
         hands = sheet.hands if sheet is not None else []
-        mirrored = min(len(hands), len(contract.finished_hands(game)))
+        finished = game.finished_hands() if "points" in game.features else []
+        mirrored = min(len(hands), len(finished))
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
@@ -298,10 +295,6 @@ class DigitalSession:
         if link is None:
             return
         with link.lock:
-            if self._notes is not None:
-                if self._notes_of is not link.game:  # gone back to the last saved move
-                    self._notes, self._notes_of = contract.notes(link.game), link.game
-                self._notes.follow(link.game)
             winner = link.game.winner if link.is_over() else None
         with self._lock:
             self.version += 1
@@ -327,7 +320,7 @@ class DigitalSession:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
         if not self._on_the_sheet(link):
             return  # the scoreboard has moved on to another game: this one's hands are not its
-        history = contract.finished_hands(link.game)
+        history = link.game.finished_hands()
         while self._mirrored < len(history):
             h = history[self._mirrored]
             self._mirrored += 1
@@ -343,8 +336,8 @@ class DigitalSession:
         if not link.waiting_for_tinker_bell or not self._on_the_sheet(link):
             return
         with link.lock:
-            at = (len(contract.finished_hands(link.game)), len(link.game.events))
-            answered = contract.tinker_bell_card(link.game)
+            at = (len(link.game.finished_hands()), len(link.game.events))
+            answered = link.game.tinker_bell_card()
         if answered is None or at == self._declared:
             return
         self._declared = at
@@ -393,9 +386,9 @@ class DigitalSession:
         is that seat's key (SeatError otherwise). No other hand is ever in it."""
         if seat is not None:
             seat = self.check_key(seat, key)
-        return self.seat_view(seat)
+        return self.view_for(seat)
 
-    def seat_view(self, seat: int | None) -> dict[str, Any]:
+    def view_for(self, seat: int | None) -> dict[str, Any]:
         """`view` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self.link
         out: dict[str, Any]
@@ -403,7 +396,7 @@ class DigitalSession:
             out = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = view.seat_view(link, seat, self._notes)
+                out = view.page_view(link, seat)
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version

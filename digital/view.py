@@ -7,6 +7,8 @@ view has on top, so the page and the terminal read one shape and tell what to dr
     ruleset   its name; title: its name for a person
     features  what the ruleset declares: "tinker_bell", "points", "lineups"
     seat      whose view this is (None: a spectator, who sees no hand)
+    choosing  the tray's pick is made and its lights are still spinning (the game takes it
+              once they settle): digital play's own state, so `says` says so meanwhile
     players   [{"seat", "name", "person", ...}]: the observation's own facts kept
     awaiting  {"kind", "seat"}: "tinker_bell" waits for the button; a seat, for its move
     says      what the game waits for, in words
@@ -20,15 +22,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from digital import _adapter as contract
 from digital.link import GameLink, awaiting, uno_plays
 
+CHOOSING = "Tinker Bell is choosing…"
+"""What the game waits for while the tray's lights spin (`choosing`)."""
 
-def seat_view(link: GameLink, seat: int | None, notes: Any = None) -> dict[str, Any]:
+
+def page_view(link: GameLink, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator). The caller holds the link's lock and has checked
     that whoever asks holds `seat`'s key."""
     game = link.game
-    observed = contract.observation(game, seat, link.choosing, notes)
+    observed = game.observation(seat)
     out = dict(observed)
     out.update(
         game=True,
@@ -38,12 +42,20 @@ def seat_view(link: GameLink, seat: int | None, notes: Any = None) -> dict[str, 
         seat=seat,
         players=_players(observed.get("players"), game.players, link.humans),
         awaiting=observed.get("awaiting") or awaiting(game),
-        says=observed.get("says") or observed.get("prompt", ""),
+        says=_says(observed, link.choosing and not game.is_terminal()),
+        choosing=link.choosing,
         winner=winner_name(game.winner, game.players),
         uno_plays=uno_plays(game, seat) if "legal" in observed else [],
         hints=hints(observed) if seat is not None else {},
     )
     return out
+
+
+def _says(observed: Mapping[str, Any], choosing: bool) -> str:
+    """What the game waits for, in words: the observation's, unless the tray's lights spin."""
+    if choosing:
+        return CHOOSING
+    return str(observed.get("says") or observed.get("prompt", ""))
 
 
 def winner_name(winner: Any, names: list[str]) -> str | None:

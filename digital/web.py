@@ -97,7 +97,7 @@ def _seat(request: Request, asked: Any = None) -> int | None:
 
 
 def _view_json(request: Request, seat: int | None) -> tuple[int, str]:
-    view = request.state.digital.seat_view(seat)
+    view = request.state.digital.view_for(seat)
     view["emulator"] = request.state.press is not None
     view["host"] = request.user.host
     return view["version"], json.dumps(view, separators=(",", ":"))

@@ -7,10 +7,11 @@ Coloured cards: colour * 16 + rank. Black cards: 64 + k.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 COLOURS: tuple[str, str, str, str] = ("red", "blue", "green", "yellow")
 COLOUR_LETTERS = "RBGY"
-BLACK = 4  # the "colour" of a wild card
+BLACK: Final = 4  # the "colour" of a wild card
 
 # ranks of coloured cards
 SKIP = 10
@@ -43,19 +44,19 @@ BLACK_WORDS = {
     WILD_SHUFFLE_HANDS: "Wild Shuffle Hands",
     WILD_CUSTOM: "Wild Customizable",
 }
-NCARDS = 70  # size of the per-card lookup tables
+NCARDS: Final = 70  # size of the per-card lookup tables
 
-COLOUR_OF = [c >> 4 if c < 64 else BLACK for c in range(NCARDS)]
-RANK_OF = [c & 15 if c < 64 else c for c in range(NCARDS)]
+COLOUR_OF: Final = [c >> 4 if c < 64 else BLACK for c in range(NCARDS)]
+RANK_OF: Final = [c & 15 if c < 64 else c for c in range(NCARDS)]
 """Rank for matching "by number or word": a black card's rank is its own id."""
-CARDS_OF_COLOUR = [
+CARDS_OF_COLOUR: Final = [
     frozenset(c for c in range(NCARDS) if COLOUR_OF[c] == k) for k in range(BLACK + 1)
 ] + [frozenset()]
 """The card ids of each colour, by colour (BLACK: the wild cards); the last, empty, is for -1 (no
 colour picked yet). `not CARDS_OF_COLOUR[k].isdisjoint(hand)`: does the hand hold colour k?"""
 
-CODE_OF: list[str] = [""] * NCARDS
-NAME_OF: list[str] = [""] * NCARDS
+CODE_OF: Final[list[str]] = [""] * NCARDS
+NAME_OF: Final[list[str]] = [""] * NCARDS
 CARD_OF_CODE: dict[str, int] = {}
 for _colour in range(4):
     for _code, _rank in RANK_CODES.items():
@@ -108,16 +109,19 @@ def matches(card_id: int, colour_in_play: int, top_rank: int) -> bool:
 
 
 _NO_CARDS: frozenset[int] = frozenset()
-MATCHING = [
+_RANKS = frozenset(RANK_OF)
+MATCHING: Final = [
     frozenset(c for c in range(NCARDS) if CODE_OF[c] and matches(c, colour_, rank))
-    if rank in RANK_OF  # (a top card's rank: 0-15, or a wild's own id)
+    if rank in _RANKS  # (a top card's rank: 0-15, or a wild's own id)
     else _NO_CARDS
     for colour_ in range(BLACK + 1)
     for rank in range(80)
 ]
 """The cards that match, by colour in play * 80 + the top card's rank (`matching`)."""
 _NO_FLAGS = bytes(NCARDS)
-MATCHES = [bytes(c in cards for c in range(NCARDS)) if cards else _NO_FLAGS for cards in MATCHING]
+MATCHES: Final = [
+    bytes(c in cards for c in range(NCARDS)) if cards else _NO_FLAGS for cards in MATCHING
+]
 """`MATCHING` again, as a row of flags by card id: `MATCHES[key][card]` is 1 if it matches
 (what the legal plays read: a compiled engine reads a flag faster than it asks a set)."""
 

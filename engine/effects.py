@@ -18,7 +18,6 @@ from engine.phases import (
     DISCARD,
     FLIP,
     OWED,
-    PLAY,
     PROTECT,
     PROTECTION,
     SHUFFLE,
@@ -105,9 +104,8 @@ def played(h: Hand, pos: int, card: int) -> None:
     (Compared here rather than looked up in a table of functions: a compiled engine calls these
     natively, where a call through a table costs it more than a dozen string comparisons.)"""
     effect = h.variant.effect_of[card]
-    if effect == "number" or effect == "wild":  # the next player's turn (most cards: no call)
-        h.to_move = (pos + h.direction) % h.num_players
-        h.phase = PLAY
+    if effect == "number" or effect == "wild":  # (`NO_EFFECT`: Hand.step does this, uncalled)
+        h.pass_turn(pos, 1)  # the next player's turn
     elif effect == "skip":
         skip(h, pos, card)
     elif effect == "reverse":
@@ -148,6 +146,8 @@ EFFECTS: Final = frozenset(
     }
 )
 """Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
+NO_EFFECT: Final = frozenset({"number", "wild"})
+"""The effects that only end the turn: `Hand.step` passes it on without calling `played`."""
 
 
 # ---------------------------------------------------------------- the Villain Draw 4, whole

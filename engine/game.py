@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import effects, notation, rulesets, scoring
+from engine import effects, eventnotes, notation, rulesets, scoring
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL
@@ -53,7 +53,9 @@ class Game:
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
-        self.features = features_of(self.rules, self.options)
+        self.features: frozenset[str] = (
+            features_of(self.rules, self.options) if checked is None else checked.features
+        )
         self.first_dealer = dealer
         self.dealer = dealer
         self.sheet = scoring.Sheet.new(n)
@@ -62,6 +64,9 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self.recording = record
         self.events: list[dict[str, Any]] = []
+        self.notes: eventnotes.Notes = []
+        """What each recorded event did that it does not say (`engine.eventnotes`): the log's
+        words, kept as the game plays so an observation never replays the game."""
         self.decks: list[list[int]] = []
         self._discard_event: dict[str, Any] | None = None
 
@@ -122,10 +127,38 @@ class Game:
         return [] if self.hand is None else self.hand.interjections()
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator): `engine.observer.seat_view` decides."""
+        """What `seat` may see (None: a spectator), its log in words with what each event did
+        (`notes`): `engine.observer` decides."""
         from engine import observer  # (it reads a Game: imported when first asked)
 
-        return observer.seat_view(self, seat, frozenset(), tinker_bell=False)
+        return observer.observation(self, seat)
+
+    def header_ready(self) -> bool:
+        """The header holds the first deal (its deck): none is made before that deal."""
+        return bool(self.decks)
+
+    def finished_hands(self) -> list[dict[str, Any]]:
+        """Each hand scored so far, oldest first: {"hand", "winner", "held": points by seat}."""
+        return [
+            {"hand": x["hand"], "winner": x["winner"], "held": list(x["held"])}
+            for x in self.history
+        ]
+
+    def tinker_bell_card(self) -> tuple[str, int] | None:
+        """While the game waits for Tinker Bell: the code of the card she answers, and the seat
+        that played it."""
+        h = self.hand
+        if self.chance_kind() != "tinker_bell" or h is None or h.trigger is None:
+            return None
+        return C.code(h.trigger), h.seats[h.actor]
+
+    def tinker_bell_outcome(self, colour: str) -> int:
+        """The chance outcome (one of `chance_outcomes()` at her pick) that is Tinker Bell
+        choosing `colour` ("red", "blue", "green", "yellow"); RuleError in a ruleset without
+        her, CardError for a colour that is none of hers."""
+        if "tinker_bell" not in self.features:
+            raise RuleError("tinker-bell", f"{self.rules.title} has no Tinker Bell.")
+        return A.PICK + C.colour(colour)
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
@@ -169,6 +202,8 @@ class Game:
             self._discard_event = None
             if self.hand_no > 1:
                 self.events.append({"chance": "new_hand", "deck": [C.code(c) for c in deck]})
+            turned = ("turned", self.hand_no, C.name(self.hand.discard[0]))
+            self.notes.append((len(self.events) - 1 if self.hand_no > 1 else -1, turned))
         self._after()
 
     def check_deck(self, deck: Sequence[int]) -> None:
@@ -188,26 +223,32 @@ class Game:
 
     def apply_tinker_bell(self, colour: int) -> None:
         h = self._live_hand()
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_tinker_bell(colour)
-        if self.recording:
+        if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "tinker_bell", "colour": C.COLOURS[colour]})
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         h = self._live_hand()
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_reshuffle(order)
-        if self.recording:
+        if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         h = self._live_hand()
+        before = list(map(len, h.hands)) if self.recording else None
         h.apply_shuffle_hands(order)
-        if self.recording:
+        if before is not None:
             self._interrupt_discard()
             self.events.append({"chance": "shuffle_hands", "deck": [C.code(c) for c in order]})
+            eventnotes.note_draws(self.notes, self.events, h, before)
         self._after()
 
     def sample_chance(self, rng: random.Random) -> None:
@@ -237,6 +278,7 @@ class Game:
             self.apply_tinker_bell(A.decode(action).colour)
             return
         if self.recording:
+            before = list(map(len, h.hands))  # what the event did: `notes`
             actor = h.seats[h.to_move] if seat is None else seat
             if A.kind(action) in _DISCARDING:
                 h.apply(action, seat)
@@ -246,6 +288,7 @@ class Game:
                 h.apply(action, seat)
                 self._interrupt_discard()
                 self.events.append(event)
+            eventnotes.note_draws(self.notes, self.events, h, before)
         else:
             h.apply(action, seat)
         if h.phase == OVER:
@@ -393,6 +436,9 @@ class Game:
                 "blocked": bool(h.hands[h.winner]),
             }
         )
+        if self.recording:
+            hand = ("hand", self.hand_no, winner, max(awarded))
+            self.notes.append((len(self.events) - 1, hand))
 
     def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
         team = {winner}
@@ -416,6 +462,7 @@ class Game:
         g.events = [
             {k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in self.events
         ]
+        g.notes = list(self.notes)
         g.decks = list(self.decks)
         g._discard_event = None
         if self._discard_event is not None:

@@ -81,6 +81,7 @@ _UNO_SAID: Final = A.UNO_SAID
 _DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
 _DRAW: Final = A.DRAW
 _PROTECT: Final = A.PROTECT
+_DISCARD: Final = A.DISCARD
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -103,9 +104,10 @@ class Stacking(IntEnum):
 class Hand:
     """A hand from the deal to the moment someone goes out (or nobody can move)."""
 
-    # The state, field by field: the one list (tests/engine/test_hand_fields.py holds
-    # `__slots__` and `clone` to it). What the rules and the table's
-    # options make of every hand is shared, in `variant`.
+    # The state, field by field: the one declaration (`__slots__` is made from it;
+    # tests/engine/test_hand_fields.py holds `clone`, the one other place that names every
+    # field, to it). What the rules and the table's options make of every hand is shared, in
+    # `variant`.
     variant: Variant  # the ruleset and options (immutable, shared by every hand at a table)
     seats: tuple[int, ...]  # the seat of each position (positions 0..n-1, in order of play)
     pos_of: dict[int, int]  # the position of each seat
@@ -131,32 +133,7 @@ class Hand:
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
 
-    __slots__ = (
-        "actor",
-        "blocked_turns",
-        "catchable",
-        "colour",
-        "deal_top",
-        "direction",
-        "discard",
-        "draw",
-        "draw4_reneged",
-        "drawn_card",
-        "hands",
-        "names",
-        "num_players",
-        "phase",
-        "pos_of",
-        "seats",
-        "stats",
-        "steps",
-        "tinker_colour",
-        "to_move",
-        "trigger",
-        "uncalled",
-        "variant",
-        "winner",
-    )  # fmt: skip
+    __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -244,7 +221,8 @@ class Hand:
 
     def clone(self) -> Hand:
         """An independent copy (search and trial replays play on it; the variant, seats and
-        names are shared, being never changed)."""
+        names are shared, being never changed). Written out field by field: a clone generated
+        from the fields costs the compiled build four times as much (docs/engine.md)."""
         h = Hand()
         h.variant, h.seats, h.pos_of, h.names = self.variant, self.seats, self.pos_of, self.names
         h.num_players = self.num_players
@@ -287,46 +265,54 @@ class Hand:
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[int]:
-        """Every action the player to move may take now (empty at chance nodes and the end)."""
+        """Every action the player to move may take now (empty at chance nodes and the end).
+
+        PLAY, most decisions, is listed here without a further call: each card held that
+        matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
+        when allowed. The other phases have a method each (`_LEGAL`)."""
+        if self.phase != PLAY:
+            return self._legal_other()
+        hand = self.hands[self.to_move]
+        # The cards that match, as a set filled in the hand's order: the order every seeded
+        # game follows (a random bot picks by index).
+        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        found: list[int] = []
+        for c in hand:  # (a loop: a comprehension costs Python 3.11 a frame a call)
+            if matches[c]:
+                found.append(c)
+        playable: Collection[int] = set(found) if len(found) > 1 else found
+        variant = self.variant
+        if len(hand) == 2:
+            acts: list[int] = []
+            for c in playable:
+                _variants(acts, c, True, variant.names_colour)
+        else:
+            acts = []
+            black = False  # (a wild among them: then ask whether it names a colour)
+            for c in playable:
+                acts.append(c << 3)  # = actions.play(c), without the call
+                black = black or c >= 64
+            if black:
+                for w in variant.colour_wilds:  # a Wild names a colour: four actions
+                    if w in playable:
+                        acts.remove(w << 3)
+                        acts += _COLOUR_PLAYS[w]
+            if self.uncalled and self.to_move in self.uncalled:
+                acts = []  # "not allowed to discard his last card until he does so"
+        if not acts or variant.draw_when_playable:
+            acts.append(_DRAW)
+        return acts
+
+    def _legal_other(self) -> list[int]:
+        """The legal actions of the phases other than PLAY."""
         phase = self.phase
-        if phase == PLAY:  # (the commonest phases first: native calls, where `_LEGAL` is not)
-            return self._legal_plays()
-        if phase in (PROTECT, DISCARD):
+        if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not `_LEGAL`)
             return self._legal_lays()
         if phase == PLAY_DRAWN:
             return self._legal_after_drawing()
         if phase >= TINKER:
             return []
         return _LEGAL[phase](self)
-
-    def _legal_plays(self) -> list[int]:
-        """Each card held that matches (a Wild naming each colour; with the UNO call as well,
-        holding two), then DRAW when allowed."""
-        hand = self.hands[self.to_move]
-        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        found = [c for c in hand if matches[c]]
-        # Two cards or more are listed in the order of a set filled in the hand's order (as
-        # `frozenset.intersection(hand)` would list them): the order every seeded game follows.
-        playable: Collection[int] = set(found) if len(found) > 1 else found
-        acts: list[int] = []
-        if len(hand) == 2:
-            for c in playable:
-                _variants(acts, c, True, self.variant.names_colour)
-        else:
-            black = False  # (a wild among them: then ask whether it names a colour)
-            for c in playable:
-                acts.append(c << 3)  # = actions.play(c), without the call
-                black = black or c >= 64
-            if black and not self.variant.colour_wild_set.isdisjoint(playable):
-                for w in self.variant.colour_wilds:  # a Wild names a colour: four actions
-                    if w in playable:
-                        acts.remove(A.play(w))
-                        acts += _COLOUR_PLAYS[w]
-            if self.uncalled and self.to_move in self.uncalled:
-                acts = []  # "not allowed to discard his last card until he does so"
-        if not acts or self.variant.draw_when_playable:
-            acts.append(_DRAW)
-        return acts
 
     def _legal_responses(self) -> list[int]:
         hand = self.hands[self.to_move]
@@ -356,8 +342,11 @@ class Hand:
         hand = self.hands[self.to_move]
         colour, two = self.tinker_colour, len(hand) == 2
         acts = []
-        found = [c for c in hand if _COLOUR_OF[c] == colour]
-        for c in set(found) if len(found) > 1 else found:  # (in the order of `_legal_plays`)
+        found: list[int] = []
+        for c in hand:  # (a loop, as in `legal_actions`)
+            if _COLOUR_OF[c] == colour:
+                found.append(c)
+        for c in set(found) if len(found) > 1 else found:  # (in the order of the plays)
             acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
             if two:
                 acts.append(base + c * 2 + 1)
@@ -387,12 +376,16 @@ class Hand:
         out = []
         for p in self.catchable:
             out.append((seats[p], A.UNO))
-            out.extend((seats[q], A.CATCH + seats[p]) for q in range(n) if q != p)
+            for q in range(n):
+                if q != p:
+                    out.append((seats[q], A.CATCH + seats[p]))
         for p in self.uncalled:
             if p not in self.catchable:
                 out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-        if self.challengeable():
-            out.extend((seats[q], A.CHALLENGE) for q in range(n) if q != self.actor)
+        if self.steps and self.challengeable():
+            for q in range(n):
+                if q != self.actor:
+                    out.append((seats[q], A.CHALLENGE))
         if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
             if top < 64:
@@ -446,13 +439,13 @@ class Hand:
         if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
             self._do_draw(self.to_move, action)
         elif action >= _PROTECT:
-            kind = _KIND_OF[action]
-            if kind == Kind.PROTECT:  # (the commonest after a draw: native calls, not `_APPLY`)
+            # (by the actions' ranges, as `actions` lays them out: PROTECT, DISCARD, the rest)
+            if action < _DISCARD:  # the commonest after a draw: native calls, not `_APPLY`
                 self._do_protect(self.to_move, action)
-            elif kind == Kind.DISCARD:
+            elif action < _DRAW:
                 self._do_discard(self.to_move, action)
             else:
-                _APPLY[kind](self, self.to_move, action)
+                _APPLY[_KIND_OF[action]](self, self.to_move, action)
         else:  # a play: most steps
             pos = self.to_move
             card = _PLAYED_CARD[action]
@@ -479,7 +472,11 @@ class Hand:
                     self.catchable.append(pos)
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
-                effects.played(self, pos, card)
+                if self.variant.has_effect[card]:
+                    effects.played(self, pos, card)
+                else:  # a number card or a plain Wild: the next player's turn, without a call
+                    self.to_move = (pos + self.direction) % self.num_players
+                    self.phase = PLAY
         if self.steps or not self.draw:
             self._run_steps()
 
@@ -792,7 +789,8 @@ class Hand:
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
-        self._close_challenge()  # "Reneging": until Tinker Bell chooses
+        if self.steps:
+            self._close_challenge()  # "Reneging": until Tinker Bell chooses
         effects.after_tinker_bell(self, colour)
         if self.steps or not self.draw:
             self._run_steps()
@@ -879,7 +877,10 @@ class Hand:
 
     def challengeable(self) -> bool:
         """May the Villain Draw 4 just played still be challenged?"""
-        return any(step.kind == CHALLENGE_WINDOW for step in self.steps)
+        for step in self.steps:  # noqa: SIM110 (any(generator): a frame a call, in pure Python)
+            if step.kind == CHALLENGE_WINDOW:
+                return True
+        return False
 
     def _close_challenge(self) -> None:
         steps = self.steps
@@ -941,7 +942,8 @@ class Hand:
             while n and draw:
                 held.append(draw.pop())
                 n -= 1
-            self._took_cards(step.who)
+            if self.catchable or self.uncalled:
+                self._took_cards(step.who)
         step.count = n
         return not n
 
@@ -975,10 +977,10 @@ class Variant:
     game, `engine.protocol`; `Game` makes it from its ruleset and options.)"""
 
     __slots__ = (
-        "colour_wild_set",
         "colour_wilds",
         "draw_when_playable",
         "effect_of",
+        "has_effect",
         "jump_in",
         "keep_drawing",
         "must_play_drawn",
@@ -999,8 +1001,8 @@ class Variant:
         self.options: Final = opts
         self.effect_of: Final = table.effect_of
         self.names_colour: Final = table.names_colour
+        self.has_effect: Final = tuple(e not in effects.NO_EFFECT for e in table.effect_of)
         self.colour_wilds: Final = table.colour_wilds
-        self.colour_wild_set: Final = frozenset(table.colour_wilds)
         self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
         self.must_play_drawn: Final = bool(opts.get("must_play_drawn"))
         self.villain_skips_next: Final = bool(opts.get("villain_draw4_skips_next"))
@@ -1018,7 +1020,21 @@ _VARIANTS: dict[tuple[str, tuple[tuple[str, Any], ...]], Variant] = {}
 
 def variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
     """The `Variant` of these rules and options, made once per set of options: a simulation
-    deals thousands of hands at one table."""
+    deals thousands of hands at one table, and asks again with the same options (a game's
+    resolved options, never changed once made): the last answer is kept by their identity,
+    without a key to make and hash for every hand."""
+    last = _LAST_VARIANT[0]
+    if last is not None and last.options is opts and last.rules is rules:
+        return last
+    known = _variant_of(rules, opts)
+    _LAST_VARIANT[0] = known
+    return known
+
+
+_LAST_VARIANT: list[Variant | None] = [None]
+
+
+def _variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
     try:
         key = (rules.name, tuple(opts.items()))
         known = _VARIANTS.get(key)
@@ -1040,7 +1056,7 @@ _MATCHES: Final = C.MATCHES
 _COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
 
 _LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand._legal_plays,  # PLAY
+    Hand.legal_actions,  # PLAY
     Hand._legal_after_drawing,  # PLAY_DRAWN
     Hand._legal_colours,  # COLOUR
     Hand._legal_targets,  # TARGET

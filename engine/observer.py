@@ -1,11 +1,13 @@
 """The observer: what one seat may see of a game, and how the game's events read, in words.
 
 In OpenSpiel's sense an observer turns a state into one player's observation; here it is the
-one place that decides it, so the browser, the terminal and anything else that shows a game
-(they all read `seat_view`) cannot show more than the seat may know. Everything public is in it:
-the top card, the colour in play, how many cards each seat holds, whose move, what the game
-waits for, the last events in words (never a hidden card: a deal's or a reshuffle's deck, which
-card was drawn), scores; and only with `seat`, that seat's own hand and moves.
+one place that decides it (`Game.observation` is `observation`), so the browser, the terminal
+and anything else that shows a game cannot show more than the seat may know. Everything public
+is in it: the top card, the colour in play, how many cards each seat holds, whose move, what the
+game waits for, the last events in words with what each did that it does not say (the game's
+notes: penalty draws, the card turned up, a hand's points; never a hidden card: a deal's or a
+reshuffle's deck, which card was drawn), scores; and only with `seat`, that seat's own hand and
+moves.
 
 Pure, like the rest of the engine: no I/O, no clock. Words are English, from the seat's point
 of view ("You play Red 7", "Bob catches you").
@@ -18,29 +20,19 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import record
+from engine import eventnotes
 from engine.game import Game
 from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
-from engine.record import RecordError
 
 LOG_LINES = 12
 """How many lines of the log a view carries."""
+LOG_EVENTS = 40
+"""How many of the latest events the log is read from (enough for `LOG_LINES`)."""
 
-Notes = Mapping[int, list[tuple[Any, ...]]]
 
-
-def seat_view(
-    game: Game,
-    seat: int | None,
-    humans: frozenset[int],
-    tinker_bell: bool,
-    choosing: bool = False,
-    notes: Notes | None = None,
-) -> dict[str, Any]:
-    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator).
-    `notes` (from `EventNotes`) add what each event did that the event does not say: penalty
-    draws, the card turned up for a new hand, the points of a hand."""
-    out = public_view(game, seat, humans, tinker_bell, choosing, notes)
+def observation(game: Game, seat: int | None) -> dict[str, Any]:
+    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator)."""
+    out = _public(game, seat)
     h = game.hand
     pos = h.pos_of.get(seat) if seat is not None and h is not None else None
     if h is None or pos is None or game.is_terminal():  # a spectator, or eliminated
@@ -63,24 +55,16 @@ def seat_view(
     return out
 
 
-def public_view(
-    game: Game,
-    seat: int | None,
-    humans: frozenset[int],
-    tinker_bell: bool,
-    choosing: bool = False,
-    notes: Notes | None = None,
-) -> dict[str, Any]:
+def _public(game: Game, seat: int | None) -> dict[str, Any]:
     """What every seat and spectator may see; words from `seat`'s point of view."""
     h = game.hand
     summary = game.summary()
     awaiting = dict(summary["awaiting"])
     names = game.players
     counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
+    tinker_bell = game.chance_kind() == "tinker_bell"
     # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
-    wild_waits = (
-        (tinker_bell or choosing) and h is not None and h.trigger is not None and h.trigger >= 64
-    )
+    wild_waits = tinker_bell and h is not None and h.trigger is not None and h.trigger >= 64
     return {
         "game": True,
         "seat": seat,
@@ -91,7 +75,6 @@ def public_view(
                 "name": name,
                 "cards": counts[s],
                 "score": game.sheet.scores[s],
-                "person": s in humans,
                 "out": s in game.sheet.eliminated,
                 "deals": s == game.dealer,
             }
@@ -103,9 +86,8 @@ def public_view(
         "draw_pile": summary["draw_pile"],
         "discard_pile": len(h.discard) if h is not None else None,
         "awaiting": awaiting,
-        "says": says(game, awaiting, seat, tinker_bell, choosing),
-        "choosing": choosing,
-        "log": log_lines(game, names, seat, notes or {}),
+        "says": says(game, awaiting, seat, tinker_bell),
+        "log": log_lines(game, names, seat),
         "hands": [
             {"hand": x["hand"], "winner": names[x["winner"]], "points": max(x["awarded"])}
             for x in game.history
@@ -118,20 +100,22 @@ def public_view(
     }
 
 
-def log_lines(game: Game, names: Sequence[str], seat: int | None, notes: Notes) -> list[str]:
-    """The last `LOG_LINES` things that happened, in words, from `seat`'s point of view."""
+def log_lines(game: Game, names: Sequence[str], seat: int | None) -> list[str]:
+    """The last `LOG_LINES` things that happened, in words, from `seat`'s point of view: the
+    latest events, each followed by its notes (read from the end: a long game costs no more)."""
     events = game.events
-    first = max(0, len(events) - 40)
-    lines = [_noteevent_words(n, names, seat) for n in notes.get(-1, [])] if first == 0 else []
+    first = max(0, len(events) - LOG_EVENTS)
+    notes = eventnotes.since(game.notes, first)
+    lines = [_note_words(n, names, seat) for n in notes.get(-1, [])]
     for i in range(first, len(events)):
         line = event_words(events[i], names, seat)
         if line:
             lines.append(line)
-        lines.extend(_noteevent_words(n, names, seat) for n in notes.get(i, []))
+        lines.extend(_note_words(n, names, seat) for n in notes.get(i, []))
     return lines[-LOG_LINES:]
 
 
-def _noteevent_words(note: tuple[Any, ...], names: Sequence[str], you: int | None) -> str:
+def _note_words(note: eventnotes.Note, names: Sequence[str], you: int | None) -> str:
     kind = note[0]
     if kind == "draws":
         _, who, n = note
@@ -145,93 +129,6 @@ def _noteevent_words(note: tuple[Any, ...], names: Sequence[str], you: int | Non
         who = "You" if winner == you else names[winner]
         return f"Hand {hand} is over: {who} went out and scored {points} points."
     return ""
-
-
-class EventNotes:
-    """What each event of a game did that the event itself does not say, found by replaying the
-    events on a copy of the game (its header and events: public play, no hidden card named):
-    who drew cards they did not draw themselves (penalties, Draw 2s, challenges), the card
-    turned up when a hand is dealt, and each hand's points. Keyed by event index (-1: before
-    the first event)."""
-
-    def __init__(self, game: Game | None):
-        self.notes: dict[int, list[tuple[Any, ...]]] = {}
-        self.failed: str | None = None  # why the notes stopped following, if they did
-        self.done = 0
-        self.shadow: Game | None = None
-        self._start(game)
-
-    def _start(self, game: Game | None) -> None:
-        """Shadow `game` from its first deal (its header holds that deck)."""
-        if game is None or not game.decks:
-            return
-        try:
-            self.shadow = record.game_from_header(game.header())
-        except (RecordError, ValueError, KeyError, TypeError):
-            return
-        self._dealt(-1)
-
-    def follow(self, game: Game) -> None:
-        """Catch up with `game`'s events (all but a discard still growing)."""
-        if self.shadow is None:
-            if game.decks and self.done == 0:
-                self._start(game)  # the first hand is dealt now
-            if self.shadow is None:
-                return
-        events = game.events
-        upto = len(events)
-        if (
-            upto
-            and events[-1].get("act") == "discard"
-            and game.hand is not None
-            and game.hand.phase == DISCARD
-        ):
-            upto -= 1
-        shadow = self.shadow
-        while self.done < upto:
-            i = self.done
-            before = card_counts(shadow)
-            hand_no, hands = shadow.hand_no, len(shadow.history)
-            try:
-                shadow.apply_event(events[i])
-            except Exception as exc:  # never let the notes stop the game: they are only words
-                self.failed = f"the log could not follow event {i}: {exc}"
-                self.shadow = None
-                return
-            self.done += 1
-            if shadow.hand_no == hand_no:  # a new deal's cards are a deal, not draws
-                self._drew(i, events[i], before, card_counts(shadow))
-            if len(shadow.history) > hands:
-                x = shadow.history[-1]
-                self.notes.setdefault(i, []).append(
-                    ("hand", x["hand"], x["winner"], max(x["awarded"]))
-                )
-            if shadow.hand_no != hand_no:
-                self._dealt(i)
-
-    def _drew(
-        self, i: int, event: Mapping[str, Any], before: dict[int, int], after: dict[int, int]
-    ) -> None:
-        actor, act = event.get("seat"), event.get("act")
-        for seat, n in after.items():
-            gained = n - before.get(seat, n)
-            if seat == actor and act in ("draw", "take", "misplay", "pass"):
-                continue  # the event says so itself
-            if gained > 0 and seat in before:
-                self.notes.setdefault(i, []).append(("draws", seat, gained))
-
-    def _dealt(self, i: int) -> None:
-        shadow = self.shadow
-        h = shadow.hand if shadow is not None else None
-        if shadow is not None and h is not None and h.discard:
-            self.notes.setdefault(i, []).append(("turned", shadow.hand_no, C.name(h.discard[0])))
-
-
-def card_counts(game: Game) -> dict[int, int]:
-    h = game.hand
-    if h is None:
-        return {}
-    return {seat: len(h.hands[pos]) for pos, seat in enumerate(h.seats)}
 
 
 def card_view(card: int) -> dict[str, str]:
@@ -287,14 +184,11 @@ def says(
     awaiting: dict[str, Any],
     seat: int | None,
     tinker_bell: bool,
-    choosing: bool = False,
 ) -> str:
     """What the game waits for, in words, from `seat`'s point of view."""
     names = game.players
     if game.is_terminal():
         return f"Game over: {winner_names(game)} won."
-    if choosing:
-        return "Tinker Bell is choosing…"
     h = game.hand
     if h is None:
         return "Dealing…"

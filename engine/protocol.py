@@ -16,6 +16,10 @@ so far and `header` its header, and `apply_event` replays one event.
 `features` is what a ruleset declares about itself, and the only thing the layers above may
 branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
 target), "lineups" (UNO Elite's Lineups and Player Decks). `describe` puts an action in words.
+What a feature brings is asked of the game through members every ruleset has (a ruleset
+without the feature answers with nothing): "points", its `finished_hands` for the score sheet;
+"tinker_bell", the card she answers (`tinker_bell_card`) and her pick as a chance outcome
+(`tinker_bell_outcome`). `header_ready` says when the header may be kept (a journal).
 
 For the bots and the search bot (`engine.bots`, `engine.search`), written once for every
 ruleset: `hints` is the ruleset's own judgement (its greedy choice, which moves are worth
@@ -112,13 +116,41 @@ class GameState(Protocol):
 
     def interjections(self) -> list[tuple[int, int]]: ...
 
-    def observation(self, seat: int | None) -> dict[str, Any]: ...
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None: a spectator): all a page or a terminal shows of the game,
+        its log in words included (with what each event did that the event does not say), so
+        nothing above the engine looks inside a game, or replays one, to show it. Called on
+        every page refresh and streamed event: it costs the same however long the game."""
+        ...
 
     def describe(self, action: int, seat: int | None = None) -> str:
         """`action` in words for a person (`seat`: who takes it; default the seat to act)."""
         ...
 
     def header(self) -> dict[str, Any]: ...
+
+    def header_ready(self) -> bool:
+        """Whether `header()` is final, so a record kept from now on replays: a journal keeps
+        a game only then. A Disney game's header holds its first deal, made by its first chance
+        event; UNO Elite's deal is an event of its own, so its header is final from the start."""
+        ...
+
+    def finished_hands(self) -> list[dict[str, Any]]:
+        """With "points": each hand scored so far, oldest first, as a score sheet enters it
+        ({"hand": its number, "winner": a seat, "held": points left by seat}). [] otherwise."""
+        ...
+
+    def tinker_bell_card(self) -> tuple[str, int] | None:
+        """With "tinker_bell", while the game waits for her (`chance_kind()`): the code of the
+        card she answers and the seat that played it, as a table declares them to the
+        scoreboard. None otherwise."""
+        ...
+
+    def tinker_bell_outcome(self, colour: str) -> int:
+        """With "tinker_bell": the chance outcome (one of `chance_outcomes()` at her pick) that
+        is Tinker Bell choosing `colour` ("red", "blue", "green", "yellow"), so the tray's pick
+        is applied as any chance outcome. RuleError in a ruleset without her."""
+        ...
 
     def apply_event(self, event: Mapping[str, Any]) -> None: ...
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from engine import bots as bots_mod
@@ -42,10 +42,14 @@ def choose_dealer(
             return contenders[0], rounds
 
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
+_T = TypeVar("_T")
+
+
+def shuffle(cards: list[_T], rng: random.Random) -> None:
     """Shuffle in place: Fisher-Yates with one float per card. `random.shuffle` draws bits per
     card through two Python calls, a sixth of a simulation's time; a float's bias (below 2**-53)
-    is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.)"""
+    is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.) Generic,
+    so that a compiled engine moves the cards as they are, without making ints of them."""
     draw = rng.random
     for i in range(len(cards) - 1, 0, -1):
         j = int(draw() * (i + 1))  # (= floor: the float is never negative)
@@ -136,7 +140,10 @@ def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.R
     shuffle(seats, rng)  # who speaks first is chance, not seat order
     recording = game.recording
     for seat in seats:
-        offered = [action for speaker, action in offers if speaker == seat]
+        offered = []
+        for speaker, action in offers:  # (a loop: a comprehension costs Python 3.11 a call)
+            if speaker == seat:
+                offered.append(action)
         bot = bots[seat]
         if type(bot) is bots_mod.RandomBot:  # = bot.interject(game, seat, offered)
             i = int(bot.draw() * (len(offered) + 1))

@@ -62,26 +62,26 @@ def _is_elite(text: str) -> bool:
     return isinstance(header, dict) and header.get("ruleset") == "elite"
 
 
-def _replay(text: str) -> tuple[Any, int, Callable[[Any], dict[str, Any]]]:
-    """The replayed game, its event count, and how to summarise it (Elite or the others)."""
+def _summariser(text: str) -> Callable[[Any], dict[str, Any]]:
+    """How to summarise the game the record's header names (UNO Elite's own, or the others'):
+    chosen by the header, as the replay itself is, for a game replayed or stopped midway."""
+    if _is_elite(text):
+        from engine.elite.record import summary
+
+        return summary
+    return lambda g: g.summary()
+
+
+def _replay(text: str) -> tuple[Any, int]:
+    """The replayed game and its event count, by the engine its header names."""
     if _is_elite(text):
         from engine.elite import record as elite_record
         from engine.record import _lines
 
-        elite, count = elite_record.replay_objects(_lines(text))
-        return elite, count, elite_record.summary
+        return elite_record.replay_objects(_lines(text))
     from engine.record import replay
 
-    game, count = replay(text)
-    return game, count, lambda g: g.summary()
-
-
-def _summary(game: Any) -> dict[str, Any]:
-    if getattr(game, "mode", None) is not None:  # an EliteGame
-        from engine.elite.record import summary
-
-        return summary(game)
-    return game.summary()
+    return replay(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        game, count, summarise = _replay(_with_options(text, args.option))
+        text = _with_options(text, args.option)
+        summarise = _summariser(text)
+        game, count = _replay(text)
     except RecordError as exc:
         stopped: Game | None = getattr(exc, "game", None)  # the game before the broken event
         if stopped is None or exc.event is None:  # malformed: no state to show
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             "event": exc.event,
             "line": exc.line,
             "events": exc.event - 1,
-            **_summary(stopped),
+            **summarise(stopped),
         }
         print(json.dumps(out))
         return 1

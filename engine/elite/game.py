@@ -155,16 +155,24 @@ class EliteGame(EliteState):
         """What `seat` may see (None: a spectator): `engine.elite.view` decides."""
         return view.observation(self, seat)
 
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """Transitional name of `observation(seat)` (digital/elite_view.py's)."""
-        return view.observation(self, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """Transitional name of `observation(None)` (digital/elite_view.py's)."""
-        return view.observation(self, None)
-
     def header(self) -> dict[str, Any]:
         return setup.header(self)
+
+    def header_ready(self) -> bool:
+        """Always: the deal is an event of the record, not part of its header."""
+        return True
+
+    def finished_hands(self) -> list[dict[str, Any]]:
+        """None: a game of UNO Elite is one hand, without points."""
+        return []
+
+    def tinker_bell_card(self) -> tuple[str, int] | None:
+        """None: UNO Elite has no Tinker Bell."""
+        return None
+
+    def tinker_bell_outcome(self, colour: str) -> int:
+        """RuleError: UNO Elite has no Tinker Bell to pick a colour."""
+        raise RuleError("tinker-bell", "UNO Elite has no Tinker Bell to pick a colour.")
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""

@@ -13,7 +13,6 @@ from engine import actions as A
 from engine import cards as C
 from engine import record
 from engine.hand import RuleError
-from engine.observer import seat_view
 from tests.helpers.digital import Picks, offered, play_out
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
@@ -73,8 +72,8 @@ def test_a_seat_sees_its_own_hand_and_never_another(bus):
                 k = len(oh.hands[p])
                 oh.hands[p], pool = pool[:k], pool[k:]
         oh.draw = pool
-        again = seat_view(other, 0, session.link.humans, False, False, session._notes.notes)
-        again["version"] = view["version"]
+        again = other.observation(0)
+        again["players"] = [{**p, "person": p["seat"] == 0} for p in again["players"]]
         observed = {k: view[k] for k in again}  # the observation, under digital play's keys
         assert json.dumps(again, sort_keys=True) == json.dumps(observed, sort_keys=True)
         assert "hands" not in json.dumps(view["players"])

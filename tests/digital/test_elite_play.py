@@ -95,7 +95,7 @@ def is_observed(view, engine_view):
     }
 
 
-def test_the_view_is_the_engines_own_seat_view_and_a_spectator_gets_the_public_one(session):
+def test_the_view_is_the_engines_observation_and_a_spectator_gets_the_public_one(session):
     keys = elite_game(session)
     game = session.link.game
     mine = session.view(0, keys[0])

@@ -51,7 +51,8 @@ R7, W, B2 = C.card("R7"), C.card("W"), C.card("B2")
 
 # ---------------------------------------------------------------------- a view to read
 def a_view(**over):
-    """A seat's view as `seat_view` makes it: seat 0 to move, holding Red 7, Wild and Blue 2."""
+    """A seat's view as the observation and `digital.view` make it: seat 0 to move, holding
+    Red 7, Wild and Blue 2."""
     view = {
         "game": True,
         "features": ["points", "tinker_bell"],

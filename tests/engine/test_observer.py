@@ -1,5 +1,7 @@
 """The observer shows a seat its own hand and the public game, nothing more: a seat's view stays
-the same whatever the cards it cannot see are (the other hands, the draw pile)."""
+the same whatever the cards it cannot see are (the other hands, the draw pile). Its log says what
+each event did that the event does not say (the game's notes), as the game plays and after a
+replay of its record."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import observer
+from engine import cards as C
+from engine import observer, record
 from engine.bots import RandomBot
 from engine.game import CHANCE, Game
 from tests.helpers import examples
@@ -62,9 +65,9 @@ def test_a_seats_view_does_not_depend_on_the_cards_it_cannot_see(ruleset, player
     seat = seed % players
     if seat not in g.hand.pos_of:
         return
-    before = json.dumps(observer.seat_view(g, seat, frozenset({seat}), False))
+    before = json.dumps(g.observation(seat))
     _hide_differently(g, seat, random.Random(seed + 1))
-    after = json.dumps(observer.seat_view(g, seat, frozenset({seat}), False))
+    after = json.dumps(g.observation(seat))
     assert after == before
 
 
@@ -79,11 +82,11 @@ def test_a_spectator_sees_no_hand_and_a_seat_only_its_own(ruleset, players, seed
     g = _played(ruleset, players, seed, moves)
     if g.hand is None:
         return
-    watching = observer.seat_view(g, None, frozenset(), False)
+    watching = g.observation(None)
     assert watching["hand"] == [] and watching["moves"] == []
     seat = seed % players
     pos = g.hand.pos_of.get(seat)
-    view = observer.seat_view(g, seat, frozenset({seat}), False)
+    view = g.observation(seat)
     if pos is not None and not g.is_terminal():
         assert sorted(c["code"] for c in view["hand"]) == sorted(
             observer.card_view(c)["code"] for c in g.hand.hands[pos]
@@ -107,17 +110,101 @@ def test_a_new_deal_is_a_deal_not_a_draw():
     rng = random.Random(11)
     g = Game("disney", ["Ann", "Bea", "Cy"], 0, {"target": 10_000})
     g.start_hand(g.shuffled_deck(rng))
-    notes = observer.EventNotes(g)
     bot = RandomBot(rng)
     while g.hand_no < 3:
         if g.current_player() == CHANCE:
             g.sample_chance(rng)
         else:
             g.apply_action(bot.act(g))
-        notes.follow(g)
-    dealt = [i for i, said in notes.notes.items() if any(n[0] == "turned" for n in said)]
+    notes: dict[int, list[tuple]] = {}
+    for i, note in g.notes:
+        notes.setdefault(i, []).append(note)
+    dealt = [i for i, said in notes.items() if any(n[0] == "turned" for n in said)]
     assert len(dealt) == 3  # the first deal, and two more
-    ended = [i for i, said in notes.notes.items() if any(n[0] == "hand" for n in said)]
+    ended = [i for i, said in notes.items() if any(n[0] == "hand" for n in said)]
     for before, i in itertools.pairwise(dealt):
-        assert "draws" not in [n[0] for n in notes.notes[i]], notes.notes[i]
+        assert "draws" not in [n[0] for n in notes[i]], notes[i]
         assert any(before < e <= i for e in ended)  # who won the hand, then the next deal
+
+
+def _step(g: Game, rng: random.Random, bot: RandomBot) -> None:
+    """One random step: chance, an out-of-turn call now and then, or the move."""
+    if g.current_player() == CHANCE:
+        g.sample_chance(rng)
+        return
+    calls = g.interjections()
+    if calls and rng.random() < 0.4:
+        seat, action = rng.choice(calls)
+        g.apply_action(action, seat)
+        return
+    g.apply_action(bot.act(g))
+
+
+def _expected_lines(g: Game, before: list[int], hands: int, hand_no: int) -> list[str]:
+    """What the log must say of the step just taken, found from the public view alone: who
+    gained cards without the event saying it, a hand over, a hand dealt."""
+    seen = g.observation(None)
+    names = [p["name"] for p in seen["players"]]
+    if g.hand_no != hand_no:
+        return [f"Hand {g.hand_no} is dealt: the card turned up is {C.name(g.hand.discard[0])}."]
+    event = g.events[-1]
+    own = event.get("act") in ("draw", "take", "misplay", "pass")
+    lines = []
+    for s, p in enumerate(seen["players"]):
+        gained = p["cards"] - before[s]
+        if gained > 0 and not (own and event.get("seat") == s):
+            lines.append(f"{names[s]} draws {gained} card{'s' if gained != 1 else ''}.")
+    if len(seen["hands"]) > hands:
+        x = seen["hands"][-1]
+        lines.append(
+            f"Hand {x['hand']} is over: {x['winner']} went out and scored {x['points']} points."
+        )
+    return lines
+
+
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ruleset=st.sampled_from(RULESETS), players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_the_log_says_what_each_event_did_that_it_does_not_say(ruleset, players, seed):
+    """Step by step, every card a seat gained that the event does not say it drew (penalties,
+    Draw 2s, catches, challenges, Tinker Bell), every hand over and every deal is in the
+    observation's log at once, counted from the public view itself; and the log is the same
+    after the record is replayed (a resumed game) and in a clone."""
+    rng = random.Random(seed)
+    g = Game(ruleset, [f"P{s}" for s in range(players)], 0, {"target": 250})
+    g.start_hand(g.shuffled_deck(rng))
+    assert g.observation(None)["log"][0].startswith("Hand 1 is dealt: the card turned up is")
+    bot, said = RandomBot(rng), 0
+    for _ in range(1500):
+        if g.is_terminal():
+            break
+        seen = g.observation(None)
+        before = [p["cards"] for p in seen["players"]]
+        hands, hand_no = len(seen["hands"]), g.hand_no
+        _step(g, rng, bot)
+        log = g.observation(None)["log"]
+        for line in _expected_lines(g, before, hands, hand_no):
+            assert line in log, (line, log[-4:])
+            said += 1
+    assert said > 0
+    again = record.game_from_header(json.loads(g.record().splitlines()[0]))
+    for line in g.record().splitlines()[1:]:
+        again.apply_event(json.loads(line))
+    for seat in (None, *range(players)):
+        assert again.observation(seat)["log"] == g.observation(seat)["log"]
+    assert again.notes == g.notes == g.clone().notes
+
+
+def test_a_long_games_log_names_its_latest_events_with_their_notes():
+    """The log is read from the last events (a long game's page costs no more), each with its
+    notes: a penalty draw long after the first deal is still said."""
+    rng = random.Random(4)
+    g = Game("disney", ["Ann", "Bea", "Cy"], 0, {"target": 100_000})
+    g.start_hand(g.shuffled_deck(rng))
+    bot = RandomBot(rng)
+    while len(g.events) < 3000 or g.notes[-1][0] != len(g.events) - 1:  # the last event's
+        _step(g, rng, bot)
+    note = g.notes[-1][1]
+    log = g.observation(None)["log"]
+    assert "Hand 1 is dealt" not in " ".join(log)
+    words = {"draws": "draws", "turned": "is dealt", "hand": "is over"}[note[0]]
+    assert words in log[-1], (note, log)

@@ -13,6 +13,7 @@ from engine import record
 from engine.bots import make
 from engine.elite import EliteGame, parse_cards
 from engine.elite import record as elite_record
+from engine.errors import RuleError
 from engine.game import Game
 from engine.protocol import CHANCE, FEATURES, TERMINAL, GameState
 from engine.rulesets import RULESETS
@@ -24,6 +25,7 @@ CONTRACT = {
     "describe", "current_player", "legal_actions", "apply_action", "chance_outcomes",
     "sample_chance", "interjections", "observation", "record", "is_terminal", "clone",
     "determinise", "hints",  # what the one set of bots and the one search bot play by
+    "header_ready", "finished_hands", "tinker_bell_card", "tinker_bell_outcome",
 }  # fmt: skip
 DYNASTY_DECK = parse_cards("\n".join(DYNASTY_ROWS), "dynasty deck")
 ELITE_MODES = {
@@ -178,3 +180,91 @@ def test_a_disney_engine_ruleset_declares_tinker_bell_only_where_a_card_calls_he
     game = Game("disney", ["Ann", "Ben"])
     assert game.describe(A.CATCH + 1) == "catch Ben without UNO"
     assert game.describe(A.play(0x13)) == "play Blue 3"
+
+
+def step(state: GameState, rng: random.Random) -> None:
+    """One random step through the protocol (chance by `sample_chance`)."""
+    if state.current_player() == CHANCE:
+        state.sample_chance(rng)
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_header_kept_once_it_is_ready_replays_the_game(name):
+    """A journal keeps a game's header once `header_ready`: that header, with every event
+    since, rebuilds the game (a Disney game's header is ready with its first deal)."""
+    rng = random.Random(name)
+    state = GAMES[name]()
+    chance_first = 0
+    while not state.header_ready():
+        assert state.current_player() == CHANCE and chance_first < 3
+        state.sample_chance(rng)
+        chance_first += 1
+    assert chance_first == (0 if "lineups" in state.features else 1)
+    header, kept = state.header(), len(state.events)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        step(state, rng)
+    assert state.header() == header
+    again = FROM_HEADER.get(header["ruleset"], record.game_from_header)(header)
+    for event in state.events[kept:]:
+        again.apply_event(event)
+    assert again.observation(None) == state.observation(None)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_finished_hands_are_the_score_sheets_hands_where_there_are_points(name):
+    rng = random.Random(name)
+    state = GAMES[name]()
+    n = len(state.players)
+    for _ in range(3000):
+        if state.is_terminal():
+            break
+        step(state, rng)
+    hands = state.finished_hands()
+    if "points" not in state.features:
+        assert hands == []
+        return
+    shown = state.observation(None)["hands"]  # the hands every seat sees on the sheet
+    assert (
+        [x["hand"] for x in hands] == [x["hand"] for x in shown] == list(range(1, len(hands) + 1))
+    )
+    assert [state.players[x["winner"]] for x in hands] == [x["winner"] for x in shown]
+    assert len(hands) > 0 and all(len(x["held"]) == n for x in hands)
+    hands[0]["held"].append(99)  # a copy: the game's own sheet is not changed through it
+    assert len(state.finished_hands()[0]["held"]) == n
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_tinker_bell_answers_the_card_played_and_her_pick_is_a_chance_outcome(name):
+    """With "tinker_bell": while she is awaited, the card she answers is the top card and the
+    seat that played it; her colour is one of the chance outcomes, recorded as her pick. A
+    ruleset without her answers None, and refuses a pick."""
+    rng = random.Random(name)
+    state = GAMES[name]()
+    picks = 0
+    for _ in range(1500):
+        if state.is_terminal():
+            break
+        if state.chance_kind() != "tinker_bell":
+            assert state.tinker_bell_card() is None
+            step(state, rng)
+            continue
+        assert "tinker_bell" in state.features
+        card, seat = state.tinker_bell_card()
+        assert state.observation(None)["top"]["code"] == card
+        last = state.events[-1]
+        if last.get("act") == "play":
+            assert (last["card"], last["seat"]) == (card, seat)
+        colour = rng.choice(["red", "blue", "green", "yellow"])
+        outcome = state.tinker_bell_outcome(colour)
+        assert outcome in [a for a, _ in state.chance_outcomes()]
+        state.apply_action(outcome)
+        assert state.events[-1] == {"chance": "tinker_bell", "colour": colour}
+        picks += 1
+    assert ("tinker_bell" in state.features) == (picks > 0)
+    if "tinker_bell" not in state.features:
+        with pytest.raises(RuleError, match="Tinker Bell"):
+            state.tinker_bell_outcome("red")

@@ -93,29 +93,29 @@ def test_peek_shows_the_hand_to_the_peeking_seat_only_until_the_end_of_its_next_
     game = activated("T08-red")
     assert game.phase == "target"
     game.apply_action(target(2))
-    view = game.seat_view(0)
+    view = game.observation(0)
     assert view["peeked"]["seat"] == 2 and [c["code"] for c in view["peeked"]["hand"]] == [
         "y1",
         "y2",
         "y3",
         "y4",
     ]
-    assert "peeked" not in game.seat_view(1) and "peeked" not in game.seat_view(2)
+    assert "peeked" not in game.observation(1) and "peeked" not in game.observation(2)
     assert "peeked" not in game.observation(None) and game.observation(None)["hand"] == []
     for seat in (1, 2, 3):
         game.apply_action(A.DRAW, seat=seat)
         if game.phase == "play_drawn":
             game.apply_action(A.PASS, seat=seat)
-    assert "peeked" in game.seat_view(0)  # seat 0's next turn
+    assert "peeked" in game.observation(0)  # seat 0's next turn
     game.apply_action(A.DRAW, seat=0)
     if game.phase == "play_drawn":
         game.apply_action(A.PASS, seat=0)
-    assert "peeked" not in game.seat_view(0)
+    assert "peeked" not in game.observation(0)
 
 
 def test_peek_everyone_sees_every_other_hand():
     game = activated("T09-red")
-    assert [p["seat"] for p in game.seat_view(0)["peeks"]] == [1, 2, 3]
+    assert [p["seat"] for p in game.observation(0)["peeks"]] == [1, 2, 3]
 
 
 def test_play_again_the_player_takes_another_turn():
@@ -217,7 +217,7 @@ def test_discard_colour_of_the_whole_hand_keeps_the_card_the_player_chooses():
     assert game.phase == "keep" and game.current_player() == 0
     game.apply_action(card(game, "r7"))
     assert codes(game.hands[0]) == ["r7"] and game.winner is None
-    assert "r7" not in str(game.seat_view(1)) and "Red 7" not in str(game.public_view())
+    assert "r7" not in str(game.observation(1)) and "Red 7" not in str(game.observation(None))
 
 
 def test_discard_colour_target_the_chosen_player_discards_the_colour():
@@ -231,8 +231,8 @@ def test_search_the_top_of_another_players_deck_keep_it_or_bottom_it():
     game.player_decks[1] = []
     assert game.legal_actions() == [target(2), target(3)]  # seat 1 has no Player Deck left
     game.apply_action(target(2))
-    assert game.seat_view(0)["searched"]["card"]["id"] == "T01-blue"
-    assert "searched" not in game.seat_view(2) and "searched" not in game.public_view()
+    assert game.observation(0)["searched"]["card"]["id"] == "T01-blue"
+    assert "searched" not in game.observation(2) and "searched" not in game.observation(None)
     game.apply_action(A.BOTTOM)
     assert ids(game.player_decks[2]) == ["T04-blue", "T05-blue", "T01-blue"]
     game = activated("T18-red", decks={1: ["T01-blue", "T04-blue"]})
@@ -307,7 +307,7 @@ def test_search_everyone_looks_at_every_other_deck_in_turn():
     game.apply_action(play(game, "r3e"))
     game.apply_action(pick(game, everyone.id))
     for seat, top_id in zip((1, 2), tops, strict=True):
-        assert game.phase == "search" and game.seat_view(0)["searched"]["seat"] == seat
-        assert game.seat_view(0)["searched"]["card"]["id"] == top_id
+        assert game.phase == "search" and game.observation(0)["searched"]["seat"] == seat
+        assert game.observation(0)["searched"]["card"]["id"] == top_id
         game.apply_action(A.BOTTOM)
     assert [game.player_decks[s][-1].id for s in (1, 2)] == tops

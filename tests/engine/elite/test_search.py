@@ -47,7 +47,7 @@ def _hide_differently(game, seat: int, rng: random.Random):
 
 
 def _seat_view(game, seat):
-    view = game.seat_view(seat)
+    view = game.observation(seat)
     view.pop("log")  # the log is the game's, not the table's: a clone keeps its tail
     return view
 
@@ -68,7 +68,7 @@ def test_the_choice_does_not_depend_on_hidden_cards(seed):
 def test_an_imagined_world_keeps_every_public_count_and_the_game_untouched(mode):
     game = _to_choice(3, players=3, moves=12, mode=mode)
     seat = game.current_player()
-    before = game.seat_view(seat), [list(h) for h in game.hands], list(game.draw)
+    before = game.observation(seat), [list(h) for h in game.hands], list(game.draw)
     world = game.determinise(seat, random.Random(1))
     assert world.hands[seat] == game.hands[seat]
     assert [len(h) for h in world.hands] == [len(h) for h in game.hands]
@@ -78,13 +78,13 @@ def test_an_imagined_world_keeps_every_public_count_and_the_game_untouched(mode)
     assert Counter(held) == Counter(game.deck_cards)
     if mode == "draft":  # the picks were public: each deck keeps its make-up
         assert [Counter(d) for d in world.player_decks] == [Counter(d) for d in game.player_decks]
-    assert (game.seat_view(seat), game.hands, game.draw) == before
+    assert (game.observation(seat), game.hands, game.draw) == before
 
 
 def test_a_clone_is_independent_of_its_game():
     game = _to_choice(5, moves=3)
     twin = game.clone()
-    view, events = game.public_view(), list(game.events)
+    view, events = game.observation(None), list(game.events)
     rng = random.Random(1)
     for _ in range(30):
         if twin.is_terminal():
@@ -94,7 +94,7 @@ def test_a_clone_is_independent_of_its_game():
             continue
         seat = twin.current_player()
         twin.apply_action(greedy_bot(twin, seat, rng), seat)
-    assert game.public_view() == view and game.events == events
+    assert game.observation(None) == view and game.events == events
 
 
 def test_every_move_is_legal_and_the_game_ends():

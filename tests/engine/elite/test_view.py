@@ -29,14 +29,14 @@ KEYS = {
 
 def test_a_seat_sees_its_hand_every_lineup_and_its_legal_actions_in_words():
     game = new_game(3)
-    view = game.seat_view(0)
+    view = game.observation(0)
     assert KEYS | {"hand", "legal"} <= set(view) and view["ruleset"] == "elite"
     assert [c["code"] for c in view["hand"]] == [c.code for c in game.hands[0]]
     assert [len(s["lineup"]) for s in view["seats"]] == [3, 3, 3]
     assert view["seats"][1]["hand_count"] == 7 and view["seats"][1]["player_deck"] == 5
     assert {x["action"] for x in view["legal"]} == set(game.legal_actions(0))
     assert all(isinstance(x["words"], str) and x["words"] for x in view["legal"])
-    assert game.seat_view(1)["legal"] == []
+    assert game.observation(1)["legal"] == []
     json.dumps(view)
 
 
@@ -58,7 +58,7 @@ def test_no_seat_ever_sees_another_seats_hand_in_a_whole_game():
             game.sample_chance(rng)
             continue
         for seat in range(3):
-            view = game.seat_view(seat)
+            view = game.observation(seat)
             assert [c["code"] for c in view["hand"]] == [c.code for c in game.hands[seat]]
             assert ("peeked" in view) == bool(game.peeks[seat])
         seat = game.current_player()
@@ -68,14 +68,14 @@ def test_no_seat_ever_sees_another_seats_hand_in_a_whole_game():
 def test_the_prompt_says_what_is_being_chosen():
     game = table(hands={0: ["r3e", "g1", "g2"]}, top="r5")
     game.lineups[0] = [elite("T06-red")]
-    assert game.seat_view(0)["prompt"] == "play a card that matches, or draw"
+    assert game.observation(0)["prompt"] == "play a card that matches, or draw"
     game.apply_action(play(game, "r3e"))
-    assert "activate" in game.seat_view(0)["prompt"]
-    words = {x["words"] for x in game.seat_view(0)["legal"]}
+    assert "activate" in game.observation(0)["prompt"]
+    words = {x["words"] for x in game.observation(0)["legal"]}
     assert "activate Tester Draw Target (red)" in words and "do not activate" in words
     game.apply_action(pick(game, "T06-red"))
-    assert game.seat_view(0)["prompt"] == "choose the player for Draw 3, Target"
-    assert "make Ben draw 3" in {x["words"] for x in game.seat_view(0)["legal"]}
+    assert game.observation(0)["prompt"] == "choose the player for Draw 3, Target"
+    assert "make Ben draw 3" in {x["words"] for x in game.observation(0)["legal"]}
 
 
 def test_bots_answer_for_a_seat_out_of_turn_with_a_call():
@@ -114,11 +114,11 @@ def test_the_greedy_bot_plays_for_its_lineup_and_activates_it():
 def test_each_legal_action_names_its_kind_and_the_card_it_plays_or_chooses():
     game = table(hands={0: ["r3", "r4e", "ew", "g1"]}, top="r5")
     game.lineups[0] = [elite("T06-red"), elite("T01-blue")]
-    moves = game.seat_view(0)["legal"]
+    moves = game.observation(0)["legal"]
     plays = {m["card"] for m in moves if m["kind"] == "play"}
     assert plays == {"r3", "r4e", "ew"} and {"draw"} <= {m["kind"] for m in moves}
     game.apply_action(play(game, "r4e"))
-    [activate] = [m for m in game.seat_view(0)["legal"] if m["kind"] == "elite"]
+    [activate] = [m for m in game.observation(0)["legal"] if m["kind"] == "elite"]
     assert activate["elite"]["id"] == "T06-red" and activate["elite"]["powers"] == [
         "Draw 3, Target"
     ]
