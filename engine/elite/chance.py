@@ -5,15 +5,18 @@ elite_shuffle  the box's Elite Action Cards, top first (quick and draft play)
 player_decks   each seat's Player Deck, top first (draft and dynasty play)
 reshuffle      the Discard Pile but its top card, as the new Draw Pile, top first
 
-Each is an order of cards, given whole (`apply`, a record's event) or sampled (`sample`). A
-Player Deck is also one of few cards at a time: `outcomes` lists which of a seat's 8 cards
-goes next (the protocol's `chance_outcomes`), `place` takes one, and the last one placed
-applies the whole order, so the record holds the same one `player_decks` event either way.
+Each is an order of cards, given whole (`apply`, a record's event) or sampled (`sample`). Each
+is also one card at a time, OpenSpiel's way: `outcomes` lists which card comes next (the
+protocol's `chance_outcomes`: a Player Deck's next card, one of a seat's 8; the deal's or a
+reshuffle's next UNO card from the top, each kind as likely as its copies left; the next Elite
+card of the shuffled box), `place` takes one, and the last one placed applies the whole order,
+so the record holds the same one event either way, and a sampled order is drawn as before.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,7 +45,7 @@ def pool(game: EliteState) -> Any:
 
 
 def sample(game: EliteState, rng: random.Random) -> Any:
-    """A random order of the pending pool (Player Decks: the cards not yet placed)."""
+    """A random order of the pending pool, after the cards already placed one at a time."""
     cards = pool(game)
     if game.phase == S.PLAYER_DECKS:
         out = []
@@ -50,31 +53,67 @@ def sample(game: EliteState, rng: random.Random) -> Any:
             rng.shuffle(rest)
             out.append(placed + rest)
         return out
-    rng.shuffle(cards)
-    return cards
+    rest = _left(cards, game.ordered)  # the whole pool, in its order, when none is placed
+    rng.shuffle(rest)
+    return game.ordered + rest
 
 
 def _unplaced(game: EliteState, decks: list[list[EliteCard]]) -> list[list[EliteCard]]:
     return [[c for c in d if c not in game.placed[s]] for s, d in enumerate(decks)]
 
 
+def _left(cards: list[Any], placed: list[Any]) -> list[Any]:
+    """`cards` less one copy of each card already `placed` (by name: copies are alike)."""
+    if not placed:
+        return list(cards)
+    left = Counter(map(_name, placed))
+    out = []
+    for card in cards:
+        name = _name(card)
+        if left[name]:
+            left[name] -= 1
+        else:
+            out.append(card)
+    return out
+
+
 def outcomes(game: EliteState) -> list[tuple[int, float]]:
-    """Which card goes next into the first Player Deck not yet complete, equally likely (only
-    while Player Decks are ordered: every other chance event is an order of many cards)."""
-    if game.phase != S.PLAYER_DECKS:
+    """Which card comes next, and how likely: into the first Player Deck not yet complete, one
+    of its cards; of a deal or reshuffle, an UNO card kind (`CARD + k`) as likely as its copies
+    left; of the box's shuffle, one of its Elite cards. Empty when no chance is pending."""
+    kind = game.phase
+    if kind == S.PLAYER_DECKS:
+        for rest in _unplaced(game, pool(game)):
+            if rest:
+                return _even(sorted(A.ELITE + game.elite_index[c.id] for c in rest))
         return []
-    for rest in _unplaced(game, pool(game)):
-        if rest:
-            actions = sorted(A.ELITE + game.elite_index[c.id] for c in rest)
-            return [(a, 1 / len(actions)) for a in actions]
+    if kind == S.ELITE_SHUFFLE:
+        left = _left(pool(game), game.ordered)
+        return _even(sorted(A.ELITE + game.elite_index[c.id] for c in left))
+    if kind in (S.DEAL, S.RESHUFFLE):
+        copies = Counter(game.kind_of[c.code] for c in _left(pool(game), game.ordered))
+        total = sum(copies.values())
+        return [(A.CARD + k, copies[k] / total) for k in sorted(copies)]
     return []
 
 
+def _even(actions: list[int]) -> list[tuple[int, float]]:
+    return [(a, 1 / len(actions)) for a in actions]
+
+
 def place(game: EliteState, action: int) -> None:
-    """One listed outcome: the card goes next into its Player Deck; the last one placed
-    applies the whole order (`apply`). RuleError, changing nothing, for any other action."""
+    """One listed outcome: the card comes next (into its Player Deck, or under the cards
+    already placed); the last one placed applies the whole order (`apply`). RuleError, changing
+    nothing, for any other action."""
     if action not in {a for a, _ in outcomes(game)}:
         raise RuleError("chance", f"{action} is not an outcome of this chance event.")
+    if game.phase != S.PLAYER_DECKS:
+        kind, arg = A.decode(action)
+        card = game.kinds[arg] if kind == A.CARD_KIND else game.elite_cards[arg]
+        game.ordered.append(card)
+        if len(game.ordered) == len(pool(game)):
+            apply(game, game.ordered)
+        return
     card = game.elite_cards[action - A.ELITE]
     decks = pool(game)
     seat = next(s for s, d in enumerate(decks) if card in d)
@@ -98,6 +137,7 @@ def apply(game: EliteState, order: Any) -> None:
         _record(game, {"chance": kind, "decks": [[c.id for c in d] for d in order]})
         return
     _same(list(order), want, "the cards to order")
+    game.ordered = []  # a whole order given: any cards placed one at a time are superseded
     if kind == S.DEAL:
         setup.deal(game, list(order))
         _record(game, {"chance": kind, "deck": [c.code for c in order]})

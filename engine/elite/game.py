@@ -6,8 +6,8 @@ UNO calls and catches, by any seat, are `interjections()`, applied with `apply_a
 seat)`; `apply_action` checks the action before anything changes, so a refused action
 (`RuleError`, naming the rule broken) leaves the game exactly as it was. Chance (the UNO deal,
 the Elite cards' shuffle, each Player Deck's order, a reshuffle) is an order of cards, given
-whole (`apply_chance`, a record's event) or sampled (`sample_chance`); a Player Deck's next card
-is also one of few, listed by `chance_outcomes()` and taken through the same `apply_action`.
+whole (`apply_chance`, a record's event) or sampled (`sample_chance`), or one card at a time:
+the next card is one of `chance_outcomes()`, taken through the same `apply_action`.
 What a seat may see (its hand, what it peeked at or searched) is its `observation` alone.
 No I/O, no clock, no randomness of its own.
 """
@@ -76,8 +76,8 @@ class EliteGame(EliteState):
         return [(s, a) for s in range(self.n) for a in legal.interjections(self, s)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(action, probability) where the chance event is one of few: which card goes next into
-        a Player Deck. The other chance events are orders of many cards (`sample_chance`)."""
+        """(action, probability): which card comes next in the pending deal, shuffle,
+        reshuffle or Player Deck (`engine.elite.chance.outcomes`)."""
         return chance.outcomes(self)
 
     # ------------------------------------------------------------------ actions
@@ -90,11 +90,12 @@ class EliteGame(EliteState):
             return
         actor = legal.check(self, action, seat)
         event = events.event_for(self, action, actor) if self.recording else None
-        words = events.words_of(self, action, actor)
+        words = None if self.imagined else events.words_of(self, action, actor)
         flow.apply(self, action, actor)
         if event is not None:
             self.events.append(event)
-        self.log.append(words)
+        if words is not None:
+            self.log.append(words)
         flow.run(self)
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
@@ -133,6 +134,7 @@ class EliteGame(EliteState):
         for name in ("hands", "player_decks", "placed", "lineups", "elite_discards", "peeks"):
             setattr(twin, name, [list(x) for x in getattr(self, name)])
         twin.draw, twin.discard, twin.steps = list(self.draw), list(self.discard), list(self.steps)
+        twin.ordered = list(self.ordered)
         twin.owed = [list(x) for x in self.owed]
         twin.skips, twin.uno_state = list(self.skips), list(self.uno_state)
         twin.draft = self.draft.copy()
@@ -141,8 +143,10 @@ class EliteGame(EliteState):
 
     def determinise(self, seat: int, rng: random.Random) -> EliteGame:
         """A copy in which every card `seat` cannot see is dealt again at random, consistent
-        with everything it can (`engine.elite.imagine`): what a search imagines."""
+        with everything it can (`engine.elite.imagine`): what a search imagines. Its actions
+        are not put into words in its log (`imagined`)."""
         world = self.clone()
+        world.imagined = True
         imagine.deal_unseen(world, self, seat, rng)
         return world
 

@@ -39,18 +39,20 @@ def deal_unseen(world: EliteState, game: EliteState, seat: int, rng: random.Rand
         shown.update(c.id for c in game.player_decks[seat])
         rng.shuffle(world.player_decks[seat])
     elite: list[EliteCard] = [c for c in game.elite_cards if c.id not in shown]
-    rng.shuffle(elite)
+    # only the face-down decks' cards are dealt: a random few, not the whole box shuffled
+    elite = rng.sample(elite, sum(len(world.player_decks[s]) for s in face_down))
     _deal_back(world.player_decks, elite, face_down)
 
 
 def _without(cards: list[UnoCard], seen: list[UnoCard]) -> list[UnoCard]:
     """`cards` less one copy of each card in `seen`, the first copies (`list.remove`'s order),
-    in one pass."""
-    left = Counter(seen)
+    in one pass (by code: a str hashes in C, an `UnoCard` in Python)."""
+    left = Counter(card.code for card in seen)
     out = []
     for card in cards:
-        if left[card]:
-            left[card] -= 1
+        code = card.code
+        if left[code]:
+            left[code] -= 1
         else:
             out.append(card)
     return out

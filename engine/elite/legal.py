@@ -147,7 +147,9 @@ def check(game: EliteState, action: int, seat: int | None) -> int:
     who = actor if seat is None else seat
     if not isinstance(who, int) or not 0 <= who < game.n:
         raise RuleError("seat", f"There is no seat {who!r}.")
-    if action in seat_actions(game, who):
+    if (who == actor and action in for_step(game, game.steps[0])) or action in interjections(
+        game, who
+    ):  # `seat_actions`, its calls asked for only when the step's actions did not answer
         return who
     raise RuleError(*refusal(game, action, who))
 

@@ -59,6 +59,9 @@ class EliteState:
         self.options = options
         self.mode: str = options["mode"]
         self.recording = True
+        self.imagined = False
+        """A search's imagined world (`EliteGame.determinise`): nobody reads its log, so its
+        actions are not put into words (a tenth of a rollout's time)."""
         self.events: list[dict[str, Any]] = []
         self.log: list[str] = []
         self.phase = S.DEAL
@@ -75,6 +78,9 @@ class EliteState:
         self.player_decks: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top first
         self.placed: list[list[EliteCard]] = [[] for _ in range(self.n)]
         """Player Decks being ordered one listed chance outcome at a time (top first)."""
+        self.ordered: list[Any] = []
+        """The deal, the box's shuffle or a reshuffle being ordered one listed chance outcome
+        at a time (top first)."""
         self.lineups: list[list[EliteCard]] = [[] for _ in range(self.n)]
         self.elite_discards: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top last
         self.peeks: list[list[tuple[int, int, tuple[UnoCard, ...]]]] = [[] for _ in range(self.n)]
