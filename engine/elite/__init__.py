@@ -6,10 +6,10 @@ The public API (docs/rulesets.md, docs/engine.md): the cards (`Icon`,
 files are read by the caller (`cli/elite_files.py`).
 
 Inside, dependencies flow one way: `game` (the protocol) on the rules (`setup`, `chance`,
-`flow`, `powers`, `legal`), the record's codec (`events`), the observer (`view`), the
-determinisation (`imagine`) and the bots' judgement (`hints`), all on `state` (the data) and
-the cards; `record` and `simulate` sit above `game`. The bots of every ruleset are
-`engine.bots` and `engine.search`.
+`flow`, `powers`, `legal`; what each seat has seen of the others' hands: `knowledge`), the
+record's codec (`events`), the observer (`view`), the determinisation (`imagine`) and the
+bots' judgement (`hints`), all on `state` (the data) and the cards; `record` and `simulate`
+sit above `game`. The bots of every ruleset are `engine.bots` and `engine.search`.
 """
 
 from engine.elite.cards import EliteCard, EliteDataError, Icon, Power, box, parse_cards

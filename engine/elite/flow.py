@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.elite import actions as A
-from engine.elite import legal, powers, setup
+from engine.elite import knowledge, legal, powers, setup
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon, Power
 from engine.elite.state import EliteState
@@ -61,6 +61,7 @@ def begin_turn(game: EliteState, seat: int) -> None:
 def play(game: EliteState, seat: int, card: UnoCard) -> None:
     hand = game.hands[seat]
     hand.remove(card)
+    knowledge.left(game, seat, card)
     game.discard.append(card)
     if card.colour is not None:
         game.colour = card.colour
@@ -114,6 +115,7 @@ def _recover(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
         below = game.discard[:-1]
         del game.discard[len(below) - 1 - below[::-1].index(card)]
         game.hands[step.seat].append(card)
+        knowledge.gained(game, step.seat, card)
     else:  # "put it under your Player Deck"
         elite = game.elite_cards[arg]
         game.elite_discards[step.seat].remove(elite)
@@ -147,6 +149,7 @@ def _discard(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     if kind == A.CARD_KIND:
         card = game.kinds[arg]
         game.hands[step.seat].remove(card)
+        knowledge.left(game, step.seat, card)
         powers.under_top(game, [card])
     else:
         elite = game.elite_cards[arg]
@@ -161,6 +164,7 @@ def _keep(game: EliteState, step: S.Step, kind: str, arg: int) -> None:
     rest = list(hand)
     rest.remove(keep)
     game.hands[step.seat] = [keep]
+    knowledge.kept(game, step.seat, keep)
     powers.under_top(game, rest)
     game.steps.pop(0)
 

@@ -135,6 +135,7 @@ class EliteGame(EliteState):
             setattr(twin, name, [list(x) for x in getattr(self, name)])
         twin.draw, twin.discard, twin.steps = list(self.draw), list(self.discard), list(self.steps)
         twin.ordered = list(self.ordered)
+        twin.known = [[list(k) for k in row] for row in self.known]
         twin.owed = [list(x) for x in self.owed]
         twin.skips, twin.uno_state = list(self.skips), list(self.uno_state)
         twin.draft = self.draft.copy()

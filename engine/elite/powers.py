@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.elite import knowledge
 from engine.elite import steps as S
 from engine.elite.cards import Icon, Power
 from engine.elite.state import EliteState
@@ -71,6 +72,7 @@ def _draw(game: EliteState, step: S.Step) -> None:
 def _peek(game: EliteState, step: S.Step) -> None:
     seen = tuple(game.hands[step.subject])
     game.peeks[step.seat].append((step.subject, game.stats["turns"], seen))
+    knowledge.peeked(game, step.seat, step.subject)
 
 
 def _play_again(game: EliteState, step: S.Step) -> None:
@@ -80,6 +82,7 @@ def _play_again(game: EliteState, step: S.Step) -> None:
 def _swap(game: EliteState, step: S.Step) -> None:
     a, b = step.seat, step.subject
     game.hands[a], game.hands[b] = game.hands[b], game.hands[a]
+    knowledge.swapped(game, a, b)
 
 
 def _refresh(game: EliteState, step: S.Step) -> None:
@@ -88,6 +91,7 @@ def _refresh(game: EliteState, step: S.Step) -> None:
     hand = game.hands[step.subject]
     game.discard[0:0] = hand
     game.hands[step.subject] = []
+    knowledge.emptied(game, step.subject)
     game.owed.append([step.subject, len(hand)])
 
 
@@ -103,6 +107,7 @@ def _discard_colour(game: EliteState, step: S.Step) -> None:
         return
     for card in matching:
         hand.remove(card)
+        knowledge.left(game, step.subject, card)
     under_top(game, matching)
 
 

@@ -85,6 +85,8 @@ class EliteState:
         self.elite_discards: list[list[EliteCard]] = [[] for _ in range(self.n)]  # top last
         self.peeks: list[list[tuple[int, int, tuple[UnoCard, ...]]]] = [[] for _ in range(self.n)]
         """Per seat: (seat peeked at, turn number, the hand as it was seen)."""
+        self.known: list[list[list[UnoCard]]] = [[[] for _ in range(self.n)] for _ in range(self.n)]
+        """`known[o][s]`: the cards seat `o` knows to be in seat `s`'s hand (`knowledge`)."""
         self.uno_state: list[str | None] = [None] * self.n
         self.winner: int | None = None
         self.blocked = False
