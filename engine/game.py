@@ -226,9 +226,7 @@ class Game:
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_tinker_bell(colour)
         if before is not None:
-            self._interrupt_discard()
-            self.events.append({"chance": "tinker_bell", "colour": C.COLOURS[colour]})
-            eventnotes.note_draws(self.notes, self.events, h, before)
+            self._record_chance({"chance": "tinker_bell", "colour": C.COLOURS[colour]}, h, before)
         self._after()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
@@ -236,9 +234,9 @@ class Game:
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_reshuffle(order)
         if before is not None:
-            self._interrupt_discard()
-            self.events.append({"chance": "reshuffle", "deck": [C.code(c) for c in order]})
-            eventnotes.note_draws(self.notes, self.events, h, before)
+            self._record_chance(
+                {"chance": "reshuffle", "deck": [C.code(c) for c in order]}, h, before
+            )
         self._after()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
@@ -246,10 +244,18 @@ class Game:
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_shuffle_hands(order)
         if before is not None:
-            self._interrupt_discard()
-            self.events.append({"chance": "shuffle_hands", "deck": [C.code(c) for c in order]})
-            eventnotes.note_draws(self.notes, self.events, h, before)
+            self._record_chance(
+                {"chance": "shuffle_hands", "deck": [C.code(c) for c in order]}, h, before
+            )
         self._after()
+
+    def _record_chance(self, event: dict[str, Any], h: Hand, before: list[int]) -> None:
+        """A chance event taken while recording: into the record, with what it did to the hands
+        (`before`: each position's count before it) noted for the log. (The callers build the
+        event only when recording: a simulation makes no deck codes.)"""
+        self._interrupt_discard()
+        self.events.append(event)
+        eventnotes.note_draws(self.notes, self.events, h, before)
 
     def sample_chance(self, rng: random.Random) -> None:
         """Resolve the pending chance node with `rng` (simulations, the emulator, tests)."""
