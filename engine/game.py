@@ -208,7 +208,8 @@ class Game:
         )
         self.hand_no += 1
         self.decks.append(deck)
-        self.ordered = []
+        if self.ordered:  # (a whole order supersedes the cards placed one at a time)
+            self.ordered = []
         if self.recording:
             self._discard_event = None
             if self.hand_no > 1:
@@ -244,7 +245,8 @@ class Game:
         h = self._live_hand()
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_reshuffle(order)
-        self.ordered = []
+        if self.ordered:
+            self.ordered = []
         if before is not None:
             self._record_chance(
                 {"chance": "reshuffle", "deck": [C.code(c) for c in order]}, h, before
@@ -255,7 +257,8 @@ class Game:
         h = self._live_hand()
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_shuffle_hands(order)
-        self.ordered = []
+        if self.ordered:
+            self.ordered = []
         if before is not None:
             self._record_chance(
                 {"chance": "shuffle_hands", "deck": [C.code(c) for c in order]}, h, before
