@@ -288,11 +288,11 @@ class Game:
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
         At a chance node the action is one of `chance_outcomes()`."""
-        kind = A.kind(action)
-        if kind == A.Kind.CARD_NEXT or self.ordered:  # an order of cards, one card at a time
+        if A.CARD_NEXT <= action < A.SIZE or self.ordered:  # an order of cards, card by card
             deckchance.place(self, action)
             return
         h = self._live_hand()
+        kind = A.kind(action)
         if kind == A.Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)
             return
