@@ -30,7 +30,8 @@ TARGET: Final = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2 (o
 CATCH: Final = 3300  # + seat: catch that seat holding one card without having called UNO
 MISPLAY: Final = 3400  # + card: a wrong card was laid, is taken back, its player draws the penalty
 PICK: Final = 3500  # + colour: Tinker Bell's pick, a chance outcome (OpenSpiel's chance action)
-SIZE: Final = PICK + 4  # every action is below this
+CARD_NEXT: Final = 3600  # + card: the next card of an order of cards, a chance outcome
+SIZE: Final = CARD_NEXT + C.NCARDS  # every action is below this
 
 
 class Kind(IntEnum):
@@ -51,7 +52,8 @@ class Kind(IntEnum):
     CATCH = 12
     MISPLAY = 13
     PICK = 14
-    UNKNOWN = 15
+    CARD_NEXT = 15
+    UNKNOWN = 16
 
 
 class Decoded(NamedTuple):
@@ -109,6 +111,8 @@ def _decode(action: int) -> Decoded:
         return Decoded(Kind.MISPLAY, action - MISPLAY)
     if PICK <= action < PICK + 4:
         return Decoded(Kind.PICK, colour=action - PICK)
+    if CARD_NEXT <= action < SIZE:
+        return Decoded(Kind.CARD_NEXT, action - CARD_NEXT)
     return Decoded(Kind.UNKNOWN)
 
 
@@ -136,6 +140,7 @@ def _kinds() -> tuple[Kind, ...]:
         (CATCH, 100, Kind.CATCH),
         (MISPLAY, C.NCARDS, Kind.MISPLAY),
         (PICK, 4, Kind.PICK),
+        (CARD_NEXT, C.NCARDS, Kind.CARD_NEXT),
     ):
         kinds[first : first + count] = [what] * count
     return tuple(kinds)
@@ -202,4 +207,6 @@ def describe(action: int, names: Sequence[str] = ()) -> str:
         return f"take back the wrong card {card_name(d.card)}"
     if d.kind == Kind.PICK:
         return f"Tinker Bell picks {C.COLOURS[d.colour]}"
+    if d.kind == Kind.CARD_NEXT:
+        return f"the next card is {card_name(d.card)}"
     return f"unknown action {action}"

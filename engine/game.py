@@ -3,7 +3,9 @@
 `Game` is what players, bots, replays and the display use. Like an OpenSpiel state it says who
 acts (`current_player`: a seat, CHANCE or TERMINAL), what they may do (`legal_actions`), applies
 actions and chance outcomes, and can `clone` itself. Chance outcomes (a deck, Tinker Bell's
-colour, a reshuffle) always come from outside, so the engine itself holds no randomness.
+colour, a reshuffle) always come from outside, so the engine itself holds no randomness: her
+colour as one listed outcome, an order of cards whole or one listed card at a time
+(`engine.deckchance`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import effects, eventnotes, notation, rulesets, scoring
+from engine import deckchance, effects, eventnotes, notation, rulesets, scoring
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL
@@ -68,6 +70,9 @@ class Game:
         """What each recorded event did that it does not say (`engine.eventnotes`): the log's
         words, kept as the game plays so an observation never replays the game."""
         self.decks: list[list[int]] = []
+        self.ordered: list[int] = []
+        """The pending order of cards (a deck, a reshuffle, Wild Shuffle Hands) placed so far one
+        listed chance outcome at a time, top first (`engine.deckchance`): no player sees it."""
         self._discard_event: dict[str, Any] | None = None
 
     def rematch(self, dealer: int) -> Game:
@@ -114,17 +119,22 @@ class Game:
         return h.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At Tinker Bell's pick: `(action, probability)` for her four colours, equally likely;
-        `apply_action` takes the chosen one (a generic chance node, as in OpenSpiel). New decks,
-        reshuffles and Wild Shuffle Hands are orders of many cards: explicit events
-        (`start_hand`, `apply_reshuffle`, `apply_shuffle_hands`, or `sample_chance`)."""
+        """`(action, probability)`, taken by `apply_action` (generic chance nodes, as in
+        OpenSpiel): at Tinker Bell's pick her four colours, equally likely; at a new deck, a
+        reshuffle or Wild Shuffle Hands, which card comes next from the top, each as likely as
+        its copies left (`engine.deckchance`: the last card placed applies the whole order, as
+        `start_hand`, `apply_reshuffle`, `apply_shuffle_hands` or `sample_chance` do)."""
         h = self.hand
-        if h is None or self.sheet.over:
+        if self.sheet.over:
             return []
-        return h.chance_outcomes()
+        if h is not None and h.phase == TINKER:
+            return h.chance_outcomes()
+        return deckchance.outcomes(self)
 
     def interjections(self) -> list[tuple[int, int]]:
-        return [] if self.hand is None else self.hand.interjections()
+        """Calls out of turn (none while an order of cards is being placed one at a time: the
+        order is one chance event, and nothing may come between its cards)."""
+        return [] if self.hand is None or self.ordered else self.hand.interjections()
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), its log in words with what each event did
@@ -198,6 +208,8 @@ class Game:
         )
         self.hand_no += 1
         self.decks.append(deck)
+        if self.ordered:  # (a whole order supersedes the cards placed one at a time)
+            self.ordered = []
         if self.recording:
             self._discard_event = None
             if self.hand_no > 1:
@@ -233,6 +245,8 @@ class Game:
         h = self._live_hand()
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_reshuffle(order)
+        if self.ordered:
+            self.ordered = []
         if before is not None:
             self._record_chance(
                 {"chance": "reshuffle", "deck": [C.code(c) for c in order]}, h, before
@@ -243,6 +257,8 @@ class Game:
         h = self._live_hand()
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_shuffle_hands(order)
+        if self.ordered:
+            self.ordered = []
         if before is not None:
             self._record_chance(
                 {"chance": "shuffle_hands", "deck": [C.code(c) for c in order]}, h, before
@@ -258,35 +274,32 @@ class Game:
         eventnotes.note_draws(self.notes, self.events, h, before)
 
     def sample_chance(self, rng: random.Random) -> None:
-        """Resolve the pending chance node with `rng` (simulations, the emulator, tests)."""
+        """Resolve the pending chance node with `rng` (simulations, the emulator, tests); the
+        cards of an order already placed one at a time stay on top."""
         kind = self.chance_kind()
         if kind == "tinker_bell":
             self.apply_tinker_bell(rng.randrange(4))
-        elif kind == "reshuffle":
-            pool = self.dealt().reshuffle_pool()
-            rng.shuffle(pool)
-            self.apply_reshuffle(pool)
-        elif kind == "shuffle_hands":
-            pool = self.dealt().shuffle_pool()
-            rng.shuffle(pool)
-            self.apply_shuffle_hands(pool)
-        elif kind == "new_hand":
-            self.start_hand(self.shuffled_deck(rng), check=False)
+        elif kind is not None:
+            deckchance.apply(self, kind, deckchance.sample(self, rng), check=False)
         else:
             raise RuleError("chance", "Nothing is left to chance right now.")
 
     # ------------------------------------------------------------------ players
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
-        At Tinker Bell's pick the action is one of `chance_outcomes()`."""
+        At a chance node the action is one of `chance_outcomes()`."""
+        if A.CARD_NEXT <= action < A.SIZE or self.ordered:  # an order of cards, card by card
+            deckchance.place(self, action)
+            return
         h = self._live_hand()
-        if A.kind(action) == A.Kind.PICK:
+        kind = A.kind(action)
+        if kind == A.Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)
             return
         if self.recording:
             before = list(map(len, h.hands))  # what the event did: `notes`
             actor = h.seats[h.to_move] if seat is None else seat
-            if A.kind(action) in _DISCARDING:
+            if kind in _DISCARDING:
                 h.apply(action, seat)
                 self._log_discard(actor, action)
             else:
@@ -470,6 +483,7 @@ class Game:
         ]
         g.notes = list(self.notes)
         g.decks = list(self.decks)
+        g.ordered = list(self.ordered)
         g._discard_event = None
         if self._discard_event is not None:
             g._discard_event = g.events[self.events.index(self._discard_event)]

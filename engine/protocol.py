@@ -5,12 +5,13 @@ against.
 A state says who acts (`current_player`: a seat, `CHANCE` or `TERMINAL`), lists what that
 player may do (`legal_actions`: the only source of what is allowed) and takes one
 (`apply_action`; a refused action raises `RuleError`, naming the rule broken, and changes
-nothing). A chance node lists its outcomes in `chance_outcomes` and takes the chosen one
-through the same `apply_action`: Tinker Bell's four colours; in UNO Elite, every order of cards
-one card at a time (a Player Deck's next card, the deal, the box shuffle, a reshuffle), as
-OpenSpiel deals. The Disney engine's orders of many cards (a new hand's deck, a reshuffle, Wild
-Shuffle Hands) are resolved whole by `sample_chance`, which every chance node also takes (a
-draw from the caller's seeded generator). Out-of-turn moves (UNO, catch, challenge, Jump-In)
+nothing). Every chance node lists its outcomes in `chance_outcomes` and takes the chosen one
+through the same `apply_action`: Tinker Bell's four colours, and every order of cards one card
+at a time, as OpenSpiel deals (the Disney engine's new hand's deck, reshuffle and Wild Shuffle
+Hands; UNO Elite's deal, box shuffle, reshuffle and each Player Deck's next card), the last card
+placed making the same one record event as the order given whole. `sample_chance` resolves any
+chance node at once (a draw from the caller's seeded generator), keeping on top the cards
+already placed. Out-of-turn moves (UNO, catch, challenge, Jump-In)
 are `interjections`, applied with `apply_action(action, seat)`; what one seat may see is
 `observation` (one place decides); `record` is the replayable game record, `events` its events
 so far and `header` its header, and `apply_event` replays one event.

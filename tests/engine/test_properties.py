@@ -76,6 +76,7 @@ PROBES = [
     A.play(C.WILD_SHUFFLE_HANDS, 3),
     A.TARGET + 1,
     A.FLIP,
+    A.CARD_NEXT + 1,  # a chance outcome (the next card of an order), no player's move
 ]
 
 STEP_LIMIT = 60_000
@@ -242,6 +243,34 @@ def assert_every_card_is_accounted_for(state: GameState, deck_size: int, seats: 
         assert [len(state.observation(s)["hand"]) for s in range(len(counts))] == counts
 
 
+def chance_seen(state: GameState) -> tuple:
+    """`seen` at a chance node, with its outcomes (the cards placed so far decide them), and
+    only the record's latest events (chance nodes are many: all of it each time costs too much)."""
+    return (
+        json.dumps(state.observation(None), sort_keys=True),
+        len(state.events),
+        json.dumps(state.events[-2:], sort_keys=True),
+        tuple(state.interjections()),
+        tuple(state.chance_outcomes()),
+    )
+
+
+def probe_chance_node(state: GameState, rng: random.Random, outcomes: list) -> None:
+    """At a chance node (an order of cards perhaps half placed), an action it does not list is
+    refused and changes nothing, the cards placed so far included."""
+    listed = {a for a, _ in outcomes}
+    for probe in [*rng.sample(PROBES, 2), A.CARD_NEXT + rng.randrange(C.NCARDS)]:
+        if probe in listed:
+            continue
+        before = chance_seen(state)
+        try:
+            state.apply_action(probe)
+        except RuleError:
+            assert chance_seen(state) == before
+        else:
+            raise AssertionError(f"{A.describe(probe)} was accepted at a chance node")
+
+
 def play_through_the_protocol(state: GameState, rng: random.Random, deck_size: int) -> None:
     """A whole game by the protocol's members only, the invariants checked as it goes."""
     for step in range(STEP_LIMIT):
@@ -252,6 +281,8 @@ def play_through_the_protocol(state: GameState, rng: random.Random, deck_size: i
             return
         if who == CHANCE:
             outcomes = state.chance_outcomes()
+            if step % 10 == 5:
+                probe_chance_node(state, rng, outcomes)
             if outcomes:
                 state.apply_action(rng.choice(outcomes)[0])
             else:
