@@ -257,8 +257,9 @@ class Hand:
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At Tinker Bell's pick: the four colours as PICK actions, equally likely (OpenSpiel's
-        chance node; `apply` takes them). Decks and reshuffles are orders of many cards, applied
-        as events (`apply_reshuffle`, `apply_shuffle_hands`): they are not listed here."""
+        chance node; `apply` takes them). A hand takes a reshuffle or Wild Shuffle Hands as a whole
+        order (`apply_reshuffle`, `apply_shuffle_hands`); `Game.chance_outcomes` lists those
+        orders one card at a time (`engine.deckchance`)."""
         if self.phase != TINKER:
             return []
         return [(A.PICK + colour, 0.25) for colour in range(4)]
