@@ -42,20 +42,6 @@ def pool(game: Game) -> list[int]:
     raise RuleError("chance", "No order of cards is left to chance right now.")
 
 
-def _left(cards: list[int], placed: list[int]) -> list[int]:
-    """`cards` less one copy of each card already `placed`, in their order."""
-    if not placed:
-        return cards
-    left = Counter(placed)
-    out = []
-    for card in cards:
-        if left[card]:
-            left[card] -= 1
-        else:
-            out.append(card)
-    return out
-
-
 def outcomes(game: Game) -> list[tuple[int, float]]:
     """Which card comes next from the top of the pending order, and how likely: each card as
     likely as its copies not yet placed. Empty where no order of cards is pending."""
@@ -117,6 +103,8 @@ def sample(game: Game, rng: random.Random) -> list[int]:
     """A random order of the pending pool after the cards already placed one at a time; with
     none placed, exactly the draws a whole order was always sampled with (the pool in its own
     order, shuffled once: seeded games and simulations play the same)."""
-    rest = _left(pool(game), game.ordered)
+    rest = pool(game)
+    if game.ordered:  # (their order does not matter: they are shuffled)
+        rest = list((Counter(rest) - Counter(game.ordered)).elements())
     rng.shuffle(rest)
     return game.ordered + rest

@@ -399,12 +399,7 @@ class Game:
                     rng.shuffle(cards)
             else:
                 raise notation.EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
-            if kind == "new_hand":
-                self.start_hand(cards)
-            elif kind == "reshuffle":
-                self.apply_reshuffle(cards)
-            else:
-                self.apply_shuffle_hands(cards)
+            deckchance.apply(self, kind, cards)
         else:
             raise notation.EventError(
                 f"unknown chance {kind!r} (tinker_bell, reshuffle, shuffle_hands or new_hand)"
