@@ -16,6 +16,15 @@ from engine.hand import RuleError
 from engine.protocol import CHANCE
 
 SHUFFLE_HANDS = {"wild_customizable": "shuffle_hands", "target": 500}
+EVERY_ORDER = pytest.mark.parametrize(
+    "kind,ruleset,options",
+    [
+        ("new_hand", "disney", None),
+        ("reshuffle", "disney", None),
+        ("shuffle_hands", "official-2018", SHUFFLE_HANDS),
+    ],
+)
+"""Each order of cards, reached in a game of a ruleset that has it."""
 
 
 def reach(kind: str, ruleset: str = "disney", options=None, seed: int = 0, when=bool) -> Game:
@@ -123,14 +132,7 @@ def state_of(g: Game) -> tuple:
     return g.record(), g.summary(), list(g.ordered), g.chance_outcomes(), shown(g)
 
 
-@pytest.mark.parametrize(
-    "kind,ruleset,options",
-    [
-        ("new_hand", "disney", None),
-        ("reshuffle", "disney", None),
-        ("shuffle_hands", "official-2018", SHUFFLE_HANDS),
-    ],
-)
+@EVERY_ORDER
 def test_an_outcome_not_listed_is_refused_and_changes_nothing(kind, ruleset, options):
     g = reach(kind, ruleset, options)
     outcomes = [a for a, _ in g.chance_outcomes()]
@@ -200,14 +202,7 @@ def place_rest(g: Game, rng: random.Random) -> list[int]:
     return placed
 
 
-@pytest.mark.parametrize(
-    "kind,ruleset,options",
-    [
-        ("new_hand", "disney", None),
-        ("reshuffle", "disney", None),
-        ("shuffle_hands", "official-2018", SHUFFLE_HANDS),
-    ],
-)
+@EVERY_ORDER
 def test_a_sample_after_cards_placed_one_at_a_time_keeps_them_on_top(kind, ruleset, options):
     g = reach(kind, ruleset, options)
     pool = deckchance.pool(g)
@@ -223,14 +218,7 @@ def test_a_sample_after_cards_placed_one_at_a_time_keeps_them_on_top(kind, rules
     assert Counter(g.dealt().all_cards()) == Counter(g.rules.deck)
 
 
-@pytest.mark.parametrize(
-    "kind,ruleset,options",
-    [
-        ("new_hand", "disney", None),
-        ("reshuffle", "disney", None),
-        ("shuffle_hands", "official-2018", SHUFFLE_HANDS),
-    ],
-)
+@EVERY_ORDER
 def test_a_sampled_order_with_nothing_placed_is_drawn_as_before(kind, ruleset, options):
     g = reach(kind, ruleset, options)
     h = g.dealt()
