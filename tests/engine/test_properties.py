@@ -5,6 +5,8 @@ and every combination of its options (hypothesis draws the combinations)."""
 import json
 import random
 from collections import Counter
+from collections.abc import Callable, Container, Iterable
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -115,16 +117,8 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
                     g.clone().apply_action(action)
                 for seat, action in g.interjections():
                     g.clone().apply_action(action, seat)
-                for probe in PROBES:  # anything else is refused and changes nothing
-                    if probe in legal:
-                        continue
-                    before = snapshot(g)
-                    try:
-                        g.apply_action(probe)
-                    except RuleError:
-                        assert snapshot(g) == before
-                    else:
-                        raise AssertionError(f"{A.describe(probe)} was accepted but not offered")
+                # anything else is refused and changes nothing
+                assert_refused(g, PROBES, legal, snapshot, "but not offered")
                 offered = set(g.interjections())
                 for pos, held in enumerate(h.hands):  # out of turn: only what is offered
                     seat = h.seats[pos]
@@ -258,17 +252,24 @@ def chance_seen(state: GameState) -> tuple:
 def probe_chance_node(state: GameState, rng: random.Random, outcomes: list) -> None:
     """At a chance node (an order of cards perhaps half placed), an action it does not list is
     refused and changes nothing, the cards placed so far included."""
-    listed = {a for a, _ in outcomes}
-    for probe in [*rng.sample(PROBES, 2), A.CARD_NEXT + rng.randrange(C.NCARDS)]:
-        if probe in listed:
+    probes = [*rng.sample(PROBES, 2), A.CARD_NEXT + rng.randrange(C.NCARDS)]
+    assert_refused(state, probes, {a for a, _ in outcomes}, chance_seen, "at a chance node")
+
+
+def assert_refused(
+    state: Any, probes: Iterable[int], offered: Container[int], look: Callable, where: str
+) -> None:
+    """Each probe not `offered` is refused with a RuleError, and `look(state)` is unchanged."""
+    for probe in probes:
+        if probe in offered:
             continue
-        before = chance_seen(state)
+        before = look(state)
         try:
             state.apply_action(probe)
         except RuleError:
-            assert chance_seen(state) == before
+            assert look(state) == before
         else:
-            raise AssertionError(f"{A.describe(probe)} was accepted at a chance node")
+            raise AssertionError(f"{A.describe(probe)} was accepted {where}")
 
 
 def play_through_the_protocol(state: GameState, rng: random.Random, deck_size: int) -> None:
@@ -290,16 +291,8 @@ def play_through_the_protocol(state: GameState, rng: random.Random, deck_size: i
             continue
         legal = state.legal_actions()
         assert legal, "a player to move must have something to do"
-        for probe in rng.sample(PROBES, 2) if step % 10 == 5 else ():  # not offered: refused,
-            if probe in legal:  # changing nothing
-                continue
-            before = seen(state)
-            try:
-                state.apply_action(probe)
-            except RuleError:
-                assert seen(state) == before
-            else:
-                raise AssertionError(f"{A.describe(probe)} was accepted but not offered")
+        if step % 10 == 5:  # not offered: refused, changing nothing
+            assert_refused(state, rng.sample(PROBES, 2), legal, seen, "but not offered")
         calls = state.interjections()
         if calls and rng.random() < 0.3:
             seat, action = rng.choice(calls)
