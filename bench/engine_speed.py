@@ -3,6 +3,7 @@ UnoGame, in one run.
 
     python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
                                  [--players 2,4] [--bot-hands H] [--instructions HANDS]
+                                 [--against REV]
 
 Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
 and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
@@ -23,6 +24,11 @@ With --instructions, also the machine instructions per hand of each side, counte
 (where it is installed) in whole processes of HANDS four-player hands of the first ruleset: a
 count no neighbour moves, to tell a change's effect from the machine's noise (it is not time:
 a C library and an interpreter retire instructions at different rates).
+
+With --against REV, an earlier revision of this repository plays beside today's in the same
+runs, both builds (`compiled@REV`, `python@REV`): its files taken with `git archive` into
+bench/.against/ (ignored by git) and its engine compiled there as `./tinker` compiles it. It asks
+what a change cost or bought when the machine has moved since the figures in a note were taken.
 
 Last, the bots' move times (`search_bot_move_time`): H two-player Disney hands, the search bot as
 digital play makes it against greedy, in this process (0 skips it).
@@ -47,6 +53,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEER_ENV = HERE / ".rlcard-venv"
 BUILDS = ("compiled", "python")
+AGAINST = HERE / ".against"
 
 RULESET_OPTIONS = {
     "disney": {},
@@ -76,28 +83,65 @@ def peer_python() -> Path:
 
 def _our_process(
     build: str, hands: int, players: int, seed: int, ruleset: str
-) -> tuple[list[str], dict[str, str]]:
-    """The command and environment of one whole process of our engine in `build`."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+) -> tuple[list[str], dict[str, str], Path]:
+    """The command, environment and folder of one whole process of our engine in `build`:
+    "compiled" or "python", of this checkout or (after an @) of an earlier revision's."""
+    kind, _, rev = build.partition("@")
+    root = AGAINST / rev if rev else ROOT
+    env = dict(os.environ, PYTHONPATH=str(root))
     env.pop("TINKER_TRAY_PURE", None)
-    if build == "python":
+    if kind == "python":
         env["TINKER_TRAY_PURE"] = "1"
     job = json.dumps([hands, players, seed, ruleset, RULESET_OPTIONS.get(ruleset, {})])
-    return [sys.executable, "-c", _OURS, job], env
+    return [sys.executable, "-c", _OURS, job], env, root
 
 
 def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
-    """One whole process of our engine in `build` ("compiled" or "python")."""
-    command, env = _our_process(build, hands, players, seed, ruleset)
-    out, seconds, cpu = _run(command, env=env, cwd=ROOT)
+    """One whole process of our engine in `build` (`_our_process`)."""
+    command, env, root = _our_process(build, hands, players, seed, ruleset)
+    out, seconds, cpu = _run(command, env=env, cwd=root)
     figures = json.loads(out)
-    if figures["engine"] != build:
+    if figures["engine"] != build.partition("@")[0]:
         sys.exit(f"asked for the {build} engine, got {figures['engine']} (run ./tinker first)")
     return {
         "hands_per_s": hands / seconds,
         "hands_per_cpu_s": hands / cpu,
         "decisions_per_hand": figures["decisions_per_hand"],
     }
+
+
+def against(rev: str) -> tuple[str, ...]:
+    """An earlier revision's files in bench/.against/REV, its engine compiled there as ./tinker
+    compiles it (setup.py, with this interpreter's mypyc), and bytecode written (a start would
+    otherwise compile every module where PYTHONDONTWRITEBYTECODE is set). Its two builds."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short=12", f"{rev}^{{commit}}"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    tree = AGAINST / sha
+    if not (tree / "engine").is_dir():
+        print("taking", rev, "into", tree, file=sys.stderr)
+        tree.mkdir(parents=True, exist_ok=True)
+        files = subprocess.run(
+            ["git", "archive", sha], cwd=ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=files, check=True)
+    if not (tree / "build").is_dir():
+        print("compiling", rev, "with mypyc", file=sys.stderr)
+        env = dict(os.environ, TINKER_TRAY_COMPILE="1")
+        subprocess.run(
+            [sys.executable, "setup.py"], cwd=tree, env=env, check=True, capture_output=True
+        )
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "engine"],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+    )
+    return (f"compiled@{sha}", f"python@{sha}")
 
 
 def _run(cmd: list[str], **kw: Any) -> tuple[str, float, float]:
@@ -142,28 +186,31 @@ def _instructions(command: list[str], **kw: Any) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def instruction_counts(py: Path, hands: int, seed: int, players: int, ruleset: str) -> str:
+def instruction_counts(
+    py: Path, hands: int, seed: int, players: int, ruleset: str, builds: tuple[str, ...]
+) -> str:
     """Instructions per hand, ours beside rlcard's: a count the neighbours cannot move, where
     the clock moves by a fifth from run to run. Whole processes of `hands` hands, and per hand
     beyond the first (start-up left out)."""
     figures = {}
-    for side in ("rlcard", *BUILDS):
+    for side in ("rlcard", *builds):
         per_run = []
         for n in (1, hands):
             if side == "rlcard":
                 command = [str(py), str(HERE / "_rlcard_uno.py"), str(n), str(seed), str(players)]
                 per_run.append(_instructions(command))
             else:
-                command, env = _our_process(side, n, players, seed, ruleset)
-                per_run.append(_instructions(command, env=env, cwd=ROOT))
+                command, env, root = _our_process(side, n, players, seed, ruleset)
+                per_run.append(_instructions(command, env=env, cwd=root))
         one, many = per_run
         figures[side] = (many / hands, (many - one) / (hands - 1))
     peer_whole, peer_hand = figures["rlcard"]
     lines = [f"instructions per hand (valgrind), {players} players, {hands} hands:"]
+    w = max(map(len, figures))
     for side, (whole, hand) in figures.items():
         ratio = "" if side == "rlcard" else f" ({peer_whole / whole:.2f}x, {peer_hand / hand:.2f}x)"
         lines.append(
-            f"  {side:>8}: whole process {whole / 1e6:.2f}M,"
+            f"  {side:>{w}}: whole process {whole / 1e6:.2f}M,"
             f" beyond start-up {hand / 1e6:.2f}M{ratio}"
         )
     return "\n".join(lines)
@@ -244,10 +291,12 @@ def main() -> None:
         metavar="HANDS",
         help="also count instructions per hand with valgrind (the first ruleset, 4 players)",
     )
+    ap.add_argument("--against", metavar="REV", help="an earlier revision's builds beside these")
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     player_counts = [int(p) for p in args.players.split(",") if p]
     py = peer_python()
+    builds = BUILDS + (against(args.against) if args.against else ())
     runs: dict[tuple[str, str, int], list[dict]] = {}
     for r in range(args.repeat):  # interleaved, so that machine noise hits every side alike
         seed = args.seed + r
@@ -255,16 +304,17 @@ def main() -> None:
             runs.setdefault(("rlcard", "", players), []).append(figures)
         for players in player_counts:
             for name in rulesets:
-                for build in BUILDS:
+                for build in builds:
                     figures = ours(build, args.hands, players, seed, name)
                     runs.setdefault((name, build, players), []).append(figures)
 
     def median(key: tuple[str, str, int], field: str) -> float:
         return statistics.median(x[field] for x in runs[key])
 
+    w = max(map(len, builds))  # the build column
     print(f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs")
     print(
-        f"{'ruleset':>13} {'build':>8} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
+        f"{'ruleset':>13} {'build':>{w}} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
         f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}"
         f" {'CPU hands/s':>11} {'x rlcard':>8}"
     )
@@ -273,15 +323,15 @@ def main() -> None:
         r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
         r_cpu = median(peer, "hands_per_cpu_s")
         print(
-            f"{'rlcard':>13} {'UnoGame':>8} {players:>7} {r_hands:>9,.0f} {'':>8}"
+            f"{'rlcard':>13} {'UnoGame':>{w}} {players:>7} {r_hands:>9,.0f} {'':>8}"
             f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f} {'':>8} {r_cpu:>11,.0f}"
         )
         for name in rulesets:
-            for build in BUILDS:
+            for build in builds:
                 key = (name, build, players)
                 hands, dec = median(key, "hands_per_s"), median(key, "decisions_per_hand")
                 print(
-                    f"{name:>13} {build:>8} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
+                    f"{name:>13} {build:>{w}} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
                     f" {dec:>14.1f} {hands * dec:>11,.0f}"
                     f" {hands * dec / (r_hands * r_dec):>7.2f}x"
                     f" {median(key, 'hands_per_cpu_s'):>11,.0f}"
@@ -295,7 +345,7 @@ def main() -> None:
             peer_runs = runs[("rlcard", "", players)]
             paired = []
             for name in rulesets:
-                for build in BUILDS:
+                for build in builds:
                     ratios = sorted(
                         x[field] / p[field]
                         for x, p in zip(runs[(name, build, players)], peer_runs, strict=True)
@@ -312,11 +362,11 @@ def main() -> None:
         ratios = ", ".join(
             f"{name} {build} {best[(name, build, players)] / peer:.2f}x"
             for name in rulesets
-            for build in BUILDS
+            for build in builds
         )
         print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {ratios}")
     if args.instructions:
-        print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0]))
+        print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0], builds))
     search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
     if search is not None:
         print(search)
