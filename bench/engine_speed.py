@@ -41,6 +41,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -112,36 +113,41 @@ def ours(build: str, hands: int, players: int, seed: int, ruleset: str) -> dict:
 
 def against(rev: str) -> tuple[str, ...]:
     """An earlier revision's files in bench/.against/REV, its engine compiled there as ./tinker
-    compiles it (setup.py, with this interpreter's mypyc), and bytecode written (a start would
-    otherwise compile every module where PYTHONDONTWRITEBYTECODE is set). Its two builds."""
-    sha = subprocess.run(
-        ["git", "rev-parse", "--short=12", f"{rev}^{{commit}}"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    compiles it (setup.py, with this interpreter's mypyc) where that revision can be, and its
+    bytecode written (a start would otherwise compile every module where PYTHONDONTWRITEBYTECODE
+    is set). Its builds: both, or pure Python alone when it did not compile."""
+    name = ["git", "rev-parse", "--short=12", f"{rev}^{{commit}}"]
+    sha = _step(f"--against {rev}: not a revision here", name).decode().strip()
     tree = AGAINST / sha
-    if not (tree / "engine").is_dir():
+    if not tree.is_dir():  # (taken whole into a folder of its own, then renamed: never half)
         print("taking", rev, "into", tree, file=sys.stderr)
-        tree.mkdir(parents=True, exist_ok=True)
-        files = subprocess.run(
-            ["git", "archive", sha], cwd=ROOT, check=True, capture_output=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=files, check=True)
-    if not (tree / "build").is_dir():
-        print("compiling", rev, "with mypyc", file=sys.stderr)
-        env = dict(os.environ, TINKER_TRAY_COMPILE="1")
-        subprocess.run(
-            [sys.executable, "setup.py"], cwd=tree, env=env, check=True, capture_output=True
-        )
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "engine"],
-        cwd=tree,
-        check=True,
-        capture_output=True,
-    )
+        part = AGAINST / f"{sha}.part"
+        shutil.rmtree(part, ignore_errors=True)
+        part.mkdir(parents=True)
+        files = _step(f"--against {rev}: git archive failed", ["git", "archive", sha])
+        subprocess.run(["tar", "-x", "-C", str(part)], input=files, check=True)
+        if (part / "setup.py").exists():
+            print("compiling", rev, "with mypyc", file=sys.stderr)
+            env = dict(os.environ, TINKER_TRAY_COMPILE="1")
+            subprocess.run([sys.executable, "setup.py"], cwd=part, env=env, capture_output=True)
+        bytecode = [sys.executable, "-m", "compileall", "-q", "engine"]
+        _step(f"--against {rev}: its engine does not compile to bytecode", bytecode, cwd=part)
+        part.rename(tree)
+    env = {k: v for k, v in os.environ.items() if k != "TINKER_TRAY_PURE"}
+    which = [sys.executable, "-c", "import engine; print(engine.BUILD)"]
+    built = _step(f"--against {rev}: its engine does not import", which, cwd=tree, env=env)
+    if built.strip() != b"compiled":
+        print(f"{rev} did not compile here: its pure Python alone", file=sys.stderr)
+        return (f"python@{sha}",)
     return (f"compiled@{sha}", f"python@{sha}")
+
+
+def _step(failure: str, command: list[str], **kw: Any) -> bytes:
+    """The output of one step of `against`, or an exit that says which step failed and why."""
+    done = subprocess.run(command, capture_output=True, **{"cwd": ROOT, **kw})
+    if done.returncode:
+        sys.exit(f"{failure}: {done.stderr.decode(errors='replace').strip()[-500:]}")
+    return done.stdout
 
 
 def _run(cmd: list[str], **kw: Any) -> tuple[str, float, float]:
