@@ -134,7 +134,7 @@ def against(rev: str) -> tuple[str, ...]:
         _step(f"--against {rev}: its engine does not compile to bytecode", bytecode, cwd=part)
         part.rename(tree)
     env = {k: v for k, v in os.environ.items() if k != "TINKER_TRAY_PURE"}
-    which = [sys.executable, "-c", "import engine; print(engine.BUILD)"]
+    which = [sys.executable, "-c", "import engine; print(getattr(engine, 'BUILD', 'python'))"]
     built = _step(f"--against {rev}: its engine does not import", which, cwd=tree, env=env)
     if built.strip() != b"compiled":
         print(f"{rev} did not compile here: its pure Python alone", file=sys.stderr)
