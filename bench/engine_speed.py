@@ -275,7 +275,7 @@ class _Timed:
         return int(action)
 
     def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
-        return self.bot.interject(game, seat, options)  # type: ignore[no-any-return]
+        return self.bot.interject(game, seat, options)
 
 
 def _ms(times: list[float], percent: int) -> str:
@@ -365,12 +365,12 @@ def main() -> None:
     for players in player_counts:
         best = {k: max(x["hands_per_s"] for x in v) for k, v in runs.items() if k[2] == players}
         peer = best[("rlcard", "", players)]
-        ratios = ", ".join(
+        fastest = ", ".join(
             f"{name} {build} {best[(name, build, players)] / peer:.2f}x"
             for name in rulesets
             for build in builds
         )
-        print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {ratios}")
+        print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {fastest}")
     if args.instructions:
         print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0], builds))
     search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
