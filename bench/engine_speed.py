@@ -301,8 +301,8 @@ def main() -> None:
     args = ap.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     player_counts = [int(p) for p in args.players.split(",") if p]
+    builds = BUILDS + (against(args.against) if args.against else ())  # (before the install)
     py = peer_python()
-    builds = BUILDS + (against(args.against) if args.against else ())
     runs: dict[tuple[str, str, int], list[dict]] = {}
     for r in range(args.repeat):  # interleaved, so that machine noise hits every side alike
         seed = args.seed + r
