@@ -28,6 +28,7 @@ import io
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -47,6 +48,8 @@ SCHEMA_VERSION = 4
 `elite_moves`, `elite_results`); 4: one schema, those folded into `games`, `records`, `moves` and
 `results`."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_TOKEN = re.compile(rb"[A-Za-z0-9_-]{8,64}")
+"""A kept token that still works (`secrets.token_urlsafe`); anything else is made anew."""
 
 _TABLE_SQL = {
     "games": """CREATE TABLE IF NOT EXISTS games (
@@ -369,12 +372,18 @@ class Journal:
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts."""
         with self._tx():
-            row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
-            if row:
-                return row[0]
+            row = self._db.execute(
+                "SELECT typeof(value), CAST(value AS BLOB) FROM meta WHERE key='token'"
+            ).fetchone()
+            if row is not None and row[0] == "text" and _TOKEN.fullmatch(row[1] or b""):
+                return str(row[1].decode())
             value = secrets.token_urlsafe(12)
-            self._db.execute("INSERT INTO meta(key, value) VALUES ('token', ?)", (value,))
-            return value
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
+            )
+        if row is not None:
+            self.report_damage("the table's token was damaged: a new one was made (pair again)")
+        return value
 
     # --- reading ---
 
@@ -388,7 +397,7 @@ class Journal:
                 where, args = "WHERE g.id < ?", [before]
         page = f" LIMIT {int(limit)}" if limit is not None else ""
         rows = self._db.execute(
-            "SELECT g.id, g.name, g.created, "
+            "SELECT g.id, typeof(g.name), CAST(g.name AS BLOB), g.created, "
             "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
             "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id), "
             f"EXISTS(SELECT 1 FROM results r WHERE r.game = g.id) FROM games g {where} "
@@ -396,9 +405,28 @@ class Journal:
             args,
         ).fetchall()
         return [
-            GameInfo(i, name, created, n, bool(digital), bool(over))
-            for i, name, created, n, digital, over in rows
+            GameInfo(i, self._name(i, kind, name), self._created(i, created), n, bool(d), bool(o))
+            for i, kind, name, created, n, d, o in rows
         ]
+
+    def _name(self, game: int, kind: str, raw: bytes | None) -> str:
+        """A game's name as kept; one that is not text (a BLOB, bytes that are not UTF-8) is
+        shown as "Game N (name damaged)", said once, and left as it is in the file."""
+        if kind == "text" and raw is not None:
+            with contextlib.suppress(UnicodeDecodeError):
+                return raw.decode()
+            why = "it is not UTF-8 text"
+        else:
+            why = f"it is stored as {kind}, not text"
+        self.report_damage(f"game {game}'s name is damaged ({why}): it was left as it is")
+        return f"Game {game} (name damaged)"
+
+    def _created(self, game: int, created: object) -> float:
+        """When a game was started; one that is not a time is shown as 0 (and said)."""
+        if isinstance(created, int | float) and not isinstance(created, bool):
+            return float(created)
+        self.report_damage(f"game {game}'s start time is damaged: it was left as it is")
+        return 0.0
 
     def latest_game(self) -> int | None:
         """The newest game with a score sheet (the table's game; a game without points, such as
