@@ -39,6 +39,7 @@ from typing import Any
 
 from engine import record
 from engine import table as T
+from scoreboard.names import game_name
 
 log = logging.getLogger(__name__)
 
@@ -551,17 +552,20 @@ class Journal:
         return json.dumps(doc, indent=1)
 
     def export_csv(self, game: int) -> str:
-        """The score sheet: one row per hand with what each player scored and their total."""
+        """The score sheet: one row per hand with what each player scored and their total.
+        No text cell can run as a formula in a spreadsheet (`_cell`)."""
         g = _sheet(game, T.fold(x.entry for x in self.entries(game)))
         out = io.StringIO()
         w = csv.writer(out)
         w.writerow(
-            ["hand", "dealer", "went out"]
+            _cell(c)
+            for c in ["hand", "dealer", "went out"]
             + [f"{p} scored" for p in g.players]
             + [f"{p} total" for p in g.players]
         )
         for n, h in enumerate(g.hands, start=1):
-            w.writerow([n, g.players[h.dealer], g.players[h.winner], *h.delta, *h.totals])
+            people = (g.players[h.dealer], g.players[h.winner])
+            w.writerow([n, *map(_cell, people), *h.delta, *h.totals])
         return out.getvalue()
 
     def close(self) -> None:
@@ -571,9 +575,12 @@ class Journal:
     # --- internals ---
 
     def _new_game(self, name: str | None, now: float) -> int:
+        """A new `games` row; its name is checked first (`scoreboard.names`: NameRefused, and
+        nothing written, for one no page could show), "Game N" if it has none."""
+        kept = game_name(name)
         cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
         game = _row_id(cur)
-        self._db.execute("UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game))
+        self._db.execute("UPDATE games SET name=? WHERE id=?", (kept or f"Game {game}", game))
         return game
 
     def _insert(self, game: int | None, entry: Mapping[str, Any], t: float | None = None) -> int:
@@ -708,6 +715,16 @@ def _give_back_freed_pages(db: sqlite3.Connection, path: Path) -> None:
         log.warning("the upgraded journal %s keeps its freed space for now: %s", path, exc)
     with contextlib.suppress(sqlite3.Error):
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula (a name such as
+    "=HYPERLINK(...)") gets a leading apostrophe, as OWASP's CSV injection advice says. Numbers
+    are written as numbers (a negative score stays a number)."""
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
 def _sheet(game: int, table: T.Table) -> T.TableGame:
