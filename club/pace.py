@@ -42,8 +42,7 @@ class Paced:
                 self._timer.daemon = True
                 self._timer.start()
                 return
-            self._last = time.monotonic()
-            self.wakes += 1
+            self._woken()
         self._wake()
 
     def _due(self) -> None:
@@ -51,9 +50,13 @@ class Paced:
             self._timer = None
             if self._closed:
                 return
-            self._last = time.monotonic()
-            self.wakes += 1
+            self._woken()
         self._wake()
+
+    def _woken(self) -> None:
+        """(Under the lock.) A wake is going out now: the next interval starts."""
+        self._last = time.monotonic()
+        self.wakes += 1
 
     def close(self) -> None:
         with self._lock:
