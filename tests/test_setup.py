@@ -65,8 +65,15 @@ def _python_for_anyone() -> str:
     """A Python 3.11+ that another user can run (this run's may sit in root's home)."""
     for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
         done = subprocess.run(
-            ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", candidate, "-c",
-             "import sys; sys.exit(sys.version_info < (3, 11))"],
+            [
+                "setpriv",
+                "--reuid=nobody",
+                "--regid=nogroup",
+                "--clear-groups",
+                candidate,
+                "-c",
+                "import sys; sys.exit(sys.version_info < (3, 11))",
+            ],
             capture_output=True,
         )
         if done.returncode == 0:
@@ -135,6 +142,7 @@ def guide_commands(section: str) -> list[str]:
 def test_the_install_guide_works_as_the_user_it_names(as_user):
     origin = as_user.folder / "origin"
     subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(origin)], check=True)
+    subprocess.run(["chown", "-R", "nobody:nogroup", str(origin)], check=True)  # (git: not root's)
     checkout = as_user.folder / "opt-tinker-tray"
     cwd = as_user.folder
     for command in guide_commands("2. The software"):
