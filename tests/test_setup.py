@@ -165,3 +165,74 @@ def test_the_install_guide_works_as_the_user_it_names(as_user):
     assert "setting up" in done.stderr and "belongs to" not in done.stderr, done.stderr
     assert (checkout / ".venv" / "bin" / "python").lstat().st_uid == pwd.getpwnam("nobody").pw_uid
     assert all(Path(p).exists() for p in named_paths(done.stderr)), done.stderr
+
+
+# `./tinker test` and the suite's npm packages, on a fresh clone whose venv is a stand-in that runs
+# this test run's Python (as in tests/test_update.py): the set-up itself is not what is tried.
+NODE_FOLDERS = ("tests/firmware_bridge/on_micropython", "tests/browser_audit")
+
+
+@pytest.fixture
+def fresh_clone(tmp_path):
+    clone = tmp_path / "tray"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    bin_ = clone / ".venv" / "bin"
+    bin_.mkdir(parents=True)
+    (bin_ / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    (bin_ / "python").chmod(0o755)
+    (clone / ".venv" / ".installed-dev").touch()
+    return clone
+
+
+def tinker_test(clone: Path, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`./tinker test --version` (pytest's version: the tests themselves are not run)."""
+    env = {**os.environ, "TINKER_TRAY_PURE": "1", "PYTHON": sys.executable}
+    env["npm_config_prefer_offline"] = "true"  # (the npm cache, where this checkout filled it)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run(
+        [str(clone / "tinker"), "test", "--version"],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_tinker_test_installs_the_npm_packages_the_suite_needs(fresh_clone):
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but no node and npm: .ci/run installs them")
+        pytest.skip("no node and npm here: the next test tries that case")
+    done = tinker_test(fresh_clone)
+    assert done.returncode == 0, done.stderr
+    for folder in NODE_FOLDERS:
+        assert f"npm ci in {folder}" in done.stderr
+        assert (fresh_clone / folder / "node_modules" / ".package-lock.json").exists()
+    assert (fresh_clone / "tests/browser_audit/node_modules/axe-core/axe.min.js").exists()
+    assert "npm ci" not in tinker_test(fresh_clone).stderr  # installed, and current
+    lock = fresh_clone / NODE_FOLDERS[1] / "package-lock.json"
+    later = lock.stat().st_mtime + 60  # (a pull that brings a new lock)
+    os.utime(lock, (later, later))
+    again = tinker_test(fresh_clone).stderr
+    assert f"npm ci in {NODE_FOLDERS[1]}" in again and NODE_FOLDERS[0] not in again
+
+
+def test_tinker_test_without_node_says_so_in_one_line_first(fresh_clone, tmp_path):
+    """A PATH with what ./tinker uses but no node or npm: one line, before pytest starts, naming
+    what is skipped and the command that adds it."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for tool in ("dirname", "uname", "cat", "cksum", "cut", "rm", "touch", "find", "stat", "id"):
+        found = shutil.which(tool)
+        assert found is not None, tool
+        (bin_ / tool).symlink_to(found)
+    done = tinker_test(fresh_clone, path=str(bin_))
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    said = [line for line in lines if "node" in line]
+    assert len(said) == 1 and said[0].startswith("tinker test: no node and npm here")
+    assert "`sudo apt install nodejs npm` adds them" in said[0]
+    assert "MicroPython" in said[0] and "accessibility audits" in said[0]
+    assert not any((fresh_clone / f / "node_modules").exists() for f in NODE_FOLDERS)
