@@ -42,7 +42,7 @@ def build(path: Path, hands: int) -> int:
     count = 1
     for n in range(hands):
         winner = (n * 7) % 4
-        held = [None if seat == winner else (n + seat) % 9 for seat in range(4)]
+        held = [None if seat == winner else (n + seat) % 3 for seat in range(4)]
         entries = [{"kind": "hand", "winner": winner, "held": held}]
         if n == 9:  # one correction early: the walk from it is as long as the game
             entries.append({"kind": "dealer", "seat": n % 4})
