@@ -52,33 +52,39 @@ def fold(path: Path) -> tuple[float, float]:
     return wall, cpu
 
 
-def start(path: Path) -> float:
-    """Seconds until the display app serves, the game folded in its lifespan."""
+def start(path: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds until the display app serves, the game folded in its lifespan."""
     journal = Journal(path)
-    started = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     server = ServerThread(create_app(journal, Bus(), "t"), bind()).start()
-    elapsed = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     assert server.app.state.session.table.game is not None
     server.stop()
     journal.close()
-    return elapsed
+    return wall, cpu
 
 
-def edit(path: Path) -> float:
-    """Seconds to edit hand 1 through the session (every later hand re-settled); undone after."""
+def edit(path: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds to edit hand 1 through the session (every later hand re-settled);
+    undone after."""
     journal = Journal(path)
     session = TableSession(journal)
-    started = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     session.submit(EDIT)
-    elapsed = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     session.submit({"kind": "undo"})
     session.close()
     journal.close()
-    return elapsed
+    return wall, cpu
 
 
-def median(measure: Callable[[Path], float], path: Path, repeat: int) -> float:
-    return statistics.median(measure(path) for _ in range(repeat))
+MEASURES = {"fold": fold, "start": start, "edit hand 1": edit}
+
+
+def medians(measure: Callable[[Path], tuple[float, float]], path: Path, repeat: int) -> list[float]:
+    """[wall, CPU]: the median of each over `repeat` runs."""
+    runs = [measure(path) for _ in range(repeat)]
+    return [statistics.median(run[k] for run in runs) for k in (0, 1)]
 
 
 def main() -> int:
@@ -87,39 +93,29 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
-    rows: list[tuple[int, float, float, float, float]] = []
+    found: dict[int, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for hands in sizes:
             path = Path(tmp) / f"journal-{hands}.sqlite3"
             build(path, hands)
-            folds = [fold(path) for _ in range(args.repeat)]
-            wall = statistics.median(w for w, _ in folds)
-            cpu = statistics.median(c for _, c in folds)
-            rows.append(
-                (
-                    hands,
-                    wall,
-                    cpu,
-                    median(start, path, args.repeat),
-                    median(edit, path, args.repeat),
-                )
-            )
+            found[hands] = {name: medians(m, path, args.repeat) for name, m in MEASURES.items()}
+    first = sizes[0]
     print(
-        f"one table game, 4 players; median of {args.repeat}; x linear: time / (time at "
-        f"{sizes[0]:,} hands x size / {sizes[0]:,})"
+        f"one table game, 4 players; median of {args.repeat}; wall (CPU of this process) "
+        f"seconds; x linear: the time / ({first:,} hands' time x hands / {first:,})"
     )
+    print(f"  {'':12}" + "".join(f"{f'{n:,} hands':>34}" for n in sizes))
+    for name in MEASURES:
+        base = found[first][name]
+        cells = []
+        for hands in sizes:
+            wall, cpu = found[hands][name]
+            linear = cpu / (base[1] * hands / first)
+            cells.append(f"{wall:7.3f} ({cpu:6.3f}) x{linear:4.2f} {cpu / hands * 1e6:5.1f}µs")
+        print(f"  {name:12}" + "".join(f"{c:>34}" for c in cells))
     print(
-        f"  {'hands':>7}  {'fold (CPU)':>18} {'x linear':>8} {'per hand':>9}  "
-        f"{'start':>8} {'x linear':>8}  {'edit hand 1':>11} {'x linear':>8}"
+        "  (x linear and µs per hand from the CPU seconds, which the machine's load disturbs less)"
     )
-    base = rows[0]
-    for hands, wall, cpu, started, edited in rows:
-        scale = hands / base[0]
-        print(
-            f"  {hands:>7,}  {wall:>7.3f} s ({cpu:6.3f} s) {wall / (base[1] * scale):>8.2f} "
-            f"{wall / hands * 1e6:>6.1f} µs  {started:>6.2f} s {started / (base[3] * scale):>8.2f}"
-            f"  {edited:>9.3f} s {edited / (base[4] * scale):>8.2f}"
-        )
     return 0
 
 
