@@ -126,103 +126,107 @@ class Gate:
             del self.open[client]
 
 
-def guarded_protocol(limits: Limits) -> type[H11Protocol]:
-    """uvicorn's h11 protocol class with `limits` (one `Gate` for the server it is given to)."""
-    shared = Gate(limits)
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the limits (a subclass per server: `guarded_protocol`)."""
 
-    class GuardedH11Protocol(H11Protocol):
-        gate: ClassVar[Gate] = shared  # the server's: one per class (tests and the bench read it)
-        _admitted: str | None = None
-        _role = False  # the host's, a seat's or the TV's (kept while the connection lives)
-        _header_timer: asyncio.TimerHandle | None = None
-        _stall_timer: asyncio.TimerHandle | None = None
+    gate: ClassVar[Gate]  # the server's (tests and the bench read it)
+    limits: ClassVar[Limits]
+    _admitted: str | None = None
+    _role = False  # the host's, a seat's or the TV's (kept while the connection lives)
+    _header_timer: asyncio.TimerHandle | None = None
+    _stall_timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: Any) -> None:
-            peer = transport.get_extra_info("peername")
-            client = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
-            self._role = client in limits.kiosk
-            refused = self.gate.admit(self, client)
-            if refused is not None:
-                log.warning("refused a connection: %s", refused)
-                transport.abort()  # a reset, and the socket closed on the next loop turn
-                return
-            self._admitted = client
-            super().connection_made(transport)
-            self._await_header()
+    def connection_made(self, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+        self._role = client in self.limits.kiosk
+        refused = self.gate.admit(self, client)
+        if refused is not None:
+            log.warning("refused a connection: %s", refused)
+            transport.abort()  # a reset, and the socket closed on the next loop turn
+            return
+        self._admitted = client
+        super().connection_made(transport)
+        self._await_header()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self._admitted is None:
-                return  # refused: uvicorn never saw it
-            self.gate.release(self)
-            self._admitted = None
-            self._stop_header_timer()
-            self._stop_stall_timer()
-            super().connection_lost(exc)
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._admitted is None:
+            return  # refused: uvicorn never saw it
+        self.gate.release(self)
+        self._admitted = None
+        self._stop_header_timer()
+        self._stop_stall_timer()
+        super().connection_lost(exc)
 
-        def has_role(self) -> bool:
-            """The host's, a seat's or the TV's: the kiosk's address, or a request on this
-            connection that the app's authentication found to be the host's or a seat's."""
-            if not self._role and self.cycle is not None:
-                user = self.cycle.scope.get("user")
-                self._role = bool(getattr(user, "is_authenticated", False))
-            return self._role
+    def has_role(self) -> bool:
+        """The host's, a seat's or the TV's: the kiosk's address, or a request on this
+        connection that the app's authentication found to be the host's or a seat's."""
+        if not self._role and self.cycle is not None:
+            user = self.cycle.scope.get("user")
+            self._role = bool(getattr(user, "is_authenticated", False))
+        return self._role
 
-        def shed(self) -> None:
-            """Drop this connection for a newer one (the gate has released it already)."""
-            self.transport.abort()
+    def shed(self) -> None:
+        """Drop this connection for a newer one (the gate has released it already)."""
+        self.transport.abort()
 
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._stall_timer is None:
-                self._stall_timer = self.loop.call_later(limits.stall_s, self._stalled)
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall_timer is None:
+            self._stall_timer = self.loop.call_later(self.limits.stall_s, self._stalled)
 
-        def resume_writing(self) -> None:
-            self._stop_stall_timer()
-            super().resume_writing()
+    def resume_writing(self) -> None:
+        self._stop_stall_timer()
+        super().resume_writing()
 
-        def _stop_stall_timer(self) -> None:
-            if self._stall_timer is not None:
-                self._stall_timer.cancel()
-                self._stall_timer = None
-
-        def _stalled(self) -> None:
+    def _stop_stall_timer(self) -> None:
+        if self._stall_timer is not None:
+            self._stall_timer.cancel()
             self._stall_timer = None
-            log.warning(
-                "dropped a connection from %s: it read nothing for %g s",
-                self._admitted,
-                limits.stall_s,
-            )
-            self.transport.abort()  # its buffer is dropped with it; the writer is woken
 
-        def handle_events(self) -> None:
-            cycle = self.cycle
-            super().handle_events()
-            if self.cycle is not cycle:  # a request's header arrived
-                self._stop_header_timer()
+    def _stalled(self) -> None:
+        self._stall_timer = None
+        log.warning(
+            "dropped a connection from %s: it read nothing for %g s",
+            self._admitted,
+            self.limits.stall_s,
+        )
+        self.transport.abort()  # its buffer is dropped with it; the writer is woken
 
-        def on_response_complete(self) -> None:
-            self.has_role()  # kept: the next request on this connection starts a new cycle
-            self._await_header()  # first: the pipelined next request may be read at once
-            super().on_response_complete()
-
-        def _await_header(self) -> None:
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle:  # a request's header arrived
             self._stop_header_timer()
-            self._header_timer = self.loop.call_later(limits.header_s, self._header_late)
 
-        def _stop_header_timer(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
+    def on_response_complete(self) -> None:
+        self.has_role()  # kept: the next request on this connection starts a new cycle
+        self._await_header()  # first: the pipelined next request may be read at once
+        super().on_response_complete()
 
-        def _header_late(self) -> None:
+    def _await_header(self) -> None:
+        self._stop_header_timer()
+        self._header_timer = self.loop.call_later(self.limits.header_s, self._header_late)
+
+    def _stop_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
             self._header_timer = None
-            if self.transport.is_closing():
-                return
-            log.warning(
-                "closed a connection from %s: no complete request header within %g s",
-                self._admitted,
-                limits.header_s,
-            )
-            self.transport.close()  # uvicorn's connection_lost tells h11
 
-    return GuardedH11Protocol
+    def _header_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing():
+            return
+        log.warning(
+            "closed a connection from %s: no complete request header within %g s",
+            self._admitted,
+            self.limits.header_s,
+        )
+        self.transport.close()  # uvicorn's connection_lost tells h11
+
+
+def guarded_protocol(limits: Limits) -> type[GuardedH11Protocol]:
+    """uvicorn's h11 protocol class with `limits` (one `Gate` for the server it is given to)."""
+    return type(
+        "GuardedH11Protocol", (GuardedH11Protocol,), {"gate": Gate(limits), "limits": limits}
+    )
