@@ -154,8 +154,8 @@ class GuardedH11Protocol(H11Protocol):
             return  # refused: uvicorn never saw it
         self.gate.release(self)
         self._admitted = None
-        self._stop_header_timer()
-        self._stop_stall_timer()
+        self._header_timer = _cancelled(self._header_timer)
+        self._stall_timer = _cancelled(self._stall_timer)
         super().connection_lost(exc)
 
     def has_role(self) -> bool:
@@ -176,13 +176,8 @@ class GuardedH11Protocol(H11Protocol):
             self._stall_timer = self.loop.call_later(self.limits.stall_s, self._stalled)
 
     def resume_writing(self) -> None:
-        self._stop_stall_timer()
+        self._stall_timer = _cancelled(self._stall_timer)
         super().resume_writing()
-
-    def _stop_stall_timer(self) -> None:
-        if self._stall_timer is not None:
-            self._stall_timer.cancel()
-            self._stall_timer = None
 
     def _stalled(self) -> None:
         self._stall_timer = None
@@ -197,7 +192,7 @@ class GuardedH11Protocol(H11Protocol):
         cycle = self.cycle
         super().handle_events()
         if self.cycle is not cycle:  # a request's header arrived
-            self._stop_header_timer()
+            self._header_timer = _cancelled(self._header_timer)
 
     def on_response_complete(self) -> None:
         self.has_role()  # kept: the next request on this connection starts a new cycle
@@ -205,13 +200,8 @@ class GuardedH11Protocol(H11Protocol):
         super().on_response_complete()
 
     def _await_header(self) -> None:
-        self._stop_header_timer()
+        self._header_timer = _cancelled(self._header_timer)
         self._header_timer = self.loop.call_later(self.limits.header_s, self._header_late)
-
-    def _stop_header_timer(self) -> None:
-        if self._header_timer is not None:
-            self._header_timer.cancel()
-            self._header_timer = None
 
     def _header_late(self) -> None:
         self._header_timer = None
@@ -230,3 +220,10 @@ def guarded_protocol(limits: Limits) -> type[GuardedH11Protocol]:
     return type(
         "GuardedH11Protocol", (GuardedH11Protocol,), {"gate": Gate(limits), "limits": limits}
     )
+
+
+def _cancelled(timer: asyncio.TimerHandle | None) -> asyncio.TimerHandle | None:
+    """`timer` cancelled if it was set, and None for its attribute: `t = _cancelled(t)`."""
+    if timer is not None:
+        timer.cancel()
+    return None
