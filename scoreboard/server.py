@@ -30,9 +30,10 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 
 START_S = 60.0
-"""How long the app's lifespan may take to start: it folds the game in play (linear: about 5 s
-for 100,000 hands on the development machine under load, bench/table_fold.py; a Pi Zero 2 W is
-several times slower), and the unit allows 90 s (systemd's TimeoutStartSec) before READY=1."""
+"""How long the app's lifespan may take to start: it folds the game in play, linear in its
+hands (100,000 hands: 3 s of CPU on the development machine, 8.4 s of wall time with its load
+at 8, bench/table_fold.py; a Pi Zero 2 W is several times slower), and the unit allows 90 s
+(systemd's default TimeoutStartSec) before READY=1."""
 
 
 class ServerThread:
