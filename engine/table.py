@@ -214,6 +214,18 @@ class ScoredHands:
     def __repr__(self) -> str:
         return f"ScoredHands({list(self)!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[tuple[ScoredHand, ...]]]:
+        """Pickled and copied as a tuple: link by link, a long game would overflow the stack."""
+        return scored_hands, (tuple(self),)
+
+
+def scored_hands(hands: Iterable[ScoredHand]) -> ScoredHands:
+    """`hands` as a `ScoredHands`, oldest first."""
+    made = NO_HANDS
+    for hand in hands:
+        made = made.add(hand)
+    return made
+
 
 NO_HANDS = ScoredHands()
 

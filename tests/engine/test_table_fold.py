@@ -4,6 +4,9 @@ by structure (which hands are shared, how many hands are settled), never by time
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from engine import scoring
@@ -91,3 +94,9 @@ def test_hands_read_like_a_tuple():
         hands[30]
     with pytest.raises(IndexError):
         hands.first(31)
+
+
+def test_a_long_game_pickles_and_copies_without_recursion():
+    game = T.fold([_start(), *map(_hand, range(5000))]).game
+    for again in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert again == game and len(again.hands) == 5000
