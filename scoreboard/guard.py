@@ -1,4 +1,4 @@
-"""One client cannot take the table down: connection limits and a header deadline for uvicorn.
+"""One client cannot take the table down: connection limits by role and deadlines for uvicorn.
 
 uvicorn (0.29 to 0.54 at least, h11 protocol) accepts every connection and waits for a
 request's header for ever: its keep-alive timer runs only after a response, and is cancelled as
