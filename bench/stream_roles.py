@@ -21,7 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from half_open import print_rows
 
 from tests.helpers import flood
 
@@ -80,8 +82,7 @@ def main() -> None:
         ("readers' streams still held afterwards", f"{kept} of {streams}"),
         ("the display still runs", str(alive)),
     ]
-    for name, value in rows:
-        print(f"  {name:<50} {value}")
+    print_rows(rows, 50)
 
 
 if __name__ == "__main__":
