@@ -440,7 +440,7 @@ class DigitalSession:
         problem = (
             (link.unsaved if link is not None else None)
             or self.journal_error
-            or (self.table.journal.unwritable if self.table is not None else None)
+            or (self.table.unsaved if self.table is not None else None)
         )
         if problem:
             out["journal_error"] = problem

@@ -300,12 +300,7 @@ class Journal:
         """The journal could not be opened for writing (`cause`): read it as it stands into
         memory (an upgrade of an older one is made there), refuse every write, say why, and
         keep trying to open it for writing."""
-        self._cannot_write = cause
-        self.unwritable = (
-            f"Nothing can be saved now: {_advice(self._cannot_write)}. The games are shown as "
-            "they stand; saving starts again by itself once it is fixed."
-        )
-        log.warning("the journal %s: %s", self.path, self.unwritable)
+        self._stop_writing(cause)
         try:
             db = readonly.snapshot(self.path)
             lost = self._prepare(db)  # an older journal is upgraded in memory
@@ -316,8 +311,18 @@ class Journal:
                 f"the journal {self.path} cannot be read now ({exc}): no game is shown, and it "
                 "is left as it is"
             )
-        threading.Thread(target=self._keep_trying, name="journal-retry", daemon=True).start()
         return db, lost
+
+    def _stop_writing(self, cause: sqlite3.Error) -> None:
+        """Nothing can be saved (`cause`): refuse every write, say why, and keep trying to open
+        the journal for writing."""
+        self._cannot_write = cause
+        self.unwritable = (
+            f"Nothing can be saved now: {_advice(cause)}. The games are shown as they stand; "
+            "saving starts again by itself once it is fixed."
+        )
+        log.warning("the journal %s: %s", self.path, self.unwritable)
+        threading.Thread(target=self._keep_trying, name="journal-retry", daemon=True).start()
 
     def _keep_trying(self) -> None:
         """Open for writing every `retry_s` seconds until it works (or the journal closes);
@@ -483,17 +488,20 @@ class Journal:
         row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
         if row:
             return str(row[0])
-        if self._cannot_write is not None:
-            with self._lock:
-                self._run_token = self._run_token or secrets.token_urlsafe(12)
-                return self._run_token
-        with self._tx():
-            row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
-            if row:
-                return row[0]
-            value = secrets.token_urlsafe(12)
-            self._db.execute("INSERT INTO meta(key, value) VALUES ('token', ?)", (value,))
-            return value
+        if self._cannot_write is None:
+            try:
+                with self._tx():
+                    row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
+                    if row:
+                        return str(row[0])
+                    value = secrets.token_urlsafe(12)
+                    self._db.execute("INSERT INTO meta(key, value) VALUES ('token', ?)", (value,))
+                    return value
+            except JournalWriteError as exc:  # kept once it can be: saving stops until then
+                self._stop_writing(sqlite3.OperationalError(exc.reason))
+        with self._lock:
+            self._run_token = self._run_token or secrets.token_urlsafe(12)
+            return self._run_token
 
     # --- reading ---
 

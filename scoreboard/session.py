@@ -181,8 +181,8 @@ class TableSession:
         caller changes nothing), a success clears it."""
         try:
             written = write()
-        except JournalWriteError as exc:
-            self.unsaved = str(exc)
+        except JournalWriteError as exc:  # the journal's own sentence while nothing can be saved
+            self.unsaved = self.journal.unwritable or str(exc)
             log.warning("%s", exc)
             self.bus.publish(TableChanged(self.version, self.game_id, "unsaved"))
             raise

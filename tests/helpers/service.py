@@ -94,9 +94,9 @@ class Service:
         self.proc.communicate(timeout=10)
 
     def stop(self) -> tuple[int, str]:
-        """SIGTERM; (exit code, what it said on stderr)."""
+        """Ctrl-C (`display` stops cleanly on it); (exit code, what it said on stderr)."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signal.SIGINT)
         _out, err = self.proc.communicate(timeout=15)
         return self.proc.returncode, err
 

@@ -1,0 +1,217 @@
+"""Starting never depends on writing (issue 31, item 1): on a full, read-only card the service
+starts, shows every game as it stands with a sentence on every page saying why nothing can be
+saved, refuses each write with a 503 and a sentence, and begins saving again by itself once
+the card can take it, without a restart. A Disney game waiting for the Tinker Bell button has
+its card declared again on the scoreboard only once that can be saved.
+
+Real processes (`tinker-tray display`), a real tmpfs of a few MiB filled to the last byte, a
+real read-only remount of it, and the version 3 journal of tests/scoreboard/journals."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scoreboard.journal import Journal
+from tests.helpers.service import ROOT, Service, until
+from tests.scoreboard.test_disk_full import fill
+
+pytestmark = [
+    pytest.mark.slow,  # real processes
+    pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root"),
+]
+
+FIXTURE_V3 = ROOT / "tests" / "scoreboard" / "journals" / "main-14f5ae9.sqlite3"
+HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"], ["B2"]]}
+
+PREPARE = """
+import os, random, signal, sys
+from pathlib import Path
+from tests.helpers.digital import Table
+
+table = Table(Path(sys.argv[1]))
+table.journal.token()  # as the service makes it on its first start
+table.table.new_game(["Dee", "Eve"])
+table.table.submit({"kind": "hand", "winner": 0, "held": [None, ["R7"]]})
+keys = table.digital.new_game(
+    ["Ann", "Bob", "Cy"], [0], "greedy", options={"target": 500}, ruleset="disney", seed=7,
+    confirm=True,
+)
+link, rng = table.digital.link, random.Random(3)
+while not link.waiting_for_tinker_bell:  # the bots and Ann play until Tinker Bell is asked for
+    view = table.digital.view(0, keys[0])
+    moves = [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
+    table.digital.act(0, keys[0], rng.choice(moves))
+print(keys[0], flush=True)
+if sys.argv[2] == "killed":
+    os.kill(os.getpid(), signal.SIGKILL)
+table.stop()
+"""
+
+
+@contextlib.contextmanager
+def card(size_mib: int = 4) -> Iterator[Path]:
+    """A real tmpfs of `size_mib` MiB: the SD card."""
+    where = Path(f"/tmp/tinker-card-{uuid.uuid4().hex[:8]}")
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size_mib}m", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+    )
+    if mounted.returncode != 0:
+        where.rmdir()
+        pytest.skip(f"this machine does not let us mount a tmpfs: {mounted.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+        with contextlib.suppress(OSError):
+            where.rmdir()
+
+
+def remount(where: Path, mode: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{mode}", str(where)], check=True)
+
+
+def prepare(journal: Path, ending: str) -> str:
+    """A table game and a Disney game waiting for Tinker Bell, kept by a process that then
+    stops cleanly or is killed with -9 (its WAL left beside the journal); Ann's seat key."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", PREPARE, str(journal), ending],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == (-signal.SIGKILL if ending == "killed" else 0), done.stderr
+    return done.stdout.split()[0]
+
+
+def declared(journal: Path) -> int:
+    """The declare entries the journal holds (read-only, beside the running service)."""
+    db = sqlite3.connect(f"{journal.as_uri()}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT entry FROM entries WHERE entry LIKE '%\"declare\"%'")
+        return len(rows.fetchall())
+    finally:
+        db.close()
+
+
+def unsaved(service: Service) -> str | None:
+    return service.call("/api/view")[1]["journal"]["unsaved"]
+
+
+@pytest.mark.parametrize("ending", ["closed", "killed"])
+def test_on_a_full_card_the_table_starts_shows_every_game_and_saves_again_by_itself(ending):
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        key = prepare(journal, ending)
+        before = declared(journal)
+        fill(disk / "filler")
+        service = Service(journal)
+        try:
+            service.wait_ready()
+            status, games = service.call("/api/games")
+            assert status == 200 and len(games["games"]) == 2
+            status, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
+            assert status == 200 and seat["awaiting"]["kind"] == "tinker_bell"
+            # read as it stands, or the declared card not saved: every page says why
+            assert "the disk is full" in until(lambda: unsaved(service))
+            _, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
+            assert "the disk is full" in seat["journal_error"]
+            status, refused = service.call("/api/entry", HAND)
+            assert status == 503 and "not saved: the disk is full" in refused["error"]
+            assert declared(journal) == before, "declared only once it can be saved"
+
+            (disk / "filler").unlink()  # space again
+            until(lambda: unsaved(service) is None and declared(journal) == before + 1)
+            status, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
+            assert "journal_error" not in seat
+            status, _ = service.call("/api/entry", HAND)
+            assert status == 200
+        finally:
+            code, err = service.stop()
+        assert code == 0 and "Traceback" not in err
+        kept = Journal(journal)
+        assert [x.entry["kind"] for x in kept.entries(kept.latest_game())][-2:] == [
+            "declare",
+            "hand",
+        ]
+        kept.close()
+
+
+def test_on_a_read_only_card_the_table_starts_and_saves_once_it_is_writable_again():
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        key = prepare(journal, "closed")
+        before = declared(journal)
+        remount(disk, "ro")
+        service = Service(journal)
+        try:
+            service.wait_ready()
+            assert "the journal cannot be written (read-only)" in unsaved(service)
+            status, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
+            assert status == 200 and "read-only" in seat["journal_error"]
+            status, refused = service.call("/api/new-game", {"players": ["X", "Y"]})
+            assert status == 503 and "read-only" in refused["error"]
+            remount(disk, "rw")
+            until(lambda: unsaved(service) is None and declared(journal) == before + 1)
+            assert service.call("/api/entry", HAND)[0] == 200
+        finally:
+            code, err = service.stop()
+        assert code == 0 and "Traceback" not in err
+
+
+def test_the_upgrade_of_an_older_journal_on_a_full_card_does_not_keep_the_table_down():
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        shutil.copyfile(FIXTURE_V3, journal)
+        fill(disk / "filler")
+        service = Service(journal)
+        try:
+            service.wait_ready()
+            status, games = service.call("/api/games")
+            assert status == 200 and len(games["games"]) == 4  # upgraded in memory
+            assert "the disk is full" in unsaved(service)
+            (disk / "filler").unlink()
+            until(lambda: unsaved(service) is None)
+        finally:
+            code, err = service.stop()
+        assert code == 0 and "Traceback" not in err
+        db = sqlite3.connect(journal)
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 4  # upgraded on the card
+        db.close()
+
+
+def test_a_pick_on_a_full_card_stands_and_every_page_says_it_was_not_kept():
+    """The tray's picks go on while nothing can be saved: a pick stands at the table and every
+    page says it was not kept."""
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        prepare(journal, "closed")
+        fill(disk / "filler")
+        service = Service(journal)
+        try:
+            service.wait_ready()
+            status, _ = service.call("/api/press", {})
+            assert status in (200, 202, 204)
+            view = until(
+                lambda: (v := service.call("/api/view")[1])["journal"]["unkept_pick"] and v
+            )
+            assert view["journal"]["unsaved"]
+        finally:
+            code, err = service.stop()
+        assert code == 0 and "Traceback" not in err
