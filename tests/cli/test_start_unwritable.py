@@ -12,17 +12,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import sqlite3
-import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scoreboard.journal import Journal
+from tests.helpers import card as helpers_card
+from tests.helpers.card import prepare, remount
 from tests.helpers.service import ROOT, Service, until
 from tests.scoreboard.test_disk_full import fill
 
@@ -34,70 +32,14 @@ pytestmark = [
 FIXTURE_V3 = ROOT / "tests" / "scoreboard" / "journals" / "main-14f5ae9.sqlite3"
 HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"], ["B2"]]}
 
-PREPARE = """
-import os, random, signal, sys
-from pathlib import Path
-from tests.helpers.digital import Table
-
-table = Table(Path(sys.argv[1]))
-table.journal.token()  # as the service makes it on its first start
-table.table.new_game(["Dee", "Eve"])
-table.table.submit({"kind": "hand", "winner": 0, "held": [None, ["R7"]]})
-keys = table.digital.new_game(
-    ["Ann", "Bob", "Cy"], [0], "greedy", options={"target": 500}, ruleset="disney", seed=7,
-    confirm=True,
-)
-link, rng = table.digital.link, random.Random(3)
-while not link.waiting_for_tinker_bell:  # the bots and Ann play until Tinker Bell is asked for
-    view = table.digital.view(0, keys[0])
-    moves = [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
-    table.digital.act(0, keys[0], rng.choice(moves))
-print(keys[0], flush=True)
-if sys.argv[2] == "killed":
-    os.kill(os.getpid(), signal.SIGKILL)
-table.stop()
-"""
-
 
 @contextlib.contextmanager
 def card(size_mib: int = 4) -> Iterator[Path]:
-    """A real tmpfs of `size_mib` MiB: the SD card."""
-    where = Path(f"/tmp/tinker-card-{uuid.uuid4().hex[:8]}")
-    where.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size_mib}m", "tmpfs", str(where)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        where.rmdir()
-        pytest.skip(f"this machine does not let us mount a tmpfs: {mounted.stderr.strip()}")
     try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-        with contextlib.suppress(OSError):
-            where.rmdir()
-
-
-def remount(where: Path, mode: str) -> None:
-    subprocess.run(["mount", "-o", f"remount,{mode}", str(where)], check=True)
-
-
-def prepare(journal: Path, ending: str) -> str:
-    """A table game and a Disney game waiting for Tinker Bell, kept by a process that then
-    stops cleanly or is killed with -9 (its WAL left beside the journal); Ann's seat key."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", PREPARE, str(journal), ending],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == (-signal.SIGKILL if ending == "killed" else 0), done.stderr
-    return done.stdout.split()[0]
+        with helpers_card.mounted(size_mib) as where:
+            yield where
+    except helpers_card.NoMount as exc:
+        pytest.skip(str(exc))
 
 
 def declared(journal: Path) -> int:
