@@ -13,6 +13,8 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,7 @@ import pytest
 from scoreboard.journal import Journal
 from tests.helpers import card as helpers_card
 from tests.helpers.card import prepare, remount
+from tests.helpers.config import QUICK_PIN_MAP
 from tests.helpers.service import ROOT, Service, until
 from tests.scoreboard.test_disk_full import fill
 
@@ -157,3 +160,37 @@ def test_a_pick_on_a_full_card_stands_and_every_page_says_it_was_not_kept():
         finally:
             code, err = service.stop()
         assert code == 0 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spoil", ["full", "read-only"])
+def test_the_emulated_tray_lights_and_picks_on_a_card_that_takes_no_write(tmp_path, spoil):
+    """`tinker-tray emulate` with its display: the tray runs on a full or read-only card (main
+    exited 1 before a pin was driven)."""
+    pins = tmp_path / "pins.toml"
+    pins.write_text(QUICK_PIN_MAP)
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        prepare(journal, "closed")
+        if spoil == "full":
+            fill(disk / "filler")
+        else:
+            remount(disk, "ro")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TINKER_TRAY_MDNS": "0"}
+        env.pop("GPIOZERO_PIN_FACTORY", None)
+        where = ["--journal", str(journal), "--host", "127.0.0.1", "--port", "0"]
+        done = subprocess.run(
+            [sys.executable, "-m", "cli", "emulate", "--config", str(pins), "--presses=3", *where],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert [line.split(":")[0] for line in done.stdout.splitlines() if "pick #" in line] == [
+        "pick #1",
+        "pick #2",
+        "pick #3",
+    ]
+    assert "Nothing can be saved now" in done.stderr and "Traceback" not in done.stderr
