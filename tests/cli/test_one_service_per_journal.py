@@ -31,18 +31,13 @@ def test_a_second_service_on_the_journal_is_refused_naming_the_first(tmp_path):
 
 
 def test_after_the_first_is_killed_with_9_the_next_starts_and_has_every_game(tmp_path):
-    journal = tmp_path / "journal.sqlite3"
-    first = Service(journal)
-    first.wait_ready()
-    status, _ = first.call("/api/new-game", {"players": ["Ann", "Bea"]})
-    assert status == 200
-    first.kill()
-    second = Service(journal)
+    first = Service.ready(tmp_path / "journal.sqlite3")
+    assert first.call("/api/new-game", {"players": ["Ann", "Bea"]})[0] == 200
+    second = first.killed_and_restarted()
     try:
-        second.wait_ready()
         status, games = second.call("/api/games")
         assert status == 200 and [g["entries"] for g in games["games"]] == [1]
-        third = Service(journal)
+        third = Service(first.journal)
         code, err = third.ended()
         assert code == 1 and f"pid {second.proc.pid}" in err
     finally:

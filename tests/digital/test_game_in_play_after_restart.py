@@ -32,8 +32,7 @@ def seat_view(service: Service, key: str) -> tuple[int, dict]:
 
 def test_the_game_started_last_comes_back_though_the_clock_said_it_was_older(tmp_path):
     journal = tmp_path / "journal.sqlite3"
-    first = Service(journal)
-    first.wait_ready()
+    first = Service.ready(journal)
     older = start_digital(first)
     newer = start_digital(first, confirm=True)  # the host replaces the game in play
     status, before = seat_view(first, newer)
@@ -44,9 +43,8 @@ def test_the_game_started_last_comes_back_though_the_clock_said_it_was_older(tmp
         db.execute("UPDATE games SET created = created - 86400 WHERE id = ?", (last,))
     db.close()
 
-    again = Service(journal)
+    again = Service.ready(journal)
     try:
-        again.wait_ready()
         status, view = seat_view(again, newer)
         assert status == 200 and view["seat"] == 0, view
         assert view["hand"] == before["hand"]
@@ -56,19 +54,14 @@ def test_the_game_started_last_comes_back_though_the_clock_said_it_was_older(tmp
 
 
 def test_a_digital_game_in_play_comes_back_after_a_table_game_started_after_it(tmp_path):
-    journal = tmp_path / "journal.sqlite3"
-    first = Service(journal)
-    first.wait_ready()
+    first = Service.ready(tmp_path / "journal.sqlite3")
     key = start_digital(first)
     status, before = seat_view(first, key)
     assert status == 200
     status, _ = first.call("/api/new-game", {"players": ["Dee", "Eve"]})  # the scoreboard's
     assert status == 200
-    first.kill()
-
-    again = Service(journal)
+    again = first.killed_and_restarted()
     try:
-        again.wait_ready()
         status, view = seat_view(again, key)
         assert status == 200 and view["seat"] == 0, view
         assert view["hand"] == before["hand"] and view["awaiting"] == before["awaiting"]
@@ -76,6 +69,6 @@ def test_a_digital_game_in_play_comes_back_after_a_table_game_started_after_it(t
         assert table["players"][0]["name"] == "Dee"  # the scoreboard keeps its own game
     finally:
         again.stop()
-    kept = Journal(journal)
+    kept = Journal(first.journal)
     assert not kept.latest_digital().finished
     kept.close()

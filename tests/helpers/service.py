@@ -26,6 +26,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def spawn(*args: str, env: dict[str, str], **kw: Any) -> subprocess.Popen[str]:
+    """`python -m cli ARGS` from the repository, its output (text) piped to the test."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
 class Service:
     """`tinker-tray display --journal JOURNAL` on 127.0.0.1, started at once; `wait_ready` for
     its first 200, `kill` (-9) or `stop` (SIGTERM) it."""
@@ -37,15 +51,7 @@ class Service:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "TINKER_TRAY_MDNS": "0"}
         network = ["--host", "127.0.0.1", "--port", str(self.port), "--no-mdns"]
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cli", "display", "--journal", str(journal), *network, *args],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        self.proc = spawn("display", "--journal", str(journal), *network, *args, env=env)
         self.token = ""
 
     def wait_ready(self, timeout: float = 30) -> float:
@@ -89,9 +95,21 @@ class Service:
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read() or b"null")
 
+    @classmethod
+    def ready(cls, journal: Path, *args: str) -> Service:
+        """Started, and answering."""
+        service = cls(journal, *args)
+        service.wait_ready()
+        return service
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.communicate(timeout=10)
+
+    def killed_and_restarted(self) -> Service:
+        """kill -9, then the next service on the same journal, answering."""
+        self.kill()
+        return Service.ready(self.journal)
 
     def stop(self) -> tuple[int, str]:
         """Ctrl-C (`display` stops cleanly on it); (exit code, what it said on stderr)."""
