@@ -170,12 +170,13 @@ class DigitalSession:
         self._progress(None)  # what the new game did as it started
 
     def _resume(self) -> None:
-        """Carry on with the journal's latest digital game (finished or not: a finished one is
-        shown as it ended, and its record stays exportable), whatever the scoreboard started
-        after it. Digital play has one game at a time, replaced only by a new digital game the
-        host confirms; a table game started meanwhile is the scoreboard's, and the digital
-        game played on beside it before the restart, so it plays on after it (its hands go on
-        its own score sheet only while that sheet is the scoreboard's, as before)."""
+        """Carry on with the journal's digital game in play (`Journal.latest_digital`: the
+        newest unfinished one in the journal's own order, else the newest, shown as it ended
+        with its record exportable), whatever the scoreboard started after it. Digital play has
+        one game at a time, replaced only by a new digital game the host confirms; a table game
+        started meanwhile is the scoreboard's, and the digital game played on beside it before
+        the restart, so it plays on after it (its hands go on its own score sheet only while
+        that sheet is the scoreboard's, as before)."""
         journal, table_game = self.table.journal, self.table.game_id
         try:
             kept = journal.latest_digital(in_play=True)

@@ -328,6 +328,8 @@ class Journal:
         """Open for writing every `retry_s` seconds until it works (or the journal closes);
         then save from now on, and say so."""
         while not self._closed.wait(self._retry_s):
+            if _card(self.path) in ("full", "read-only"):
+                continue  # not worth a try (nor the file's check): nothing has changed
             try:
                 db, lost = self._open_for_writing()
             except (JournalError, JournalInUse, sqlite3.Error, JournalWriteError, OSError):
@@ -913,21 +915,28 @@ def _card_failure(failure: BaseException, path: Path) -> sqlite3.Error | None:
     a path that cannot hold a journal at all (a file where its folder should be): refused."""
     reason = failure.reason if isinstance(failure, JournalWriteError) else str(failure)
     code = failure.errno if isinstance(failure, OSError) else None
+    card = _card(path)
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or card == "read-only":
+        return sqlite3.OperationalError(f"readonly: {reason}")
+    if code in (errno.ENOSPC, errno.EDQUOT) or card == "full":
+        return sqlite3.OperationalError(f"database or disk is full: {reason}")
+    if "full" in reason or "readonly" in reason or path.exists():
+        return sqlite3.OperationalError(reason)
+    return None
+
+
+def _card(path: Path) -> str | None:
+    """ "read-only" or "full" if the file system that holds (or would hold) the journal at
+    `path` is, as the kernel says; else None."""
     folder = next((p for p in path.absolute().parents if p.exists()), Path("/"))
     try:
         card = os.statvfs(folder)
     except OSError:
-        card = None
-    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or (
-        card is not None and card.f_flag & os.ST_RDONLY
-    ):
-        return sqlite3.OperationalError(f"readonly: {reason}")
-    if code in (errno.ENOSPC, errno.EDQUOT) or (
-        card is not None and card.f_blocks and card.f_bavail * card.f_frsize < FULL_BELOW
-    ):
-        return sqlite3.OperationalError(f"database or disk is full: {reason}")
-    if "full" in reason or "readonly" in reason or path.exists():
-        return sqlite3.OperationalError(reason)
+        return None
+    if card.f_flag & os.ST_RDONLY:
+        return "read-only"
+    if card.f_blocks and card.f_bavail * card.f_frsize < FULL_BELOW:
+        return "full"
     return None
 
 
