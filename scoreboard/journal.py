@@ -926,8 +926,8 @@ def _card_failure(failure: BaseException, path: Path) -> sqlite3.Error | None:
 
 
 def _card(path: Path) -> str | None:
-    """ "read-only" or "full" if the file system that holds (or would hold) the journal at
-    `path` is, as the kernel says; else None."""
+    """The card that holds (or would hold) the journal at `path`, as the kernel says:
+    "read-only", "full" (less than `FULL_BELOW` free), or None."""
     folder = next((p for p in path.absolute().parents if p.exists()), Path("/"))
     try:
         card = os.statvfs(folder)
