@@ -194,3 +194,29 @@ def test_the_emulated_tray_lights_and_picks_on_a_card_that_takes_no_write(tmp_pa
         "pick #3",
     ]
     assert "Nothing can be saved now" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.browser
+def test_every_page_says_why_nothing_can_be_saved_on_a_read_only_card():
+    from tests.helpers.browser import WAIT, chromium
+
+    with card() as disk:
+        journal = disk / "journal.sqlite3"
+        prepare(journal, "closed")
+        remount(disk, "ro")
+        service = Service.ready(journal)
+        try:
+            with chromium() as browser:
+                page = browser.new_page()
+                for path in ("/", f"/enter?token={service.token}", "/tray", "/pair"):
+                    page.goto(f"{service.url}{path}")
+                    banner = page.locator(".unsaved")
+                    banner.wait_for(state="visible", timeout=WAIT)
+                    assert "Nothing can be saved now" in banner.inner_text(), path
+                page.goto(f"{service.url}/play")
+                problem = page.locator("#journalerr")
+                problem.wait_for(state="visible", timeout=WAIT)
+                assert "read-only" in problem.inner_text()
+        finally:
+            code, err = service.stop()
+        assert code == 0 and "Traceback" not in err
