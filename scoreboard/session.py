@@ -83,8 +83,9 @@ class TableSession:
         self._cached: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
-        self.unsaved: str | None = None  # why the last write failed, until one succeeds
+        self.unsaved: str | None = journal.unwritable  # why nothing is saved, until it is
         self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
+        journal.when_writable(self._writable_again)
 
     @staticmethod
     def _latest(journal: Journal) -> tuple[int | None, T.Table]:
@@ -203,8 +204,8 @@ class TableSession:
         caller changes nothing), a success clears it."""
         try:
             written = write()
-        except JournalWriteError as exc:
-            self.unsaved = str(exc)
+        except JournalWriteError as exc:  # the journal's own sentence while nothing can be saved
+            self.unsaved = self.journal.unwritable or str(exc)
             log.warning("%s", exc)
             self.bus.publish(TableChanged(self.version, self.game_id, "unsaved"))
             raise
@@ -212,6 +213,13 @@ class TableSession:
             self.unsaved = None
             log.warning("the journal saves again")
         return written
+
+    def _writable_again(self) -> None:
+        """The journal, opened when nothing could be saved, saves again: the pages stop saying
+        otherwise (a pick the tray showed meanwhile stays said: it was not kept)."""
+        with self._lock:
+            self.unsaved = None
+        self.bus.publish(TableChanged(self.version, self.game_id, "saving"))
 
     def _on_pick(self, event: Event) -> None:
         """Journal a pick. The tray has already lit it and the table must not stop: on a full

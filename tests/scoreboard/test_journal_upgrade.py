@@ -19,7 +19,7 @@ import pytest
 from engine.bots import GreedyBot
 from scoreboard import journal as J
 from scoreboard import wins
-from scoreboard.journal import Journal, JournalError
+from scoreboard.journal import Journal
 from scoreboard.view import build_view
 from tests.helpers.digital import Picks, Table, play_out
 
@@ -199,17 +199,30 @@ def test_a_crash_mid_upgrade_leaves_the_old_journal_as_it_was(old):
     j.close()
 
 
-def test_an_upgrade_the_disk_cannot_take_says_so_and_changes_nothing(old, monkeypatch):
+def test_an_upgrade_the_disk_cannot_take_starts_read_only_and_changes_nothing(old, monkeypatch):
+    """The upgrade cannot be written (a full disk): the table starts all the same, every game
+    upgraded in memory and shown, nothing saved and the file as it was; the next start that
+    can write upgrades it."""
     before = tables(old)
+    fold = J._fold_elite_tables
 
     def full(db, names):
-        db.execute("INSERT INTO games(created, name) VALUES (1, 'half')")
-        raise sqlite3.OperationalError("database or disk is full")
+        fold(db, names)
+        if db.execute("PRAGMA database_list").fetchone()[2]:  # the file, not the memory copy
+            raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(J, "_fold_elite_tables", full)
-    with pytest.raises(JournalError, match=r"the disk is full.*left as it was"):
-        Journal(old)
+    j = Journal(old, retry_s=3600)
+    assert j.unwritable is not None and "the disk is full" in j.unwritable
+    assert len(j.games()) == 4 and len(j.results()) == 2
+    with pytest.raises(J.JournalWriteError, match="the disk is full"):
+        j.create_game({"kind": "start", "players": ["A", "B"], "dealer": 0, "options": {}})
+    j.close()
     assert tables(old) == before
+    monkeypatch.setattr(J, "_fold_elite_tables", fold)
+    j = Journal(old)
+    assert j.unwritable is None and len(j.games()) == 4
+    j.close()
 
 
 def test_damaged_elite_rows_move_over_as_they_are_and_are_said_when_read(old):
