@@ -102,8 +102,13 @@ def main() -> None:
         ("'out of system resource' in its log", f"{out_of_files} times"),
         ("the display still runs", str(alive)),
     ]
+    print_rows(rows)
+
+
+def print_rows(rows: list[tuple[str, str]], width: int = 48) -> None:
+    """Each (what, figure) on its line, the figures in one column."""
     for name, value in rows:
-        print(f"  {name:<48} {value}")
+        print(f"  {name:<{width}} {value}")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,14 @@
 
     .venv/bin/python bench/table_journal.py [--hands 4000] [--repeat 3] [--walk]
 
-Builds a journal with one game of `--hands` hands (4 players, a typed total per seat, one
-dealer correction after the 10th hand, a declaration and a pick every 5 hands, target 100,000
-so the game never ends), then times opening it as the display does (`Journal` + `TableSession`:
-every entry read and folded into the score sheet) beside its peer, a bare read of the same
-entries from SQLite (the query and the JSON decoding, no fold). `--walk` also times the fold
-with the dealer found by walking every earlier hand (`engine.table.dealer_by_walk`, the
-definition the fold used to evaluate for every hand: quadratic).
+Builds a journal with one game of `--hands` hands (`tests.helpers.long_game`: 4 players, a
+typed total per seat, one dealer correction after the 10th hand, a declaration and a pick every
+5 hands, target 100,000 so the game never ends), then times opening it as the display does
+(`Journal` + `TableSession`: every entry read and folded into the score sheet) beside its
+peer, a bare read of the same entries from SQLite (the query and the JSON decoding, no fold).
+`--walk` also times the fold with the dealer found by walking every earlier hand
+(`engine.table.dealer_by_walk`, the definition the fold used to evaluate for every hand:
+quadratic). bench/table_fold.py prints how the fold and the start grow with the game.
 """
 
 from __future__ import annotations
@@ -27,33 +28,7 @@ sys.path.insert(0, str(ROOT))
 from engine import table as T  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402
-
-COLOURS = ("red", "blue", "green", "yellow")
-
-
-def build(path: Path, hands: int) -> int:
-    """A journal at `path` with one game of `hands` hands; returns the number of entries."""
-    journal = Journal(path)
-    journal._db.execute("PRAGMA synchronous=OFF")  # building only: no fsync per entry
-    players = ["Ann", "Bob", "Cy", "Di"]
-    game = journal.create_game(
-        {"kind": "start", "players": players, "dealer": 0, "options": {"target": 100_000}}
-    )
-    count = 1
-    for n in range(hands):
-        winner = (n * 7) % 4
-        held = [None if seat == winner else (n + seat) % 9 for seat in range(4)]
-        entries = [{"kind": "hand", "winner": winner, "held": held}]
-        if n == 9:  # one correction early: the walk from it is as long as the game
-            entries.append({"kind": "dealer", "seat": n % 4})
-        if n % 5 == 0:
-            entries.append({"kind": "declare", "card": "RD2", "seat": winner})
-            entries.append({"kind": "pick", "seq": n, "colour": COLOURS[n % 4]})
-        for entry in entries:
-            journal.append(game, entry)
-        count += len(entries)
-    journal.close()
-    return count
+from tests.helpers.long_game import build  # noqa: E402
 
 
 def open_display(path: Path) -> float:

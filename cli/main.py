@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 from typing import NoReturn
@@ -43,6 +44,15 @@ class Parser(argparse.ArgumentParser):
 def _not_a_number(match: re.Match[str]) -> str:
     kind = "a whole number" if match.group(1) == "int" else "a number"
     return f"takes {kind}, not '{match.group(2)}'"
+
+
+def _reader_gone() -> int:
+    """The output's reader has stopped (`| head`): a normal end for a command-line tool. As
+    Python's documentation advises (signal module, "Note on SIGPIPE"), stdout becomes devnull,
+    so the interpreter's own flush at exit finds nothing to complain about."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 0
 
 
 def version() -> str:
@@ -86,9 +96,13 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{parser.prog} {args.action}" if getattr(args, "action", None) else parser.prog
         Parser(prog=where).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return int(module.run(args) or 0)
+        status = int(module.run(args) or 0)
+        sys.stdout.flush()  # (here, not at exit: a reader that has gone is seen below)
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     except OSError as exc:  # a file or device the command needed: one line, not a traceback
         where = f" {exc.filename}" if exc.filename else ""
         print(f"tinker-tray {name}:{where}: {exc.strerror or exc}", file=sys.stderr)

@@ -32,7 +32,7 @@ from typing import Any
 from digital import games, view
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
-from digital.link import GameLink, GameProgress
+from digital.link import RETRY_S, GameLink, GameProgress
 from digital.saved import Saved, seating
 from engine import bots as B
 from engine.record import RecordError
@@ -75,8 +75,10 @@ class DigitalSession:
         self.journal_error: str | None = None
         self._saved: Saved | None = None
         self._declared: tuple[int, int] | None = None  # (hand, event) last declared
+        self._retry: threading.Timer | None = None  # owed scoreboard writes, tried again
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
+            table.journal.when_writable(self._catch_up)
             self._resume()
 
     # ------------------------------------------------------------------ starting
@@ -169,18 +171,20 @@ class DigitalSession:
         self._progress(None)  # what the new game did as it started
 
     def _resume(self) -> None:
-        """Carry on with the journal's latest digital game, unless the table has moved on to a
-        newer game (finished or not: a finished one is shown as it ended, and its record stays
-        exportable)."""
+        """Carry on with the journal's digital game in play (`Journal.latest_digital`: the
+        newest unfinished one in the journal's own order, else the newest, shown as it ended
+        with its record exportable), whatever the scoreboard started after it. Digital play has
+        one game at a time, replaced only by a new digital game the host confirms; a table game
+        started meanwhile is the scoreboard's, and the digital game played on beside it before
+        the restart, so it plays on after it (its hands go on its own score sheet only while
+        that sheet is the scoreboard's, as before)."""
         journal, table_game = self.table.journal, self.table.game_id
         try:
-            kept = journal.latest_digital()
+            kept = journal.latest_digital(in_play=True)
         except DamagedGame as exc:
             self._unresumable(exc.game, exc)
             return
         if kept is None:
-            return
-        if table_game not in (None, kept.game) and kept.created < journal.created(table_game):
             return
         setup, events = kept.setup, kept.events
         try:
@@ -235,6 +239,10 @@ class DigitalSession:
 
     def close(self) -> None:
         self._unsubscribe()
+        with self._lock:
+            retry, self._retry = self._retry, None
+        if retry is not None:
+            retry.cancel()
         if self.link is not None:
             self.link.close()
 
@@ -328,6 +336,10 @@ class DigitalSession:
             held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
             try:
                 self.table.submit({"kind": "hand", "winner": h["winner"], "held": held})
+            except JournalWriteError:  # said on every page; entered once it can be saved
+                self._mirrored -= 1
+                self._retry_later(link)
+                return
             except ValueError:
                 log.exception("the scoreboard refused hand %d of the digital game", h["hand"])
 
@@ -341,10 +353,13 @@ class DigitalSession:
             answered = link.game.tinker_bell_card()
         if answered is None or at == self._declared:
             return
-        self._declared = at
+        declared, self._declared = self._declared, at
         card, seat = answered
         try:
             self.table.submit({"kind": "declare", "card": card, "seat": seat})
+        except JournalWriteError:  # said on every page; declared once it can be saved
+            self._declared = declared
+            self._retry_later(link)
         except ValueError:
             log.info("the scoreboard has no pixie-dust card %s to declare", card)
 
@@ -369,10 +384,33 @@ class DigitalSession:
         try:
             game_id = saved.game_id if saved is not None else None
             self.table.game_won(game_id, names, winner, link.ruleset, mode=mode)
-        except JournalWriteError as exc:  # said on the scoreboard; tried again at the next change
+        except JournalWriteError as exc:  # said on the scoreboard; tried again until saved
             with self._lock:
                 self._tallied = False
             log.warning("the winner of the digital game was not saved: %s", exc)
+            self._retry_later(link)
+
+    def _retry_later(self, link: GameLink) -> None:
+        """What the scoreboard is owed for this game (a hand, a declared card, the winner)
+        could not be saved: try again in `RETRY_S` seconds, and as soon as the journal can be
+        written again, until it is saved (nothing is owed twice: each is counted once saved)."""
+        with self._lock:
+            if self._retry is not None:
+                return
+            self._retry = timer = threading.Timer(RETRY_S, self._catch_up, (link,))
+        timer.daemon = True
+        timer.start()
+
+    def _catch_up(self, link: GameLink | None = None) -> None:
+        """Put on the scoreboard what the game in play owes it (`_progress`), under the link's
+        lock as the link's own progress is."""
+        with self._lock:
+            self._retry = None
+        playing = self.link
+        if playing is None or (link is not None and link is not playing):
+            return
+        with playing.lock:
+            self._progress(None)
 
     def tally(self) -> dict[str, Any]:
         """Wins per player of the games without points: the scoreboard's, or this session's."""
@@ -401,7 +439,11 @@ class DigitalSession:
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version
-        problem = (link.unsaved if link is not None else None) or self.journal_error
+        problem = (
+            (link.unsaved if link is not None else None)
+            or self.journal_error
+            or (self.table.unsaved if self.table is not None else None)
+        )
         if problem:
             out["journal_error"] = problem
         return out

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cache
+from typing import Any, overload
 
 from engine import cards as C
 from engine import rulesets
@@ -117,6 +118,118 @@ class ScoredHand:
         }
 
 
+class ScoredHands:
+    """A game's scored hands, oldest first: an immutable sequence kept as a linked list, newest
+    first, in which each hand added shares every hand before it. Adding a hand and taking the
+    last one back (undo) are one step whatever the game's length, so folding a game of N hands
+    is O(N) (a tuple rebuilt per hand made it quadratic: 100,000 hands did not start), and an
+    edit of hand k keeps the first k - 1 as they are.
+
+    Reading from the end (`last`, `[-1]`, `[-20:]`) walks only that far; iterating, or reading
+    hand k, walks the list once (nothing is cached: every version of a long game would keep its
+    own tuple alive through the versions after it)."""
+
+    __slots__ = ("_count", "before", "last")
+
+    def __init__(self, last: ScoredHand | None = None, before: ScoredHands | None = None):
+        if (last is None) != (before is None):
+            raise ValueError("a list of hands is empty, or a hand added to a list of hands")
+        self.last = last
+        self.before = before
+        self._count: int = 0 if before is None else before._count + 1
+
+    def add(self, hand: ScoredHand) -> ScoredHands:
+        """These hands and `hand` after them (these are shared, not copied)."""
+        return ScoredHands(hand, self)
+
+    def first(self, count: int) -> ScoredHands:
+        """The first `count` hands (shared): a walk back over the hands after them."""
+        if not 0 <= count <= self._count:
+            raise IndexError(f"there are {self._count} hands, not {count}")
+        kept = self
+        while kept._count > count:
+            kept = kept.before  # type: ignore[assignment]  # not None while _count > 0
+        return kept
+
+    def newest(self, count: int) -> list[ScoredHand]:
+        """The last `count` hands (fewer if there are fewer), oldest first."""
+        found: list[ScoredHand] = []
+        node = self
+        while len(found) < count and node.last is not None and node.before is not None:
+            found.append(node.last)
+            node = node.before
+        found.reverse()
+        return found
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def __iter__(self) -> Iterator[ScoredHand]:
+        return iter(self.newest(self._count))
+
+    def __reversed__(self) -> Iterator[ScoredHand]:
+        node = self
+        while node.last is not None and node.before is not None:
+            yield node.last
+            node = node.before
+
+    @overload
+    def __getitem__(self, index: int) -> ScoredHand: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ScoredHand, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> ScoredHand | tuple[ScoredHand, ...]:
+        if isinstance(index, slice):
+            if index.step is None and index.stop is None:  # the newest hands: walk only those
+                first = range(self._count)[index].start
+                return tuple(self.newest(self._count - first))
+            return tuple(self)[index]
+        at = index + self._count if index < 0 else index
+        if not 0 <= at < self._count:
+            raise IndexError(f"hand index {index} out of range ({self._count} hands)")
+        hand = self.first(at + 1).last
+        assert hand is not None
+        return hand
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        if not isinstance(other, ScoredHands) or len(other) != self._count:
+            return False
+        mine: ScoredHands | None = self
+        theirs: ScoredHands | None = other
+        while mine is not None and theirs is not None and mine is not theirs:
+            if mine.last != theirs.last:
+                return False
+            mine, theirs = mine.before, theirs.before
+        return True  # the rest is shared (or both lists ended)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ScoredHands({list(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[ScoredHand, ...]]]:
+        """Pickled and copied as a tuple: link by link, a long game would overflow the stack."""
+        return scored_hands, (tuple(self),)
+
+
+def scored_hands(hands: Iterable[ScoredHand]) -> ScoredHands:
+    """`hands` as a `ScoredHands`, oldest first."""
+    made = NO_HANDS
+    for hand in hands:
+        made = made.add(hand)
+    return made
+
+
+NO_HANDS = ScoredHands()
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableGame:
     players: tuple[str, ...]
@@ -125,7 +238,7 @@ class TableGame:
     first_dealer: int
     dealer_fixes: tuple[tuple[int, int], ...] = ()
     """(hands played when set, seat): corrections of who deals, from `dealer` entries."""
-    hands: tuple[ScoredHand, ...] = ()
+    hands: ScoredHands = NO_HANDS
     sheet: Sheet | None = None
     ruleset: str = "disney"
 
@@ -168,8 +281,7 @@ class TinkerPick:
 class Undo:
     """What an undo returns to, latest first: a linked stack, so a push shares the rest of the
     stack instead of copying it. After a new hand it keeps only the sheet from before it (the
-    game is the current one less its last hand): keeping every earlier game, each with its own
-    tuple of hands, would make a long game's fold quadratic in memory and time."""
+    game is the current one less its last hand, one step back in `ScoredHands`)."""
 
     game: TableGame | None
     """The game to return to; None: the current game without its last hand, on `sheet`."""
@@ -179,7 +291,8 @@ class Undo:
     def restore(self, current: TableGame) -> TableGame:
         if self.game is not None:
             return self.game
-        return dataclasses.replace(current, hands=current.hands[:-1], sheet=self.sheet)
+        hands = current.hands.first(len(current.hands) - 1)
+        return dataclasses.replace(current, hands=hands, sheet=self.sheet)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -277,26 +390,24 @@ def _hand(table: Table, e: Entry) -> Table:
         )
     winner = _seat(e["winner"], len(game.players), "winner")
     added = _add_hand(game, winner, _held_list(game, e["held"]))
-    return dataclasses.replace(
-        table, game=added, undo_stack=Undo(None, table.undo_stack, game.sheet)
-    )
+    undo = Undo(None, table.undo_stack, game.sheet)
+    # Table(...), not dataclasses.replace: once per hand of every fold, and replace costs more
+    return Table(added, undo, table.declared, table.declared_by, table.last_pick)
 
 
 def _edit(table: Table, e: Entry) -> Table:
     game = _game(table)
     i = _hand_index(game, e["hand"])
-    records = _records(game)
-    records[i] = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
-    return _push(table, _rescore(game, records))
+    edited = (_seat(e["winner"], len(game.players), "winner"), _held_list(game, e["held"]))
+    return _push(table, _rescore(game, [edited, *_records(game, i + 1)], kept=i))
 
 
 def _void(table: Table, e: Entry) -> Table:
     game = _game(table)
     i = _hand_index(game, e["hand"])
-    records = _records(game)
-    del records[i]
+    later = _records(game, i + 1)
     fixes = tuple((n - (n > i), s) for n, s in game.dealer_fixes)
-    return _push(table, _rescore(dataclasses.replace(game, dealer_fixes=fixes), records))
+    return _push(table, _rescore(dataclasses.replace(game, dealer_fixes=fixes), later, kept=i))
 
 
 def _set_dealer(table: Table, e: Entry) -> Table:
@@ -372,16 +483,38 @@ def _push(table: Table, game: TableGame) -> Table:
     return dataclasses.replace(table, game=game, undo_stack=Undo(table.game, table.undo_stack))
 
 
-def _records(game: TableGame) -> list[tuple[int, tuple[Held, ...]]]:
-    return [(h.winner, h.held) for h in game.hands]
+def _records(game: TableGame, after: int = 0) -> list[tuple[int, tuple[Held, ...]]]:
+    """(winner, held) of each hand after the first `after`, as entered."""
+    return [(h.winner, h.held) for h in game.hands.newest(len(game.hands) - after)]
 
 
-def _rescore(game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]]) -> TableGame:
-    """Settle every hand again from a fresh sheet: edits and voids ripple through later hands."""
-    partial = dataclasses.replace(game, hands=(), sheet=Sheet.new(len(game.players)))
+def _rescore(
+    game: TableGame, records: Sequence[tuple[int, tuple[Held, ...]]], kept: int = 0
+) -> TableGame:
+    """`game`'s first `kept` hands as they are, then `records` settled again after them: an
+    edit or a void ripples through the later hands, never the earlier ones (hand k's score,
+    dealer and sheet depend only on the hands before it and the corrections up to it)."""
+    hands = game.hands.first(kept)
+    partial = _with_hands(game, hands, _sheet_after(hands, len(game.players)))
     for winner, held in records:
         partial = _add_hand(partial, winner, held)
     return partial
+
+
+def _sheet_after(hands: ScoredHands, players: int) -> Sheet:
+    """The sheet as it stood after `hands`, while the game went on (a hand followed them)."""
+    last = hands.last
+    if last is None:
+        return Sheet.new(players)
+    return Sheet(last.totals, last.eliminated, None, len(hands))
+
+
+def _with_hands(game: TableGame, hands: ScoredHands, sheet: Sheet) -> TableGame:
+    """`game` with these hands and sheet (`dataclasses.replace`, without its per-call cost:
+    a long game's edit calls this once per later hand)."""
+    return TableGame(
+        game.players, game.options, game.first_dealer, game.dealer_fixes, hands, sheet, game.ruleset
+    )
 
 
 def _add_hand(game: TableGame, winner: int, held: tuple[Held, ...]) -> TableGame:
@@ -395,32 +528,44 @@ def _add_hand(game: TableGame, winner: int, held: tuple[Held, ...]) -> TableGame
             f"but hand {number} comes after it"
         )
     where = f"hand {number}: "
-    points = _hand_points(rulesets.get(game.ruleset), game, sheet, winner, held, where)
+    opts = game.opts
+    points = _hand_points(rulesets.get(game.ruleset), game, opts, sheet, winner, held, where)
     try:
-        sheet, delta = settle(sheet, game.opts, points, winner)
+        sheet, delta = settle(sheet, opts, points, winner)
     except ValueError as exc:
         raise EntryError(where + str(exc)) from None
     dealer = _dealer_for(game, len(game.hands))
     hand = ScoredHand(winner, dealer, held, points, delta, sheet.scores, sheet.eliminated)
-    return dataclasses.replace(game, hands=(*game.hands, hand), sheet=sheet)
+    return _with_hands(game, game.hands.add(hand), sheet)
+
+
+@cache
+def _deck_counts(ruleset: str) -> Counter[int]:
+    """How many of each card the ruleset's deck has (read, never changed)."""
+    return Counter(rulesets.get(ruleset).deck)
+
+
+@cache
+def _in_deck(ruleset: str) -> frozenset[int]:
+    return frozenset(rulesets.get(ruleset).deck)
 
 
 def _hand_points(
     ruleset: rulesets.Ruleset,
     game: TableGame,
+    opts: Mapping[str, Any],
     sheet: Sheet,
     winner: int,
     held: tuple[Held, ...],
     where: str,
 ) -> tuple[int, ...]:
     names = game.players
-    opts = game.opts
     if winner in sheet.eliminated:
         raise SeatError(f"{where}{names[winner]} is out of the game and cannot win a hand")
     mate = partner(winner) if opts.get("partners") else None
     if opts.get("partners_rotation"):
         mate = next(s for s in rotation_team(winner, sheet.hands) if s != winner)
-    in_hand: Counter[int] = Counter()
+    in_hand: Counter[int] | None = None  # made only for a hand entered as cards
     points = []
     ids_by_seat: dict[int, list[int]] = {}
     for seat, h in enumerate(held):
@@ -440,11 +585,13 @@ def _hand_points(
             points.append(h)
             continue
         ids = [C.card(c) for c in h]
+        if in_hand is None:
+            in_hand = Counter()
         in_hand.update(ids)
         ids_by_seat[seat] = ids
         points.append(sum(ruleset.card_points(i) for i in ids))
-    deck = Counter(ruleset.deck)
-    for cid, n in in_hand.items():
+    deck = _deck_counts(ruleset.name)
+    for cid, n in (in_hand or {}).items():
         if n > deck[cid]:
             raise HeldError(
                 f"{where}{n} × {C.name(cid)} entered, but the deck has only {deck[cid]}"
@@ -474,7 +621,7 @@ def _held_list(game: TableGame, held: Any) -> tuple[Held, ...]:
     if not isinstance(held, list | tuple) or len(held) != n:
         raise HeldError(f"held lists what each of the {n} players holds, in seat order")
     ruleset = rulesets.get(game.ruleset)
-    in_deck = set(ruleset.deck)
+    in_deck = _in_deck(ruleset.name)
     out: list[Held] = []
     for seat, h in enumerate(held):
         who = game.players[seat]
@@ -519,8 +666,9 @@ def dealer_by_walk(game: TableGame, hands_played: int) -> int:
     start, base = _latest_fix(game, hands_played)
     seat = start
     n = len(game.players)
+    hands = list(game.hands)
     for k in range(base, hands_played):
-        out = game.hands[k].eliminated if k < len(game.hands) else frozenset()
+        out = hands[k].eliminated if k < len(hands) else frozenset()
         seat = _next_active(seat, n, out)
     return seat
 

@@ -1,4 +1,4 @@
-"""One client cannot take the table down: connection limits and a header deadline for uvicorn.
+"""One client cannot take the table down: connection limits by role and deadlines for uvicorn.
 
 uvicorn (0.29 to 0.54 at least, h11 protocol) accepts every connection and waits for a
 request's header for ever: its keep-alive timer runs only after a response, and is cancelled as
@@ -10,11 +10,21 @@ the connection (and its file) is taken, and never to a connection that sends no 
 `guarded_protocol(limits)` is uvicorn's own h11 protocol with what is missing:
 - at most `limits.connections` open connections in all, and `limits.per_client` from one
   address (a browser opens at most 6 to one site, so a phone never meets the cap); a connection
-  over either is reset at once, so its file is back before the next is accepted;
+  over its address's share is reset at once, so its file is back before the next is accepted;
+- by role when the server is full: a new connection sheds the oldest *anonymous* one (a
+  reader's: neither the host's, a seat's nor the TV's), so 16 machines holding 16 event
+  streams each never keep the host, a seat or the TV out. Who asked is known only once a
+  request is read (`scope["user"]`, Starlette's authentication); a connection that has sent
+  one request as host or seat keeps its role while it lives, and one from the table's own
+  screen (the kiosk on the Pi, `127.0.0.1`/`::1`) has it from the start. Only when every
+  connection has a role is a new one refused;
 - a request's header must be complete within `limits.header_s` of the connection opening (or of
   the previous response ending, on a kept-alive connection), else the connection is closed;
   once a header has arrived the deadline is off, so an event stream (SSE) lives as long as
-  the page does.
+  the page does;
+- a client that stops reading is dropped `limits.stall_s` after its connection's write buffer
+  filled (asyncio's high-water mark, 64 KiB: writers wait beyond it, uvicorn's flow control),
+  so a stream that never reads holds at most that much memory, and only for that long.
 
 Refusals are counted and logged at a bounded rate (`log_limit.RepeatLimit`), never one line each.
 """
@@ -25,7 +35,7 @@ import asyncio
 import collections
 import dataclasses
 import logging
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -50,98 +60,170 @@ class Limits:
     per_client: int = 16
     header_s: float = 10.0
     backlog: int = 128
+    stall_s: float = 30.0
+    """How long a client may leave its connection's write buffer full (two pings of an event
+    stream: a page that reads, even over a slow link, empties it long before)."""
+    kiosk: frozenset[str] = frozenset({"127.0.0.1", "::1"})
+    """Addresses of the table's own screen (a browser on the Pi itself): the TV's role."""
 
     def __post_init__(self) -> None:
         if not 0 < self.per_client <= self.connections:
             raise ValueError("per_client must be at least 1 and at most connections")
         if not self.header_s > 0:
             raise ValueError("header_s must be positive")
+        if not self.stall_s > 0:
+            raise ValueError("stall_s must be positive")
         if self.backlog < 1:
             raise ValueError("backlog must be at least 1")
 
 
+class Held(Protocol):
+    """A connection the gate holds: whether it has a role, and how to drop it."""
+
+    def has_role(self) -> bool: ...
+
+    def shed(self) -> None: ...
+
+
 class Gate:
-    """The open connections of one server, by client address (one event loop: no lock)."""
+    """The open connections of one server, oldest first, and how many each address holds (one
+    event loop: no lock)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.open: collections.Counter[str] = collections.Counter()
-        self.total = 0
+        self.held: dict[Held, str] = {}  # insertion order: the oldest first
+        self.shed = 0  # connections shed to admit others, since the server started
 
-    def admit(self, client: str) -> str | None:
-        """Count a new connection from `client`; or why it is refused (it was not counted)."""
-        if self.total >= self.limits.connections:
-            return f"the server already has {self.total} connections open"
+    @property
+    def total(self) -> int:
+        return len(self.held)
+
+    def admit(self, conn: Held, client: str) -> str | None:
+        """Hold `conn` from `client`, shedding the oldest connection without a role if the
+        server is full; or why it is refused (then it is not held)."""
         if self.open[client] >= self.limits.per_client:
             return f"{client} already has {self.open[client]} connections open"
+        if self.total >= self.limits.connections:
+            oldest = next((c for c in self.held if not c.has_role()), None)
+            if oldest is None:
+                return f"all {self.total} connections are the host's, seats' or the TV's"
+            log.warning("shed the oldest connection without a role (%s)", self.held[oldest])
+            self.release(oldest)
+            self.shed += 1
+            oldest.shed()
+        self.held[conn] = client
         self.open[client] += 1
-        self.total += 1
         return None
 
-    def release(self, client: str) -> None:
-        self.total -= 1
+    def release(self, conn: Held) -> None:
+        """Forget `conn` (once: a shed connection is released before it closes)."""
+        client = self.held.pop(conn, None)
+        if client is None:
+            return
         self.open[client] -= 1
         if not self.open[client]:
             del self.open[client]
 
 
-def guarded_protocol(limits: Limits) -> type[H11Protocol]:
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the limits (a subclass per server: `guarded_protocol`)."""
+
+    gate: ClassVar[Gate]  # the server's (tests and the bench read it)
+    limits: ClassVar[Limits]
+    _admitted: str | None = None
+    _role = False  # the host's, a seat's or the TV's (kept while the connection lives)
+    _header_timer: asyncio.TimerHandle | None = None
+    _stall_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+        self._role = client in self.limits.kiosk
+        refused = self.gate.admit(self, client)
+        if refused is not None:
+            log.warning("refused a connection: %s", refused)
+            transport.abort()  # a reset, and the socket closed on the next loop turn
+            return
+        self._admitted = client
+        super().connection_made(transport)
+        self._await_header()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._admitted is None:
+            return  # refused: uvicorn never saw it
+        self.gate.release(self)
+        self._admitted = None
+        self._header_timer = _cancelled(self._header_timer)
+        self._stall_timer = _cancelled(self._stall_timer)
+        super().connection_lost(exc)
+
+    def has_role(self) -> bool:
+        """The host's, a seat's or the TV's: the kiosk's address, or a request on this
+        connection that the app's authentication found to be the host's or a seat's."""
+        if not self._role and self.cycle is not None:
+            user = self.cycle.scope.get("user")
+            self._role = bool(getattr(user, "is_authenticated", False))
+        return self._role
+
+    def shed(self) -> None:
+        """Drop this connection for a newer one (the gate has released it already)."""
+        self.transport.abort()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall_timer is None:
+            self._stall_timer = self.loop.call_later(self.limits.stall_s, self._stalled)
+
+    def resume_writing(self) -> None:
+        self._stall_timer = _cancelled(self._stall_timer)
+        super().resume_writing()
+
+    def _stalled(self) -> None:
+        self._stall_timer = None
+        log.warning(
+            "dropped a connection from %s: it read nothing for %g s",
+            self._admitted,
+            self.limits.stall_s,
+        )
+        self.transport.abort()  # its buffer is dropped with it; the writer is woken
+
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle:  # a request's header arrived
+            self._header_timer = _cancelled(self._header_timer)
+
+    def on_response_complete(self) -> None:
+        self.has_role()  # kept: the next request on this connection starts a new cycle
+        self._await_header()  # first: the pipelined next request may be read at once
+        super().on_response_complete()
+
+    def _await_header(self) -> None:
+        self._header_timer = _cancelled(self._header_timer)
+        self._header_timer = self.loop.call_later(self.limits.header_s, self._header_late)
+
+    def _header_late(self) -> None:
+        self._header_timer = None
+        if self.transport.is_closing():
+            return
+        log.warning(
+            "closed a connection from %s: no complete request header within %g s",
+            self._admitted,
+            self.limits.header_s,
+        )
+        self.transport.close()  # uvicorn's connection_lost tells h11
+
+
+def guarded_protocol(limits: Limits) -> type[GuardedH11Protocol]:
     """uvicorn's h11 protocol class with `limits` (one `Gate` for the server it is given to)."""
-    shared = Gate(limits)
+    return type(
+        "GuardedH11Protocol", (GuardedH11Protocol,), {"gate": Gate(limits), "limits": limits}
+    )
 
-    class GuardedH11Protocol(H11Protocol):
-        gate: ClassVar[Gate] = shared  # the server's: one per class (tests and the bench read it)
-        _admitted: str | None = None
-        _header_timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: Any) -> None:
-            peer = transport.get_extra_info("peername")
-            client = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
-            refused = self.gate.admit(client)
-            if refused is not None:
-                log.warning("refused a connection: %s", refused)
-                transport.abort()  # a reset, and the socket closed on the next loop turn
-                return
-            self._admitted = client
-            super().connection_made(transport)
-            self._await_header()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self._admitted is None:
-                return  # refused: uvicorn never saw it
-            self.gate.release(self._admitted)
-            self._admitted = None
-            self._stop_header_timer()
-            super().connection_lost(exc)
-
-        def handle_events(self) -> None:
-            cycle = self.cycle
-            super().handle_events()
-            if self.cycle is not cycle:  # a request's header arrived
-                self._stop_header_timer()
-
-        def on_response_complete(self) -> None:
-            self._await_header()  # first: the pipelined next request may be read at once
-            super().on_response_complete()
-
-        def _await_header(self) -> None:
-            self._stop_header_timer()
-            self._header_timer = self.loop.call_later(limits.header_s, self._header_late)
-
-        def _stop_header_timer(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _header_late(self) -> None:
-            self._header_timer = None
-            if self.transport.is_closing():
-                return
-            log.warning(
-                "closed a connection from %s: no complete request header within %g s",
-                self._admitted,
-                limits.header_s,
-            )
-            self.transport.close()  # uvicorn's connection_lost tells h11
-
-    return GuardedH11Protocol
+def _cancelled(timer: asyncio.TimerHandle | None) -> asyncio.TimerHandle | None:
+    """`timer` cancelled if it was set, and None for its attribute: `t = _cancelled(t)`."""
+    if timer is not None:
+        timer.cancel()
+    return None

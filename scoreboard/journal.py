@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
+import errno
 import io
 import json
 import logging
@@ -39,6 +40,8 @@ from typing import Any
 
 from engine import record
 from engine import table as T
+from scoreboard import readonly
+from scoreboard.journal_lock import JournalInUse, JournalLock
 from scoreboard.names import game_name
 
 log = logging.getLogger(__name__)
@@ -93,6 +96,8 @@ _SINCE = {"games": 1, "entries": 1, "meta": 1, "records": 2, "moves": 2, "result
 _ELITE_TABLES = {"elite_games": 3, "elite_moves": 3, "elite_results": 3}
 """Version 3's UNO Elite tables, which the upgrade to 4 folds into the common ones."""
 ELITE_GAME_NAME = "UNO Elite game"
+RETRY_S = 3.0
+"""While nothing can be saved, the journal tries this often to open for writing again."""
 
 
 class JournalError(Exception):
@@ -104,15 +109,20 @@ class JournalWriteError(Exception):
     was changed, and the message says so in a sentence for the page (HTTP 503)."""
 
     def __init__(self, cause: sqlite3.Error):
-        reason = str(cause)
-        if "full" in reason:
-            advice = "the disk is full; free some space"
-        elif "readonly" in reason or "read-only" in reason:
-            advice = "the journal cannot be written (read-only)"
-        else:
-            advice = f"the disk or the journal failed ({reason})"
-        super().__init__(f"not saved: {advice}. Nothing was changed; try again once it is fixed.")
-        self.reason = reason
+        super().__init__(
+            f"not saved: {_advice(cause)}. Nothing was changed; try again once it is fixed."
+        )
+        self.reason = str(cause)
+
+
+def _advice(cause: sqlite3.Error) -> str:
+    """What stopped a write, in words for the page."""
+    reason = str(cause)
+    if "full" in reason:
+        return "the disk is full; free some space"
+    if "readonly" in reason or "read-only" in reason:
+        return "the journal cannot be written (read-only)"
+    return f"the disk or the journal failed ({reason})"
 
 
 class DamagedGame(JournalError):
@@ -188,24 +198,50 @@ class Logged:
 
 
 class Journal:
-    def __init__(self, path: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+    """The journal at `path`. With `exclusive` (a service), it holds the journal's lock
+    (`scoreboard.journal_lock`) while it is open: a second service is refused with a sentence
+    naming the first (JournalError).
+
+    Opening never depends on writing: a journal that cannot be opened for writing (a full,
+    read-only or failing card) is read as it stands into memory (`scoreboard.readonly`), every
+    write is refused with `JournalWriteError`, `unwritable` says why in a sentence for the
+    pages, and every `retry_s` seconds the journal tries again to open for writing; once it
+    can, it saves again and calls what `when_writable` was given."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        clock: Callable[[], float] = time.time,
+        *,
+        exclusive: bool = False,
+        retry_s: float = RETRY_S,
+    ):
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.Lock()
         self._in_play: tuple[int, str, Callable[[], bool]] | None = None  # (game, where, playing)
         self.damaged: list[str] = []  # what was found damaged, for the page (and said in the log)
-        try:
-            _check_file(self.path)
-        except _Unreadable as exc:
-            self._move_aside(str(exc))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.results_version = 0  # counts changes to the results (the tally reads them again)
+        self.unwritable: str | None = None  # why nothing can be saved now (None: it can)
+        self._cannot_write: sqlite3.Error | None = None  # what stopped it, for JournalWriteError
+        self._owner = JournalLock(self.path) if exclusive else None
+        self._writable_again: list[Callable[[], None]] = []
+        self._closed = threading.Event()
+        self._retry_s = retry_s
+        self._run_token: str | None = None  # a token made while it could not be kept
         try:
-            lost = self._open()
-        except (sqlite3.Error, JournalWriteError) as exc:  # a sentence, not a trace
-            raise JournalError(
-                f"cannot open the journal {self.path}: {exc}. It was left as it was."
-            ) from None
+            self._db, lost = self._open_for_writing()
+        except JournalInUse as exc:
+            raise JournalError(str(exc)) from None
+        except (sqlite3.Error, JournalWriteError, OSError) as exc:
+            cause = _card_failure(exc, self.path)
+            if cause is None:  # not the card: a path that cannot hold a journal
+                if isinstance(exc, OSError):
+                    raise
+                raise JournalError(
+                    f"cannot open the journal {self.path}: {exc}. It was left as it was."
+                ) from None
+            self._db, lost = self._open_read_only(cause)  # read as it stands
         for table in lost:
             self.report_damage(f"the journal had lost its {table} table: {_LOST[table in _SINCE]}")
 
@@ -214,6 +250,11 @@ class Journal:
         if problem not in self.damaged:
             self.damaged.append(problem)
             log.warning("%s", problem)
+
+    def when_writable(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (from the journal's own thread) once a journal opened when nothing
+        could be saved can be written again."""
+        self._writable_again.append(callback)
 
     def _move_aside(self, reason: str) -> None:
         """The file cannot be read at all: keep it (and its WAL) under another name, untouched,
@@ -229,28 +270,108 @@ class Journal:
             "a new journal was started"
         )
 
-    def _open(self) -> list[str]:
-        """Open (making a new journal, or upgrading an older one); returns the tables found
-        lost, which are made again, empty."""
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        new = self._db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID
-        version = SCHEMA_VERSION if new else self._db.execute("PRAGMA user_version").fetchone()[0]
-        names = {n for (n,) in self._db.execute("SELECT name FROM sqlite_master")}
+    def _open_for_writing(self) -> tuple[sqlite3.Connection, list[str]]:
+        """Check the file (a file that is not ours is refused: JournalError), take the lock,
+        move an unreadable file aside and open read-write, making a new journal or upgrading
+        an older one: (the connection, the tables found lost, made again empty). Anything
+        that cannot be written raises (sqlite3.Error, OSError, JournalWriteError)."""
+        try:
+            _check_file(self.path)
+            unreadable = None
+        except _Unreadable as exc:
+            unreadable = str(exc)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self._owner is not None:
+            self._owner.acquire()
+        if unreadable is not None:
+            self._move_aside(unreadable)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            lost = self._prepare(db)
+            if self._run_token is not None:  # the token the pages were given meanwhile
+                with _Transaction(lambda: db, self._lock):
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta(key, value) VALUES ('token', ?)",
+                        (self._run_token,),
+                    )
+        except BaseException:
+            db.close()
+            raise
+        return db, lost
+
+    def _open_read_only(self, cause: sqlite3.Error) -> tuple[sqlite3.Connection, list[str]]:
+        """The journal could not be opened for writing (`cause`): read it as it stands into
+        memory (an upgrade of an older one is made there), refuse every write, say why, and
+        keep trying to open it for writing."""
+        self._stop_writing(cause)
+        try:
+            db = readonly.snapshot(self.path)
+            lost = self._prepare(db)  # an older journal is upgraded in memory
+        except (sqlite3.Error, JournalWriteError, OSError) as exc:
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            lost = self._prepare(db)
+            self.report_damage(
+                f"the journal {self.path} cannot be read now ({exc}): no game is shown, and it "
+                "is left as it is"
+            )
+        return db, lost
+
+    def _stop_writing(self, cause: sqlite3.Error) -> None:
+        """Nothing can be saved (`cause`): refuse every write, say why, and keep trying to open
+        the journal for writing."""
+        self._cannot_write = cause
+        self.unwritable = (
+            f"Nothing can be saved now: {_advice(cause)}. The games are shown as they stand; "
+            "saving starts again by itself once it is fixed."
+        )
+        log.warning("the journal %s: %s", self.path, self.unwritable)
+        threading.Thread(target=self._keep_trying, name="journal-retry", daemon=True).start()
+
+    def _keep_trying(self) -> None:
+        """Open for writing every `retry_s` seconds until it works (or the journal closes);
+        then save from now on, and say so."""
+        while not self._closed.wait(self._retry_s):
+            if _card(self.path) in ("full", "read-only"):
+                continue  # not worth a try (nor the file's check): nothing has changed
+            try:
+                db, lost = self._open_for_writing()
+            except (JournalError, JournalInUse, sqlite3.Error, JournalWriteError, OSError):
+                continue
+            with self._lock:
+                if self._closed.is_set():
+                    db.close()
+                    return
+                # the memory copy is left to readers still holding it, and to the collector
+                self._db, self.unwritable, self._cannot_write = db, None, None
+                self.results_version += 1
+            for table in lost:
+                self.report_damage(f"the journal had lost its {table} table: {_LOST[True]}")
+            log.warning("the journal %s can be written again: saving again", self.path)
+            for callback in list(self._writable_again):
+                callback()
+            return
+
+    def _prepare(self, db: sqlite3.Connection) -> list[str]:
+        """Make a new journal's tables, or upgrade an older one, on `db`; returns the tables
+        found lost, which are made again, empty."""
+        db.execute("PRAGMA foreign_keys=ON")
+        new = db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID
+        version = SCHEMA_VERSION if new else db.execute("PRAGMA user_version").fetchone()[0]
+        names = {n for (n,) in db.execute("SELECT name FROM sqlite_master")}
         since = {**_SINCE, **_ELITE_TABLES} if version == 3 else _SINCE
         lost = [t for t, v in since.items() if v <= version and t not in names and not new]
         if new or lost or version < SCHEMA_VERSION:
-            with self._tx():
-                _make_tables(self._db)
+            with _Transaction(lambda: db, self._lock):
+                _make_tables(db)
                 if version < SCHEMA_VERSION:
-                    _fold_elite_tables(self._db, names)
+                    _fold_elite_tables(db, names)
                 if new:
-                    self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         if not new and version < SCHEMA_VERSION:
-            _give_back_freed_pages(self._db, self.path)
+            _give_back_freed_pages(db, self.path)
         return lost
 
     # --- writing: one transaction per call ---
@@ -371,20 +492,34 @@ class Journal:
             return _row_id(cur)
 
     def token(self) -> str:
-        """The table's write token, made once and kept, so phones stay paired across restarts."""
-        with self._tx():
-            row = self._db.execute(
-                "SELECT typeof(value), CAST(value AS BLOB) FROM meta WHERE key='token'"
-            ).fetchone()
-            if row is not None and row[0] == "text" and _TOKEN.fullmatch(row[1] or b""):
-                return str(row[1].decode())
-            value = secrets.token_urlsafe(12)
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
-            )
-        if row is not None:
-            self.report_damage("the table's token was damaged: a new one was made (pair again)")
-        return value
+        """The table's write token, made once and kept, so phones stay paired across restarts
+        (while nothing can be saved, a new one is kept once it can). A kept token that is
+        damaged (empty, not text, not a token) is made anew, kept and said, as on a first
+        start: otherwise nobody could ever become host."""
+        kept, _found = _kept_token(self._db)
+        if kept is not None:
+            return kept
+        if self._cannot_write is None:
+            try:
+                with self._tx():
+                    kept, found = _kept_token(self._db)
+                    if kept is not None:
+                        return kept
+                    value = secrets.token_urlsafe(12)
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
+                    )
+            except JournalWriteError as exc:  # kept once it can be: saving stops until then
+                self._stop_writing(sqlite3.OperationalError(exc.reason))
+            else:
+                if found:
+                    self.report_damage(
+                        "the table's token was damaged: a new one was made (pair again)"
+                    )
+                return value
+        with self._lock:
+            self._run_token = self._run_token or secrets.token_urlsafe(12)
+            return self._run_token
 
     # --- reading ---
 
@@ -471,14 +606,21 @@ class Journal:
         rows = self._db.execute("SELECT id, event FROM moves WHERE game=? ORDER BY id", (game,))
         return [_event(e, i) for i, e in rows]
 
-    def latest_digital(self) -> DigitalKept | None:
-        """The newest digital game (by when it was started), of any ruleset, with its record;
-        None if there is none. DamagedGame if its record no longer reads (it is left as it
-        is)."""
+    def latest_digital(self, *, in_play: bool = False) -> DigitalKept | None:
+        """The newest digital game, of any ruleset, with its record (`in_play`: the newest one
+        not yet finished, else the newest, shown as it ended); None if there is none.
+        DamagedGame if its record no longer reads (it is left as it is).
+
+        Newest in the journal's own order (a new `games` row always takes an id above every
+        kept one), never by its `created` time: a Pi without a real-time clock may start with
+        its clock hours or days back, and the game started last must still be the one that
+        comes back. The game in play is never a finished one while an unfinished one is kept
+        (a game the upgrade from version 3 folded in took an id after the others, whenever it
+        was played)."""
+        order = "over, g.id DESC" if in_play else "g.id DESC"
         row = self._db.execute(
-            "SELECT g.id, g.created, EXISTS(SELECT 1 FROM results x WHERE x.game = g.id) "
-            "FROM records r JOIN games g ON g.id = r.game "
-            "ORDER BY g.created DESC, g.id DESC LIMIT 1"
+            "SELECT g.id, g.created, EXISTS(SELECT 1 FROM results x WHERE x.game = g.id) AS over "
+            f"FROM records r JOIN games g ON g.id = r.game ORDER BY {order} LIMIT 1"
         ).fetchone()
         if row is None:
             return None
@@ -499,10 +641,6 @@ class Journal:
     def finished(self, game: int) -> bool:
         """Game `game` is over: its result is kept (`add_result`)."""
         return bool(self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone())
-
-    def created(self, game: int) -> float:
-        """When table game `game` was started (the clock's time)."""
-        return self._info(game).created
 
     def results(self) -> list[Result]:
         """Every finished game's result, oldest first (a damaged one is said, and not counted)."""
@@ -569,8 +707,17 @@ class Journal:
         return out.getvalue()
 
     def close(self) -> None:
+        self._closed.set()
         with self._lock:
             self._db.close()
+        if self._owner is not None:
+            self._owner.release()
+
+    def describe_owner(self, where: str) -> None:
+        """Say in the journal's lock file where this service serves (`exclusive` only), so a
+        second one is refused with it."""
+        if self._owner is not None:
+            self._owner.describe(where)
 
     # --- internals ---
 
@@ -602,7 +749,14 @@ class Journal:
         raise UnknownGameError(f"no game {game} in this journal")
 
     def _tx(self) -> _Transaction:
-        return _Transaction(self._db, self._lock)
+        return _Transaction(self._writable, self._lock)
+
+    def _writable(self) -> sqlite3.Connection:
+        """The connection to write on (under the lock); JournalWriteError while nothing can
+        be saved."""
+        if self._cannot_write is not None:
+            raise JournalWriteError(self._cannot_write)
+        return self._db
 
 
 def _entry(text: str, row: int) -> dict[str, Any]:
@@ -701,12 +855,25 @@ def _fold_elite_tables(db: sqlite3.Connection, names: set[str]) -> None:
         db.execute(f"DROP TABLE IF EXISTS {table}")
 
 
+def _kept_token(db: sqlite3.Connection) -> tuple[str | None, bool]:
+    """(the kept token if it still works, whether a token row is there at all)."""
+    row = db.execute(
+        "SELECT typeof(value), CAST(value AS BLOB) FROM meta WHERE key='token'"
+    ).fetchone()
+    if row is not None and row[0] == "text" and _TOKEN.fullmatch(row[1] or b""):
+        return row[1].decode(), True
+    return None, row is not None
+
+
 def _give_back_freed_pages(db: sqlite3.Connection, path: Path) -> None:
     """After the upgrade has committed: the old tables it dropped leave their pages free inside
     the file (a 55 MB journal would stay 110 MB), so VACUUM gives them back to the card. VACUUM
     needs free space up to the file's size; on a card without it, SQLite rolls the VACUUM back
     and the journal stays whole as the upgrade left it, only bigger: said in the log, never a
-    reason not to start (the next upgrade, or none, is all the same to the data)."""
+    reason not to start (the next upgrade, or none, is all the same to the data). An upgrade
+    made in memory (a card that cannot be written) has nothing to give back."""
+    if not db.execute("PRAGMA database_list").fetchone()[2]:
+        return
     with contextlib.suppress(sqlite3.Error):  # the upgrade's WAL first: room for the VACUUM
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     try:
@@ -743,12 +910,13 @@ def _json(obj: Mapping[str, Any]) -> str:
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT under the journal's lock (ROLLBACK if the body raises)."""
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.Lock):
-        self._db, self._lock = db, lock
+    def __init__(self, db: Callable[[], sqlite3.Connection], lock: threading.Lock):
+        self._connection, self._lock = db, lock
 
     def __enter__(self) -> None:
         self._lock.acquire()
         try:
+            self._db = self._connection()  # read under the lock: it may have been replaced
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             self._lock.release()
@@ -793,18 +961,17 @@ def _check_file(path: Path) -> None:
             f"{path} is not a tinker-tray journal (not an SQLite database). It was left "
             "untouched: choose another journal path, or move the file away."
         )
-    # With no WAL beside it, `immutable` reads the file without creating -wal/-shm files; a
-    # WAL left by a crash holds committed entries, so then read through it (read-only).
-    mode = "mode=ro" if Path(f"{path}-wal").exists() else "mode=ro&immutable=1"
+    # Read as it stands, its WAL included, writing nothing beside it (`scoreboard.readonly`).
+    # A file SQLite cannot get at now (a full or read-only card: OperationalError) is not an
+    # unreadable one: it is left where it is.
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
-        try:
+        with readonly.reading(path) as db:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             tables = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
             check = db.execute("PRAGMA quick_check").fetchone()[0]
-        finally:
-            db.close()
+    except sqlite3.OperationalError:
+        raise
     except sqlite3.DatabaseError as exc:
         raise _Unreadable(str(exc)) from None
     if app_id != APPLICATION_ID and (app_id != 0 or tables):
@@ -819,6 +986,43 @@ def _check_file(path: Path) -> None:
             f"{path} was written by a newer tinker-tray (journal version {version}); "
             "upgrade tinker-tray to open it. It was left untouched."
         )
+
+
+def _card_failure(failure: BaseException, path: Path) -> sqlite3.Error | None:
+    """Why the journal could not be opened for writing, as the SQLite error `_advice` words, if
+    the card is to blame (full, read-only, or failing under a journal that is there): a card
+    is said full or read-only as such, even when SQLite only says "disk I/O error". None for
+    a path that cannot hold a journal at all (a file where its folder should be): refused."""
+    reason = failure.reason if isinstance(failure, JournalWriteError) else str(failure)
+    code = failure.errno if isinstance(failure, OSError) else None
+    card = _card(path)
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or card == "read-only":
+        return sqlite3.OperationalError(f"readonly: {reason}")
+    if code in (errno.ENOSPC, errno.EDQUOT) or card == "full":
+        return sqlite3.OperationalError(f"database or disk is full: {reason}")
+    if "full" in reason or "readonly" in reason or path.exists():
+        return sqlite3.OperationalError(reason)
+    return None
+
+
+def _card(path: Path) -> str | None:
+    """The card that holds (or would hold) the journal at `path`, as the kernel says:
+    "read-only", "full" (less than `FULL_BELOW` free), or None."""
+    folder = next((p for p in path.absolute().parents if p.exists()), Path("/"))
+    try:
+        card = os.statvfs(folder)
+    except OSError:
+        return None
+    if card.f_flag & os.ST_RDONLY:
+        return "read-only"
+    if card.f_blocks and card.f_bavail * card.f_frsize < FULL_BELOW:
+        return "full"
+    return None
+
+
+FULL_BELOW = 256 * 1024
+"""Free bytes below which a card that fails to open the journal for writing is called full
+(SQLite says "disk I/O error" when it cannot make the 32 KiB index beside the journal)."""
 
 
 def _row_id(cursor: sqlite3.Cursor) -> int:

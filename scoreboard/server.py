@@ -29,6 +29,13 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     return sock
 
 
+START_S = 60.0
+"""How long the app's lifespan may take to start: it folds the game in play, linear in its
+hands (100,000 hands: 3 s of CPU on the development machine, 8.4 s of wall time with its load
+at 8, bench/table_fold.py; a Pi Zero 2 W is several times slower), and the unit allows 90 s
+(systemd's default TimeoutStartSec) before READY=1."""
+
+
 class ServerThread:
     """uvicorn serving `app` on `sock` in a daemon thread; `stop()` ends it within a second.
     `limits`: the connection limits (`scoreboard.guard.Limits`; the table's by default)."""
@@ -60,7 +67,8 @@ class ServerThread:
             target=self.server.run, kwargs={"sockets": [sock]}, daemon=True, name="display"
         )
 
-    def start(self, timeout: float = 10) -> ServerThread:
+    def start(self, timeout: float = START_S) -> ServerThread:
+        """Serve, once the app's lifespan has started (raises if it fails or takes `timeout`)."""
         self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:

@@ -83,8 +83,9 @@ class TableSession:
         self._cached: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._change: tuple[str, str, str] | None = None  # (old text, new text, change)
         self._unsubscribe: Callable[[], None] = self.bus.subscribe(self._on_pick, Pick)
-        self.unsaved: str | None = None  # why the last write failed, until one succeeds
+        self.unsaved: str | None = journal.unwritable  # why nothing is saved, until it is
         self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
+        journal.when_writable(self._writable_again)
 
     @staticmethod
     def _latest(journal: Journal) -> tuple[int | None, T.Table]:
@@ -107,16 +108,39 @@ class TableSession:
         return self._submit(dict(entry), None)
 
     def _submit(self, entry: dict[str, Any], showing: reveal.Showing | None) -> int:
+        if entry.get("kind") == "start":
+            raise T.UnknownEntryError("start a game with new_game, not as an entry")
+        base, new = self._applied(entry)
         with self._lock:
-            if entry.get("kind") == "start":
-                raise T.UnknownEntryError("start a game with new_game, not as an entry")
-            new = T.apply(self.table, entry)
+            if new is None or self.table is not base:  # another came first: apply to it
+                new = T.apply(self.table, entry)
             version = self._saved(lambda: self.journal.append(self.game_id, entry))
             self.table, self.version = new, version
             if entry["kind"] == "pick":  # adopted with the pick, so no view shows it early
                 self._showing = showing
         self.bus.publish(TableChanged(version, self.game_id, entry["kind"]))
         return version
+
+    APPLY_TRIES: ClassVar[int] = 3
+
+    def _applied(self, entry: dict[str, Any]) -> tuple[T.Table, T.Table | None]:
+        """(a table, that table after `entry`), worked out outside the lock: an edit of an early
+        hand re-settles every later one (most of a second at 50,000 hands here), and the pages,
+        the tray's picks and the other writers must not wait for it. Tried again while other
+        entries are adopted meanwhile (None after a few tries: `_submit` applies it under the
+        lock). A refusal is raised only as the table in play refuses it."""
+        base = self.table
+        for _ in range(self.APPLY_TRIES):
+            base = self.table
+            try:
+                new = T.apply(base, entry)
+            except T.EntryError:
+                if self.table is base:
+                    raise
+                continue
+            if self.table is base:
+                return base, new
+        return base, None
 
     def new_game(
         self,
@@ -182,8 +206,8 @@ class TableSession:
         caller changes nothing), a success clears it."""
         try:
             written = write()
-        except JournalWriteError as exc:
-            self.unsaved = str(exc)
+        except JournalWriteError as exc:  # the journal's own sentence while nothing can be saved
+            self.unsaved = self.journal.unwritable or str(exc)
             log.warning("%s", exc)
             self.bus.publish(TableChanged(self.version, self.game_id, "unsaved"))
             raise
@@ -191,6 +215,13 @@ class TableSession:
             self.unsaved = None
             log.warning("the journal saves again")
         return written
+
+    def _writable_again(self) -> None:
+        """The journal, opened when nothing could be saved, saves again: the pages stop saying
+        otherwise (a pick the tray showed meanwhile stays said: it was not kept)."""
+        with self._lock:
+            self.unsaved = None
+        self.bus.publish(TableChanged(self.version, self.game_id, "saving"))
 
     def _on_pick(self, event: Event) -> None:
         """Journal a pick. The tray has already lit it and the table must not stop: on a full

@@ -8,19 +8,27 @@ a new requirement cannot be met: a failed set-up, made on purpose."""
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""A Python another user can run (this run's may sit in root's home)."""
+
+
+IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@example.org")
 
 
 def git(where: Path, *args: str) -> str:
     done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(where), *args],
+        ["git", *IDENTITY, "-c", "safe.directory=*", "-C", str(where), *args],
         capture_output=True,
         text=True,
         check=True,
@@ -28,17 +36,15 @@ def git(where: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture
-def clones(tmp_path):
-    origin, tray = tmp_path / "origin", tmp_path / "tray"
+def make_clones(where: Path, python: str, cli: str) -> tuple[Path, Path]:
+    """An origin and a tray cloned from it, whose venv's python and tinker-tray run `python` and
+    `cli` (a shell line)."""
+    origin, tray = where / "origin", where / "tray"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(origin)], check=True)
     subprocess.run(["git", "clone", "--quiet", str(origin), str(tray)], check=True)
     bin_ = tray / ".venv" / "bin"
     bin_.mkdir(parents=True)
-    for name, line in (
-        ("python", f'exec {sys.executable} "$@"'),
-        ("tinker-tray", f'exec {sys.executable} -m cli.main "$@"'),
-    ):
+    for name, line in (("python", f'exec {python} "$@"'), ("tinker-tray", cli)):
         (bin_ / name).write_text(f"#!/bin/sh\n{line}\n")
         (bin_ / name).chmod(0o755)
     (tray / ".venv" / "marker").write_text("the venv that runs\n")
@@ -46,9 +52,15 @@ def clones(tmp_path):
     return origin, tray
 
 
-def update(tray: Path) -> subprocess.CompletedProcess[str]:
+@pytest.fixture
+def clones(tmp_path):
+    return make_clones(tmp_path, sys.executable, f'exec {sys.executable} -m cli.main "$@"')
+
+
+def update(tray: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
+        **extra,
         "TINKER_TRAY_PURE": "1",
         "PIP_NO_INDEX": "1",
         "PIP_CONFIG_FILE": os.devnull,
@@ -88,3 +100,25 @@ def test_an_update_that_fails_to_set_up_leaves_the_running_version(clones):
     assert git(tray, "status", "--porcelain") == ""
     assert (tray / ".venv" / "marker").read_text() == "the venv that runs\n"
     assert not (tray / ".venv.previous").exists()
+
+
+def test_sudo_update_in_a_users_checkout_leaves_every_file_theirs():
+    """docs/install.md clones into a folder of the user's; `sudo ./tinker update` there pulls and
+    sets up as that user, or root's files in it would lock them out of their own set-up."""
+    if os.geteuid() != 0 or shutil.which("runuser") is None or not Path(SYSTEM_PYTHON).exists():
+        pytest.skip("not root, or no runuser or /usr/bin/python3: no second user here")
+    folder = Path(tempfile.mkdtemp(prefix="tinker-update-"))
+    try:
+        folder.chmod(0o755)
+        origin, tray = make_clones(folder, SYSTEM_PYTHON, "exit 0")
+        (origin / "NEWS").write_text("a new version\n")
+        git(origin, "add", "NEWS")
+        git(origin, "commit", "-qm", "A new version")
+        subprocess.run(["chown", "-R", "nobody:nogroup", str(folder)], check=True)
+        done = update(tray, PYTHON=SYSTEM_PYTHON)
+        assert done.returncode == 0, done.stderr
+        assert (tray / "NEWS").exists() and "now at" in done.stderr
+        nobody = pwd.getpwnam("nobody").pw_uid
+        assert [str(p) for p in tray.rglob("*") if p.lstat().st_uid != nobody] == []
+    finally:
+        shutil.rmtree(folder)

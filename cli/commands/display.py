@@ -123,6 +123,8 @@ class Display:
             )
         if self.warning:
             lines.append(f"warning:    {self.warning}")
+        if getattr(self.journal, "unwritable", None):  # read as it stands; the pages say it too
+            lines.insert(1, f"not saving: {self.journal.unwritable}")
         return lines
 
     def close(self) -> None:
@@ -155,7 +157,7 @@ def start_display(
     from scoreboard.server import ServerThread, bind
 
     try:
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, exclusive=True)  # a second service is refused
     except JournalError as exc:
         raise DisplayError(str(exc)) from None
     except OSError as exc:
@@ -167,6 +169,7 @@ def start_display(
         raise DisplayError(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
     port = sock.getsockname()[1]  # the port given, or the free one chosen for port 0
     found = network.addresses(host, port, url)
+    journal.describe_owner(found.url)  # named to a second service on this journal
     app = create_app(journal, bus, journal.token(), press=press, public_url=found.url, show=show)
     server = ServerThread(app, sock, log_level="warning").start()
     display = Display(

@@ -82,10 +82,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def unit_text(venv: Path, checkout: Path = CHECKOUT) -> str:
-    """hardware/tinker-tray.service with this checkout and its venv in place of /opt's."""
-    text = (checkout / "hardware" / "tinker-tray.service").read_text()
-    text = text.replace(f"{TEMPLATE_HOME}/.venv/", f"{venv}/")
-    return text.replace(TEMPLATE_HOME, str(checkout))
+    """hardware/tinker-tray.service with this checkout and its venv in place of /opt's (in its
+    settings: the comments, which say what is replaced, stay as they are)."""
+    lines = (checkout / "hardware" / "tinker-tray.service").read_text().splitlines(keepends=True)
+    return "".join(
+        line
+        if line.startswith("#")
+        else line.replace(f"{TEMPLATE_HOME}/.venv/", f"{venv}/").replace(
+            TEMPLATE_HOME, str(checkout)
+        )
+        for line in lines
+    )
 
 
 def write(root: Path, relative: str, text: str, made: Made) -> None:
@@ -123,15 +130,45 @@ def readable_by_all(path: Path) -> bool:
     return all(os.stat(p).st_mode & 0o005 == 0o005 for p in [path, *path.parents])
 
 
+HIDDEN = {
+    "/home": "ProtectHome=yes",
+    "/root": "ProtectHome=yes",
+    "/run/user": "ProtectHome=yes",
+    "/tmp": "PrivateTmp=yes",
+    "/var/tmp": "PrivateTmp=yes",
+}
+"""Folders the unit (hardware/tinker-tray.service) hides from the service, and the setting that
+hides them: a checkout under one cannot be run by it, however readable."""
+
+
+def hidden_by(path: Path) -> tuple[str, str] | None:
+    """The hidden folder `path` is in, and the unit's setting that hides it; None: visible."""
+    for folder, setting in HIDDEN.items():
+        if path.is_relative_to(folder):
+            return folder, setting
+    return None
+
+
+def check_checkout(checkout: Path) -> None:
+    """The service can reach the checkout: not in a folder its unit hides, readable by others."""
+    hidden = hidden_by(checkout.resolve())
+    if hidden is not None:
+        raise InstallError(
+            f"the service cannot see {checkout}: its unit hides {hidden[0]} ({hidden[1]}): clone "
+            "it into /opt/tinker-tray (docs/install.md, section 2) and install from there"
+        )
+    if not readable_by_all(checkout):
+        raise InstallError(
+            f"the service's user cannot read {checkout} (a home folder is private): clone it "
+            "to /opt/tinker-tray instead (docs/install.md)"
+        )
+
+
 def check_system(venv: Path) -> None:
     """Refuse, in one line, an install that could not work on this system."""
     if os.geteuid() != 0:
         raise InstallError("it changes the system: run it as root (sudo ./tinker install)")
-    if not readable_by_all(CHECKOUT):
-        raise InstallError(
-            f"the service's user cannot read {CHECKOUT} (a home folder is private): clone it "
-            "to /opt/tinker-tray instead (docs/install.md)"
-        )
+    check_checkout(CHECKOUT)
     if not (venv / "bin" / "tinker-tray").exists():
         raise InstallError(f"no tinker-tray in {venv}: run it as ./tinker install")
 
@@ -165,17 +202,34 @@ def address() -> str:
     return f"http://{lan}:{DEFAULT_PORT} (or {named})" if lan else named
 
 
+def check_root(root: Path) -> None:
+    """--root DIR names a folder that is there (install and uninstall make nothing above it)."""
+    if not root.is_dir():
+        raise InstallError(
+            f"--root {root}: {'not a folder' if root.exists() else 'no such folder'}"
+        )
+
+
+def reason(exc: Exception) -> str:
+    """An error as a sentence: a file's problem names the file, not an errno."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot write {exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return str(exc)
+
+
 def run(args: argparse.Namespace) -> int:
     venv = Path(sys.prefix)
     root = args.root
     try:
         if root is None:
             check_system(venv)
+        else:
+            check_root(root)
         made = place_files(root or Path("/"), venv)
         if root is None:
             activate()
     except (InstallError, OSError) as exc:
-        print(f"tinker-tray install: {exc}", file=sys.stderr)
+        print(f"tinker-tray install: {reason(exc)}", file=sys.stderr)
         if root is None and (Path("/") / MANIFEST).exists():
             print("(`sudo ./tinker uninstall` removes what was made.)", file=sys.stderr)
         return 1

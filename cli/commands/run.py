@@ -140,7 +140,7 @@ def attach_mqtt(
         from scoreboard.session import TableSession
 
         try:
-            journal = Journal(journal_path)
+            journal = Journal(journal_path, exclusive=True)
         except JournalError as exc:  # the tray carries on, unpublished: the lights come first
             log.warning("not publishing on MQTT: the journal did not open: %s", exc)
             link.stop()

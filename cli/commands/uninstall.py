@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,8 @@ from cli.commands.install import (
     InstallError,
     Made,
     add_root_argument,
+    check_root,
+    reason,
     system,
 )
 
@@ -37,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=f"also remove the journal of games (/{STATE}) and changed settings",
     )
+
+
+def where(root: Path | None) -> str:
+    return f"under {root}" if root is not None else "from this system"
 
 
 def deactivate() -> None:
@@ -55,10 +62,10 @@ def remove(root: Path, made: Made, purge: bool) -> list[str]:
         ours = made.settings is not None and settings.read_text() == made.settings
         if ours or purge:
             settings.unlink()
+            if purge and not any(settings.parent.iterdir()):  # (the unit's ConfigurationDirectory)
+                settings.parent.rmdir()
         else:
             kept.append(f"/{SETTINGS} (changed since the install, or not made by it)")
-            if made.settings is not None:  # for a later --purge: its folders are the install's
-                (root / MANIFEST).write_text(Made(folders=made.folders, settings="").to_json())
     state = root / STATE
     if state.exists():
         if purge:
@@ -72,23 +79,46 @@ def remove(root: Path, made: Made, purge: bool) -> list[str]:
     return kept
 
 
+def installed(root: Path, made: Made) -> bool:
+    """Anything of an install under root: a file it makes, its settings, its journal (or, on the
+    real system, its user)."""
+    paths = [*made.files, MANIFEST, SETTINGS, STATE]
+    if any((root / relative).exists() for relative in paths):
+        return True
+    return root == Path("/") and user_exists(USER)
+
+
+def user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
     root = args.root
     try:
+        if root is None and os.geteuid() != 0:
+            raise InstallError(ROOT_NEEDED)
+        if root is not None:
+            check_root(root)
+        made = Made.read(root or Path("/"))
+        if not installed(root or Path("/"), made):
+            print(f"Nothing to uninstall: tinker-tray is not installed {where(root)}.")
+            return 0
         if root is None:
-            if os.geteuid() != 0:
-                raise InstallError(ROOT_NEEDED)
             deactivate()
-        kept = remove(root or Path("/"), Made.read(root or Path("/")), args.purge)
+        kept = remove(root or Path("/"), made, args.purge)
         if root is None:
             system("systemctl", "daemon-reload")
             subprocess.run(["userdel", USER], capture_output=True)  # gone already: fine
             if shutil.which("udevadm"):
                 system("udevadm", "control", "--reload")
     except (InstallError, OSError) as exc:
-        print(f"tinker-tray uninstall: {exc}", file=sys.stderr)
+        print(f"tinker-tray uninstall: {reason(exc)}", file=sys.stderr)
         return 1
-    print("Uninstalled" + (f" from {root}" if root is not None else "") + ".")
+    print(f"Uninstalled {where(root)}.")
     for what in kept:
         print(f"Kept {what}.")
     return 0

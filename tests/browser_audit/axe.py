@@ -1,7 +1,7 @@
 """axe-core (the npm package, pinned by package-lock.json beside this file) run inside a page of
 real Chromium: the pages' automated accessibility audit. Where the package is not installed
-(`npm ci` here) its tests skip with the reason, and fail instead under CI=true (.ci/run
-installs it)."""
+(`npm ci` here, which `./tinker test` runs) its tests skip with the reason, and fail instead
+under CI=true."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def require_axe() -> Path:
     if not AXE.exists():
         missing = f"no {AXE.relative_to(Path.cwd()) if AXE.is_relative_to(Path.cwd()) else AXE}"
         if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {missing}: .ci/run installs it (npm ci)")
+            pytest.fail(f"CI=true but {missing}: ./tinker test installs it (npm ci)")
         pytest.skip(f"{missing} (cd tests/browser_audit && npm ci): the audit is skipped")
     return AXE
 

@@ -19,6 +19,7 @@ import pytest
 from cli import main as cli
 from cli.commands import bench
 from tests.helpers.config import QUICK_PIN_MAP
+from tests.helpers.service import spawn
 from tray.backend import COLOURS
 from tray.config import load
 
@@ -49,16 +50,7 @@ def _no_process_left_behind():
 def tinker(*args: str, **kw) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("GPIOZERO_PIN_FACTORY", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cli", *args],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        **kw,
-    )
+    proc = spawn(*args, env=env, **kw)
     _started.append(proc)
     return proc
 

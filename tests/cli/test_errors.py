@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from cli import main as cli
 from cli import network
 from cli.commands import simulate
+
+ROOT = Path(__file__).resolve().parents[2]
 
 QUICK_PINS = """\
 [leds]
@@ -363,3 +367,20 @@ def test_an_unknown_ruleset_lists_every_ruleset_including_elite(capsys, command)
         f"tinker-tray {command}: unknown ruleset 'uno' "
         "(this engine plays: disney, classic, official-2018, elvis and elite)"
     )
+
+
+def test_a_reader_that_stops_early_is_a_quiet_end(tmp_path):
+    """`simulate --json | head -c 50`: the reader has gone before the statistics are written (its
+    end of the pipe is closed at once here, so the write always finds it closed); a command-line
+    tool then ends quietly, as `cat` does, not with a sentence about a broken pipe."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "simulate", "--hands", "5", "--players", "2", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert err == b""
+    assert proc.returncode == 0

@@ -14,6 +14,8 @@ import pytest
 from cli.commands import install
 from cli.main import main
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def snapshot(root: Path) -> dict[str, bytes | None]:
     """Every path under root, with each file's bytes (folders: None)."""
@@ -95,7 +97,8 @@ def test_the_unit_runs_this_checkouts_venv(root):
     unit = (root / install.UNIT).read_text()
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     assert exec_start.split()[0] == f"ExecStart={sys.prefix}/bin/tinker-tray"
-    assert "/opt/tinker-tray" not in unit
+    settings = [line for line in unit.splitlines() if not line.startswith("#")]
+    assert not [line for line in settings if "/opt/tinker-tray" in line]
     assert "LimitNOFILE=1024" in unit
     users = (root / install.SYSUSERS).read_text()
     assert "m tinker-tray gpio" in users and "m tinker-tray dialout" in users
@@ -132,6 +135,70 @@ def test_a_checkout_the_service_cannot_read_is_refused(tmp_path, monkeypatch, ca
     private.chmod(0o700)
     monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(install, "CHECKOUT", private / "tinker-tray")
+    monkeypatch.setattr(install, "HIDDEN", {})  # (tmp_path is in /tmp: the test below)
     assert main(["install"]) == 1
     err = capsys.readouterr().err
     assert "cannot read" in err and "/opt/tinker-tray" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("checkout", "setting"),
+    [("/home/pi/tinker-tray", "ProtectHome=yes"), ("/tmp/tinker-tray", "PrivateTmp=yes")],
+)
+def test_a_checkout_the_unit_hides_is_refused(checkout, setting, monkeypatch, capsys):
+    """Readable by all or not, /home and /tmp are not there for the service (its unit's
+    ProtectHome= and PrivateTmp=): the install says so rather than a service that cannot start."""
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(install, "CHECKOUT", Path(checkout))
+    monkeypatch.setattr(install, "readable_by_all", lambda path: True)
+    assert main(["install"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot see {checkout}" in err
+    assert setting in err and "/opt/tinker-tray" in err
+    template = (ROOT / "hardware" / "tinker-tray.service").read_text()
+    assert f"\n{setting}\n" in template
+
+
+def test_the_installed_units_comments_are_the_templates(root):
+    """The path is replaced in the unit's settings; its comments, which say what is replaced
+    where, stay as written."""
+    assert main(["install", "--root", str(root)]) == 0
+    template = (ROOT / "hardware" / "tinker-tray.service").read_text()
+    unit = (root / install.UNIT).read_text()
+
+    def comments(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("#")]
+
+    assert comments(unit) == comments(template)
+
+
+def test_an_uninstall_that_keeps_changed_settings_keeps_nothing_else(root, capsys):
+    assert main(["install", "--root", str(root)]) == 0
+    settings = root / "etc" / "tinker-tray" / "pinmap.toml"
+    settings.write_text(settings.read_text() + "# ours\n")
+    assert main(["uninstall", "--root", str(root)]) == 0
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["pinmap.toml"]
+
+
+def test_uninstall_where_nothing_is_installed_says_so(root, capsys):
+    before = snapshot(root)
+    assert main(["uninstall", "--root", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"Nothing to uninstall: tinker-tray is not installed under {root}.\n"
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_a_root_that_is_no_folder_is_one_sentence(command, tmp_path, capsys):
+    a_file = tmp_path / "hostname"
+    a_file.write_text("raspberrypi\n")
+    for where, why in (("/proc/nope", "no such folder"), (str(a_file), "not a folder")):
+        assert main([command, "--root", where]) == 1
+        err = capsys.readouterr().err
+        assert err == f"tinker-tray {command}: --root {where}: {why}\n"
+
+
+def test_a_root_that_cannot_be_written_names_the_file(capsys):
+    assert main(["install", "--root", "/proc"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tinker-tray install: cannot write /proc/") and "Errno" not in err

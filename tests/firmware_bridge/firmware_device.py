@@ -5,7 +5,7 @@ module under both interpreters) and, with two, asserts after each command that b
 same bytes and show the same lights, buzzer and mode: the scenarios of test_bridge_firmware.py
 are then the comparison, byte for byte. MicroPython is the official WebAssembly port from npm,
 run by node (`on_micropython/runner.mjs`); where node or the package is missing its tests skip
-with the reason, and fail instead under CI=true (.ci/run installs both).
+with the reason, and fail instead under CI=true (.ci/run installs node, `./tinker test` the port).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ class Display:
     process: subprocess.Popen[str]
     port: int
     log: Path
+    token: str
 
     def log_size(self) -> int:
         return self.log.stat().st_size
@@ -57,14 +58,16 @@ def display(folder: Path, *extra: str) -> Iterator[Display]:
         )
     try:
         assert process.stdout is not None
-        port = None
+        port = token = None
         for line in process.stdout:
             if found := re.search(rf"read-only:\s+http://{TABLE}:(\d+)/", line):
                 port = int(found[1])
+            elif found := re.match(r"token:\s+(\S+)", line):
+                token = found[1]
                 break
-        if port is None:
+        if port is None or token is None:
             raise RuntimeError(f"the display did not start: {log.read_text()[-2000:]}")
-        yield Display(process, port, log)
+        yield Display(process, port, log, token)
     finally:
         process.terminate()
         try:
@@ -148,17 +151,67 @@ def still_open(sockets: list[socket.socket], wait: float = 0.2) -> int:
     return count
 
 
-def get(port: int, path: str = "/api/view", source: str = TABLE, timeout: float = 10) -> float:
+def get(
+    port: int,
+    path: str = "/api/view",
+    source: str = TABLE,
+    timeout: float = 10,
+    headers: dict[str, str] | None = None,
+) -> float:
     """Seconds until a complete answer to GET `path` from `source` (raises on no answer)."""
     started = time.perf_counter()
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
     with socket.create_connection((TABLE, port), timeout=timeout, source_address=(source, 0)) as s:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n".encode())
         data = b""
         while chunk := s.recv(65536):
             data += chunk
     if not data.startswith(b"HTTP/1.1 200"):
         raise RuntimeError(f"GET {path} answered {data[:60]!r}")
     return time.perf_counter() - started
+
+
+def stream_sources(addresses: int, first: int = 2) -> list[str]:
+    """`addresses` loopback addresses standing for as many machines: 127.0.0.2, .3, ..."""
+    if first + addresses > 255:
+        raise ValueError("127.0.0.x has addresses 2 to 254 for other machines")
+    return [f"127.0.0.{first + k}" for k in range(addresses)]
+
+
+def streams(
+    port: int, sources: list[str], each: int, headers: dict[str, str] | None = None
+) -> list[socket.socket]:
+    """`each` event streams (`GET /api/events`) from every address of `sources`, each read up
+    to its first message (raises if one is refused or closed first)."""
+    enough_files(len(sources) * each)
+    extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+    request = f"GET /api/events HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode()
+    held = []
+    try:
+        for source in sources:
+            for _ in range(each):
+                sock = socket.create_connection((TABLE, port), 10, source_address=(source, 0))
+                held.append(sock)
+                sock.sendall(request)
+        for sock in held:
+            first = read_until(sock, b"\ndata:")
+            if not first.startswith(b"HTTP/1.1 200"):
+                raise RuntimeError(f"an event stream was answered {first[:60]!r}")
+    except BaseException:
+        close_all(held)
+        raise
+    return held
+
+
+def read_until(sock: socket.socket, marker: bytes) -> bytes:
+    """What `sock` receives up to and including `marker` (b"" if it closes first)."""
+    got = b""
+    while marker not in got:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b""
+        got += chunk
+    return got
 
 
 def close_all(sockets: list[socket.socket]) -> None:

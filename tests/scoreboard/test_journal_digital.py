@@ -164,3 +164,18 @@ def test_the_games_page_lists_a_game_without_a_score_sheet_and_exports_its_recor
         delete = {"confirm": f"delete game {game}"}
         assert client.post(f"/api/games/{game}/delete", json=delete).status_code == 200
     assert journal.latest_digital() is None
+
+
+def test_the_game_in_play_is_the_one_started_last_whatever_the_clock_said(tmp_path):
+    """A Pi without a real-time clock: the second game is started with the clock a day back."""
+    now = [100_000.0]
+    journal = Journal(tmp_path / "journal.sqlite3", clock=lambda: now[0])
+    first = journal.start_digital({**SEATS, "header": {"ruleset": "elite"}})
+    now[0] -= 86_400
+    second = journal.start_digital({**SEATS, "header": {"ruleset": "elite"}})
+    assert journal.latest_digital().game == second
+    assert journal.latest_digital(in_play=True).game == second
+    journal.add_result(second, ["A", "B"], 0, "elite")
+    assert journal.latest_digital().game == second  # the newest, shown as it ended
+    assert journal.latest_digital(in_play=True).game == first  # never passed over for it
+    journal.close()

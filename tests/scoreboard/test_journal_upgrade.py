@@ -20,7 +20,7 @@ import pytest
 from engine.bots import GreedyBot
 from scoreboard import journal as J
 from scoreboard import wins
-from scoreboard.journal import Journal, JournalError
+from scoreboard.journal import Journal
 from scoreboard.view import build_view
 from tests.helpers.digital import Picks, Table, play_out
 from tests.scoreboard.test_disk_full import small_tmpfs
@@ -201,17 +201,30 @@ def test_a_crash_mid_upgrade_leaves_the_old_journal_as_it_was(old):
     j.close()
 
 
-def test_an_upgrade_the_disk_cannot_take_says_so_and_changes_nothing(old, monkeypatch):
+def test_an_upgrade_the_disk_cannot_take_starts_read_only_and_changes_nothing(old, monkeypatch):
+    """The upgrade cannot be written (a full disk): the table starts all the same, every game
+    upgraded in memory and shown, nothing saved and the file as it was; the next start that
+    can write upgrades it."""
     before = tables(old)
+    fold = J._fold_elite_tables
 
     def full(db, names):
-        db.execute("INSERT INTO games(created, name) VALUES (1, 'half')")
-        raise sqlite3.OperationalError("database or disk is full")
+        fold(db, names)
+        if db.execute("PRAGMA database_list").fetchone()[2]:  # the file, not the memory copy
+            raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(J, "_fold_elite_tables", full)
-    with pytest.raises(JournalError, match=r"the disk is full.*left as it was"):
-        Journal(old)
+    j = Journal(old, retry_s=3600)
+    assert j.unwritable is not None and "the disk is full" in j.unwritable
+    assert len(j.games()) == 4 and len(j.results()) == 2
+    with pytest.raises(J.JournalWriteError, match="the disk is full"):
+        j.create_game({"kind": "start", "players": ["A", "B"], "dealer": 0, "options": {}})
+    j.close()
     assert tables(old) == before
+    monkeypatch.setattr(J, "_fold_elite_tables", fold)
+    j = Journal(old)
+    assert j.unwritable is None and len(j.games()) == 4
+    j.close()
 
 
 def test_damaged_elite_rows_move_over_as_they_are_and_are_said_when_read(old):
@@ -296,9 +309,10 @@ def test_the_upgrade_gives_the_space_of_the_old_tables_back(old):
 @pytest.mark.slow  # a tmpfs mounted for each amount of free space
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 def test_on_a_card_too_full_to_give_the_space_back_the_upgrade_still_stands(tmp_path, caplog):
-    """On a real tmpfs with less and less room beside the journal: every start either upgrades
-    (giving the space back when the card has room for VACUUM, keeping it and saying so when it
-    has not) or refuses with a sentence and leaves version 3 as it was; none loses a game."""
+    """On a real tmpfs with less and less room beside the journal: every start shows every
+    game, and either upgrades the file (giving the space back when the card has room for
+    VACUUM, keeping it and saying so when it has not) or, with no room for the upgrade itself,
+    upgrades in memory and leaves version 3 as it was."""
     source = tmp_path / "journal.sqlite3"
     shutil.copyfile(FIXTURE, source)
     size = grown(source, 40)
@@ -308,16 +322,15 @@ def test_on_a_card_too_full_to_give_the_space_back_the_upgrade_still_stands(tmp_
             path = disk / "journal.sqlite3"
             shutil.copyfile(source, path)
             leave_free(disk, room)
-            try:
-                j = Journal(path)
-            except JournalError as exc:
-                assert "left as it was" in str(exc)
-                assert tables(path) == tables(source)
-                seen.add("refused")
-                continue
+            j = Journal(path)
             assert len(j.games()) == 44 and len(j.results()) == 2
+            in_memory = j.unwritable is not None
             j.close()
-            shrunk = path.stat().st_size < size
-            seen.add("given back" if shrunk else "kept")
-    assert seen == {"refused", "kept", "given back"}, seen
+            if in_memory:
+                assert tables(path) == tables(source)
+                seen.add("in memory")
+            else:
+                assert tables(path)["user_version"] == 4
+                seen.add("given back" if path.stat().st_size < size else "kept")
+    assert seen == {"in memory", "kept", "given back"}, seen
     assert "keeps its freed space for now: database or disk is full" in caplog.text

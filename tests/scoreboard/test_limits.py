@@ -119,11 +119,80 @@ def test_one_address_gets_its_share_and_the_server_its_total(serve):
     others = [_connect(port, "127.0.0.4", flood.HALF_SENT) for _ in range(3)]
     assert _wait_until(lambda: server.protocol.gate.total == 6)
     late = _connect(port, "127.0.0.5", flood.HALF_SENT)
-    assert _closed_by_server(late)  # the server is full: even a new address waits its turn
+    # The server is full: the newcomer takes the slot of the oldest connection without a role.
+    assert _wait_until(lambda: server.protocol.gate.open["127.0.0.5"] == 1)
+    assert server.protocol.gate.total == 6 and server.protocol.gate.open["127.0.0.2"] == 2
     for sock in mine + others + [late]:
         sock.close()
     assert _wait_until(lambda: server.protocol.gate.total == 0)
     assert flood.get(port, "/api/whoami", source="127.0.0.5") > 0
+
+
+def _stream(port: int, source: str, headers: dict[str, str] | None = None) -> socket.socket:
+    (sock,) = flood.streams(port, [source], 1, headers)
+    sock.settimeout(10)
+    return sock
+
+
+def test_a_full_server_sheds_the_oldest_stream_without_a_role(serve):
+    """The host's stream (its token), the kiosk's (127.0.0.1, the Pi's own screen), the host's
+    kept-alive connection and then readers' fill the server; each newcomer sheds the oldest
+    reader, never the host nor the TV, and the host's and the TV's streams go on receiving."""
+    server = serve(Limits(connections=6, per_client=6, header_s=30))
+    port, gate = server.port, server.protocol.gate
+    host = _stream(port, "127.0.0.9", {"X-Table-Token": TOKEN})
+    tv = _stream(port, "127.0.0.1")
+    ask = f"GET /api/whoami HTTP/1.1\r\nHost: x\r\nX-Table-Token: {TOKEN}\r\n\r\n"
+    kept = _connect(port, "127.0.0.8", ask.encode())
+    assert b'"host":true' in flood.read_until(kept, b"}")  # answered, and kept alive
+    readers = [_stream(port, f"127.0.0.{k}") for k in (2, 3, 4)]
+    assert gate.total == 6
+    newcomers = [_stream(port, f"127.0.0.{k}") for k in (5, 6)]  # each sheds the oldest reader
+    assert _wait_until(lambda: gate.total == 6 and "127.0.0.2" not in gate.open)
+    assert "127.0.0.3" not in gate.open and gate.open["127.0.0.4"] == 1 and gate.shed == 2
+    assert gate.open["127.0.0.8"] == 1  # the host's idle connection kept its role
+    server.bus.publish(Pick(seq=4, colour="blue", t=0.0))
+    for sock in (host, tv, readers[2], *newcomers):
+        assert b'"seq":4' in flood.read_until(sock, b'"seq":4')
+    for sock in (host, tv, kept, *readers, *newcomers):
+        sock.close()
+
+
+def test_a_server_full_of_roles_refuses_a_newcomer(serve):
+    server = serve(Limits(connections=2, per_client=2, header_s=30))
+    held = [_stream(server.port, "127.0.0.9", {"X-Table-Token": TOKEN}) for _ in range(2)]
+    late = _connect(server.port, "127.0.0.5", flood.HALF_SENT)
+    assert _closed_by_server(late)
+    assert server.protocol.gate.total == 2 and server.protocol.gate.shed == 0
+    for sock in (*held, late):
+        sock.close()
+
+
+def test_a_stream_that_never_reads_is_bounded_then_dropped(serve):
+    """A page that never reads: what waits for it is held to the write buffer's high-water mark
+    (writers wait beyond it), and the connection is dropped `stall_s` after the buffer filled."""
+    server = serve(Limits(stall_s=0.5, header_s=30))
+    session = server.app.state.session
+    session.new_game([f"Player number {k}" for k in range(10)], options={"target": 100_000})
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.bind(("127.0.0.2", 0))
+    sock.connect(("127.0.0.1", server.port))
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")  # and never a read
+    gate = server.protocol.gate
+    assert _wait_until(lambda: gate.open["127.0.0.2"] == 1)
+    (conn,) = gate.held
+    buffered, hands = [], 0
+    while "127.0.0.2" in gate.open and hands < 3000:
+        winner = hands % 10
+        held = [None if seat == winner else 9 + hands % 50 for seat in range(10)]
+        session.submit({"kind": "hand", "winner": winner, "held": held})
+        hands += 1
+        buffered.append(conn.transport.get_write_buffer_size())
+    assert _wait_until(lambda: gate.total == 0), "the stream that never reads was kept"
+    high = 64 * 1024  # asyncio's high-water mark: beyond it the stream waits to write
+    assert high <= max(buffered) <= high + 16 * 1024, f"{max(buffered)} bytes waited for a page"
+    sock.close()
 
 
 @pytest.mark.parametrize(
@@ -133,6 +202,7 @@ def test_one_address_gets_its_share_and_the_server_its_total(serve):
         ({"per_client": 0}, "per_client must be at least 1"),
         ({"header_s": 0}, "header_s must be positive"),
         ({"backlog": 0}, "backlog must be at least 1"),
+        ({"stall_s": 0}, "stall_s must be positive"),
     ],
 )
 def test_limits_that_cannot_work_are_refused(limits, message):
@@ -177,3 +247,37 @@ def test_a_repeated_error_is_let_through_a_few_times_a_window_then_counted():
     assert record.getMessage() == "refused 10.0.0.9 [997 more like this not logged]"
     again = _record("refused %s", "10.0.0.9")
     assert limit.filter(again) and again.getMessage() == "refused 10.0.0.9"
+
+
+@pytest.mark.slow
+def test_the_host_a_seat_and_the_tv_are_served_while_256_streams_are_open(tmp_path):
+    """The issue's measurement: 16 machines (127.0.0.2 to .17) hold 16 event streams each,
+    every connection the display has. The host (its token, from another machine), a seat (its
+    key) and the TV (the Pi's own screen) are served all the same, and the host's own stream
+    outlives the readers' that come after it (bench/stream_roles.py times the host)."""
+    with flood.display(tmp_path) as shown:
+        port, host = shown.port, {"X-Table-Token": shown.token}
+        keys = httpx.post(
+            f"http://{flood.TABLE}:{port}/api/digital/new",
+            json={"players": ["Ann", "Bo"], "humans": [0], "pace": 0},
+            headers=host,
+            timeout=10,
+        ).json()["keys"]
+        held = flood.streams(port, flood.stream_sources(16), 16)
+        try:
+            assert flood.get(port, "/api/whoami", source="127.0.0.100", headers=host) > 0
+            seat = {"X-Seat-Key": keys["0"]}
+            assert flood.get(port, "/api/digital/view", source="127.0.0.101", headers=seat) > 0
+            assert flood.get(port, "/api/view", source=flood.TABLE) > 0  # the TV
+            (hosts_stream,) = flood.streams(port, ["127.0.0.102"], 1, host)
+            held.append(hosts_stream)
+            held += flood.streams(port, flood.stream_sources(2, first=18), 16)  # 32 readers more
+            assert flood.still_open(held) <= 256
+            new_game = {"players": ["Cy", "Di"], "confirm": True}
+            url = f"http://{flood.TABLE}:{port}/api/new-game"
+            httpx.post(url, json=new_game, headers=host, timeout=10).raise_for_status()
+            hosts_stream.settimeout(10)
+            assert b'"Cy"' in flood.read_until(hosts_stream, b'"Cy"')
+        finally:
+            flood.close_all(held)
+        assert shown.process.poll() is None

@@ -1,0 +1,68 @@
+"""How long the table takes to start on a card that takes no write (issue 31, item 1).
+
+    sudo .venv/bin/python bench/start_unwritable.py [--runs 5]
+
+From the start of `tinker-tray display` (a real process) to the scoreboard's first HTTP 200,
+on one journal (a table game and a Disney game waiting for Tinker Bell) on a real tmpfs of
+4 MiB: writable (the peer), full to the last byte, and remounted read-only. Median and slowest
+of `--runs` starts each; the ratio is against the writable card. Needs root (mount).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.helpers.card import mounted, prepare, remount  # noqa: E402
+from tests.helpers.service import Service  # noqa: E402
+from tests.scoreboard.test_disk_full import fill  # noqa: E402
+
+
+def starts(journal: Path, runs: int) -> list[float]:
+    """Seconds from process start to the first 200, `runs` times (stopped after each)."""
+    times = []
+    for _ in range(runs):
+        service = Service(journal)
+        try:
+            times.append(service.wait_ready())
+            assert service.call("/api/games")[0] == 200
+        finally:
+            service.stop()
+    return times
+
+
+def measure(name: str, runs: int, spoil: Callable[[Path], None]) -> list[float]:
+    with mounted(4) as card:
+        journal = card / "journal.sqlite3"
+        prepare(journal, "closed")
+        spoil(card)
+        return starts(journal, runs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    cards: dict[str, Callable[[Path], None]] = {
+        "writable card (peer)": lambda card: None,
+        "full card": lambda card: fill(card / "filler"),
+        "read-only card": lambda card: remount(card, "ro"),
+    }
+    print(f"start to the scoreboard's first HTTP 200, {args.runs} starts each (seconds)")
+    peer = None
+    for name, spoil in cards.items():
+        times = measure(name, args.runs, spoil)
+        median = statistics.median(times)
+        peer = peer or median
+        print(f"  {name:22} median {median:.3f}  slowest {max(times):.3f}  x{median / peer:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
