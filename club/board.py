@@ -6,6 +6,13 @@ retained state delivered again after a reconnection, a QoS 1 duplicate) changes 
 journal keeps each fact once and a replay rebuilds the same board. Every message is read through
 `club.payloads` first: what breaks a limit is refused and counted (`refused`), never raised, so
 the board's size has a bound whoever publishes.
+
+The board holds at most `MAX_TABLES` tables, and room is kept for the tables that really play:
+when it is full, a new table takes the place of the stalest one that is not playing (a table
+that has made a pick and has not said it went offline is playing), oldest news first. So
+retained messages left on the broker for fake names (any publisher can leave them) never keep
+a real table off the board, while a table that plays is never pushed off by names that only
+publish. Only when every table on the board is playing is a new one refused (`too many tables`).
 """
 
 from __future__ import annotations
@@ -31,6 +38,11 @@ class TableState:
     finished: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # newest first
     presses: int = 0
     changed: int = 0  # the board's version when this table last changed
+    picked: int = 0  # the board's version when this table last made a new pick (0: never)
+
+    def playing(self) -> bool:
+        """It has made a pick and has not said it went offline: kept however full the board."""
+        return self.picked > 0 and self.online is not False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +66,9 @@ class Board:
         self.tables: dict[str, TableState] = {}
         self.version = 0
         self.refused: collections.Counter[str] = collections.Counter()
+        self.evicted = 0  # stale tables that made room for a new one
+        self._removed: dict[str, int] = {}  # table -> the version it was evicted at
+        self._forgotten = 0  # the newest eviction no longer in `_removed`
         self._text: tuple[int, str] | None = None
 
     def apply(self, table: str, leaf: str, payload: bytes) -> bool:
@@ -70,17 +85,42 @@ class Board:
                 self.refused[exc.reason] += 1
                 return False
             if changed:
+                if state.name not in self.tables:
+                    self._make_room(state.name)
                 self.tables[state.name] = state
                 self.version += 1
                 state.changed = self.version
+                if leaf == topics.PICK:
+                    state.picked = self.version
                 if leaf == topics.WINNER:  # the order games finished in, across tables
                     state.finished[0]["at"] = self.version
         return changed
 
     def _new_table(self, name: str) -> TableState:
-        if len(self.tables) >= payloads.MAX_TABLES:
+        """A table not on the board yet (it joins only if its message changes something)."""
+        state = TableState(payloads.table_name(name))
+        if len(self.tables) >= payloads.MAX_TABLES and self._stalest() is None:
             raise Refused("too many tables", name)
-        return TableState(payloads.table_name(name))
+        return state
+
+    def _stalest(self) -> TableState | None:
+        """The table a new one may replace: the one not playing with the oldest news."""
+        idle = [t for t in self.tables.values() if not t.playing()]
+        return min(idle, key=lambda t: t.changed, default=None)
+
+    def _make_room(self, name: str) -> None:
+        """Before table `name` joins a full board: evict the stalest (`_new_table` checked
+        there is one), and remember it went, for the pages that still show it."""
+        self._removed.pop(name, None)
+        if len(self.tables) < payloads.MAX_TABLES:
+            return
+        stale = self._stalest()
+        assert stale is not None, "_new_table refuses a table when none can make room"
+        del self.tables[stale.name]
+        self.evicted += 1
+        self._removed[stale.name] = self.version + 1
+        while len(self._removed) > _REMOVED_KEPT:  # the oldest first (dicts keep order)
+            self._forgotten = self._removed.pop(next(iter(self._removed)))
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
@@ -91,7 +131,13 @@ class Board:
             key=lambda g: g.get("at", 0),
             reverse=True,
         )[: payloads.FINISHED_SHOWN]
-        return {"version": version, "tables": tables, "finished": finished, "refused": refused}
+        return {
+            "version": version,
+            "tables": tables,
+            "finished": finished,
+            "refused": refused,
+            "evicted": self.evicted,
+        }
 
     def snapshot_text(self) -> tuple[int, str]:
         """(version, the snapshot as JSON), made once per version for every page."""
@@ -106,10 +152,17 @@ class Board:
         games when one of those is a new winner (a few hundred bytes for a pick, not the whole
         board)."""
         view = self.snapshot()
+        with self._lock:
+            gone = sorted(n for n, v in self._removed.items() if v > version)
+            forgotten = self._forgotten > version
+        if forgotten:  # it missed more evictions than are kept: every table, to replace its own
+            return {**view, "whole": True}
         changed = [t for t in view["tables"] if t["changed"] > version]
         change: dict[str, Any] = {"version": view["version"], "tables": changed}
         if any(g.get("at", 0) > version for g in view["finished"]):
             change["finished"] = view["finished"]
+        if gone:  # evicted since it last heard: the page drops them
+            change["removed"] = gone
         return change
 
     def table(self, name: str) -> dict[str, Any] | None:
@@ -169,6 +222,10 @@ def _press(state: TableState, payload: bytes) -> bool:
     state.presses += 1
     return True
 
+
+_REMOVED_KEPT = 256
+"""Evicted tables remembered for the pages' changes; a page that missed more evictions than
+this is sent the whole board (`whole`), which replaces what it shows."""
 
 _HANDLERS: dict[str, Callable[[TableState, bytes], bool]] = {
     topics.AVAILABILITY: _availability,

@@ -6,6 +6,7 @@ import hashlib
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from club import topics
 from club.board import Board
 from club.journal import ClubJournal
 from club.link import Broker, Link
+from club.pace import UPDATES_PER_S, Paced
 from club.web import create_app
 from scoreboard.stream import Clients
 
@@ -33,13 +35,27 @@ class ClubService:
     """The board rebuilt from the journal, then kept live from the broker.
 
     Each message that changes the board is journaled before the pages are woken, so the page
-    never shows what a restart would forget."""
+    never shows what a restart would forget. The pages are woken at most `updates_per_s` times
+    a second (`club.pace`: a flood is sent as the latest board, a few times a second); None
+    wakes them for every change."""
 
-    def __init__(self, broker: Broker, journal: Path, *, backoff: tuple[float, float] = (1, 30)):
+    def __init__(
+        self,
+        broker: Broker,
+        journal: Path,
+        *,
+        backoff: tuple[float, float] = (1, 30),
+        updates_per_s: float | None = UPDATES_PER_S,
+    ):
         self.board = Board()
         self.journal = ClubJournal(journal)
         self.replayed = self.journal.replay(self.board)
         self.watchers = Clients()
+        self._pages: Callable[[], None] = self.watchers.wake
+        self.paced: Paced | None = None
+        if updates_per_s is not None:
+            self.paced = Paced(self.watchers.wake, 1 / updates_per_s)
+            self._pages = self.paced.poke
         self._lock = threading.Lock()
         self.link = Link(broker, client_id(journal), persistent_session=True, backoff=backoff)
         self.link.subscribe(topics.every_table("#"), self._on_message)
@@ -54,7 +70,7 @@ class ClubService:
             if not self.board.apply(table, leaf, payload):
                 return
             self.journal.append(table, leaf, payload, self.board)
-        self.watchers.wake()
+        self._pages()
 
     def start(self, host: str = "127.0.0.1", port: int = 8090) -> ClubService:
         """Connect (LinkError for a bad address or refused credentials), then serve."""
@@ -79,4 +95,6 @@ class ClubService:
         if self.server is not None:
             self.server.stop()
         self.link.stop()
+        if self.paced is not None:
+            self.paced.close()
         self.journal.close()

@@ -37,6 +37,7 @@ from digital.saved import Saved, seating
 from engine import bots as B
 from engine.record import RecordError
 from engine.search import parse_budget
+from scoreboard import names as name_rules
 from scoreboard import wins
 from scoreboard.journal import ConfirmError, DamagedGame, JournalWriteError, Result
 from tray.bus import Bus
@@ -450,14 +451,11 @@ class DigitalSession:
 
 # ---------------------------------------------------------------------- checking a new game
 def _names(players: Any) -> list[str]:
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise SetupError("players is a list of names")
-    names = [p.strip() for p in players]
-    if any(not n or len(n) > MAX_NAME for n in names):
-        raise SetupError(f"each player needs a name of 1 to {MAX_NAME} characters")
-    if len(set(names)) != len(names):
-        raise SetupError("two players have the same name")
-    return names
+    """The players' names as `scoreboard.names` keeps them (every name's one rule)."""
+    try:
+        return name_rules.players(players, MAX_NAME)
+    except name_rules.NameRefused as exc:
+        raise SetupError(str(exc)) from None
 
 
 def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], float]:

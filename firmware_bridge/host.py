@@ -34,6 +34,7 @@ from tray.backend import Frame, Levels
 from tray.events import ButtonHeld, ButtonPressed, Event, Fault
 from tray.log_limit import RepeatLimit
 
+from .event_window import EventWindow
 from .events import TrayLinked
 
 log = logging.getLogger(__name__)
@@ -202,7 +203,7 @@ class Bridge:
         self._wanted = _Wanted(0, (0, 0, 0, 0))
         self._sent_at = 0.0
         self._hello_at = 0.0
-        self._last_event: int | None = None  # the newest event number since the last hello
+        self._events = EventWindow()  # the event numbers taken since the last hello
         self._awaiting_reply = False  # a HELLO is out and its HELLO_REPLY not yet taken
         self.unsolicited = 0  # HELLO_REPLYs nobody asked for, ignored
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
@@ -422,7 +423,7 @@ class Bridge:
         device = self.device
         assert device is not None
         self._offsets.clear()
-        self._last_event = None  # event numbers restart with each hello (the device clears
+        self._events.reset()  # event numbers restart with each hello (the device clears
         self.linked.set()  # its resend queue then, so no duplicate can cross it)
         self._send_wanted(resume=True)
         self._publish(
@@ -490,30 +491,20 @@ class Bridge:
             check_version(msg)  # the answer to the hello sent on ERR_NOT_LINKED
             self._awaiting_reply = False
             self.device = msg
-            self._last_event = None
+            self._events.reset()
             self._send_wanted(resume=True)
             self._report_standalone(msg)
 
     def _button(self, msg: p.Button) -> None:
         if msg.kind in (wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE):
             self.send(p.Ack(msg.event_no))
-        if not self._is_new_event(msg.event_no):
+        if not self._events.take(msg.event_no):
             return  # a resend of an event whose ACK got lost
-        self._last_event = msg.event_no
         t = self._device_time(msg.t_ms)
         if msg.kind == wire.KIND_UP:
             self._publish(ButtonPressed(t=t, source=self._source))
         elif msg.kind == wire.KIND_HOLD:
             self._publish(ButtonHeld(t=t, seconds=msg.duration_ms / 1000, source=self._source))
-
-    def _is_new_event(self, event_no: int) -> bool:
-        """The device numbers its events 1, 2, 3 ... (mod 2^16) from each hello and sends each
-        first in that order, so an event is new exactly when it comes after the newest one
-        seen; a resend, however many events later, never does."""
-        if self._last_event is None:
-            return True
-        ahead = (event_no - self._last_event) & 0xFFFF
-        return 0 < ahead < 0x8000
 
     def _device_time(self, t_ms: int) -> float:
         """The device's timestamp on the host clock, using the smallest recent offset (the

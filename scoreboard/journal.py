@@ -15,7 +15,8 @@ the games that have no score sheet (UNO Elite has no points) from them.
 
 A file that is not ours (another application's database, a corrupt file, a text file) is refused
 with a message and opened read-only for the check, so it is never modified. An older journal is
-upgraded on open in one transaction (a crash part-way leaves it as it was).
+upgraded on open in one transaction (a crash part-way leaves it as it was), then the space
+of the tables it dropped is given back (VACUUM, when the card has room for it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import io
 import json
 import logging
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -40,6 +42,7 @@ from engine import record
 from engine import table as T
 from scoreboard import readonly
 from scoreboard.journal_lock import JournalInUse, JournalLock
+from scoreboard.names import game_name
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ SCHEMA_VERSION = 4
 `elite_moves`, `elite_results`); 4: one schema, those folded into `games`, `records`, `moves` and
 `results`."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_TOKEN = re.compile(rb"[A-Za-z0-9_-]{8,64}")
+"""A kept token that still works (`secrets.token_urlsafe`); anything else is made anew."""
 
 _TABLE_SQL = {
     "games": """CREATE TABLE IF NOT EXISTS games (
@@ -365,6 +370,8 @@ class Journal:
                 if new:
                     db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        if not new and version < SCHEMA_VERSION:
+            _give_back_freed_pages(db, self.path)
         return lost
 
     # --- writing: one transaction per call ---
@@ -486,21 +493,30 @@ class Journal:
 
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts
-        (while nothing can be saved, a new one is kept once it can)."""
-        row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
-        if row:
-            return str(row[0])
+        (while nothing can be saved, a new one is kept once it can). A kept token that is
+        damaged (empty, not text, not a token) is made anew, kept and said, as on a first
+        start: otherwise nobody could ever become host."""
+        kept, _found = _kept_token(self._db)
+        if kept is not None:
+            return kept
         if self._cannot_write is None:
             try:
                 with self._tx():
-                    row = self._db.execute("SELECT value FROM meta WHERE key='token'").fetchone()
-                    if row:
-                        return str(row[0])
+                    kept, found = _kept_token(self._db)
+                    if kept is not None:
+                        return kept
                     value = secrets.token_urlsafe(12)
-                    self._db.execute("INSERT INTO meta(key, value) VALUES ('token', ?)", (value,))
-                    return value
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
+                    )
             except JournalWriteError as exc:  # kept once it can be: saving stops until then
                 self._stop_writing(sqlite3.OperationalError(exc.reason))
+            else:
+                if found:
+                    self.report_damage(
+                        "the table's token was damaged: a new one was made (pair again)"
+                    )
+                return value
         with self._lock:
             self._run_token = self._run_token or secrets.token_urlsafe(12)
             return self._run_token
@@ -517,7 +533,7 @@ class Journal:
                 where, args = "WHERE g.id < ?", [before]
         page = f" LIMIT {int(limit)}" if limit is not None else ""
         rows = self._db.execute(
-            "SELECT g.id, g.name, g.created, "
+            "SELECT g.id, typeof(g.name), CAST(g.name AS BLOB), g.created, "
             "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
             "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id), "
             f"EXISTS(SELECT 1 FROM results r WHERE r.game = g.id) FROM games g {where} "
@@ -525,9 +541,28 @@ class Journal:
             args,
         ).fetchall()
         return [
-            GameInfo(i, name, created, n, bool(digital), bool(over))
-            for i, name, created, n, digital, over in rows
+            GameInfo(i, self._name(i, kind, name), self._created(i, created), n, bool(d), bool(o))
+            for i, kind, name, created, n, d, o in rows
         ]
+
+    def _name(self, game: int, kind: str, raw: bytes | None) -> str:
+        """A game's name as kept; one that is not text (a BLOB, bytes that are not UTF-8) is
+        shown as "Game N (name damaged)", said once, and left as it is in the file."""
+        if kind == "text" and raw is not None:
+            with contextlib.suppress(UnicodeDecodeError):
+                return raw.decode()
+            why = "it is not UTF-8 text"
+        else:
+            why = f"it is stored as {kind}, not text"
+        self.report_damage(f"game {game}'s name is damaged ({why}): it was left as it is")
+        return f"Game {game} (name damaged)"
+
+    def _created(self, game: int, created: object) -> float:
+        """When a game was started; one that is not a time is shown as 0 (and said)."""
+        if isinstance(created, int | float) and not isinstance(created, bool):
+            return float(created)
+        self.report_damage(f"game {game}'s start time is damaged: it was left as it is")
+        return 0.0
 
     def latest_game(self) -> int | None:
         """The newest game with a score sheet (the table's game; a game without points, such as
@@ -655,17 +690,20 @@ class Journal:
         return json.dumps(doc, indent=1)
 
     def export_csv(self, game: int) -> str:
-        """The score sheet: one row per hand with what each player scored and their total."""
+        """The score sheet: one row per hand with what each player scored and their total.
+        No text cell can run as a formula in a spreadsheet (`_cell`)."""
         g = _sheet(game, T.fold(x.entry for x in self.entries(game)))
         out = io.StringIO()
         w = csv.writer(out)
         w.writerow(
-            ["hand", "dealer", "went out"]
+            _cell(c)
+            for c in ["hand", "dealer", "went out"]
             + [f"{p} scored" for p in g.players]
             + [f"{p} total" for p in g.players]
         )
         for n, h in enumerate(g.hands, start=1):
-            w.writerow([n, g.players[h.dealer], g.players[h.winner], *h.delta, *h.totals])
+            people = (g.players[h.dealer], g.players[h.winner])
+            w.writerow([n, *map(_cell, people), *h.delta, *h.totals])
         return out.getvalue()
 
     def close(self) -> None:
@@ -684,9 +722,12 @@ class Journal:
     # --- internals ---
 
     def _new_game(self, name: str | None, now: float) -> int:
+        """A new `games` row; its name is checked first (`scoreboard.names`: NameRefused, and
+        nothing written, for one no page could show), "Game N" if it has none."""
+        kept = game_name(name)
         cur = self._db.execute("INSERT INTO games(created, name) VALUES (?, '')", (now,))
         game = _row_id(cur)
-        self._db.execute("UPDATE games SET name=? WHERE id=?", (name or f"Game {game}", game))
+        self._db.execute("UPDATE games SET name=? WHERE id=?", (kept or f"Game {game}", game))
         return game
 
     def _insert(self, game: int | None, entry: Mapping[str, Any], t: float | None = None) -> int:
@@ -812,6 +853,45 @@ def _fold_elite_tables(db: sqlite3.Connection, names: set[str]) -> None:
             )
     for table in ("elite_results", "elite_moves", "elite_games"):
         db.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+def _kept_token(db: sqlite3.Connection) -> tuple[str | None, bool]:
+    """(the kept token if it still works, whether a token row is there at all)."""
+    row = db.execute(
+        "SELECT typeof(value), CAST(value AS BLOB) FROM meta WHERE key='token'"
+    ).fetchone()
+    if row is not None and row[0] == "text" and _TOKEN.fullmatch(row[1] or b""):
+        return row[1].decode(), True
+    return None, row is not None
+
+
+def _give_back_freed_pages(db: sqlite3.Connection, path: Path) -> None:
+    """After the upgrade has committed: the old tables it dropped leave their pages free inside
+    the file (a 55 MB journal would stay 110 MB), so VACUUM gives them back to the card. VACUUM
+    needs free space up to the file's size; on a card without it, SQLite rolls the VACUUM back
+    and the journal stays whole as the upgrade left it, only bigger: said in the log, never a
+    reason not to start (the next upgrade, or none, is all the same to the data). An upgrade
+    made in memory (a card that cannot be written) has nothing to give back."""
+    if not db.execute("PRAGMA database_list").fetchone()[2]:
+        return
+    with contextlib.suppress(sqlite3.Error):  # the upgrade's WAL first: room for the VACUUM
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    try:
+        db.execute("VACUUM")
+    except sqlite3.Error as exc:
+        log.warning("the upgraded journal %s keeps its freed space for now: %s", path, exc)
+    with contextlib.suppress(sqlite3.Error):
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula (a name such as
+    "=HYPERLINK(...)") gets a leading apostrophe, as OWASP's CSV injection advice says. Numbers
+    are written as numbers (a negative score stays a number)."""
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
 def _sheet(game: int, table: T.Table) -> T.TableGame:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from engine import table as T
-from scoreboard import reveal, wins
+from scoreboard import names, reveal, wins
 from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view
 from tray.bus import Bus
@@ -153,10 +153,12 @@ class TableSession:
         ruleset: str = "disney",
     ) -> int:
         """Start a new game (the old one stays in the journal). While a game with hands entered
-        is unfinished, `confirm=True` is needed: a stray tap must not end it."""
+        is unfinished, `confirm=True` is needed: a stray tap must not end it. The names are
+        checked and kept as `scoreboard.names` says (NameRefused, a sentence, if not)."""
+        name = names.game_name(name)
         start = {
             "kind": "start",
-            "players": players,
+            "players": names.players(players),
             "dealer": dealer,
             "options": {} if options is None else options,
             "ruleset": ruleset,

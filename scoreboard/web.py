@@ -56,6 +56,7 @@ from scoreboard.journal import (
     JournalWriteError,
     UnknownGameError,
 )
+from scoreboard.names import NameRefused
 from scoreboard.pairing import WINDOW_S, Pairing
 from scoreboard.session import PickRevealed, TableChanged, TableSession
 from scoreboard.view import keyboard
@@ -445,6 +446,7 @@ EXCEPTION_HANDLERS: dict[Any, Callable[..., Any]] = {
     HTTPException: http_error,
     BadRequest: bad_request,
     EntryError: answer(422),
+    NameRefused: answer(422),  # a name with a control character, a lone surrogate, a look-alike
     ConfirmError: answer(409, confirm=True),
     UnknownGameError: answer(404),
     InPlayError: answer(409),

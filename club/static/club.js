@@ -77,9 +77,11 @@
     $("finished").replaceChildren(...finishedItems(t.finished, false));
   }
 
-  // A change holds only the tables that changed: each replaces its namesake, new ones join.
+  // A change holds only the tables that changed: each replaces its namesake, new ones join,
+  // and those the club evicted to make room (`removed`) go; `whole`: every table, to replace.
   function merge(view, change) {
-    const byName = new Map(view.tables.map((t) => [t.name, t]));
+    const byName = new Map(change.whole ? [] : view.tables.map((t) => [t.name, t]));
+    for (const name of change.removed || []) byName.delete(name);
     for (const t of change.tables) byName.set(t.name, t);
     const tables = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
     return { ...view, ...change, tables };

@@ -18,7 +18,7 @@ def test_every_topic_and_key_is_documented():
 
 
 def test_the_clubs_limits_are_documented_as_the_code_has_them():
-    from club import journal, payloads
+    from club import journal, pace, payloads
 
     text = DOC.read_text(encoding="utf-8")
     section = text.split("### The club's limits", 1)[1].split("\n## ", 1)[0]
@@ -34,6 +34,7 @@ def test_the_clubs_limits_are_documented_as_the_code_has_them():
     ):
         assert f"{getattr(payloads, name)} (`{name}`)" in section, name
     assert f"every {journal.COMPACT_AFTER} messages (`COMPACT_AFTER`)" in section
+    assert f"at most {pace.UPDATES_PER_S} (`UPDATES_PER_S`" in section
 
 
 def test_the_example_automation_fires_on_every_colour_and_never_on_unavailable_or_unknown():

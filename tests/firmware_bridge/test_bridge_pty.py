@@ -160,10 +160,27 @@ def test_frames_split_across_reads_at_every_offset(linked):
     assert tray.bridge.counters.dropped == 0
 
 
-def _tap_frame(event_no):
+def test_a_tap_whose_first_sending_was_lost_is_taken_when_its_resend_comes_after_a_newer_one(
+    linked,
+):
+    """Tap 2000's first sending is lost on the line; tap 2001 arrives, then 2000's resend: both
+    are taps, each once (later resends of either change nothing)."""
+    _tray, emulator, events = linked
+    emulator.inject(_tap_frame(2001))
+    events.wait_for(ButtonPressed, 1)
+    emulator.inject(_tap_frame(2000))
+    events.wait_for(ButtonPressed, 2)
+    for resend in (2000, 2001, 2000, 1999 - 64):  # resends, and one too far behind to be new
+        emulator.inject(_tap_frame(resend))
+    emulator.inject(_tap_frame(2002, wire.KIND_HOLD))  # read after them all: a marker
+    events.wait_for(ButtonHeld)
+    assert len(events.of(ButtonPressed)) == 2
+
+
+def _tap_frame(event_no, kind=wire.KIND_UP):
     from firmware_bridge import protocol as p
 
-    return p.encode(p.Button(event_no, wire.KIND_UP, 5, 80), 0)
+    return p.encode(p.Button(event_no, kind, 5, 80 if kind == wire.KIND_UP else 1500), 0)
 
 
 def test_a_newer_firmware_is_refused_naming_the_host_to_update():

@@ -211,3 +211,67 @@ def test_a_damaged_digital_move_does_not_stop_the_service(tmp_path):
     assert again.digital.journal_error is not None  # said on the page: kept as it is
     assert again.table.view()["players"]  # the scoreboard still shows the table
     again.stop()
+
+
+@pytest.mark.parametrize(
+    ("sql", "args", "shown", "says"),
+    [
+        ("UPDATE games SET name = ? WHERE id = 1", (b"Friday",), "Game 1 (name damaged)", "name"),
+        (
+            "UPDATE games SET name = CAST(? AS TEXT) WHERE id = 1",
+            (b"Fri\xffday",),
+            "Game 1 (name damaged)",
+            "name",
+        ),
+        ("UPDATE games SET created = 'yesterday' WHERE id = 1", (), "Game 1", "start time"),
+    ],
+    ids=["blob", "not-utf8", "created"],
+)
+def test_a_damaged_game_row_is_listed_and_named_not_a_500(tmp_path, sql, args, shown, says):
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    damage(path, sql, *args)
+    with sqlite3.connect(path) as db:
+        before = db.execute("SELECT CAST(name AS BLOB), created FROM games").fetchall()
+    journal, client = started(path)
+    with client:
+        listed = client.get("/api/games")
+        assert listed.status_code == 200
+        names = {g["id"]: g["name"] for g in listed.json()["games"]}
+        assert names == {1: shown, 2: "Game 2"}
+        damaged = client.get("/api/view").json()["journal"]["damaged"]
+        assert any(d.startswith(f"game 1's {says} is damaged") for d in damaged), damaged
+        assert client.get("/api/games/1.json").status_code == 200
+        assert client.get("/api/games/1.csv").status_code == 200
+    journal.close()
+    with sqlite3.connect(path) as db:  # left as it was found
+        assert db.execute("SELECT CAST(name AS BLOB), created FROM games").fetchall() == before
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE meta SET value = '' WHERE key = 'token'",
+        "UPDATE meta SET value = ' ' WHERE key = 'token'",
+        "UPDATE meta SET value = X'00ff' WHERE key = 'token'",
+        "DELETE FROM meta WHERE key = 'token'",
+    ],
+    ids=["empty", "blank", "blob", "missing"],
+)
+def test_an_empty_or_missing_token_is_made_anew_and_printed(tmp_path, sql):
+    from cli.commands.display import start_display
+
+    path = tmp_path / "journal.sqlite3"
+    two_games(path)
+    Journal(path).token()  # kept, then damaged
+    damage(path, sql)
+    display = start_display(Bus(), path, "127.0.0.1", 0, mdns=False)
+    try:
+        [line] = [x for x in display.lines(path) if x.startswith("token:")]
+        token = line.split()[-1]
+        assert len(token) >= 16 and token != "token:"
+        with TestClient(create_app(display.journal, Bus(), display.token)) as client:
+            assert client.post("/api/session", json={"token": token}).json() == {"host": True}
+    finally:
+        display.close()
+    assert Journal(path).token() == token  # kept for the next start

@@ -6,6 +6,7 @@ through that release's sessions (tests/scoreboard/journals/make_main_journal.py)
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -22,6 +23,7 @@ from scoreboard import wins
 from scoreboard.journal import Journal
 from scoreboard.view import build_view
 from tests.helpers.digital import Picks, Table, play_out
+from tests.scoreboard.test_disk_full import small_tmpfs
 
 HERE = Path(__file__).parent / "journals"
 FIXTURE = HERE / "main-14f5ae9.sqlite3"
@@ -256,3 +258,79 @@ def test_an_old_journal_that_lost_an_elite_table_is_upgraded_and_said(old, table
     assert len(t.journal.games()) == (2 if table == "elite_games" else 4)
     assert tables(old)["user_version"] == J.SCHEMA_VERSION
     t.stop()
+
+
+def grown(path: Path, copies: int) -> int:
+    """Add `copies` copies of the fixture's first UNO Elite game (setup and moves) to the old
+    journal, as a long season of play would; returns its size on disk, WAL checkpointed."""
+    with sqlite3.connect(path) as db:
+        for _ in range(copies):
+            cur = db.execute(
+                "INSERT INTO elite_games(created, setup) SELECT created, setup FROM elite_games "
+                "WHERE id = 1"
+            )
+            db.execute(
+                "INSERT INTO elite_moves(game, event) SELECT ?, event FROM elite_moves "
+                "WHERE game = 1 ORDER BY id",
+                (cur.lastrowid,),
+            )
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return on_disk(path)
+
+
+def leave_free(disk: Path, room: int) -> None:
+    """Fill the disk with a file, leaving `room` bytes free."""
+    free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+    (disk / "filler").write_bytes(b"\0" * max(0, free - room))
+
+
+def on_disk(path: Path) -> int:
+    return sum(
+        Path(f"{path}{suffix}").stat().st_size
+        for suffix in ("", "-wal")
+        if Path(f"{path}{suffix}").exists()
+    )
+
+
+def test_the_upgrade_gives_the_space_of_the_old_tables_back(old):
+    """Version 3's UNO Elite rows are copied into the common tables and their own dropped: the
+    file must not keep both (a 55 MB journal became 110 MB)."""
+    before = grown(old, 150)
+    moves = tables(old)["elite_moves"]
+    j = Journal(old)
+    assert len(j.games()) == 4 + 150
+    j.close()
+    after = on_disk(old)
+    assert tables(old)["moves"] >= moves
+    assert after < before * 1.2, (before, after)
+
+
+@pytest.mark.slow  # a tmpfs mounted for each amount of free space
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_on_a_card_too_full_to_give_the_space_back_the_upgrade_still_stands(tmp_path, caplog):
+    """On a real tmpfs with less and less room beside the journal: every start shows every
+    game, and either upgrades the file (giving the space back when the card has room for
+    VACUUM, keeping it and saying so when it has not) or, with no room for the upgrade itself,
+    upgrades in memory and leaves version 3 as it was."""
+    source = tmp_path / "journal.sqlite3"
+    shutil.copyfile(FIXTURE, source)
+    size = grown(source, 40)
+    seen = set()
+    for room in range(size * 3 // 2, size * 7 // 2, size // 8):
+        with small_tmpfs((size + room) // 1024 + 64) as disk:
+            path = disk / "journal.sqlite3"
+            shutil.copyfile(source, path)
+            leave_free(disk, room)
+            j = Journal(path)
+            assert len(j.games()) == 44 and len(j.results()) == 2
+            in_memory = j.unwritable is not None
+            j.close()
+            if in_memory:
+                assert tables(path) == tables(source)
+                seen.add("in memory")
+            else:
+                assert tables(path)["user_version"] == 4
+                seen.add("given back" if path.stat().st_size < size else "kept")
+    assert seen == {"in memory", "kept", "given back"}, seen
+    assert "keeps its freed space for now: database or disk is full" in caplog.text

@@ -1,0 +1,94 @@
+"""Taps that reach the host while noise shares the USB line: the host's window of event numbers
+(`firmware_bridge.event_window`: a tap whose first sending was lost is taken when its resend
+comes after a newer tap) beside the rule before it (new only if ahead of the newest), and beside
+the taps the device itself registered.
+
+    .venv/bin/python bench/serial_noise.py [--taps 100] [--seeds 3]
+
+The emulated tray (the firmware's own logic) on a real pseudo-terminal, linked to `SerialTray`
+with the tests' quick timings; while a person taps `--taps` times, 1 MiB of random bytes is
+written down the same line in 4 KiB bursts (frames cut by noise fail their CRC, and the device
+resends an unacknowledged tap every 250 ms, keeping at most 8). A tap the device registered and
+the host never delivered is lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "firmware_bridge"))
+
+from bridge_helpers import FAST, Events  # noqa: E402
+
+from firmware_bridge.emulator import Emulator  # noqa: E402
+from firmware_bridge.event_window import EventWindow  # noqa: E402
+from firmware_bridge.tray import SerialTray  # noqa: E402
+from tray.events import ButtonPressed  # noqa: E402
+
+
+class AheadOnly(EventWindow):
+    """The rule before the window: an event is new only if it comes after the newest."""
+
+    def take(self, event_no: int) -> bool:
+        newest = self._newest
+        if newest is None or 0 < (event_no - newest) & 0xFFFF < 0x8000:
+            self._newest = event_no
+            return True
+        return False
+
+
+def run(window: EventWindow, taps: int, seed: int) -> tuple[int, int]:
+    """(taps delivered, taps the device registered) under 1 MiB of noise."""
+    emulator = Emulator()
+    emulator.start()
+    events = Events()
+    tray = SerialTray("emulator", settings=FAST, resolve=lambda: emulator.path)
+    tray.open(events)
+    try:
+        assert tray.bridge.wait_linked(5), "the emulated tray did not link"
+        tray.bridge._events = window
+        noise = random.Random(seed).randbytes(1 << 20)
+
+        def inject() -> None:
+            for i in range(0, len(noise), 4096):
+                emulator.inject(noise[i : i + 4096])
+                time.sleep(0.02)
+
+        injector = threading.Thread(target=inject)
+        injector.start()
+        for _ in range(taps):
+            emulator.tap()
+            time.sleep(0.06)
+        injector.join()
+        registered = emulator.firmware.event_no // 2  # a DOWN and an UP each
+        deadline = time.monotonic() + 5  # the last resends
+        while len(events.of(ButtonPressed)) < registered and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return len(events.of(ButtonPressed)), registered
+    finally:
+        tray.close()
+        emulator.unplug()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--taps", type=int, default=100)
+    parser.add_argument("--seeds", type=int, default=3)
+    args = parser.parse_args()
+    print(f"{args.taps} taps under 1 MiB of noise: delivered / registered by the device")
+    print(f"{'noise seed':>10}{'window':>14}{'ahead only':>14}")
+    for seed in range(1, args.seeds + 1):
+        window = "{} / {}".format(*run(EventWindow(), args.taps, seed))
+        ahead = "{} / {}".format(*run(AheadOnly(), args.taps, seed))
+        print(f"{seed:>10}{window:>14}{ahead:>14}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
