@@ -2,8 +2,10 @@
 raising `RuleError` (with the rule's key and, where the book has one, its sentence) before the
 hand changes at all. `CHECKS` maps the kind to its check; `Hand.apply` runs it, then the change.
 
-Out-of-turn calls (UNO, catch, a Villain Draw 4 challenge) are checked where they are applied,
-in `Hand._interject`; a Jump-In play by `jump_in` below.
+Legality is membership: an action is allowed if and only if `Hand.legal_actions()` (the player to
+move) or `Hand.interjections()` (calls out of turn) lists it. These checks only classify a refusal
+afterwards, naming the rule actually broken: `refusal` for the player to move, `out_of_turn` for
+anyone else (UNO, catch, a Villain Draw 4 challenge, Jump-In).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from engine.phases import (
     PROTECT,
     RESPOND,
     TARGET,
+    TINKER,
 )
 
 if TYPE_CHECKING:
@@ -213,6 +216,80 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
         raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
 
 
+def uno(h: Hand, pos: int, d: Decoded) -> None:
+    raise RuleError(
+        "uno-late",
+        "A late UNO call is only for a player holding one card who has not called it yet, "
+        "before the next player begins their turn.",
+    )
+
+
+def catch(h: Hand, pos: int, d: Decoded) -> None:
+    target = h.pos_of.get(d.seat)
+    if target is None or target not in h.catchable:
+        raise RuleError(
+            "catch-window",
+            "You can catch only a player holding one card who did not say UNO, after their "
+            "next-to-last card touches the DISCARD pile and before the next player begins "
+            "their turn.",
+        )
+    if target == pos:
+        raise RuleError("catch-self", "To catch yourself, call UNO.")
+
+
+def villain_challenge(h: Hand, pos: int, d: Decoded) -> None:
+    """A challenge out of turn: a Villain Draw 4's, by anyone but its player, until Tinker Bell
+    picks (a Wild Draw 4 is challenged in turn, by the player who must draw: `challenge`)."""
+    if h.phase == RESPOND:
+        raise RuleError(
+            "challenge-who",
+            f"Only {h.names[h.to_move]}, who must draw, may challenge the Wild Draw 4 "
+            '("the next player in turn ... has the option of Challenging").',
+        )
+    if not h.challengeable():
+        if "villain_draw4" not in h.variant.effect_of:
+            raise RuleError(
+                "challenge-window",
+                "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
+                "they draw.",
+            )
+        raise RuleError(
+            "challenge-window",
+            "A Villain Draw 4 can be challenged only right after it is played, before Tinker "
+            "Bell chooses.",
+        )
+    if pos == h.actor:
+        raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
+
+
+def out_of_turn(h: Hand, seat: int, action: int) -> RuleError:
+    """Why `action` by `seat`, a call out of turn or a move by someone not to move, is refused:
+    asked only after it was not found among `h.interjections()`."""
+    pos = h.pos_of.get(seat)
+    if pos is None:
+        return RuleError("who", f"Seat {seat} is not playing this hand.")
+    decoded = A.decode(action)
+    if decoded.kind == Kind.UNKNOWN:
+        return RuleError("unknown", f"Unknown action {action}.")
+    try:
+        check = OUT_OF_TURN_CHECKS.get(decoded.kind)
+        if check is not None:
+            check(h, pos, decoded)
+        elif h.phase >= TINKER:
+            raise RuleError("chance", f"Waiting for {h.waiting_for()}; nobody may play until then.")
+        elif h.variant.jump_in and decoded.kind == Kind.PLAY:
+            jump_in(h, pos, decoded)
+        else:
+            mover = h.names[h.to_move]
+            raise RuleError(
+                "turn",
+                f"It is {mover}'s move ({PHASE_NAMES[h.phase]}), not {h.names[pos]}'s.",
+            )
+    except RuleError as broken:
+        return broken
+    return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
+
+
 def refusal(h: Hand, pos: int, action: int) -> RuleError:
     """Why `action`, which is not among `h.legal_actions()`, is refused: the check of its kind
     names the rule it breaks (legality itself is membership in the legal actions)."""
@@ -255,3 +332,9 @@ CHECKS: Final[dict[Kind, Check]] = {
     Kind.FLIP: flip,
 }
 """How each kind of action by the player to move is checked."""
+OUT_OF_TURN_CHECKS: Final[dict[Kind, Check]] = {
+    Kind.UNO: uno,
+    Kind.CATCH: catch,
+    Kind.CHALLENGE: villain_challenge,
+}
+"""How each kind of call out of turn is checked (a play by someone not to move: `jump_in`)."""

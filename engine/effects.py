@@ -175,8 +175,8 @@ def villain_step(h: Hand, step: Step) -> bool:
     Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
     card in the color selected", they draw four."""
     if step.kind == PROTECTION:
-        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.who]):
-            h.to_move = step.who
+        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.seat]):
+            h.to_move = step.seat
             h.phase = PROTECT
             return False
         draw_instead(h, step)
@@ -185,14 +185,15 @@ def villain_step(h: Hand, step: Step) -> bool:
     h.stats.villain_draw4s += 1
     if not h.stats.villain_hits:
         h.stats.villain_draw4s_fully_protected += 1
-    h.pass_turn(step.who, step.count)
+    h.pass_turn(step.seat, step.count)
     return True
 
 
 def draw_instead(h: Hand, step: Step) -> None:
     """A player draws the four cards instead of protecting (none of the colour, or by choice
-    with `villain_draw4_may_take`): the PROTECTION step becomes cards owed."""
-    step.kind = OWED
+    with `villain_draw4_may_take`): the PROTECTION step (the head of the queue) becomes cards
+    owed."""
+    h.steps[0] = Step(OWED, step.seat, step.count)
     h.stats.villain_hits += 1
 
 

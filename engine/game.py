@@ -18,6 +18,7 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine import deckchance, effects, eventnotes, notation, rulesets, scoring
+from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL
@@ -356,7 +357,7 @@ class Game:
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one game-record event; on any error the game is left exactly as it was."""
         if not isinstance(event, Mapping):
-            raise notation.EventError("an event is a JSON object")
+            raise EventError("an event is a JSON object")
         if "chance" in event:
             self._apply_chance_event(event)
             return
@@ -385,7 +386,7 @@ class Game:
             if "deck" in event:
                 deck = event["deck"]
                 if not isinstance(deck, list):
-                    raise notation.EventError("'deck' must be a list of card codes")
+                    raise EventError("'deck' must be a list of card codes")
                 cards = C.cards(deck)
             elif isinstance(event.get("seed"), int):
                 rng = random.Random(event["seed"])
@@ -398,10 +399,10 @@ class Game:
                     cards = self._live_hand().shuffle_pool()
                     rng.shuffle(cards)
             else:
-                raise notation.EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
+                raise EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
             deckchance.apply(self, kind, cards)
         else:
-            raise notation.EventError(
+            raise EventError(
                 f"unknown chance {kind!r} (tinker_bell, reshuffle, shuffle_hands or new_hand)"
             )
 

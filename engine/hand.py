@@ -47,6 +47,7 @@ from engine.phases import (
     TINKER,
     VILLAIN_DONE,
     Step,
+    phase_words,
 )
 from engine.rulesets import Ruleset
 from engine.stats import HandStats
@@ -231,7 +232,7 @@ class Hand:
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
         h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
         h.tinker_colour = self.tinker_colour
-        h.steps = [step.copy() for step in self.steps]
+        h.steps = list(self.steps)  # (a step never changes: shared)
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
         h.blocked_turns = self.blocked_turns
         h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
@@ -389,7 +390,7 @@ class Hand:
                     out.append((seats[q], A.CHALLENGE))
         if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
             top = self.discard[-1]
-            if top < 64:
+            if top < 64 and (self.phase == PLAY or self.stacks(top)):
                 for q, held in enumerate(self.hands):
                     if (
                         q != self.to_move
@@ -403,35 +404,35 @@ class Hand:
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Apply one action by `seat` (default: the player to move). Raises RuleError, changing
-        nothing, when the rules forbid it: every check runs before the first change."""
+        """Apply one action by `seat` (default: the player to move). An action is allowed if and
+        only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
+        for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
+        else raises the RuleError `engine.checks` classifies, changing nothing."""
         if self.phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         kind = A.kind(action)
-        if kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND):
-            if seat is None:
-                raise RuleError("who", "Say which seat calls, catches or challenges.")
-            self._interject(action, seat)
-        elif kind == Kind.PICK:
+        if kind == Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
             return
-        else:
-            if TINKER <= self.phase <= SHUFFLE:
-                raise RuleError(
-                    "chance", f"Waiting for {_AWAITED[self.phase]}; nobody may play until then."
-                )
-            pos = self.to_move
-            if seat is not None and seat != self.seats[pos]:
-                self._out_of_turn(action, seat)
-                return
-            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
-                checks.misplay(self, pos, A.decode(action))
-            elif action not in self.legal_actions():
-                raise checks.refusal(self, pos, action)
-            self.step(action)
+        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND)) or (
+            seat is not None and seat != self.seats[self.to_move]
+        ):
+            if seat is None:
+                raise RuleError("who", "Say which seat calls, catches or challenges.")
+            if (seat, action) not in self.interjections():
+                raise checks.out_of_turn(self, seat, action)
+            self._interject(self.pos_of[seat], action)
             return
-        if self.steps or not self.draw:
-            self._run_steps()
+        if TINKER <= self.phase <= SHUFFLE:
+            raise RuleError(
+                "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
+            )
+        pos = self.to_move
+        if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+            checks.misplay(self, pos, A.decode(action))
+        elif action not in self.legal_actions():
+            raise checks.refusal(self, pos, action)
+        self.step(action)
 
     def step(self, action: int) -> None:
         """Apply one of `legal_actions()` for the player to move: the one place an action
@@ -481,33 +482,18 @@ class Hand:
         if self.steps or not self.draw:
             self._run_steps()
 
-    def _out_of_turn(self, action: int, seat: int) -> None:
-        """A move by someone other than the player to move: Jump-In, or a refusal."""
-        pos = self.to_move
-        p = self.pos_of.get(seat)
-        if self.variant.jump_in and action < A.PROTECT and p is not None:
-            checks.jump_in(self, p, A.decode(action))
-            self.to_move = p  # "Play then continues as if that player had just
-            self.step(action)  # taken their turn."
-            return
-        who = self.names[p] if p is not None else f"seat {seat}"
-        if action == A.CHALLENGE:
-            raise RuleError(
-                "challenge-who",
-                f"Only {self.names[pos]}, who must draw, may challenge the Wild Draw 4 "
-                '("the next player in turn ... has the option of Challenging").',
-            )
-        raise RuleError(
-            "turn",
-            f"It is {self.names[pos]}'s move ({PHASE_NAMES[self.phase]}), not {who}'s.",
-        )
-
     # ---- checks: one per kind of action, each raising RuleError before anything changes
+    def waiting_for(self) -> str:
+        """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
+        phase = self.phase
+        power = C.name(self.trigger) if phase in (TARGET, DISCARD) else ""
+        words = phase_words(PHASE_NAMES[phase], power)
+        if phase == PROTECT and self.variant.villain_may_take:
+            words += " or take four cards"
+        return words
+
     def phase_hint(self, tried: str) -> str:
-        need = _NEEDS[self.phase]
-        if self.phase == PROTECT and self.variant.villain_may_take:
-            need += " or take four cards"
-        return f"You can't {tried} now: {self.names[self.to_move]} must {need}."
+        return f"You can't {tried} now: {self.names[self.to_move]} must {self.waiting_for()}."
 
     def refusal(self, rule: str, text: str) -> RuleError:
         """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
@@ -720,66 +706,29 @@ class Hand:
             self.catchable.append(pos)
         return False
 
-    # ---- out of turn: UNO, catch, challenge
-    def _interject(self, action: int, seat: int) -> None:
-        pos = self.pos_of.get(seat)
-        if pos is None:
-            raise RuleError("who", f"Seat {seat} is not playing this hand.")
-        if action == A.UNO:
-            self._call_uno(pos)
-        elif action == A.CHALLENGE:
-            self._challenge_villain(pos)
-        else:
-            self._catch(pos, A.decode(action).seat)
-
-    def _call_uno(self, pos: int) -> None:
-        if pos in self.uncalled:
-            self.uncalled.remove(pos)
+    # ---- out of turn: UNO, catch, challenge, Jump-In (each found in `interjections()`)
+    def _interject(self, pos: int, action: int) -> None:
+        if action == A.UNO:  # a late call: nobody can catch them now
+            if pos in self.uncalled:
+                self.uncalled.remove(pos)
             if pos in self.catchable:
                 self.catchable.remove(pos)
+        elif action == A.CHALLENGE:
+            self._close_challenge()
+            if self.draw4_reneged:
+                self.owe(self.actor, 4)  # "then they must draw 4 cards"
+            else:
+                self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
+        elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
+            self.to_move = pos  # taken their turn."
+            self.step(action)
             return
-        if pos not in self.catchable:
-            raise RuleError(
-                "uno-late",
-                "A late UNO call is only for a player holding one card who has not called it "
-                "yet, before the next player begins their turn.",
-            )
-        self.catchable.remove(pos)
-
-    def _challenge_villain(self, pos: int) -> None:
-        if not self.challengeable():
-            if "villain_draw4" not in self.variant.effect_of:
-                raise RuleError(
-                    "challenge-window",
-                    "Only a Wild Draw 4 can be challenged, by the player who must draw, "
-                    "before they draw.",
-                )
-            raise RuleError(
-                "challenge-window",
-                "A Villain Draw 4 can be challenged only right after it is played, before "
-                "Tinker Bell chooses.",
-            )
-        if pos == self.actor:
-            raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
-        self._close_challenge()
-        if self.draw4_reneged:
-            self.owe(self.actor, 4)  # "then they must draw 4 cards"
-        else:
-            self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
-
-    def _catch(self, pos: int, seat: int) -> None:
-        target = self.pos_of.get(seat)
-        if target is None or target not in self.catchable:
-            raise RuleError(
-                "catch-window",
-                "You can catch only a player holding one card who did not say UNO, after "
-                "their next-to-last card touches the DISCARD pile and before the next player "
-                "begins their turn.",
-            )
-        if target == pos:
-            raise RuleError("catch-self", "To catch yourself, call UNO.")
-        self.catchable.remove(target)
-        self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
+        else:  # a catch
+            target = self.pos_of[A.decode(action).seat]
+            self.catchable.remove(target)
+            self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: 5)
+        if self.steps or not self.draw:
+            self._run_steps()
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
@@ -808,7 +757,7 @@ class Hand:
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        self.phase = self.steps.pop(0).who  # (its AFTER_RESHUFFLE step: the phase it stopped)
+        self.phase = self.steps.pop(0).subject  # (its AFTER_RESHUFFLE step: the phase stopped)
         self._run_steps()
 
     def reshuffle_pool(self) -> list[int]:
@@ -848,7 +797,7 @@ class Hand:
         any step waiting for a player), or when the DRAW pile is reshuffled."""
         steps = self.steps
         at = 0
-        while at < len(steps) and steps[at].kind <= AFTER_RESHUFFLE:
+        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == AFTER_RESHUFFLE):
             at += 1
         steps.insert(at, Step(OWED, pos, n))
 
@@ -861,12 +810,12 @@ class Hand:
         return 0
 
     def add_penalty(self, n: int, victim: int) -> None:
-        for step in self.steps:
-            if step.kind == PENALTY:
-                step.count += n
-                step.who = victim
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == PENALTY:
+                steps[i] = Step(PENALTY, victim, steps[i].count + n)
                 return
-        self.steps.append(Step(PENALTY, victim, n))
+        steps.append(Step(PENALTY, victim, n))
 
     def take_penalty(self) -> int:
         """The penalty's cards, its step removed (they are taken, challenged or go out)."""
@@ -939,18 +888,19 @@ class Hand:
         """Deal the cards `step` owes (`_give` for each); False if the DRAW pile ran out first."""
         n, draw = step.count, self.draw
         if n and draw:
-            held = self.hands[step.who]
+            held = self.hands[step.seat]
             while n and draw:
                 held.append(draw.pop())
                 n -= 1
             if self.catchable or self.uncalled:
-                self._took_cards(step.who)
-        step.count = n
+                self._took_cards(step.seat)
+            if n:
+                self.steps[0] = Step(OWED, step.seat, n)  # (the rest, after the reshuffle)
         return not n
 
     def _await_reshuffle(self) -> None:
         if self.phase != RESHUFFLE:
-            self.steps.insert(0, Step(AFTER_RESHUFFLE, self.phase))
+            self.steps.insert(0, Step(AFTER_RESHUFFLE, -1, subject=self.phase))
             self.phase = RESHUFFLE
 
     def all_cards(self) -> list[int]:
@@ -1087,22 +1037,6 @@ _APPLY: Final[tuple[_Apply, ...]] = tuple(
     _APPLY_BY_KIND.get(kind, Hand._do_nothing) for kind in Kind
 )
 """The changes each kind of action makes, indexed by `Kind` (a tuple: one lookup per step)."""
-
-_AWAITED: Final = {
-    TINKER: "Tinker Bell's pick",
-    RESHUFFLE: "the reshuffle",
-    SHUFFLE: "the hands to be shuffled and dealt again",
-}
-_NEEDS: Final = {
-    PLAY: "play a card or draw",
-    PLAY_DRAWN: "play the card just drawn or keep it",
-    COLOUR: "name the colour of the Wild turned up",
-    TARGET: "choose a player",
-    RESPOND: "take the cards, challenge or stack",
-    FLIP: "turn over the top card of the draw pile (Vegas)",
-    PROTECT: "lay a Pixie Dust Protection card",
-    DISCARD: "discard cards of Tinker Bell's colour or stop",
-}
 
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from engine import cards as C
+from engine.errors import EventError
 from engine.game import Game
 from engine.hand import RuleError
-from engine.notation import EventError
 
 FORMAT = "tinker-tray-record/1"
 

@@ -8,11 +8,11 @@ the engine applies by itself (`engine.elite.flow`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from engine.phases import Step
 
-from engine.elite.cards import EliteCard, Power
-from engine.elite.uno import UnoCard
+__all__ = ["Step"]
 
+# the decisions (the names of `engine.phases.PHASE_WORDS`, shared with the Disney family)
 TURN = "play"
 DRAWN = "play_drawn"
 COLOUR = "colour"
@@ -41,20 +41,3 @@ PLAYER_DECKS = "player_decks"
 RESHUFFLE = "reshuffle"
 OVER = "over"
 CHANCE_PHASES = frozenset({DEAL, ELITE_SHUFFLE, PLAYER_DECKS, RESHUFFLE})
-
-
-@dataclass(frozen=True)
-class Step:
-    kind: str
-    seat: int
-    power: Power | None = None
-    count: int = 1
-    optional: bool = False
-    colour: str | None = None
-    subject: int = -1
-    card: EliteCard | None = None
-    drawn: UnoCard | None = None
-    extra: tuple[int, ...] = field(default=())
-
-    def less(self) -> Step:
-        return replace(self, count=self.count - 1)
