@@ -17,11 +17,11 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import deckchance, effects, eventnotes, notation, rulesets, scoring
+from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
-from engine.protocol import CHANCE, TERMINAL
+from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
@@ -178,7 +178,7 @@ class Game:
         return record.dumps(self)
 
     @property
-    def hints(self) -> Any:
+    def hints(self) -> Hints:
         """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
         from engine.search import DISNEY_HINTS
 
@@ -559,7 +559,7 @@ def features_of(rules: rulesets.Ruleset, options: Mapping[str, Any]) -> frozense
     target: every ruleset of this engine), and "tinker_bell" where a card of its deck calls
     her button (read from the cards' effects under these options: of today's rulesets, only
     the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell)."""
-    table = effects.effect_table(rules, options)
+    table = variant.effect_table(rules, options)
     calls = any(table.effect_of[c] in _CALLS_TINKER_BELL for c in set(rules.deck))
     return frozenset({"points", "tinker_bell"} if calls else {"points"})
 
