@@ -16,6 +16,7 @@ from engine import record, rulesets
 from engine.elite import EliteCard, EliteGame, UnoCard
 from engine.elite import record as elite_record
 from engine.game import Game
+from engine.protocol import GameState
 
 ELITE = "elite"
 MODES = ("quick", "draft", "dynasty")
@@ -35,7 +36,7 @@ class EliteBox:
 
 def new_game(
     ruleset: str, names: list[str], dealer: Any, options: Mapping[str, Any] | None, box: Any
-) -> Any:
+) -> GameState:
     """A new game of `ruleset`. ValueError, naming the problem, for a ruleset, options or a
     table the engine refuses."""
     if ruleset != ELITE:
@@ -61,7 +62,7 @@ def _loaded_decks(decks: Any) -> bool:
     )
 
 
-def replay(header: Any, events: Sequence[dict[str, Any]]) -> Any:
+def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
     """A game rebuilt from its record, by the engine its header names (RecordError, KeyError,
     ValueError... if it does not replay)."""
     if not isinstance(header, dict):
