@@ -18,10 +18,11 @@ from engine.elite import EliteGame
 from engine.elite import actions as EA
 from engine.errors import RuleError
 from engine.game import Game
-from engine.protocol import CHANCE, TERMINAL, GameState
+from engine.protocol import GameState
 from tests.engine.elite.helpers import CARDS, NAMES
 from tests.engine.elite.test_properties import OPTIONS as ELITE_OPTIONS
 from tests.engine.test_properties import OPTIONS, PROBES, RULESET_OPTIONS
+from tests.engine.test_protocol import play_through_the_protocol
 from tests.helpers import examples
 
 GENERIC = ("not-now", "That is not a choice the game is waiting for")
@@ -84,27 +85,19 @@ def assert_refusals_are_specific(state: GameState, candidates, rng: random.Rando
 
 
 def walk(state: GameState, candidates, rng: random.Random, moves: int, every: int) -> int:
-    """Random play through the protocol, probing every `every` decisions."""
-    refused = 0
-    for i in range(moves):
-        who = state.current_player()
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state.sample_chance(rng)
-            continue
-        if i % every == 0:
-            refused += assert_refusals_are_specific(state, candidates, rng)
-        calls = state.interjections()
-        if calls and rng.random() < 0.4:
-            seat, action = rng.choice(calls)
-            state.apply_action(action, seat)
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return refused
+    """Random play through the protocol, probing every `every`-th decision; refusals seen."""
+    seen = [0, 0]  # decisions, refusals
+
+    def probe(state: GameState) -> None:
+        if seen[0] % every == 0:
+            seen[1] += assert_refusals_are_specific(state, candidates, rng)
+        seen[0] += 1
+
+    play_through_the_protocol(state, rng, moves, probe)
+    return seen[1]
 
 
-@settings(max_examples=examples(16), deadline=None, suppress_health_check=SLOW)
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=SLOW)
 @given(
     data=st.data(),
     ruleset=st.sampled_from(["disney", "classic", "official-2018", "elvis"]),
