@@ -12,13 +12,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import record, rulesets
+from engine import factory, rulesets
 from engine.elite import EliteCard, EliteGame, UnoCard
-from engine.elite import record as elite_record
 from engine.game import Game
 from engine.protocol import GameState
 
-ELITE = "elite"
+ELITE = factory.ELITE
 MODES = ("quick", "draft", "dynasty")
 """UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
 can read from files (`play --option decks=...`), so the page offers quick and draft."""
@@ -67,10 +66,7 @@ def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
     ValueError... if it does not replay)."""
     if not isinstance(header, dict):
         raise ValueError("its record's header is not an object")
-    objects = enumerate((header, *events), start=1)
-    if header.get("ruleset") == ELITE:
-        return elite_record.replay_objects(objects)[0]
-    return record.replay_objects(objects)[0]
+    return factory.replay_objects(enumerate((header, *events), start=1))[0]
 
 
 def title(ruleset: str) -> str:
