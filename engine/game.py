@@ -20,6 +20,7 @@ from engine import cards as C
 from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
+from engine.listing import legal_actions
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
@@ -117,7 +118,7 @@ class Game:
         h = self.hand
         if h is None or self.sheet.over:
             return []
-        return h.legal_actions()
+        return legal_actions(h)  # (`Hand.legal_actions` without its call)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """`(action, probability)`, taken by `apply_action` (generic chance nodes, as in

@@ -237,7 +237,7 @@ class Hand(HandState):
         pos = self.to_move
         if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
             checks.misplay(self, pos, A.decode(action))
-        elif action not in self.legal_actions():
+        elif action not in listing.legal_actions(self):
             raise checks.refusal(self, pos, action)
         self.step(action)
 
