@@ -179,7 +179,7 @@ class Game:
         return record.dumps(self)
 
     @property
-    def hints(self) -> Hints:
+    def hints(self) -> Hints[Game]:
         """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
         from engine.search import DISNEY_HINTS
 

@@ -155,7 +155,7 @@ class SearchBot:
             return int(candidates[0])
         return self._search(game, hints, candidates)
 
-    def _budget(self, hints: Hints) -> tuple[int, float | None]:
+    def _budget(self, hints: Hints[GameState]) -> tuple[int, float | None]:
         rollouts, seconds = self.rollouts, self.seconds
         if rollouts is None:
             rollouts = hints.rollouts if seconds is None else 1_000_000
@@ -163,7 +163,7 @@ class SearchBot:
                 seconds = hints.move_seconds
         return rollouts, seconds
 
-    def _search(self, game: GameState, hints: Hints, candidates: list[int]) -> int:
+    def _search(self, game: GameState, hints: Hints[GameState], candidates: list[int]) -> int:
         clock = self._clock
         rollouts, seconds = self._budget(hints)
         deadline = None if seconds is None or clock is None else clock() + seconds
