@@ -8,18 +8,20 @@ the engine applies by itself (`engine.elite.flow`).
 
 from __future__ import annotations
 
-from engine.phases import Step
+from engine import phases
+from engine.phases import PHASE_NAMES, Step
 
 __all__ = ["Step"]
 
-# the decisions (the names of `engine.phases.PHASE_WORDS`, shared with the Disney family)
-TURN = "play"
-DRAWN = "play_drawn"
-COLOUR = "colour"
+# the decisions: the Disney family's phase names where the two mean the same (`PHASE_NAMES`),
+# the others UNO Elite's own; every one has its words in `engine.phases.PHASE_WORDS`
+TURN = PHASE_NAMES[phases.PLAY]
+DRAWN = PHASE_NAMES[phases.PLAY_DRAWN]
+COLOUR = PHASE_NAMES[phases.COLOUR]
+TARGET = PHASE_NAMES[phases.TARGET]
+DISCARD = PHASE_NAMES[phases.DISCARD]
 RECOVER = "recover"
 ACTIVATE = "activate"
-TARGET = "target"
-DISCARD = "discard"
 KEEP = "keep"
 SEARCH = "search"
 SUBSTITUTE = "substitute"
@@ -38,6 +40,6 @@ END_TURN = "end_turn"
 DEAL = "deal"
 ELITE_SHUFFLE = "elite_shuffle"
 PLAYER_DECKS = "player_decks"
-RESHUFFLE = "reshuffle"
-OVER = "over"
+RESHUFFLE = PHASE_NAMES[phases.RESHUFFLE]
+OVER = PHASE_NAMES[phases.OVER]
 CHANCE_PHASES = frozenset({DEAL, ELITE_SHUFFLE, PLAYER_DECKS, RESHUFFLE})
