@@ -12,12 +12,12 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import record, rulesets
+from engine import factory, rulesets
 from engine.elite import EliteCard, EliteGame, UnoCard
-from engine.elite import record as elite_record
 from engine.game import Game
+from engine.protocol import GameState
 
-ELITE = "elite"
+ELITE = factory.ELITE
 MODES = ("quick", "draft", "dynasty")
 """UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
 can read from files (`play --option decks=...`), so the page offers quick and draft."""
@@ -35,7 +35,7 @@ class EliteBox:
 
 def new_game(
     ruleset: str, names: list[str], dealer: Any, options: Mapping[str, Any] | None, box: Any
-) -> Any:
+) -> GameState:
     """A new game of `ruleset`. ValueError, naming the problem, for a ruleset, options or a
     table the engine refuses."""
     if ruleset != ELITE:
@@ -61,15 +61,12 @@ def _loaded_decks(decks: Any) -> bool:
     )
 
 
-def replay(header: Any, events: Sequence[dict[str, Any]]) -> Any:
+def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
     """A game rebuilt from its record, by the engine its header names (RecordError, KeyError,
     ValueError... if it does not replay)."""
     if not isinstance(header, dict):
         raise ValueError("its record's header is not an object")
-    objects = enumerate((header, *events), start=1)
-    if header.get("ruleset") == ELITE:
-        return elite_record.replay_objects(objects)[0]
-    return record.replay_objects(objects)[0]
+    return factory.replay_objects(enumerate((header, *events), start=1))[0]
 
 
 def title(ruleset: str) -> str:

@@ -25,14 +25,15 @@ import dataclasses
 import logging
 import random
 import sqlite3
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from digital import games
 from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
+from engine.bots import Bot
 from engine.errors import RuleError
-from engine.protocol import CHANCE, TERMINAL
+from engine.protocol import CHANCE, TERMINAL, GameState
 from scoreboard.journal import JournalWriteError
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
@@ -48,9 +49,9 @@ SAVE_ERRORS = (JournalWriteError, sqlite3.Error, OSError, LookupError)
 class Keeper(Protocol):
     """Where the link saves the game (`digital.saved.Saved`): before anything is shown."""
 
-    def keep(self, game: Any) -> bool: ...
+    def keep(self, game: GameState) -> bool: ...
 
-    def restore(self, game: Any) -> Any: ...
+    def restore(self, game: GameState) -> GameState | None: ...
 
 
 @event_type
@@ -65,7 +66,7 @@ class GameProgress(Event):
     game_winner: Any = None
 
 
-def awaiting(game: Any) -> dict[str, Any]:
+def awaiting(game: GameState) -> dict[str, Any]:
     """What the game needs next: a seat's move, chance of some kind, or nothing (over)."""
     seat = game.current_player()
     if seat == TERMINAL:
@@ -75,12 +76,12 @@ def awaiting(game: Any) -> dict[str, Any]:
     return {"kind": "move", "seat": seat}
 
 
-def own_calls(game: Any, seat: int) -> list[int]:
+def own_calls(game: GameState, seat: int) -> list[int]:
     """The out-of-turn calls `seat` may make now."""
     return [a for s, a in game.interjections() if s == seat]
 
 
-def uno_plays(game: Any, seat: int | None) -> list[int]:
+def uno_plays(game: GameState, seat: int | None) -> list[int]:
     """The moves `seat` may make saying UNO!, in a ruleset whose UNO! is a call of its own: those
     after which a call of its own opens (its UNO!, with one card left), found by trying each on a
     copy. [] where saying it is part of the move itself (the move with UNO! is offered)."""
@@ -107,8 +108,8 @@ class GameLink(PacedLink):
     def __init__(
         self,
         bus: Bus,
-        game: Any,
-        bots: list[Any],
+        game: GameState,
+        bots: Sequence[Bot | None],
         rng: random.Random | None = None,
         *,
         humans: Collection[int] = (),
@@ -286,7 +287,7 @@ class GameLink(PacedLink):
             self._interjected = 0
             g.apply_action(self._bot(g.current_player()).act(g))
 
-    def _bot(self, seat: int) -> Any:
+    def _bot(self, seat: int) -> Bot:
         bot = self.bots[seat]
         assert bot is not None, f"seat {seat} is a person's"  # checked in __init__
         return bot

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from digital import games
+from engine.protocol import GameState
 
 
 def seating(
@@ -51,7 +52,7 @@ class Saved:
         self.last = json.dumps(events[-1]) if events else None
         self.header: dict[str, Any] | None = setup.get("header") if events is not None else None
 
-    def keep(self, game: Any) -> bool:
+    def keep(self, game: GameState) -> bool:
         """Commit the events that followed the last kept one; True if anything was written.
         JournalWriteError (or sqlite3.Error, OSError, LookupError) if the journal cannot take
         them: nothing is then counted as kept."""
@@ -74,7 +75,7 @@ class Saved:
             wrote = True
         return wrote
 
-    def restore(self, game: Any) -> Any:
+    def restore(self, game: GameState) -> GameState | None:
         """The game as the journal holds it (`game` rebuilt from its kept events), or None when
         nothing of it is kept yet."""
         if self.header is None or self.kept < 0:

@@ -374,7 +374,7 @@ class DigitalSession:
         if not tally_now:
             return
         game, saved = link.game, self._saved
-        names, mode = list(game.players), game.options.get("mode")
+        names, mode = list(game.players), game.header().get("options", {}).get("mode")
         if self.table is None:
             scored = "points" in link.features
             self.results.append(

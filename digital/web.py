@@ -36,9 +36,7 @@ from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, Set
 from digital.games import EliteBox
 from digital.session import DigitalSession
 from engine import cards as C
-from engine.elite.events import EventError as EliteEventError
-from engine.hand import RuleError
-from engine.notation import EventError
+from engine.errors import EventError, RuleError
 from scoreboard import auth, bodies, stream
 from scoreboard import web as table_web
 from scoreboard.auth import needs
@@ -219,7 +217,6 @@ class DigitalPlay:
         SetupError: 422,  # a new game as asked cannot start: which part, in a sentence
         MoveError: 422,
         RuleError: 422,  # the engine's message: the state is unchanged
-        EventError: 422,  # a game-record event the engine cannot read
-        EliteEventError: 422,
+        EventError: 422,  # a game-record event the engine cannot read (every ruleset's)
         C.CardError: 422,
     }

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine import actions as A
 from engine import cards as C
 from engine import scoring
 from engine.game import Game
 from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+from engine.protocol import GameState
 
 
 class Bot(Protocol):
     name: str
 
-    def act(self, game: Any) -> int: ...
+    def act(self, game: GameState) -> int: ...
 
-    def interject(self, game: Any, seat: int, options: list[int]) -> int | None: ...
+    def interject(self, game: GameState, seat: int, options: list[int]) -> int | None: ...
 
 
 class RandomBot:
@@ -38,11 +39,11 @@ class RandomBot:
         self.draw = rng.random
         """Its source of randomness (the simulation's playout draws from it the same way)."""
 
-    def act(self, game: Any) -> int:
+    def act(self, game: GameState) -> int:
         legal = game.legal_actions()
         return legal[int(self.draw() * len(legal))]
 
-    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+    def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
         i = int(self.draw() * (len(options) + 1))
         return options[i] if i < len(options) else None
 
@@ -55,10 +56,10 @@ class GreedyBot:
     def __init__(self, rng: random.Random | None = None) -> None:
         self._rng = rng
 
-    def act(self, game: Any) -> int:
+    def act(self, game: GameState) -> int:
         return int(game.hints.act(game))
 
-    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+    def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
         return game.hints.interject(game, seat, options)
 
 

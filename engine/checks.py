@@ -2,19 +2,22 @@
 raising `RuleError` (with the rule's key and, where the book has one, its sentence) before the
 hand changes at all. `CHECKS` maps the kind to its check; `Hand.apply` runs it, then the change.
 
-Out-of-turn calls (UNO, catch, a Villain Draw 4 challenge) are checked where they are applied,
-in `Hand._interject`; a Jump-In play by `jump_in` below.
+Legality is membership: an action is allowed if and only if `Hand.legal_actions()` (the player to
+move) or `Hand.interjections()` (calls out of turn) lists it. These checks only classify a refusal
+afterwards, naming the rule actually broken: `refusal` for the player to move, `out_of_turn` for
+anyone else (UNO, catch, a Villain Draw 4 challenge, Jump-In).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine import actions as A
 from engine import cards as C
 from engine.actions import Decoded, Kind
 from engine.errors import RuleError
+from engine.handstate import HandState
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -25,17 +28,46 @@ from engine.phases import (
     PROTECT,
     RESPOND,
     TARGET,
+    TINKER,
 )
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
+from engine.variant import STACKABLE, Stacking
 
 _COLOUR_OF: Final = C.COLOUR_OF
 
 
-def play(h: Hand, pos: int, d: Decoded) -> None:
+def phase_hint(h: HandState, tried: str) -> str:
+    """An action of a kind the phase does not take: what the hand waits for instead."""
+    return f"You can't {tried} now: {h.names[h.to_move]} must {h.waiting_for()}."
+
+
+def quoting(h: HandState, rule: str, text: str) -> RuleError:
+    """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
+    quote = h.variant.rules.quotes.get(rule)
+    return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
+
+
+def stack_refusal(h: HandState, card: int) -> RuleError:
+    effect_of, stacking = h.variant.effect_of, h.variant.stacking
+    top = h.discard[-1]
+    choice = " or challenge" if effect_of[top] == "wild_draw4" else ""
+    if not stacking:
+        why = "stacking is not played at this table"
+    elif effect_of[card] not in STACKABLE:
+        why = "only a draw card can be stacked"
+    elif stacking == Stacking.SAME and effect_of[card] != effect_of[top]:
+        why = 'the same symbol only: "a +4 cannot be stacked on a +2, or vice versa"'
+    else:
+        why = f"it must match {C.COLOURS[h.colour]}, the colour in play"
+    return RuleError(
+        "stacking",
+        f"You must take the {h.penalty()} cards{choice}: {C.name(card)} cannot be "
+        f"stacked on {C.name(top)} ({why}).",
+    )
+
+
+def play(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != PLAY and h.phase != PLAY_DRAWN and h.phase != RESPOND:
-        raise RuleError("phase", h.phase_hint("play a card"))
+        raise RuleError("phase", phase_hint(h, "play a card"))
     card = d.card
     hand = h.hands[pos]
     if card >= C.NCARDS or card not in hand:
@@ -44,61 +76,64 @@ def play(h: Hand, pos: int, d: Decoded) -> None:
         raise uno_first()
     if h.phase == RESPOND:
         if not h.stacks(card):
-            raise h.stack_refusal(card)
+            raise stack_refusal(h, card)
     elif h.phase == PLAY_DRAWN and card != h.drawn_card:
-        raise h.refusal(
+        raise quoting(
+            h,
             "play-drawn",
             f"After drawing, only the card drawn ({C.name(h.drawn_card)}) may be played",
         )
     top = h.discard[-1]
     if card not in C.matching(h.colour, top):
-        raise h.refusal(  # (in RESPOND `stacks` has checked the match already)
+        raise quoting(
+            h,  # (in RESPOND `stacks` has checked the match already)
             "match",
             f"{C.name(card)} does not match {C.name(top)} ({C.COLOURS[h.colour]} in play)",
         )
     if d.colour and not h.variant.names_colour[card]:
         raise RuleError("colour", f"Only a Wild lets you name a colour, not {C.name(card)}.")
     if d.uno and len(hand) != 2:
-        raise h.refusal("uno-call", "UNO is called as you play your next-to-last card")
+        raise quoting(h, "uno-call", "UNO is called as you play your next-to-last card")
 
 
-def protect(h: Hand, pos: int, d: Decoded) -> None:
+def protect(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != PROTECT:
-        raise RuleError("phase", h.phase_hint("lay a protection card"))
+        raise RuleError("phase", phase_hint(h, "lay a protection card"))
     _lay(h, pos, d, "protect")
 
 
-def discard(h: Hand, pos: int, d: Decoded) -> None:
+def discard(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != DISCARD:
-        raise RuleError("phase", h.phase_hint("discard"))
+        raise RuleError("phase", phase_hint(h, "discard"))
     _lay(h, pos, d, "discard")
 
 
-def draw(h: Hand, pos: int, d: Decoded) -> None:
+def draw(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != PLAY:
-        raise RuleError("phase", h.phase_hint("draw"))
+        raise RuleError("phase", phase_hint(h, "draw"))
     if not h.variant.draw_when_playable and h.playable(pos) and not h.silenced(pos):
-        raise h.refusal("draw-when-stuck", "You have a card that matches, so you may not draw")
+        raise quoting(h, "draw-when-stuck", "You have a card that matches, so you may not draw")
 
 
-def pass_(h: Hand, pos: int, d: Decoded) -> None:
+def pass_(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != PLAY_DRAWN:
         raise RuleError("phase", "You can keep a card only right after drawing it.")
     if h.variant.must_play_drawn:
-        raise h.refusal(
+        raise quoting(
+            h,
             "must-play-drawn",
             f"You drew {C.name(h.drawn_card)} and can play it, so you must play it",
         )
 
 
-def done(h: Hand, pos: int, d: Decoded) -> None:
+def done(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != DISCARD:
-        raise RuleError("phase", h.phase_hint("stop discarding"))
+        raise RuleError("phase", phase_hint(h, "stop discarding"))
 
 
-def take(h: Hand, pos: int, d: Decoded) -> None:
+def take(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != PROTECT and h.phase != RESPOND:
-        raise RuleError("phase", h.phase_hint("take the cards"))
+        raise RuleError("phase", phase_hint(h, "take the cards"))
     if h.phase == PROTECT and not h.variant.villain_may_take:
         colour = C.COLOURS[h.tinker_colour]
         raise RuleError(
@@ -109,7 +144,7 @@ def take(h: Hand, pos: int, d: Decoded) -> None:
         )
 
 
-def challenge(h: Hand, pos: int, d: Decoded) -> None:
+def challenge(h: HandState, pos: int, d: Decoded) -> None:
     """In RESPOND only: a challenge in any other phase is out of turn (`_interject`)."""
     if h.variant.effect_of[h.discard[-1]] != "wild_draw4":
         raise RuleError(
@@ -118,14 +153,14 @@ def challenge(h: Hand, pos: int, d: Decoded) -> None:
         )
 
 
-def colour(h: Hand, pos: int, d: Decoded) -> None:
+def colour(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != COLOUR:
         raise RuleError("colour", "A colour is named with the Wild that needs it, not on its own.")
 
 
-def target(h: Hand, pos: int, d: Decoded) -> None:
+def target(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != TARGET:
-        raise RuleError("phase", h.phase_hint("choose a player"))
+        raise RuleError("phase", phase_hint(h, "choose a player"))
     target = h.pos_of.get(d.seat)
     if target is None or target == pos:
         if h.variant.effect_of[h.trigger] == "swap_hands":
@@ -141,7 +176,7 @@ def target(h: Hand, pos: int, d: Decoded) -> None:
         )
 
 
-def misplay(h: Hand, pos: int, d: Decoded) -> None:
+def misplay(h: HandState, pos: int, d: Decoded) -> None:
     """Classic: "You play the wrong card ... You must reclaim your misplayed card and draw 2
     more cards from the Stock"."""
     card = d.card
@@ -152,7 +187,7 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
             "taken back.",
         )
     if h.phase != PLAY:
-        raise RuleError("phase", h.phase_hint("lay a card"))
+        raise RuleError("phase", phase_hint(h, "lay a card"))
     if card >= C.NCARDS or card not in h.hands[pos]:
         raise not_in_hand(h, pos, card, "to lay")
     top = h.discard[-1]
@@ -160,12 +195,12 @@ def misplay(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError("misplay", f"{C.name(card)} matches {C.name(top)}: it is not a wrong card.")
 
 
-def flip(h: Hand, pos: int, d: Decoded) -> None:
+def flip(h: HandState, pos: int, d: Decoded) -> None:
     if h.phase != FLIP:
-        raise RuleError("phase", h.phase_hint("turn over a card"))
+        raise RuleError("phase", phase_hint(h, "turn over a card"))
 
 
-def jump_in(h: Hand, pos: int, d: Decoded) -> None:
+def jump_in(h: HandState, pos: int, d: Decoded) -> None:
     """Jump-In: "If a player has exactly the same card (both number and color) as the top
     card of the discard pile, they may play it immediately, even if it is not their turn." """
     card = d.card
@@ -194,7 +229,7 @@ def jump_in(h: Hand, pos: int, d: Decoded) -> None:
         raise RuleError("uno-call", "UNO is called as you play your next-to-last card.")
 
 
-def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
+def _lay(h: HandState, pos: int, d: Decoded, what: str) -> None:
     """Protection and discards: a card of Tinker Bell's colour from the hand (never a wild)."""
     card = d.card
     hand = h.hands[pos]
@@ -213,7 +248,81 @@ def _lay(h: Hand, pos: int, d: Decoded, what: str) -> None:
         raise RuleError("uno-call", "UNO is called as you lay your next-to-last card.")
 
 
-def refusal(h: Hand, pos: int, action: int) -> RuleError:
+def uno(h: HandState, pos: int, d: Decoded) -> None:
+    raise RuleError(
+        "uno-late",
+        "A late UNO call is only for a player holding one card who has not called it yet, "
+        "before the next player begins their turn.",
+    )
+
+
+def catch(h: HandState, pos: int, d: Decoded) -> None:
+    target = h.pos_of.get(d.seat)
+    if target is None or target not in h.catchable:
+        raise RuleError(
+            "catch-window",
+            "You can catch only a player holding one card who did not say UNO, after their "
+            "next-to-last card touches the DISCARD pile and before the next player begins "
+            "their turn.",
+        )
+    if target == pos:
+        raise RuleError("catch-self", "To catch yourself, call UNO.")
+
+
+def villain_challenge(h: HandState, pos: int, d: Decoded) -> None:
+    """A challenge out of turn: a Villain Draw 4's, by anyone but its player, until Tinker Bell
+    picks (a Wild Draw 4 is challenged in turn, by the player who must draw: `challenge`)."""
+    if h.phase == RESPOND:
+        raise RuleError(
+            "challenge-who",
+            f"Only {h.names[h.to_move]}, who must draw, may challenge the Wild Draw 4 "
+            '("the next player in turn ... has the option of Challenging").',
+        )
+    if not h.challengeable():
+        if "villain_draw4" not in h.variant.effect_of:
+            raise RuleError(
+                "challenge-window",
+                "Only a Wild Draw 4 can be challenged, by the player who must draw, before "
+                "they draw.",
+            )
+        raise RuleError(
+            "challenge-window",
+            "A Villain Draw 4 can be challenged only right after it is played, before Tinker "
+            "Bell chooses.",
+        )
+    if pos == h.actor:
+        raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
+
+
+def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
+    """Why `action` by `seat`, a call out of turn or a move by someone not to move, is refused:
+    asked only after it was not found among `h.interjections()`."""
+    pos = h.pos_of.get(seat)
+    if pos is None:
+        return RuleError("who", f"Seat {seat} is not playing this hand.")
+    decoded = A.decode(action)
+    if decoded.kind == Kind.UNKNOWN:
+        return RuleError("unknown", f"Unknown action {action}.")
+    try:
+        check = OUT_OF_TURN_CHECKS.get(decoded.kind)
+        if check is not None:
+            check(h, pos, decoded)
+        elif h.phase >= TINKER:
+            raise RuleError("chance", f"Waiting for {h.waiting_for()}; nobody may play until then.")
+        elif h.variant.jump_in and decoded.kind == Kind.PLAY:
+            jump_in(h, pos, decoded)
+        else:
+            mover = h.names[h.to_move]
+            raise RuleError(
+                "turn",
+                f"It is {mover}'s move ({PHASE_NAMES[h.phase]}), not {h.names[pos]}'s.",
+            )
+    except RuleError as broken:
+        return broken
+    return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
+
+
+def refusal(h: HandState, pos: int, action: int) -> RuleError:
     """Why `action`, which is not among `h.legal_actions()`, is refused: the check of its kind
     names the rule it breaks (legality itself is membership in the legal actions)."""
     decoded = A.decode(action)
@@ -226,9 +335,9 @@ def refusal(h: Hand, pos: int, action: int) -> RuleError:
     return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
 
 
-def not_in_hand(h: Hand, pos: int, card: int, what: str) -> RuleError:
+def not_in_hand(h: HandState, pos: int, card: int, what: str) -> RuleError:
     """A card the player does not hold: the one refusal every kind of card move shares."""
-    return h.refusal("not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} {what}")
+    return quoting(h, "not-in-hand", f"{h.names[pos]} has no {A.card_name(card)} {what}")
 
 
 def uno_first() -> RuleError:
@@ -239,7 +348,7 @@ def uno_first() -> RuleError:
     )
 
 
-Check = Callable[["Hand", int, Decoded], None]
+Check = Callable[[HandState, int, Decoded], None]
 CHECKS: Final[dict[Kind, Check]] = {
     Kind.PLAY: play,
     Kind.PROTECT: protect,
@@ -255,3 +364,9 @@ CHECKS: Final[dict[Kind, Check]] = {
     Kind.FLIP: flip,
 }
 """How each kind of action by the player to move is checked."""
+OUT_OF_TURN_CHECKS: Final[dict[Kind, Check]] = {
+    Kind.UNO: uno,
+    Kind.CATCH: catch,
+    Kind.CHALLENGE: villain_challenge,
+}
+"""How each kind of call out of turn is checked (a play by someone not to move: `jump_in`)."""

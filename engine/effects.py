@@ -9,10 +9,10 @@ its checks (the action was found among the legal actions), so an effect checks n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import Final
 
 from engine import cards as C
+from engine.handstate import HandState
 from engine.phases import (
     CHALLENGE_WINDOW,
     DISCARD,
@@ -20,25 +20,22 @@ from engine.phases import (
     OWED,
     PROTECT,
     PROTECTION,
+    RESPOND,
     SHUFFLE,
     TARGET,
     TINKER,
     VILLAIN_DONE,
     Step,
 )
-from engine.rulesets import Ruleset
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
 
 
-def skip(h: Hand, pos: int, card: int) -> None:
+def skip(h: HandState, pos: int, card: int) -> None:
     # "the next person in line to play after this card is skipped"; with two players, "you may
     # immediately play another card"
     h.pass_turn(pos, 2)
 
 
-def reverse(h: Hand, pos: int, card: int) -> None:
+def reverse(h: HandState, pos: int, card: int) -> None:
     if h.num_players == 2:
         h.pass_turn(pos, 2)  # "Playing a Reverse card works like playing a Skip card."
     else:
@@ -46,26 +43,39 @@ def reverse(h: Hand, pos: int, card: int) -> None:
         h.pass_turn(pos, 1)
 
 
-def tinker_bell(h: Hand, pos: int, card: int) -> None:
+def tinker_bell(h: HandState, pos: int, card: int) -> None:
     """Draw 2, Wild Discard All and Villain Draw 4: the player hits the Tinker Bell Button."""
     h.phase = TINKER
     h.trigger = card
     h.actor = h.to_move = pos
 
 
-def draw2(h: Hand, pos: int, card: int) -> None:
+def draw2(h: HandState, pos: int, card: int) -> None:
     # "The next player is forced to draw 2 cards from the stock pile then end his turn"
     h.add_penalty(2, (pos + h.direction) % h.num_players)
-    h.await_response(pos, False)
+    await_response(h, pos, False)
 
 
-def wild_draw4(h: Hand, pos: int, card: int) -> None:
+def await_response(h: HandState, pos: int, draw4: bool) -> None:
+    """The next player must take the penalty's cards and lose their turn, unless they may
+    challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
+    victim = (pos + h.direction) % h.num_players
+    h.actor = pos
+    if draw4 or (h.variant.stacking and any(h.stacks(c) for c in h.hands[victim])):
+        h.phase = RESPOND
+        h.to_move = victim
+    else:
+        h.owe(victim, h.take_penalty())
+        h.pass_turn(victim, 1)
+
+
+def wild_draw4(h: HandState, pos: int, card: int) -> None:
     # "the next player must Draw 4 cards then end his turn", unless they challenge
     h.add_penalty(4, (pos + h.direction) % h.num_players)
-    h.await_response(pos, True)
+    await_response(h, pos, True)
 
 
-def swap_hands(h: Hand, pos: int, card: int) -> None:
+def swap_hands(h: HandState, pos: int, card: int) -> None:
     """Seven-O's 7 (and a Wild Customizable "swap hands"): "swap hands with another player of
     their choice". With two players there is no choice: the engine swaps at once."""
     if h.num_players == 2:
@@ -77,7 +87,7 @@ def swap_hands(h: Hand, pos: int, card: int) -> None:
         h.actor = h.to_move = pos
 
 
-def pass_hands(h: Hand, pos: int, card: int) -> None:
+def pass_hands(h: HandState, pos: int, card: int) -> None:
     """Seven-O's 0: "all players pass their hands to the next player in the current direction"."""
     n, d, old = h.num_players, h.direction, h.hands
     h.hands = [old[(p - d) % n] for p in range(n)]
@@ -86,20 +96,20 @@ def pass_hands(h: Hand, pos: int, card: int) -> None:
     h.pass_turn(pos, 1)
 
 
-def vegas(h: Hand, pos: int, card: int) -> None:
+def vegas(h: HandState, pos: int, card: int) -> None:
     """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
     h.phase = FLIP
     h.actor = pos
     h.to_move = (pos + h.direction) % h.num_players
 
 
-def shuffle_hands(h: Hand, pos: int, card: int) -> None:
+def shuffle_hands(h: HandState, pos: int, card: int) -> None:
     """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
     h.phase = SHUFFLE
     h.actor = h.to_move = pos
 
 
-def played(h: Hand, pos: int, card: int) -> None:
+def played(h: HandState, pos: int, card: int) -> None:
     """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it.
     (Compared here rather than looked up in a table of functions: a compiled engine calls these
     natively, where a call through a table costs it more than a dozen string comparisons.)"""
@@ -128,37 +138,15 @@ def played(h: Hand, pos: int, card: int) -> None:
         vegas(h, pos, card)
 
 
-EFFECTS: Final = frozenset(
-    {
-        "number",
-        "skip",
-        "reverse",
-        "wild",
-        "draw2_tinker_bell",
-        "wild_discard_all",
-        "villain_draw4",
-        "draw2",
-        "wild_draw4",
-        "swap_hands",
-        "pass_hands",
-        "shuffle_hands",
-        "vegas",
-    }
-)
-"""Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
-NO_EFFECT: Final = frozenset({"number", "wild"})
-"""The effects that only end the turn: `Hand.step` passes it on without calling `played`."""
-
-
 # ---------------------------------------------------------------- the Villain Draw 4, whole
-def villain_draw4(h: Hand, pos: int, card: int) -> None:
+def villain_draw4(h: HandState, pos: int, card: int) -> None:
     """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
     challenge it ("Reneging": `Hand._challenge_villain`, `Hand._reneged`)."""
     tinker_bell(h, pos, card)
     h.steps.append(Step(CHALLENGE_WINDOW, pos))
 
 
-def villain_picked(h: Hand, colour: int) -> None:
+def villain_picked(h: HandState, colour: int) -> None:
     """Tinker Bell picked `colour`: every other player, in order of play, protects with a card
     of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`)."""
     h.colour = colour
@@ -169,14 +157,14 @@ def villain_picked(h: Hand, colour: int) -> None:
     h.stats.villain_hits = 0
 
 
-def villain_step(h: Hand, step: Step) -> bool:
+def villain_step(h: HandState, step: Step) -> bool:
     """Run the Villain Draw 4's next step (at the head of the queue); False while a player must
     protect. "each player will see if they have one card of that color to use as their Pixie
     Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
     card in the color selected", they draw four."""
     if step.kind == PROTECTION:
-        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.who]):
-            h.to_move = step.who
+        if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.seat]):
+            h.to_move = step.seat
             h.phase = PROTECT
             return False
         draw_instead(h, step)
@@ -185,19 +173,20 @@ def villain_step(h: Hand, step: Step) -> bool:
     h.stats.villain_draw4s += 1
     if not h.stats.villain_hits:
         h.stats.villain_draw4s_fully_protected += 1
-    h.pass_turn(step.who, step.count)
+    h.pass_turn(step.seat, step.count)
     return True
 
 
-def draw_instead(h: Hand, step: Step) -> None:
+def draw_instead(h: HandState, step: Step) -> None:
     """A player draws the four cards instead of protecting (none of the colour, or by choice
-    with `villain_draw4_may_take`): the PROTECTION step becomes cards owed."""
-    step.kind = OWED
+    with `villain_draw4_may_take`): the PROTECTION step (the head of the queue) becomes cards
+    owed."""
+    h.steps[0] = Step(OWED, step.seat, step.count)
     h.stats.villain_hits += 1
 
 
 # ---------------------------------------------------------------- after Tinker Bell's pick
-def draw2_picked(h: Hand, colour: int) -> None:
+def draw2_picked(h: HandState, colour: int) -> None:
     actor = h.actor
     h.stats.draw2_picks += 1
     if colour == C.COLOUR_OF[h.trigger]:
@@ -212,7 +201,7 @@ def draw2_picked(h: Hand, colour: int) -> None:
         h.pass_turn(victim, 1)
 
 
-def discard_all_picked(h: Hand, colour: int) -> None:
+def discard_all_picked(h: HandState, colour: int) -> None:
     """Wild Discard All: its player may discard every card of Tinker Bell's colour."""
     actor = h.actor
     h.colour = colour
@@ -223,7 +212,7 @@ def discard_all_picked(h: Hand, colour: int) -> None:
         h.pass_turn(actor, 1)
 
 
-def after_tinker_bell(h: Hand, colour: int) -> None:
+def after_tinker_bell(h: HandState, colour: int) -> None:
     """What Tinker Bell's colour does after the card that called her (`h.trigger`)."""
     effect = h.variant.effect_of[h.trigger]
     if effect == "villain_draw4":
@@ -236,45 +225,3 @@ def after_tinker_bell(h: Hand, colour: int) -> None:
 
 GOING_OUT_DRAWS: Final = {"draw2_tinker_bell": 2, "villain_draw4": 4, "draw2": 2, "wild_draw4": 4}
 """How many cards the next player draws when a hand is won on this effect ("Going Out")."""
-STACKABLE: Final = frozenset({"draw2", "wild_draw4"})
-"""The cards that can be stacked (Progressive UNO)."""
-_TINKER_PICKS_COLOUR: Final = frozenset({"villain_draw4", "wild_discard_all"})
-
-
-class EffectTable(NamedTuple):
-    """Per card id, for one ruleset and its options."""
-
-    effect_of: tuple[str, ...]  # the effect's name (what `played` does with it)
-    names_colour: tuple[bool, ...]  # does playing it name a colour (a Wild)?
-    colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
-
-
-_CACHE: dict[tuple[str, bool, Any], EffectTable] = {}
-
-
-def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
-    """The effects of this ruleset's cards under these options: by card id first, then by rank;
-    house rules (Seven-O, the Wild Customizable card) overlay them."""
-    seven_o, custom = bool(options.get("seven_o")), options.get("wild_customizable")
-    key = (rules.name, seven_o, custom)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    effects = dict(rules.effects)
-    if seven_o:
-        effects[7] = "swap_hands"  # rank 7 (and the id of Red 7: the same effect)
-        effects[0] = "pass_hands"
-    if custom:
-        effects[C.WILD_CUSTOM] = str(custom)
-    names = tuple(
-        effects.get(c, effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
-        for c in range(C.NCARDS)
-    )
-    unknown = set(names) - set(EFFECTS)
-    if unknown:
-        raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
-    names_colour = tuple(c >= 64 and names[c] not in _TINKER_PICKS_COLOUR for c in range(C.NCARDS))
-    colour_wilds = tuple(c for c in sorted(set(rules.deck)) if names_colour[c])
-    table = EffectTable(names, names_colour, colour_wilds)
-    _CACHE[key] = table
-    return table

@@ -1,4 +1,4 @@
-"""The error every refused action raises."""
+"""The errors of every ruleset: a refused action, and a record event that is not well formed."""
 
 from __future__ import annotations
 
@@ -9,3 +9,7 @@ class RuleError(ValueError):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)
         self.rule = rule
+
+
+class EventError(ValueError):
+    """A record event that is not well formed (as opposed to one the rules forbid)."""

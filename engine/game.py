@@ -17,10 +17,12 @@ from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import deckchance, effects, eventnotes, notation, rulesets, scoring
+from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
+from engine.errors import EventError
 from engine.hand import Hand, RuleError
+from engine.listing import legal_actions
 from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
-from engine.protocol import CHANCE, TERMINAL
+from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
 
@@ -116,7 +118,7 @@ class Game:
         h = self.hand
         if h is None or self.sheet.over:
             return []
-        return h.legal_actions()
+        return legal_actions(h)  # (`Hand.legal_actions` without its call)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """`(action, probability)`, taken by `apply_action` (generic chance nodes, as in
@@ -177,7 +179,7 @@ class Game:
         return record.dumps(self)
 
     @property
-    def hints(self) -> Any:
+    def hints(self) -> Hints[Game]:
         """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
         from engine.search import DISNEY_HINTS
 
@@ -356,7 +358,7 @@ class Game:
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one game-record event; on any error the game is left exactly as it was."""
         if not isinstance(event, Mapping):
-            raise notation.EventError("an event is a JSON object")
+            raise EventError("an event is a JSON object")
         if "chance" in event:
             self._apply_chance_event(event)
             return
@@ -385,7 +387,7 @@ class Game:
             if "deck" in event:
                 deck = event["deck"]
                 if not isinstance(deck, list):
-                    raise notation.EventError("'deck' must be a list of card codes")
+                    raise EventError("'deck' must be a list of card codes")
                 cards = C.cards(deck)
             elif isinstance(event.get("seed"), int):
                 rng = random.Random(event["seed"])
@@ -398,10 +400,10 @@ class Game:
                     cards = self._live_hand().shuffle_pool()
                     rng.shuffle(cards)
             else:
-                raise notation.EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
+                raise EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
             deckchance.apply(self, kind, cards)
         else:
-            raise notation.EventError(
+            raise EventError(
                 f"unknown chance {kind!r} (tinker_bell, reshuffle, shuffle_hands or new_hand)"
             )
 
@@ -558,7 +560,7 @@ def features_of(rules: rulesets.Ruleset, options: Mapping[str, Any]) -> frozense
     target: every ruleset of this engine), and "tinker_bell" where a card of its deck calls
     her button (read from the cards' effects under these options: of today's rulesets, only
     the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell)."""
-    table = effects.effect_table(rules, options)
+    table = variant.effect_table(rules, options)
     calls = any(table.effect_of[c] in _CALLS_TINKER_BELL for c in set(rules.deck))
     return frozenset({"points", "tinker_bell"} if calls else {"points"})
 

@@ -1,40 +1,39 @@
-"""One hand of UNO under a ruleset: its state, legal actions and chance nodes.
+"""One hand of UNO under a ruleset: dealt, its moves listed and applied, its queue run.
 
 The state is mutable for speed (a simulation applies millions of actions), but every action is
 checked completely before anything changes, so a refused action leaves the state exactly as it
 was. Cards are small ints (`engine.cards`), players are positions 0..n-1 in seat order, and the
 seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
 
-Where to look: what a card does is in `engine.effects`; how an action int reads is
-`engine.actions.decode`; an action is allowed if and only if `legal_actions()` lists it, and
-`engine.checks` explains a refusal afterwards (one function per kind of action); this module
-lists the legal actions and applies them (`step`: one method per kind of action), and runs the
-pending work, one queue of steps (`steps`, `_run_steps`). What the rules leave to a table is
-decided in
+Where to look: the state and the changes every rule shares, `engine.handstate`; what may be done
+now, `engine.listing` (an action is allowed if and only if `legal_actions()` or
+`interjections()` lists it); why anything else is refused, `engine.checks` (afterwards, naming
+the rule broken); what a card does, `engine.effects`; what the options make of the cards,
+`engine.variant`; how an action int reads, `engine.actions.decode`. This module deals a hand and
+applies the moves (`step`: one method per kind of action) and runs the pending work, one queue
+of steps (`steps`, `_run_steps`). What the rules leave to a table is decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
 choice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from enum import IntEnum
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from engine import actions as A
 from engine import cards as C
-from engine import checks, effects
+from engine import checks, effects, listing
 from engine.actions import Kind
 from engine.errors import RuleError
+from engine.handstate import HandState
 from engine.phases import (
     AFTER_RESHUFFLE,
-    CHALLENGE_WINDOW,
     COLOUR,
     DISCARD,
     FLIP,
     OVER,
     OWED,
-    PENALTY,
     PHASE_NAMES,
     PLAY,
     PLAY_DRAWN,
@@ -50,6 +49,7 @@ from engine.phases import (
 )
 from engine.rulesets import Ruleset
 from engine.stats import HandStats
+from engine.variant import RenegeTest, Stacking, variant_of
 
 __all__ = [
     "COLOUR",
@@ -85,55 +85,12 @@ _DISCARD: Final = A.DISCARD
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
-class RenegeTest(IntEnum):
-    """Option `renege_test`: what makes a (Villain or Wild) Draw 4 challenge succeed."""
+class Hand(HandState):
+    """A hand under its rules: dealt, listing its moves (`engine.listing`) and applying them
+    (`step`: one method per kind of action), running its queue of steps (`_run_steps`). Its
+    state is `HandState`'s (the one declaration of its fields)."""
 
-    COLOUR = 0  # its player held another card of the colour in play
-    MATCHING = 1  # ... another card matching by colour, number or symbol
-    PLAYABLE = 2  # ... any other card they could have played, wilds included
-
-
-class Stacking(IntEnum):
-    """Option `stacking` (Progressive UNO)."""
-
-    NONE = 0
-    SAME = 1  # Draw 2 on Draw 2, Wild Draw 4 on Wild Draw 4
-    MIXED = 2  # also one on the other
-
-
-class Hand:
-    """A hand from the deal to the moment someone goes out (or nobody can move)."""
-
-    # The state, field by field: the one declaration (`__slots__` is made from it;
-    # tests/engine/test_hand_fields.py holds `clone`, the one other place that names every
-    # field, to it). What the rules and the table's options make of every hand is shared, in
-    # `variant`.
-    variant: Variant  # the ruleset and options (immutable, shared by every hand at a table)
-    seats: tuple[int, ...]  # the seat of each position (positions 0..n-1, in order of play)
-    pos_of: dict[int, int]  # the position of each seat
-    names: tuple[str, ...]  # each position's player
-    num_players: int
-    hands: list[list[int]]  # the cards each player holds, in the order received
-    draw: list[int]  # the DRAW pile, its top card last
-    discard: list[int]  # the DISCARD pile, its top card last
-    deal_top: int  # the card first turned up
-    colour: int  # the colour in play
-    direction: int  # 1: to the left, -1: to the right
-    phase: int  # what the hand waits for (`engine.phases`)
-    to_move: int  # the position whose move it is (or who is protecting, discarding ...)
-    actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
-    trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
-    tinker_colour: int  # Tinker Bell's last pick (-1 before any)
-    steps: list[Step]  # the pending work, in order (`engine.phases.Step`)
-    catchable: list[int]  # players who may be caught holding one card without calling UNO
-    uncalled: list[int]  # (classic) players holding one card who never called UNO
-    blocked_turns: int  # turns in a row with nothing to draw anywhere
-    drawn_card: int  # the card just drawn, while it may be played
-    draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
-    winner: int  # the position that went out (-1 until then)
-    stats: HandStats  # what a simulation counts
-
-    __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
+    __slots__ = ()
 
     # ------------------------------------------------------------------ setting up
     @classmethod
@@ -231,7 +188,7 @@ class Hand:
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
         h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
         h.tinker_colour = self.tinker_colour
-        h.steps = [step.copy() for step in self.steps]
+        h.steps = list(self.steps)  # (a step never changes: shared)
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
         h.blocked_turns = self.blocked_turns
         h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
@@ -239,199 +196,50 @@ class Hand:
         h.stats = self.stats.copy()
         return h
 
-    # ------------------------------------------------------------------ reading
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    def points_left(self, pos: int) -> int:
-        points = self.variant.rules.points
-        total = 0
-        for card in self.hands[pos]:
-            total += points[card]
-        return total
-
-    def playable(self, pos: int) -> list[int]:
-        """Cards in `pos`'s hand that may be laid on the discard pile now."""
-        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        return [c for c in self.hands[pos] if c in matching]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At Tinker Bell's pick: the four colours as PICK actions, equally likely (OpenSpiel's
-        chance node; `apply` takes them). A hand takes a reshuffle or Wild Shuffle Hands as a whole
-        order (`apply_reshuffle`, `apply_shuffle_hands`); `Game.chance_outcomes` lists those
-        orders one card at a time (`engine.deckchance`)."""
-        if self.phase != TINKER:
-            return []
-        return [(A.PICK + colour, 0.25) for colour in range(4)]
-
-    # ------------------------------------------------------------------ legal actions
+    # ------------------------------------------------------------------ listing
     def legal_actions(self) -> list[int]:
-        """Every action the player to move may take now (empty at chance nodes and the end).
-
-        PLAY, most decisions, is listed here without a further call: each card held that
-        matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
-        when allowed. The other phases have a method each (`_LEGAL`)."""
-        if self.phase != PLAY:
-            return self._legal_other()
-        hand = self.hands[self.to_move]
-        # The cards that match, as a set filled in the hand's order: the order every seeded
-        # game follows (a random bot picks by index).
-        matches = _MATCHES[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-        found: list[int] = []
-        for c in hand:  # (a loop: a comprehension costs Python 3.11 a frame a call)
-            if matches[c]:
-                found.append(c)
-        playable: Collection[int] = set(found) if len(found) > 1 else found
-        variant = self.variant
-        if len(hand) == 2:
-            acts: list[int] = []
-            for c in playable:
-                _variants(acts, c, True, variant.names_colour)
-        else:
-            acts = []
-            black = False  # (a wild among them: then ask whether it names a colour)
-            for c in playable:
-                acts.append(c << 3)  # = actions.play(c), without the call
-                black = black or c >= 64
-            if black:
-                for w in variant.colour_wilds:  # a Wild names a colour: four actions
-                    if w in playable:
-                        acts.remove(w << 3)
-                        acts += _COLOUR_PLAYS[w]
-            if self.uncalled and self.to_move in self.uncalled:
-                acts = []  # "not allowed to discard his last card until he does so"
-        if not acts or variant.draw_when_playable:
-            acts.append(_DRAW)
-        return acts
-
-    def _legal_other(self) -> list[int]:
-        """The legal actions of the phases other than PLAY."""
-        phase = self.phase
-        if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not `_LEGAL`)
-            return self._legal_lays()
-        if phase == PLAY_DRAWN:
-            return self._legal_after_drawing()
-        if phase >= TINKER:
-            return []
-        return _LEGAL[phase](self)
-
-    def _legal_responses(self) -> list[int]:
-        hand = self.hands[self.to_move]
-        acts: list[int] = []
-        if self.variant.stacking and not (self.uncalled and self.to_move in self.uncalled):
-            two = len(hand) == 2
-            for c in set(hand):
-                if self.stacks(c):
-                    _variants(acts, c, two, self.variant.names_colour)
-        acts.append(A.TAKE)
-        if self.variant.effect_of[self.discard[-1]] == "wild_draw4":
-            acts.append(A.CHALLENGE)
-        return acts
-
-    def _legal_after_drawing(self) -> list[int]:
-        acts: list[int] = []
-        two = len(self.hands[self.to_move]) == 2
-        _variants(acts, self.drawn_card, two, self.variant.names_colour)
-        if not self.variant.must_play_drawn:
-            acts.append(A.PASS)
-        return acts
-
-    def _legal_lays(self) -> list[int]:
-        """Protection or discards: the cards of Tinker Bell's colour, then TAKE or DONE."""
-        protecting = self.phase == PROTECT
-        base = A.PROTECT if protecting else A.DISCARD
-        hand = self.hands[self.to_move]
-        colour, two = self.tinker_colour, len(hand) == 2
-        acts = []
-        found: list[int] = []
-        for c in hand:  # (a loop, as in `legal_actions`)
-            if _COLOUR_OF[c] == colour:
-                found.append(c)
-        for c in set(found) if len(found) > 1 else found:  # (in the order of the plays)
-            acts.append(base + c * 2)  # = actions.protect(c) or actions.discard(c)
-            if two:
-                acts.append(base + c * 2 + 1)
-        if not protecting:
-            acts.append(A.DONE)
-        elif self.variant.villain_may_take:
-            acts.append(A.TAKE)
-        return acts
-
-    def _legal_colours(self) -> list[int]:
-        return [A.COLOUR, A.COLOUR + 1, A.COLOUR + 2, A.COLOUR + 3]
-
-    def _legal_targets(self) -> list[int]:
-        return [A.TARGET + s for p, s in enumerate(self.seats) if p != self.actor]
-
-    def _legal_flip(self) -> list[int]:
-        return [A.FLIP]
+        """Every action the player to move may take now (`engine.listing.legal_actions`)."""
+        return listing.legal_actions(self)
 
     def interjections(self) -> list[tuple[int, int]]:
-        """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
-        with the Jump-In house rule a play of the identical card."""
-        if self.phase == OVER or not (
-            self.catchable or self.variant.jump_in or self.uncalled or self.steps
-        ):
-            return []
-        seats, n = self.seats, self.num_players
-        out = []
-        for p in self.catchable:
-            out.append((seats[p], A.UNO))
-            for q in range(n):
-                if q != p:
-                    out.append((seats[q], A.CATCH + seats[p]))
-        for p in self.uncalled:
-            if p not in self.catchable:
-                out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-        if self.steps and self.challengeable():
-            for q in range(n):
-                if q != self.actor:
-                    out.append((seats[q], A.CHALLENGE))
-        if self.variant.jump_in and (self.phase == PLAY or self.phase == RESPOND):
-            top = self.discard[-1]
-            if top < 64:
-                for q, held in enumerate(self.hands):
-                    if (
-                        q != self.to_move
-                        and top in held
-                        and (len(held) > 1 or q not in self.uncalled)
-                    ):
-                        out.append((seats[q], A.play(top)))
-                        if len(held) == 2:
-                            out.append((seats[q], A.play(top, uno=True)))
-        return out
+        """(seat, action) pairs any player may take out of turn now (`engine.listing`)."""
+        return listing.interjections(self)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At Tinker Bell's pick, her four colours (`engine.listing.chance_outcomes`)."""
+        return listing.chance_outcomes(self)
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Apply one action by `seat` (default: the player to move). Raises RuleError, changing
-        nothing, when the rules forbid it: every check runs before the first change."""
+        """Apply one action by `seat` (default: the player to move). An action is allowed if and
+        only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
+        for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
+        else raises the RuleError `engine.checks` classifies, changing nothing."""
         if self.phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         kind = A.kind(action)
-        if kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND):
-            if seat is None:
-                raise RuleError("who", "Say which seat calls, catches or challenges.")
-            self._interject(action, seat)
-        elif kind == Kind.PICK:
+        if kind == Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
             return
-        else:
-            if TINKER <= self.phase <= SHUFFLE:
-                raise RuleError(
-                    "chance", f"Waiting for {_AWAITED[self.phase]}; nobody may play until then."
-                )
-            pos = self.to_move
-            if seat is not None and seat != self.seats[pos]:
-                self._out_of_turn(action, seat)
-                return
-            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
-                checks.misplay(self, pos, A.decode(action))
-            elif action not in self.legal_actions():
-                raise checks.refusal(self, pos, action)
-            self.step(action)
+        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND)) or (
+            seat is not None and seat != self.seats[self.to_move]
+        ):
+            if seat is None:
+                raise RuleError("who", "Say which seat calls, catches or challenges.")
+            if (seat, action) not in self.interjections():
+                raise checks.out_of_turn(self, seat, action)
+            self._interject(self.pos_of[seat], action)
             return
-        if self.steps or not self.draw:
-            self._run_steps()
+        if TINKER <= self.phase <= SHUFFLE:
+            raise RuleError(
+                "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
+            )
+        pos = self.to_move
+        if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+            checks.misplay(self, pos, A.decode(action))
+        elif action not in listing.legal_actions(self):
+            raise checks.refusal(self, pos, action)
+        self.step(action)
 
     def step(self, action: int) -> None:
         """Apply one of `legal_actions()` for the player to move: the one place an action
@@ -480,39 +288,6 @@ class Hand:
                     self.phase = PLAY
         if self.steps or not self.draw:
             self._run_steps()
-
-    def _out_of_turn(self, action: int, seat: int) -> None:
-        """A move by someone other than the player to move: Jump-In, or a refusal."""
-        pos = self.to_move
-        p = self.pos_of.get(seat)
-        if self.variant.jump_in and action < A.PROTECT and p is not None:
-            checks.jump_in(self, p, A.decode(action))
-            self.to_move = p  # "Play then continues as if that player had just
-            self.step(action)  # taken their turn."
-            return
-        who = self.names[p] if p is not None else f"seat {seat}"
-        if action == A.CHALLENGE:
-            raise RuleError(
-                "challenge-who",
-                f"Only {self.names[pos]}, who must draw, may challenge the Wild Draw 4 "
-                '("the next player in turn ... has the option of Challenging").',
-            )
-        raise RuleError(
-            "turn",
-            f"It is {self.names[pos]}'s move ({PHASE_NAMES[self.phase]}), not {who}'s.",
-        )
-
-    # ---- checks: one per kind of action, each raising RuleError before anything changes
-    def phase_hint(self, tried: str) -> str:
-        need = _NEEDS[self.phase]
-        if self.phase == PROTECT and self.variant.villain_may_take:
-            need += " or take four cards"
-        return f"You can't {tried} now: {self.names[self.to_move]} must {need}."
-
-    def refusal(self, rule: str, text: str) -> RuleError:
-        """A refusal in a player's words, quoting the sentence of this ruleset's own book."""
-        quote = self.variant.rules.quotes.get(rule)
-        return RuleError(rule, f'{text}: "{quote}"' if quote else f"{text}.")
 
     # ---- changes: one per kind of action, run once the action is known to be legal
     def _do_draw(self, pos: int, action: int) -> None:
@@ -660,53 +435,6 @@ class Hand:
         self.winner = min(order, key=self.points_left)
         self.phase = OVER
 
-    # ---- draw cards with a choice: take, challenge or stack (classic, official 2018)
-    def stacks(self, card: int) -> bool:
-        """May `card` be stacked on the draw card on top of the pile?"""
-        if not self.variant.stacking:
-            return False
-        effect, top = self.variant.effect_of[card], self.discard[-1]
-        if effect != self.variant.effect_of[top] and not (
-            self.variant.stacking == Stacking.MIXED and effect in effects.STACKABLE
-        ):
-            return False
-        return card in _MATCHING[self.colour * 80 + _RANK_OF[top]]
-
-    def silenced(self, pos: int) -> bool:
-        """Classic: holding one card without having called UNO, so it may not be played."""
-        return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
-
-    def stack_refusal(self, card: int) -> RuleError:
-        effect_of, stacking = self.variant.effect_of, self.variant.stacking
-        top = self.discard[-1]
-        choice = " or challenge" if effect_of[top] == "wild_draw4" else ""
-        if not stacking:
-            why = "stacking is not played at this table"
-        elif effect_of[card] not in effects.STACKABLE:
-            why = "only a draw card can be stacked"
-        elif stacking == Stacking.SAME and effect_of[card] != effect_of[top]:
-            why = 'the same symbol only: "a +4 cannot be stacked on a +2, or vice versa"'
-        else:
-            why = f"it must match {C.COLOURS[self.colour]}, the colour in play"
-        return RuleError(
-            "stacking",
-            f"You must take the {self.penalty()} cards{choice}: {C.name(card)} cannot be "
-            f"stacked on {C.name(top)} ({why}).",
-        )
-
-    def await_response(self, pos: int, draw4: bool) -> None:
-        """The next player must take the penalty's cards and lose their turn, unless they may
-        challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
-        victim = (pos + self.direction) % self.num_players
-        self.actor = pos
-        if draw4 or (self.variant.stacking and any(self.stacks(c) for c in self.hands[victim])):
-            self.phase = RESPOND
-            self.to_move = victim
-        else:
-            self.owe(victim, self.take_penalty())
-            self.pass_turn(victim, 1)
-
-    # ---- Villain Draw 4 protection, Wild Discard All discards
     def _lay(self, pos: int, card: int, uno: bool) -> bool:
         """Move a card from the hand onto the discard pile; True if that was the last card."""
         hand = self.hands[pos]
@@ -720,66 +448,28 @@ class Hand:
             self.catchable.append(pos)
         return False
 
-    # ---- out of turn: UNO, catch, challenge
-    def _interject(self, action: int, seat: int) -> None:
-        pos = self.pos_of.get(seat)
-        if pos is None:
-            raise RuleError("who", f"Seat {seat} is not playing this hand.")
-        if action == A.UNO:
-            self._call_uno(pos)
-        elif action == A.CHALLENGE:
-            self._challenge_villain(pos)
-        else:
-            self._catch(pos, A.decode(action).seat)
-
-    def _call_uno(self, pos: int) -> None:
-        if pos in self.uncalled:
-            self.uncalled.remove(pos)
+    def _interject(self, pos: int, action: int) -> None:
+        if action == A.UNO:  # a late call: nobody can catch them now
+            if pos in self.uncalled:
+                self.uncalled.remove(pos)
             if pos in self.catchable:
                 self.catchable.remove(pos)
+        elif action == A.CHALLENGE:
+            self._close_challenge()
+            if self.draw4_reneged:
+                self.owe(self.actor, 4)  # "then they must draw 4 cards"
+            else:
+                self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
+        elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
+            self.to_move = pos  # taken their turn."
+            self.step(action)
             return
-        if pos not in self.catchable:
-            raise RuleError(
-                "uno-late",
-                "A late UNO call is only for a player holding one card who has not called it "
-                "yet, before the next player begins their turn.",
-            )
-        self.catchable.remove(pos)
-
-    def _challenge_villain(self, pos: int) -> None:
-        if not self.challengeable():
-            if "villain_draw4" not in self.variant.effect_of:
-                raise RuleError(
-                    "challenge-window",
-                    "Only a Wild Draw 4 can be challenged, by the player who must draw, "
-                    "before they draw.",
-                )
-            raise RuleError(
-                "challenge-window",
-                "A Villain Draw 4 can be challenged only right after it is played, before "
-                "Tinker Bell chooses.",
-            )
-        if pos == self.actor:
-            raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
-        self._close_challenge()
-        if self.draw4_reneged:
-            self.owe(self.actor, 4)  # "then they must draw 4 cards"
-        else:
-            self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
-
-    def _catch(self, pos: int, seat: int) -> None:
-        target = self.pos_of.get(seat)
-        if target is None or target not in self.catchable:
-            raise RuleError(
-                "catch-window",
-                "You can catch only a player holding one card who did not say UNO, after "
-                "their next-to-last card touches the DISCARD pile and before the next player "
-                "begins their turn.",
-            )
-        if target == pos:
-            raise RuleError("catch-self", "To catch yourself, call UNO.")
-        self.catchable.remove(target)
-        self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: five)
+        else:  # a catch
+            target = self.pos_of[A.decode(action).seat]
+            self.catchable.remove(target)
+            self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: 5)
+        if self.steps or not self.draw:
+            self._run_steps()
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
@@ -808,11 +498,8 @@ class Hand:
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        self.phase = self.steps.pop(0).who  # (its AFTER_RESHUFFLE step: the phase it stopped)
+        self.phase = self.steps.pop(0).subject  # (its AFTER_RESHUFFLE step: the phase stopped)
         self._run_steps()
-
-    def reshuffle_pool(self) -> list[int]:
-        return self.discard[:-1]
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
@@ -834,80 +521,7 @@ class Hand:
         if self.steps or not self.draw:
             self._run_steps()
 
-    def shuffle_pool(self) -> list[int]:
-        return [c for held in self.hands for c in held]
-
-    # ------------------------------------------------------------------ helpers (for effects)
-    def pass_turn(self, pos: int, steps: int) -> None:
-        """The turn passes `steps` players on from `pos` (2: the next one is skipped)."""
-        self.to_move = (pos + self.direction * steps) % self.num_players
-        self.phase = PLAY
-
-    def owe(self, pos: int, n: int) -> None:
-        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
-        any step waiting for a player), or when the DRAW pile is reshuffled."""
-        steps = self.steps
-        at = 0
-        while at < len(steps) and steps[at].kind <= AFTER_RESHUFFLE:
-            at += 1
-        steps.insert(at, Step(OWED, pos, n))
-
-    # ---- the queue's waiting steps: a draw card's penalty, a Villain Draw 4's challenge
-    def penalty(self) -> int:
-        """The cards a draw card (or a stack of them) makes the next player take."""
-        for step in self.steps:
-            if step.kind == PENALTY:
-                return step.count
-        return 0
-
-    def add_penalty(self, n: int, victim: int) -> None:
-        for step in self.steps:
-            if step.kind == PENALTY:
-                step.count += n
-                step.who = victim
-                return
-        self.steps.append(Step(PENALTY, victim, n))
-
-    def take_penalty(self) -> int:
-        """The penalty's cards, its step removed (they are taken, challenged or go out)."""
-        steps = self.steps
-        for i in range(len(steps)):
-            if steps[i].kind == PENALTY:
-                return steps.pop(i).count
-        return 0
-
-    def challengeable(self) -> bool:
-        """May the Villain Draw 4 just played still be challenged?"""
-        for step in self.steps:  # noqa: SIM110 (any(generator): a frame a call, in pure Python)
-            if step.kind == CHALLENGE_WINDOW:
-                return True
-        return False
-
-    def _close_challenge(self) -> None:
-        steps = self.steps
-        for i in range(len(steps)):
-            if steps[i].kind == CHALLENGE_WINDOW:
-                del steps[i]
-                return
-
-    def swap_hands(self, a: int, b: int) -> None:
-        hands = self.hands
-        hands[a], hands[b] = hands[b], hands[a]
-        self.catchable.clear()  # a received hand owes no UNO call (RULES-MAP: swap-uno)
-        self.uncalled.clear()
-
-    def _give(self, pos: int, card: int) -> None:
-        self.hands[pos].append(card)
-        self._took_cards(pos)
-
-    def _took_cards(self, pos: int) -> None:
-        """A player who takes cards no longer holds one: nobody can catch them, nor need they
-        call UNO."""
-        if self.catchable and pos in self.catchable:
-            self.catchable.remove(pos)
-        if self.uncalled and pos in self.uncalled:
-            self.uncalled.remove(pos)
-
+    # ------------------------------------------------------------------ the queue
     def _run_steps(self) -> None:
         """Do the pending work that needs nobody: deal the draws owed, and a Villain Draw 4's
         protections and its end (`engine.effects`), until a step waits for a player or chance.
@@ -939,22 +553,20 @@ class Hand:
         """Deal the cards `step` owes (`_give` for each); False if the DRAW pile ran out first."""
         n, draw = step.count, self.draw
         if n and draw:
-            held = self.hands[step.who]
+            held = self.hands[step.seat]
             while n and draw:
                 held.append(draw.pop())
                 n -= 1
             if self.catchable or self.uncalled:
-                self._took_cards(step.who)
-        step.count = n
+                self._took_cards(step.seat)
+            if n:
+                self.steps[0] = Step(OWED, step.seat, n)  # (the rest, after the reshuffle)
         return not n
 
     def _await_reshuffle(self) -> None:
         if self.phase != RESHUFFLE:
-            self.steps.insert(0, Step(AFTER_RESHUFFLE, self.phase))
+            self.steps.insert(0, Step(AFTER_RESHUFFLE, -1, subject=self.phase))
             self.phase = RESHUFFLE
-
-    def all_cards(self) -> list[int]:
-        return [c for h in self.hands for c in h] + self.draw + self.discard
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
@@ -971,83 +583,6 @@ def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
     return rest
 
 
-class Variant:
-    """A ruleset with one table's options, and what they make of every hand: immutable, made
-    once per set of options and shared by every hand (and every clone) at the table, so the
-    options are read from here rather than copied into each hand. (The protocol's immutable
-    game, `engine.protocol`; `Game` makes it from its ruleset and options.)"""
-
-    __slots__ = (
-        "colour_wilds",
-        "draw_when_playable",
-        "effect_of",
-        "has_effect",
-        "jump_in",
-        "keep_drawing",
-        "must_play_drawn",
-        "names_colour",
-        "options",
-        "renege_test",
-        "rules",
-        "stacking",
-        "uno_penalty",
-        "uno_to_go_out",
-        "villain_may_take",
-        "villain_skips_next",
-    )  # fmt: skip
-
-    def __init__(self, rules: Ruleset, opts: Mapping[str, Any]) -> None:
-        table = effects.effect_table(rules, opts)
-        self.rules: Final = rules
-        self.options: Final = opts
-        self.effect_of: Final = table.effect_of
-        self.names_colour: Final = table.names_colour
-        self.has_effect: Final = tuple(e not in effects.NO_EFFECT for e in table.effect_of)
-        self.colour_wilds: Final = table.colour_wilds
-        self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
-        self.must_play_drawn: Final = bool(opts.get("must_play_drawn"))
-        self.villain_skips_next: Final = bool(opts.get("villain_draw4_skips_next"))
-        self.villain_may_take: Final = bool(opts.get("villain_draw4_may_take"))
-        self.renege_test: Final = RenegeTest[str(opts.get("renege_test", "colour")).upper()]
-        self.stacking: Final = Stacking[str(opts.get("stacking", "none")).upper()]
-        self.jump_in: Final = bool(opts.get("jump_in"))
-        self.keep_drawing: Final = bool(opts.get("keep_drawing"))
-        self.uno_to_go_out: Final = rules.uno_to_go_out
-        self.uno_penalty: Final = rules.uno_penalty
-
-
-_VARIANTS: dict[tuple[str, tuple[tuple[str, Any], ...]], Variant] = {}
-
-
-def variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
-    """The `Variant` of these rules and options, made once per set of options: a simulation
-    deals thousands of hands at one table, and asks again with the same options (a game's
-    resolved options, never changed once made): the last answer is kept by their identity,
-    without a key to make and hash for every hand."""
-    last = _LAST_VARIANT[0]
-    if last is not None and last.options is opts and last.rules is rules:
-        return last
-    known = _variant_of(rules, opts)
-    _LAST_VARIANT[0] = known
-    return known
-
-
-_LAST_VARIANT: list[Variant | None] = [None]
-
-
-def _variant_of(rules: Ruleset, opts: Mapping[str, Any]) -> Variant:
-    try:
-        key = (rules.name, tuple(opts.items()))
-        known = _VARIANTS.get(key)
-    except TypeError:  # an option's value that cannot be a key: made each time
-        return Variant(rules, opts)
-    if known is None or known.rules is not rules:
-        if len(_VARIANTS) >= 256:  # (a server's tables choose options freely)
-            _VARIANTS.clear()
-        known = _VARIANTS[key] = Variant(rules, opts)
-    return known
-
-
 _OF_COLOUR: Final = C.CARDS_OF_COLOUR
 """The cards of each colour (Tinker Bell's: who must protect or may discard)."""
 _MATCHING: Final = C.MATCHING
@@ -1055,19 +590,6 @@ _MATCHING: Final = C.MATCHING
 _MATCHES: Final = C.MATCHES
 """The same as flags by card id."""
 _COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
-
-_LEGAL: Final[tuple[Callable[[Hand], list[int]], ...]] = (
-    Hand.legal_actions,  # PLAY
-    Hand._legal_after_drawing,  # PLAY_DRAWN
-    Hand._legal_colours,  # COLOUR
-    Hand._legal_targets,  # TARGET
-    Hand._legal_lays,  # PROTECT
-    Hand._legal_lays,  # DISCARD
-    Hand._legal_responses,  # RESPOND
-    Hand._legal_flip,  # FLIP
-)
-"""The legal actions, by phase (the player phases PLAY .. FLIP)."""
-
 
 _Apply = Callable[[Hand, int, int], None]
 _APPLY_BY_KIND: Final[dict[Kind, _Apply]] = {
@@ -1087,32 +609,3 @@ _APPLY: Final[tuple[_Apply, ...]] = tuple(
     _APPLY_BY_KIND.get(kind, Hand._do_nothing) for kind in Kind
 )
 """The changes each kind of action makes, indexed by `Kind` (a tuple: one lookup per step)."""
-
-_AWAITED: Final = {
-    TINKER: "Tinker Bell's pick",
-    RESHUFFLE: "the reshuffle",
-    SHUFFLE: "the hands to be shuffled and dealt again",
-}
-_NEEDS: Final = {
-    PLAY: "play a card or draw",
-    PLAY_DRAWN: "play the card just drawn or keep it",
-    COLOUR: "name the colour of the Wild turned up",
-    TARGET: "choose a player",
-    RESPOND: "take the cards, challenge or stack",
-    FLIP: "turn over the top card of the draw pile (Vegas)",
-    PROTECT: "lay a Pixie Dust Protection card",
-    DISCARD: "discard cards of Tinker Bell's colour or stop",
-}
-
-
-def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:
-    """Append the play actions for one card: a Wild names a colour; UNO with the next-to-last."""
-    if names_colour[card]:
-        for colour in range(4):
-            acts.append(A.play(card, colour))
-            if two:
-                acts.append(A.play(card, colour, True))
-    else:
-        acts.append(A.play(card))
-        if two:
-            acts.append(A.play(card, 0, True))

@@ -11,12 +11,9 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine.actions import Kind
+from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.phases import DISCARD
-
-
-class EventError(ValueError):
-    """An event that is not well formed (as opposed to one the rules forbid)."""
 
 
 def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:

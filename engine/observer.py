@@ -22,7 +22,6 @@ from engine import actions as A
 from engine import cards as C
 from engine import eventnotes
 from engine.game import Game
-from engine.hand import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 LOG_LINES = 12
 """How many lines of the log a view carries."""
@@ -169,16 +168,6 @@ def move_text(action: int, game: Game) -> str:
     }.get(action, A.describe(action))
 
 
-_PHASE_WORDS = {
-    PLAY: "play a card (or draw)",
-    PLAY_DRAWN: "play the card just drawn or keep it",
-    COLOUR: "name the colour of the Wild turned up",
-    TARGET: "choose who draws 2",
-    PROTECT: "protect with a card of Tinker Bell's colour or take four cards",
-    DISCARD: "discard cards of Tinker Bell's colour, then stop",
-}
-
-
 def says(
     game: Game,
     awaiting: dict[str, Any],
@@ -199,7 +188,7 @@ def says(
     mover = awaiting.get("seat")
     if mover is None:
         return "Dealing…"
-    what = _PHASE_WORDS.get(h.phase, awaiting["kind"])
+    what = h.waiting_for()
     if mover == seat:
         return f"Your move: {what}."
     return f"{names[mover]} to {what}."

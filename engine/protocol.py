@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, Self, TypeVar
 
 CHANCE: Final = -1
 """`current_player()` at a chance node."""
@@ -45,7 +45,11 @@ FEATURES: Final = frozenset({"tinker_bell", "points", "lineups"})
 """Every feature a ruleset may declare (`GameState.features`)."""
 
 
-class Hints(Protocol):
+S = TypeVar("S")
+"""The state a ruleset's judgement reads: its own (`Hints[Game]`, `Hints[EliteGame]`)."""
+
+
+class Hints(Protocol[S]):
     """A ruleset's judgement, which one set of bots and one search bot play by."""
 
     rollouts: int
@@ -53,28 +57,28 @@ class Hints(Protocol):
     move_seconds: float
     """With a clock and no budget given, a search move also stops after this long."""
 
-    def act(self, state: Any) -> int:
+    def act(self, state: S) -> int:
         """The greedy choice of the seat to act: one of `state.legal_actions()`."""
         ...
 
-    def interject(self, state: Any, seat: int, options: list[int]) -> int | None:
+    def interject(self, state: S, seat: int, options: list[int]) -> int | None:
         """Whether the greedy `seat` makes one of its out-of-turn `options`, and which."""
         ...
 
-    def root(self, state: Any) -> Any:
+    def root(self, state: S) -> S:
         """A copy of `state` to imagine worlds from, made once a move (without its record: a
         world needs none, and copying it for each would cost more than the world)."""
         ...
 
-    def candidates(self, state: Any, legal: list[int]) -> list[int]:
+    def candidates(self, state: S, legal: list[int]) -> list[int]:
         """The legal actions worth comparing, the greedy choice first (ties go to it)."""
         ...
 
-    def luck(self, rng: random.Random) -> Any:
+    def luck(self, rng: random.Random) -> int | float:
         """A seed for one imagined world's rollouts (the same luck for every candidate)."""
         ...
 
-    def playout(self, state: Any, seat: int, rng: random.Random, start: Any) -> float:
+    def playout(self, state: S, seat: int, rng: random.Random, start: S) -> float:
         """Play on from `state` (the imagined world `start` with one candidate applied) with
         greedy players; how good that is for `seat`."""
         ...
@@ -169,6 +173,6 @@ class GameState(Protocol):
         ...
 
     @property
-    def hints(self) -> Hints:
+    def hints(self) -> Hints[Self]:
         """The ruleset's own judgement for the bots and the search bot."""
         ...

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from engine import cards as C
+from engine.errors import EventError
 from engine.game import Game
 from engine.hand import RuleError
-from engine.notation import EventError
 
 FORMAT = "tinker-tray-record/1"
 
@@ -28,7 +28,7 @@ class RecordError(ValueError):
         self.line, self.event, self.rule, self.reason = line, event, rule, message
 
 
-def _lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
+def lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -79,7 +79,7 @@ def replay(text: str) -> tuple[Game, int]:
     A rule broken by an event raises RecordError with `event` set; the game as it stood before
     that event is attached as `exc.game` (the replay command prints it).
     """
-    return replay_objects(_lines(text))
+    return replay_objects(lines(text))
 
 
 def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[Game, int]:

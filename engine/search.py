@@ -24,14 +24,13 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine import actions as A
 from engine import cards as C
 from engine.bots import greedy_act, greedy_interject
 from engine.game import Game
 from engine.hand import Hand
-from engine.protocol import CHANCE
+from engine.protocol import CHANCE, GameState, Hints
 
 DEFAULT_ROLLOUTS = 400
 """Rollouts a move by default (about 0.1 s on the development machine; a clock caps it)."""
@@ -148,7 +147,7 @@ class SearchBot:
         self.last_rollouts = 0
         """Rollouts spent on the last move (0 when there was nothing to choose)."""
 
-    def act(self, game: Any) -> int:
+    def act(self, game: GameState) -> int:
         self.last_rollouts = 0
         hints = game.hints
         candidates = hints.candidates(game, game.legal_actions())
@@ -156,7 +155,7 @@ class SearchBot:
             return int(candidates[0])
         return self._search(game, hints, candidates)
 
-    def _budget(self, hints: Any) -> tuple[int, float | None]:
+    def _budget(self, hints: Hints[GameState]) -> tuple[int, float | None]:
         rollouts, seconds = self.rollouts, self.seconds
         if rollouts is None:
             rollouts = hints.rollouts if seconds is None else 1_000_000
@@ -164,7 +163,7 @@ class SearchBot:
                 seconds = hints.move_seconds
         return rollouts, seconds
 
-    def _search(self, game: Any, hints: Any, candidates: list[int]) -> int:
+    def _search(self, game: GameState, hints: Hints[GameState], candidates: list[int]) -> int:
         clock = self._clock
         rollouts, seconds = self._budget(hints)
         deadline = None if seconds is None or clock is None else clock() + seconds
@@ -191,7 +190,7 @@ class SearchBot:
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
+    def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
         return game.hints.interject(game, seat, options)
 
 

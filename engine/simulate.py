@@ -15,6 +15,7 @@ from engine import cards as C
 from engine import scoring
 from engine.game import Game
 from engine.hand import RuleError
+from engine.listing import legal_actions
 from engine.phases import OVER, RESHUFFLE, TINKER
 
 
@@ -96,7 +97,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
             if draw is None:
                 action = bots[seat].act(game)
             else:
-                legal = h.legal_actions()
+                legal = legal_actions(h)  # (`Hand.legal_actions` without its call)
                 action = legal[int(draw() * len(legal))]
             if recording:
                 game.apply_action(action)

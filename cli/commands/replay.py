@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.protocol import GameState
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -53,38 +52,8 @@ def _with_options(text: str, options: list[tuple[str, Any]]) -> str:
     return json.dumps(header) + newline + rest
 
 
-def _is_elite(text: str) -> bool:
-    """Whether the record's header names UNO Elite (which has its own game and replay)."""
-    try:
-        header = json.loads(text.partition("\n")[0])
-    except ValueError:
-        return False
-    return isinstance(header, dict) and header.get("ruleset") == "elite"
-
-
-def _summariser(text: str) -> Callable[[Any], dict[str, Any]]:
-    """How to summarise the game the record's header names (UNO Elite's own, or the others'):
-    chosen by the header, as the replay itself is, for a game replayed or stopped midway."""
-    if _is_elite(text):
-        from engine.elite.record import summary
-
-        return summary
-    return lambda g: g.summary()
-
-
-def _replay(text: str) -> tuple[Any, int]:
-    """The replayed game and its event count, by the engine its header names."""
-    if _is_elite(text):
-        from engine.elite import record as elite_record
-        from engine.record import _lines
-
-        return elite_record.replay_objects(_lines(text))
-    from engine.record import replay
-
-    return replay(text)
-
-
 def run(args: argparse.Namespace) -> int:
+    from engine import factory
     from engine.record import RecordError
 
     try:
@@ -101,10 +70,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         text = _with_options(text, args.option)
-        summarise = _summariser(text)
-        game, count = _replay(text)
+        game, count = factory.replay(text)
     except RecordError as exc:
-        stopped: Game | None = getattr(exc, "game", None)  # the game before the broken event
+        stopped: GameState | None = getattr(exc, "game", None)  # the game before the broken event
         if stopped is None or exc.event is None:  # malformed: no state to show
             print(f"tinker-tray replay: {args.file}: {exc}", file=sys.stderr)
             return 2
@@ -115,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
             "event": exc.event,
             "line": exc.line,
             "events": exc.event - 1,
-            **summarise(stopped),
+            **factory.summary(stopped),
         }
         print(json.dumps(out))
         return 1
-    print(json.dumps({"ok": True, "events": count, **summarise(game)}))
+    print(json.dumps({"ok": True, "events": count, **factory.summary(game)}))
     return 0

@@ -11,12 +11,7 @@ from engine.elite import legal
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
 from engine.elite.state import EliteState
-from engine.errors import RuleError
-
-
-class EventError(ValueError):
-    """An event that is not well formed (as opposed to one the rules forbid)."""
-
+from engine.errors import EventError, RuleError
 
 _PLAIN = {
     A.DRAW_KIND: "draw",

@@ -9,6 +9,7 @@ from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
 from engine.elite.state import EliteState
 from engine.errors import RuleError
+from engine.phases import phase_words
 
 
 def _kinds(game: EliteState, cards: list) -> list[int]:
@@ -164,12 +165,11 @@ NOT_IN_LINEUP = (
     "flipped over from your Player Deck: not one still in your Player Deck, nor one in another "
     "player's Lineup.",
 )
-_FROM_HAND = frozenset({S.TURN, S.DISCARD, S.KEEP})
-_FROM_LINEUP = frozenset({S.ACTIVATE, S.DISCARD})
 
 
 def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
-    """The rule key and a sentence for a refused action: the rule actually broken."""
+    """The rule key and a sentence for a refused action (asked only once it is found in no list
+    of the seat's): the rule actually broken, by the kind of action and the step waiting."""
     try:
         kind, arg = A.decode(action)
     except ValueError:
@@ -184,28 +184,132 @@ def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
         )
     if seat != step.seat:
         return "turn", f"It is {game.players[step.seat]}'s move, not {game.players[seat]}'s."
-    if kind in (A.PLAY_KIND, A.CARD_KIND) and step.kind in _FROM_HAND:
-        return _from_hand(game, step, kind, arg)
-    if kind == A.ELITE_KIND and step.kind in _FROM_LINEUP:
-        lineup = game.lineups[step.seat]
-        if arg >= len(game.elite_cards) or game.elite_cards[arg] not in lineup:
-            return NOT_IN_LINEUP
-        if step.kind == S.ACTIVATE:
-            return "activate-colour", (
-                "You may ONLY activate an Elite Action Card if it matches the color of the UNO "
-                "Card you played."
-            )
-    return step.kind, f"That is not a choice the game is waiting for ({step.kind})."
+    if kind in TAKES.get(step.kind, ()):
+        return REFUSE[step.kind](game, step, kind, arg)
+    power = step.power.words() if step.power is not None else ""
+    return "phase", (
+        f"You can't {_VERBS[kind]} now: {game.players[seat]} must {phase_words(step.kind, power)}."
+    )
 
 
-def _from_hand(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
-    """A card named by kind: not held at all, or held but not what the rule allows."""
-    codes = {c.code for c in game.hands[step.seat]}
-    if arg >= len(game.kinds) or game.kinds[arg].code not in codes:
-        return NOT_IN_HAND
-    if kind == A.PLAY_KIND and step.kind == S.TURN:
-        return "match", (
-            "You can only play a card if it matches at least one attribute of the top card on "
-            "the Discard Pile: its color, number or symbol (Elite Icons do not count)."
+_VERBS = {
+    A.PLAY_KIND: "play a card",
+    A.DRAW_KIND: "draw",
+    A.PASS_KIND: "pass",
+    A.DONE_KIND: "stop",
+    A.TOP_KIND: "leave a searched card on top",
+    A.BOTTOM_KIND: "put a searched card at the bottom",
+    A.COLOUR_KIND: "name a colour",
+    A.TARGET_KIND: "choose a player",
+    A.CARD_KIND: "choose an UNO card",
+    A.ELITE_KIND: "choose an Elite Action Card",
+}
+"""What a kind of action does, in words (a refusal's: "You can't draw now")."""
+
+
+def _why_turn(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    if kind == A.PLAY_KIND:
+        return _held(game, step, arg) or (
+            "match",
+            "You can only play a card if it matches at least one attribute of the top card "
+            "on the Discard Pile: its color, number or symbol (Elite Icons do not count).",
         )
-    return step.kind, f"That is not a choice the game is waiting for ({step.kind})."
+    if kind == A.DRAW_KIND:
+        return "draw-empty", "There is nothing left to draw: the Draw and Discard Piles are empty."
+    return "pass", "You may pass only when you can neither play a card nor draw one."
+
+
+def _why_play_drawn(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return _held(game, step, arg) or (
+        S.DRAWN,
+        'After drawing, only the card drawn may be played ("If your new card can be played, '
+        'then you may play it now").',
+    )
+
+
+def _why_recover(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    if kind == A.DONE_KIND:
+        return "recover-must", f"{game.players[step.seat]} must recover a card: it is not optional."
+    return S.RECOVER, (
+        "Recover an UNO card from under the top of the Discard Pile, or an Elite Action Card "
+        "from your own Elite discard pile, as the power says."
+    )
+
+
+def _why_activate(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return _in_lineup(game, step, arg) or (
+        "activate-colour",
+        "You may ONLY activate an Elite Action Card if it matches the color of the UNO Card you "
+        "played.",
+    )
+
+
+def _why_target(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return S.TARGET, (
+        "Choose another player at the table (for a Search, one whose Player Deck has a card)."
+    )
+
+
+def _why_discard(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    if kind == A.ELITE_KIND:
+        return _in_lineup(game, step, arg) or NOT_IN_LINEUP
+    return _held(game, step, arg) or (
+        "discard-last-card",
+        "Your last UNO card is kept: at this table a player never discards it (discard_last_card).",
+    )
+
+
+def _why_keep(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return _held(game, step, arg) or NOT_IN_HAND
+
+
+def _why_substitute(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return S.SUBSTITUTE, (
+        "Exchange it with an Elite Action Card in your own Elite discard pile with a different "
+        "Elite Action Symbol."
+    )
+
+
+def _why_draft(game: EliteState, step: S.Step, kind: str, arg: int) -> tuple[str, str]:
+    return S.DRAFT, "Draft one of the Elite Action Cards showing on the table."
+
+
+Refuse = Callable[[EliteState, S.Step, str, int], tuple[str, str]]
+REFUSE: dict[str, Refuse] = {
+    S.TURN: _why_turn,
+    S.DRAWN: _why_play_drawn,
+    S.RECOVER: _why_recover,
+    S.ACTIVATE: _why_activate,
+    S.TARGET: _why_target,
+    S.DISCARD: _why_discard,
+    S.KEEP: _why_keep,
+    S.SUBSTITUTE: _why_substitute,
+    S.DRAFT: _why_draft,
+}
+"""Why an action of a kind the step takes is refused, by step: the rule it breaks."""
+TAKES: dict[str, frozenset[str]] = {
+    S.TURN: frozenset({A.PLAY_KIND, A.DRAW_KIND, A.PASS_KIND}),
+    S.DRAWN: frozenset({A.PLAY_KIND}),
+    S.RECOVER: frozenset({A.CARD_KIND, A.ELITE_KIND, A.DONE_KIND}),
+    S.ACTIVATE: frozenset({A.ELITE_KIND}),
+    S.TARGET: frozenset({A.TARGET_KIND}),
+    S.DISCARD: frozenset({A.CARD_KIND, A.ELITE_KIND}),
+    S.KEEP: frozenset({A.CARD_KIND}),
+    S.SUBSTITUTE: frozenset({A.ELITE_KIND}),
+    S.DRAFT: frozenset({A.ELITE_KIND}),
+}
+"""The kinds of action each step takes (any other kind is refused by the step's phase)."""
+
+
+def _held(game: EliteState, step: S.Step, arg: int) -> tuple[str, str] | None:
+    """NOT_IN_HAND for a card kind the seat does not hold."""
+    codes = {c.code for c in game.hands[step.seat]}
+    return NOT_IN_HAND if arg >= len(game.kinds) or game.kinds[arg].code not in codes else None
+
+
+def _in_lineup(game: EliteState, step: S.Step, arg: int) -> tuple[str, str] | None:
+    """NOT_IN_LINEUP for an Elite card not in the seat's Lineup."""
+    lineup = game.lineups[step.seat]
+    if arg >= len(game.elite_cards) or game.elite_cards[arg] not in lineup:
+        return NOT_IN_LINEUP
+    return None

@@ -8,18 +8,20 @@ the engine applies by itself (`engine.elite.flow`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from engine import phases
+from engine.phases import PHASE_NAMES, Step
 
-from engine.elite.cards import EliteCard, Power
-from engine.elite.uno import UnoCard
+__all__ = ["Step"]
 
-TURN = "play"
-DRAWN = "play_drawn"
-COLOUR = "colour"
+# the decisions: the Disney family's phase names where the two mean the same (`PHASE_NAMES`),
+# the others UNO Elite's own; every one has its words in `engine.phases.PHASE_WORDS`
+TURN = PHASE_NAMES[phases.PLAY]
+DRAWN = PHASE_NAMES[phases.PLAY_DRAWN]
+COLOUR = PHASE_NAMES[phases.COLOUR]
+TARGET = PHASE_NAMES[phases.TARGET]
+DISCARD = PHASE_NAMES[phases.DISCARD]
 RECOVER = "recover"
 ACTIVATE = "activate"
-TARGET = "target"
-DISCARD = "discard"
 KEEP = "keep"
 SEARCH = "search"
 SUBSTITUTE = "substitute"
@@ -38,23 +40,6 @@ END_TURN = "end_turn"
 DEAL = "deal"
 ELITE_SHUFFLE = "elite_shuffle"
 PLAYER_DECKS = "player_decks"
-RESHUFFLE = "reshuffle"
-OVER = "over"
+RESHUFFLE = PHASE_NAMES[phases.RESHUFFLE]
+OVER = PHASE_NAMES[phases.OVER]
 CHANCE_PHASES = frozenset({DEAL, ELITE_SHUFFLE, PLAYER_DECKS, RESHUFFLE})
-
-
-@dataclass(frozen=True)
-class Step:
-    kind: str
-    seat: int
-    power: Power | None = None
-    count: int = 1
-    optional: bool = False
-    colour: str | None = None
-    subject: int = -1
-    card: EliteCard | None = None
-    drawn: UnoCard | None = None
-    extra: tuple[int, ...] = field(default=())
-
-    def less(self) -> Step:
-        return replace(self, count=self.count - 1)

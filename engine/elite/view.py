@@ -14,21 +14,9 @@ from engine.elite import events, legal
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard
 from engine.elite.state import EliteState
+from engine.phases import phase_words
 
 LOG_LINES = 12
-PROMPTS = {
-    S.TURN: "play a card that matches, or draw",
-    S.DRAWN: "play the card just drawn, or keep it",
-    S.COLOUR: "name the colour that continues play",
-    S.RECOVER: "choose a card to recover",
-    S.ACTIVATE: "activate an Elite Action Card of the colour played, or not",
-    S.TARGET: "choose the player for {power}",
-    S.DISCARD: "choose a card to discard",
-    S.KEEP: "every card matches: choose the one to keep",
-    S.SEARCH: "leave the searched card on top, or put it at the bottom",
-    S.SUBSTITUTE: "choose an Elite Action Card to take back into the Lineup",
-    S.DRAFT: "draft an Elite Action Card",
-}
 
 
 def _elite(cards: list[EliteCard]) -> list[dict[str, Any]]:
@@ -50,10 +38,9 @@ def prompt(game: EliteState) -> str:
     if game.phase == S.OVER:
         return "the game is over"
     if game.phase in S.CHANCE_PHASES:
-        return f"waiting for chance ({game.phase})"
+        return f"waiting for {phase_words(game.phase)}"
     step = game.steps[0]
-    power = step.power.words() if step.power is not None else ""
-    return PROMPTS[step.kind].format(power=power)
+    return phase_words(step.kind, step.power.words() if step.power is not None else "")
 
 
 def observation(game: EliteState, seat: int | None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from engine import actions as A
 from engine import cards as C
 from engine import deckchance, notation, record
+from engine.errors import EventError
 from engine.game import Game
 from engine.hand import RuleError
 from engine.protocol import CHANCE
@@ -241,5 +242,5 @@ def test_a_card_outcome_in_words_and_taken_apart():
     assert g.describe(action) == "the next card is Red 7"
     assert A.kind(A.CARD_NEXT - 1) == A.Kind.UNKNOWN and A.kind(A.SIZE) == A.Kind.UNKNOWN
     g.sample_chance(random.Random(3))
-    with pytest.raises(notation.EventError):
+    with pytest.raises(EventError):
         notation.event_for(g.dealt(), 0, action)  # a chance outcome is no player's event

@@ -1,11 +1,11 @@
-"""`effects.played` handles every effect a ruleset may name (`effects.EFFECTS`, which
-`effect_table` checks each ruleset against), and only those."""
+"""`effects.played` handles every effect a ruleset may name (`variant.EFFECTS`, which
+`engine.variant`: `effect_table` checks each ruleset against), and only those."""
 
 import ast
 import re
 from pathlib import Path
 
-from engine import effects
+from engine import variant
 from engine.rulesets import RULESETS
 
 
@@ -16,10 +16,10 @@ def test_every_effect_a_ruleset_may_name_is_played():
     played = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "played")
     source = ast.get_source_segment(text, played) or ""
     handled = set(re.findall(r'effect == "(\w+)"', source)) | {"vegas"}  # (the last branch)
-    assert handled == effects.EFFECTS
+    assert handled == variant.EFFECTS
 
 
 def test_every_ruleset_names_only_known_effects():
     for rules in RULESETS.values():
-        table = effects.effect_table(rules, {})
-        assert set(table.effect_of) <= effects.EFFECTS, rules.name
+        table = variant.effect_table(rules, {})
+        assert set(table.effect_of) <= variant.EFFECTS, rules.name

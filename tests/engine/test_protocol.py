@@ -72,8 +72,14 @@ def test_every_game_has_every_member_of_the_protocol(name):
     assert all(callable(getattr(state.hints, name)) for name in ("act", "interject", "playout"))
 
 
-def play_through_the_protocol(state: GameState, rng: random.Random, moves: int) -> int:
-    """Random play through the protocol alone; how many listed chance outcomes were taken."""
+def play_through_the_protocol(
+    state: GameState,
+    rng: random.Random,
+    moves: int,
+    probe: Callable[[GameState], object] | None = None,
+) -> int:
+    """Random play through the protocol alone; how many listed chance outcomes were taken.
+    `probe` looks at every state a player acts in, before the move."""
     listed = 0
     for _ in range(moves):
         who = state.current_player()
@@ -87,6 +93,8 @@ def play_through_the_protocol(state: GameState, rng: random.Random, moves: int) 
             else:
                 state.sample_chance(rng)
             continue
+        if probe is not None:
+            probe(state)
         calls = state.interjections()
         if calls and rng.random() < 0.3:
             seat, action = rng.choice(calls)

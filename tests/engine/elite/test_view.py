@@ -68,7 +68,7 @@ def test_no_seat_ever_sees_another_seats_hand_in_a_whole_game():
 def test_the_prompt_says_what_is_being_chosen():
     game = table(hands={0: ["r3e", "g1", "g2"]}, top="r5")
     game.lineups[0] = [elite("T06-red")]
-    assert game.observation(0)["prompt"] == "play a card that matches, or draw"
+    assert game.observation(0)["prompt"] == "play a card (or draw)"
     game.apply_action(play(game, "r3e"))
     assert "activate" in game.observation(0)["prompt"]
     words = {x["words"] for x in game.observation(0)["legal"]}

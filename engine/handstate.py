@@ -1,0 +1,185 @@
+"""One hand's state: its fields, what may be read of them, and the changes every rule makes
+(the turn passing on, cards owed, the queue of steps). The rules that list and apply the moves
+are `engine.listing` and `engine.hand`; what each card does, `engine.effects`; why a move is
+refused, `engine.checks`: each reads and changes a hand through this class alone.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine import cards as C
+from engine.phases import (
+    AFTER_RESHUFFLE,
+    CHALLENGE_WINDOW,
+    DISCARD,
+    OVER,
+    OWED,
+    PENALTY,
+    PHASE_NAMES,
+    PLAY,
+    PROTECT,
+    TARGET,
+    Step,
+    phase_words,
+)
+from engine.stats import HandStats
+from engine.variant import STACKABLE, Stacking, Variant
+
+_MATCHING: Final = C.MATCHING
+"""Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
+_RANK_OF: Final = C.RANK_OF
+
+
+class HandState:
+    """A hand from the deal to the moment someone goes out (or nobody can move): the state."""
+
+    # The state, field by field: the one declaration (`__slots__` is made from it;
+    # tests/engine/test_hand_fields.py holds `clone`, the one other place that names every
+    # field, to it). What the rules and the table's options make of every hand is shared, in
+    # `variant`.
+    variant: Variant  # the ruleset and options (immutable, shared by every hand at a table)
+    seats: tuple[int, ...]  # the seat of each position (positions 0..n-1, in order of play)
+    pos_of: dict[int, int]  # the position of each seat
+    names: tuple[str, ...]  # each position's player
+    num_players: int
+    hands: list[list[int]]  # the cards each player holds, in the order received
+    draw: list[int]  # the DRAW pile, its top card last
+    discard: list[int]  # the DISCARD pile, its top card last
+    deal_top: int  # the card first turned up
+    colour: int  # the colour in play
+    direction: int  # 1: to the left, -1: to the right
+    phase: int  # what the hand waits for (`engine.phases`)
+    to_move: int  # the position whose move it is (or who is protecting, discarding ...)
+    actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
+    trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
+    tinker_colour: int  # Tinker Bell's last pick (-1 before any)
+    steps: list[Step]  # the pending work, in order (`engine.phases.Step`)
+    catchable: list[int]  # players who may be caught holding one card without calling UNO
+    uncalled: list[int]  # (classic) players holding one card who never called UNO
+    blocked_turns: int  # turns in a row with nothing to draw anywhere
+    drawn_card: int  # the card just drawn, while it may be played
+    draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
+    winner: int  # the position that went out (-1 until then)
+    stats: HandStats  # what a simulation counts
+
+    __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
+
+    # ------------------------------------------------------------------ reading
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def points_left(self, pos: int) -> int:
+        points = self.variant.rules.points
+        total = 0
+        for card in self.hands[pos]:
+            total += points[card]
+        return total
+
+    def playable(self, pos: int) -> list[int]:
+        """Cards in `pos`'s hand that may be laid on the discard pile now."""
+        matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
+        return [c for c in self.hands[pos] if c in matching]
+
+    def all_cards(self) -> list[int]:
+        return [c for h in self.hands for c in h] + self.draw + self.discard
+
+    def reshuffle_pool(self) -> list[int]:
+        return self.discard[:-1]
+
+    def shuffle_pool(self) -> list[int]:
+        return [c for held in self.hands for c in held]
+
+    def waiting_for(self) -> str:
+        """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
+        phase = self.phase
+        power = C.name(self.trigger) if phase in (TARGET, DISCARD) else ""
+        words = phase_words(PHASE_NAMES[phase], power)
+        if phase == PROTECT and self.variant.villain_may_take:
+            words += " or take four cards"
+        return words
+
+    def stacks(self, card: int) -> bool:
+        """May `card` be stacked on the draw card on top of the pile?"""
+        if not self.variant.stacking:
+            return False
+        effect, top = self.variant.effect_of[card], self.discard[-1]
+        if effect != self.variant.effect_of[top] and not (
+            self.variant.stacking == Stacking.MIXED and effect in STACKABLE
+        ):
+            return False
+        return card in _MATCHING[self.colour * 80 + _RANK_OF[top]]
+
+    def silenced(self, pos: int) -> bool:
+        """Classic: holding one card without having called UNO, so it may not be played."""
+        return bool(self.uncalled) and pos in self.uncalled and len(self.hands[pos]) == 1
+
+    def penalty(self) -> int:
+        """The cards a draw card (or a stack of them) makes the next player take."""
+        for step in self.steps:
+            if step.kind == PENALTY:
+                return step.count
+        return 0
+
+    def challengeable(self) -> bool:
+        """May the Villain Draw 4 just played still be challenged?"""
+        for step in self.steps:  # noqa: SIM110 (any(generator): a frame a call, in pure Python)
+            if step.kind == CHALLENGE_WINDOW:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ changes the rules share
+    def pass_turn(self, pos: int, steps: int) -> None:
+        """The turn passes `steps` players on from `pos` (2: the next one is skipped)."""
+        self.to_move = (pos + self.direction * steps) % self.num_players
+        self.phase = PLAY
+
+    def owe(self, pos: int, n: int) -> None:
+        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
+        any step waiting for a player), or when the DRAW pile is reshuffled."""
+        steps = self.steps
+        at = 0
+        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == AFTER_RESHUFFLE):
+            at += 1
+        steps.insert(at, Step(OWED, pos, n))
+
+    def add_penalty(self, n: int, victim: int) -> None:
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == PENALTY:
+                steps[i] = Step(PENALTY, victim, steps[i].count + n)
+                return
+        steps.append(Step(PENALTY, victim, n))
+
+    def take_penalty(self) -> int:
+        """The penalty's cards, its step removed (they are taken, challenged or go out)."""
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == PENALTY:
+                return steps.pop(i).count
+        return 0
+
+    def _close_challenge(self) -> None:
+        steps = self.steps
+        for i in range(len(steps)):
+            if steps[i].kind == CHALLENGE_WINDOW:
+                del steps[i]
+                return
+
+    def swap_hands(self, a: int, b: int) -> None:
+        hands = self.hands
+        hands[a], hands[b] = hands[b], hands[a]
+        self.catchable.clear()  # a received hand owes no UNO call (RULES-MAP: swap-uno)
+        self.uncalled.clear()
+
+    def _give(self, pos: int, card: int) -> None:
+        self.hands[pos].append(card)
+        self._took_cards(pos)
+
+    def _took_cards(self, pos: int) -> None:
+        """A player who takes cards no longer holds one: nobody can catch them, nor need they
+        call UNO."""
+        if self.catchable and pos in self.catchable:
+            self.catchable.remove(pos)
+        if self.uncalled and pos in self.uncalled:
+            self.uncalled.remove(pos)
