@@ -227,7 +227,7 @@ def lineups_table(view: Mapping[str, Any]) -> list[Text]:
     lines: list[Text] = []
     if view.get("top"):
         lines.append(_top_line(view, uno_card))
-        way = "left" if view.get("direction", 1) == 1 else "right"
+        way = view.get("direction", "left")
         lines.append(
             Text(
                 f"  Play goes {way} · {view.get('draw_pile', 0)} cards to draw · "

@@ -38,6 +38,7 @@ from engine import actions as A
 from engine import cards as C
 from engine import record
 from engine.hand import RuleError
+from engine.observation import move
 from tray.bus import Bus
 from tray.events import Pick
 from tray.pick import Picker
@@ -112,6 +113,23 @@ def a_view(**over):
         ],
         "moves": [{"a": A.DRAW, "text": "Draw a card"}],
         "calls": [{"a": A.CATCH + 1, "text": "Catch Ann: no UNO!"}],
+        "legal": [
+            move(A.play(R7), "play", "Play Red 7", card="R7"),
+            move(A.play(R7, 0, True), "play", "Play Red 7 and UNO!", card="R7", uno=True),
+            *[
+                move(
+                    A.play(W, c),
+                    "play",
+                    f"Play Wild, calling {C.COLOURS[c]}",
+                    card="W",
+                    call=C.COLOURS[c],
+                )
+                for c in range(4)
+            ],
+            move(A.DRAW, "draw", "Draw a card"),
+            move(A.CATCH + 1, "catch", "Catch Ann: no UNO!", out_of_turn=True),
+        ],
+        "uno_call": False,
         "uno_possible": False,
     }
     view.update(over)
