@@ -103,9 +103,10 @@ def hand(view: Mapping[str, Any], width: int = 80) -> list[Text]:
     if not view.get("hand"):
         return []
     lines = [Text(f"Your hand ({len(view['hand'])}):")]
+    named = {m["card"] for m in view.get("legal", []) if not m["out_of_turn"]}
     for c in view["hand"]:
         text = card(c)
-        if not c["moves"]:
+        if c["code"] not in named:
             text.stylize("dim")
         if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
             lines.append(Text("  "))

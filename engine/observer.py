@@ -38,45 +38,43 @@ def observation(game: Game, seat: int | None) -> dict[str, Any]:
     pos = h.pos_of.get(seat) if seat is not None and h is not None else None
     if h is None or pos is None or seat is None or game.is_terminal():  # a spectator, or out
         return out
-    held = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
-    mine = game.current_player() == seat
-    legal = game.legal_actions() if mine else []
-    by_card: dict[int, list[dict[str, Any]]] = {}
-    for a in legal:
-        lay = laid(a)
-        if lay is not None:
-            card, move = lay
-            by_card.setdefault(card, []).append(move)
-    out["hand"] = [{**card_view(c), "moves": by_card.get(c, [])} for c in held]
-    out["moves"] = [{"a": a, "text": move_text(a, game)} for a in legal if laid(a) is None]
+    cards = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
+    held = list(dict.fromkeys(cards))  # each card once, in the hand's order
+    legal = game.legal_actions() if game.current_player() == seat else []
     calls = [a for s, a in game.interjections() if s == seat]
+    out["hand"] = [card_view(c) for c in cards]
     out["calls"] = [{"a": a, "text": move_text(a, game)} for a in calls]
-    out["legal"] = legal_moves(game, out["hand"], legal, calls)
-    out["uno_possible"] = len(held) == 2 and mine
+    out["legal"] = legal_moves(game, held, legal, calls)
     return out
 
 
 def legal_moves(
-    game: Game, hand: list[dict[str, Any]], legal: list[int], calls: list[int]
+    game: Game, held: list[int], legal: list[int], calls: list[int]
 ) -> list[dict[str, Any]]:
-    """Every action the seat may take now (`engine.observation.move`): the cards of its hand in
-    the hand's order, then its other moves, then its calls out of turn."""
+    """Every action the seat may take now (`engine.observation.move`): those laying a card of
+    its hand in the hand's order (`held`: each card once), then its other moves, then its calls
+    out of turn."""
+    by_card: dict[int, list[dict[str, Any]]] = {}
+    for a in legal:
+        lay = laid(a)
+        if lay is not None:
+            by_card.setdefault(lay[0], []).append(lay[1])
     out: list[dict[str, Any]] = []
-    for card in hand:
-        for lay in card["moves"]:
-            words = f"{_VERB[lay['verb']]} {card['name']}"
-            if "call" in lay:
-                words += f", calling {lay['call']}"
-            if lay["uno"]:
+    for card in held:
+        for move in by_card.get(card, []):
+            words = f"{_VERB[move['verb']]} {C.name(card)}"
+            if "call" in move:
+                words += f", calling {move['call']}"
+            if move["uno"]:
                 words += " and UNO!"
             out.append(
                 shape.move(
-                    lay["a"],
-                    lay["verb"],
+                    move["a"],
+                    move["verb"],
                     words,
-                    card=card["code"],
-                    call=lay.get("call"),
-                    uno=lay["uno"],
+                    card=C.code(card),
+                    call=move.get("call"),
+                    uno=move["uno"],
                 )
             )
     for a in legal:
@@ -140,7 +138,6 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
         "hand": [],
         "legal": [],
         "uno_call": False,
-        "moves": [],
         "calls": [],
     }
 

@@ -79,7 +79,6 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         "hand": [],
         "legal": [],
         "uno_call": True,
-        "moves": [],
         "calls": [],
     }
     if game.mode == "draft" and game.draft.picked:
@@ -102,8 +101,6 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
     calls = legal.interjections(game, seat) if acting >= 0 else []
     out["legal"] = [_move(game, a, seat, a in calls) for a in legal.seat_actions(game, seat)]
-    mine = legal.step_actions(game) if acting == seat else []
-    out["moves"] = [{"a": a, "text": events.describe(game, a, seat)} for a in mine]
     out["calls"] = [{"a": a, "text": events.describe(game, a, seat)} for a in calls]
     return out
 

@@ -91,27 +91,10 @@ def a_view(**over):
         "target": 500,
         "winner": None,
         "hand": [
-            {
-                "code": "R7",
-                "name": "Red 7",
-                "colour": "red",
-                "moves": [
-                    {"a": A.play(R7), "verb": "play", "uno": False},
-                    {"a": A.play(R7, 0, True), "verb": "play", "uno": True},
-                ],
-            },
-            {
-                "code": "W",
-                "name": "Wild",
-                "colour": "wild",
-                "moves": [
-                    {"a": A.play(W, c), "verb": "play", "uno": False, "call": C.COLOURS[c]}
-                    for c in range(4)
-                ],
-            },
-            {"code": "B2", "name": "Blue 2", "colour": "blue", "moves": []},
+            {"code": "R7", "name": "Red 7", "colour": "red"},
+            {"code": "W", "name": "Wild", "colour": "wild"},
+            {"code": "B2", "name": "Blue 2", "colour": "blue"},
         ],
-        "moves": [{"a": A.DRAW, "text": "Draw a card"}],
         "calls": [{"a": A.CATCH + 1, "text": "Catch Ann: no UNO!"}],
         "legal": [
             move(A.play(R7), "play", "Play Red 7", card="R7"),
@@ -130,7 +113,6 @@ def a_view(**over):
             move(A.CATCH + 1, "catch", "Catch Ann: no UNO!", out_of_turn=True),
         ],
         "uno_call": False,
-        "uno_possible": False,
     }
     view.update(over)
     return view
