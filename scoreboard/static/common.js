@@ -102,7 +102,14 @@ const Tinker = (() => {
     return data;
   }
 
+  // The pairing window is open (the tray's button was held): this phone asks to become host.
+  // Whether it is now (the answer sets the host cookie; `post` throws the refusal's sentence).
+  async function becomeHost() {
+    await post("/api/pair", {});
+    return (await whoami(true)).host;
+  }
+
   const SYMBOL = { red: "▲", blue: "■", green: "●", yellow: "★", wild: "◆" };
 
-  return { whoami, signIn, el, live, post, SYMBOL };
+  return { whoami, signIn, el, live, post, becomeHost, SYMBOL };
 })();

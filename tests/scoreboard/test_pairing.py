@@ -267,3 +267,42 @@ def test_the_kiosk_hides_the_qr_code_when_the_window_lapses(journal):
             assert kiosk.is_hidden("#paired")
     finally:
         server.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800), (1920, 1080)], ids=str)
+def test_a_table_with_no_tv_pairs_the_phone_showing_the_scoreboard(journal, size):
+    """Issue 32: with no TV the QR code is on the phone that should scan it. That phone taps
+    instead: the pairing page's address is a link, and the scoreboard's own button makes it
+    host (on a phone's screen, that button is on the first screen, above the QR code)."""
+    from scoreboard.server import ServerThread, bind
+    from tests.helpers.browser import WAIT, chromium
+
+    bus = Bus()
+    server = ServerThread(create_app(journal, bus, TOKEN), bind()).start()
+    url = f"http://127.0.0.1:{server.port}"
+    width, height = size
+    try:
+        with chromium() as browser:
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(url + "/")
+            page.wait_for_selector(".status:text('live')", timeout=WAIT)
+            bus.publish(HELD)
+            page.wait_for_selector(f"a#pairurl[href='{url}/pair']:text('{url}/pair')", timeout=WAIT)
+            button = page.locator("#pairhere")
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height  # no scrolling to it
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            button.click()
+            page.wait_for_selector("#pairsays .ok:text('this phone is the host')", timeout=WAIT)
+            page.wait_for_url(url + "/enter", timeout=WAIT)
+            assert page.evaluate("Tinker.whoami(true)")["host"] is True
+            other = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            other.goto(url + "/")  # the window went to that phone: a second one is told so
+            bus.publish(HELD)
+            other.wait_for_selector("#pairhere", state="visible", timeout=WAIT)
+            other.click("#pairurl")  # the link leads to the pairing page
+            other.wait_for_url(url + "/pair", timeout=WAIT)
+            other.wait_for_selector("#state:text('pairing now')", timeout=WAIT)
+    finally:
+        server.stop()
