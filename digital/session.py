@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from digital import games, view
+from digital.bot_press import BotPress, name_of
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
 from digital.link import GameLink, GameProgress
@@ -61,8 +62,16 @@ class DigitalSession:
         on_change: Callable[[], None] | None = None,
         pace: float = 0.8,
         elite: EliteBox | None = None,
+        press: Callable[[], None] | None = None,
+        bots_press: bool = True,
     ):
+        """`press`: the tray's button, which a bot presses for its own pixie-dust cards
+        (`digital.bot_press`; None: whoever shows the game presses for it, as the terminal
+        does). `bots_press`: the table's default for a new game (false: the people press for
+        the bots too)."""
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
+        self.bot_press, self.bots_press_default = BotPress(press), bots_press
+        self.bots_press = bots_press  # the game's: do its bots press for their own cards
         self.elite_box = elite  # UNO Elite's cards, from the command line
         self.link: GameLink | None = None
         self.keys: dict[int, str] = {}
@@ -91,6 +100,7 @@ class DigitalSession:
         seed: Any = None,
         pace: Any = None,
         confirm: bool = False,
+        bots_press: Any = None,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
         SetupError, naming the problem, for anything malformed or a game the engine refuses;
@@ -101,6 +111,10 @@ class DigitalSession:
             raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
             raise SetupError(f"ruleset is a name: {games.RULESETS}")
+        if bots_press is None:
+            bots_press = self.bots_press_default
+        if not isinstance(bots_press, bool):
+            raise SetupError("bots_press is true (bots press Tinker Bell for their cards) or false")
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
         if self.table is not None and playing is not None and not playing.is_over() and not confirm:
@@ -117,13 +131,18 @@ class DigitalSession:
         points = "points" in frozenset(game.features)
         if self.table is not None and points:  # its hands go on the score sheet
             self.table.new_game(
-                names, dealer, options, name="digital game", confirm=confirm, ruleset=ruleset
+                names,
+                dealer,
+                options,
+                name=games.kept_name(ruleset, names),
+                confirm=confirm,
+                ruleset=ruleset,
             )
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
             game_id = self.table.game_id if points else None
-            seated = seating(seats, keys, bot_names, pace)
+            seated = {**seating(seats, keys, bot_names, pace), "bots_press": bots_press}
             saved = Saved(self.table.journal, game_id, seated)
         link = GameLink(
             self.bus,
@@ -135,7 +154,12 @@ class DigitalSession:
             settles_in=self._settles_in,
             saved=saved,
         )
-        self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
+        playing_press, self.bots_press = self.bots_press, bots_press
+        try:
+            self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
+        except NotSavedError:  # the game in play carries on, as it was set up
+            self.bots_press = playing_press
+            raise
         return keys
 
     def _adopt(
@@ -207,6 +231,7 @@ class DigitalSession:
         hands = sheet.hands if sheet is not None else []
         finished = game.finished_hands() if "points" in game.features else []
         mirrored = min(len(hands), len(finished))
+        self.bots_press = setup.get("bots_press", self.bots_press_default) is not False
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
@@ -303,6 +328,7 @@ class DigitalSession:
         self._tally(link, winner)
         if "tinker_bell" in link.features:
             self._declare(link)
+            self.bot_press.check(link, self.bots_press)
         if self.on_change is not None:
             self.on_change()
 
@@ -397,6 +423,7 @@ class DigitalSession:
         else:
             with link.lock:
                 out = view.page_view(link, seat)
+                out["bot_presses"] = name_of(link, self.bots_press)  # the bot's card: it presses
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version

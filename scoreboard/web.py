@@ -107,6 +107,7 @@ class Parts:
     clients: stream.Clients
     table: TableSession
     emulator: bool
+    tray_press: Callable[[], None] | None = None  # the tray's button, for a bot's own press
 
 
 class Extension(Protocol):
@@ -228,6 +229,7 @@ async def games(request: Request) -> Response:
     found = journal.games(before=before, limit=limit + 1)
     more = len(found) > limit
     found = found[:limit]
+    won = {r.game: r.players[r.winner] for r in journal.results() if r.game is not None}
     return JSONResponse(
         {
             "current": request.state.table.game_id,
@@ -239,6 +241,7 @@ async def games(request: Request) -> Response:
                     "entries": g.entries,
                     "digital": g.digital,
                     "finished": g.finished,
+                    "winner": won.get(g.id),  # a finished digital game's winner
                 }
                 for g in found
             ],
@@ -491,14 +494,17 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     extensions: Sequence[Extension] = (),
     pairing_s: float = WINDOW_S,
+    tray_press: Callable[[], None] | None = None,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
     standalone display's fair pick) and the virtual tray page; `public_url` is the address
     phones should open (for the QR codes), default: as requested; `show` is the tray's show
     settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
     on (tests pass theirs), and the pairing window's; `pairing_s`: how long a hold of the tray's
-    button (`LinkHeld`) lets a phone become host. `extensions` (digital play, added by the
-    command line) add routes and state (see `Extension`)."""
+    button (`LinkHeld`) lets a phone become host; `tray_press` presses the tray's button for a
+    bot in digital play, its lights spinning as for a person's press (default: `press`, where
+    there is one; a real tray offers no virtual button, yet its bots press). `extensions`
+    (digital play, added by the command line) add routes and state (see `Extension`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -509,7 +515,13 @@ def create_app(
             bus.subscribe(clients.wake, TableChanged, PickRevealed),
             bus.subscribe(pairing.held, LinkHeld),
         ]
-        parts = Parts(bus=bus, clients=clients, table=session, emulator=press is not None)
+        parts = Parts(
+            bus=bus,
+            clients=clients,
+            table=session,
+            emulator=press is not None,
+            tray_press=tray_press or press,
+        )
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
             "token": token,

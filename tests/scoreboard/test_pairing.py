@@ -184,8 +184,8 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
                 assert phone.post("/api/press", json={}, headers=HOST).status_code == 200
             while service.spinning:  # a hold during a show is ignored
                 time.sleep(0.02)
-            held = threading.Event()
-            bus.subscribe(lambda e: held.set(), ButtonHeld)
+            held, holds = threading.Event(), []
+            bus.subscribe(lambda e: (held.set(), holds.append(e)), ButtonHeld)
             service.hold()
             assert held.wait(10)  # the virtual hold went through the service's own path
             time.sleep(0.2)
@@ -197,6 +197,8 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
             while not app.state.pairing.is_open and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert app.state.pairing.is_open
+            time.sleep(0.3)  # its release: a link hold is the link alone, never a hold first
+            assert len(holds) == 1  # the virtual hold's, from before
             assert phone.post("/api/pair", json={}).status_code == 200
             assert phone.get("/api/whoami").json()["host"] is True
     finally:
