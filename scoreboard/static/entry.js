@@ -151,15 +151,21 @@
   $("cancel").onclick = () => { resetForm(); renderForm(); };
   $("undo").onclick = () => send("/api/entry", { kind: "undo" }, "Undone.");
 
+  // A long word of a name may break at a soft hyphen (every 4 letters, "Bart-holo-mew") on a
+  // narrow phone; a short one never breaks ("Mum", not "Mu/m").
+  const soft = (name) => name.replace(/[^\s-]{6,}/g,
+    (word) => word.match(/.{1,4}/g).reduce((out, part, i, parts) =>
+      (i && (parts.length - i > 1 || part.length >= 3) ? out + "\u00ad" : out) + part, ""));
+
   function renderHistory() {
     const box = $("history");
     if (!view.hands.length) { box.textContent = "No hands yet."; return; }
     const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { class: "dealt", text: "Dealt" }),
-      ...view.players.map((p) => el("th", { text: p.name })), el("th", { class: "host-only", text: "" }));
+      ...view.players.map((p) => el("th", { text: soft(p.name) })), el("th", { class: "host-only", text: "" }));
     const first = view.hand_count - view.hands.length;  // older hands: in the export
     const rows = view.hands.map((h, j) => { const i = first + j; return el("tr", {},
       el("td", {}, String(h.number),
-        el("span", { class: "dealt-here", text: view.players[h.dealer].name + " dealt" })),
+        el("span", { class: "dealt-here", text: soft(view.players[h.dealer].name) + " dealt" })),
       el("td", { class: "dealt", text: view.players[h.dealer].name }),
       ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
         title: s === h.winner ? "went out" : "" },
