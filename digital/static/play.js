@@ -39,13 +39,14 @@
   // names fit for a shared screen (the scoreboard, a TV): never "You"
   const seats = [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
   function renderSetup() {
-    $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "row" },
+    $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "seatrow" },
       el("b", { text: `Seat ${i + 1}` }),
       el("input", { type: "text", value: name, "aria-label": `name of seat ${i + 1}`,
         oninput: (e) => { seats[i][0] = e.target.value; } }),
       el("label", {}, el("input", { type: "checkbox", checked: person, "data-seat": i,
-        onchange: (e) => { seats[i][1] = e.target.checked; } }), "a person plays"),
-      seats.length > 2 ? el("button", { text: "remove", onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
+        onchange: (e) => { seats[i][1] = e.target.checked; } }), "person"),
+      seats.length > 2 ? el("button", { text: "✕", "aria-label": `remove seat ${i + 1}`,
+        onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
     $("notoken").classList.toggle("hidden", me.host);
     $("start").disabled = !me.host;
   }
