@@ -195,6 +195,7 @@ async def whoami(request: Request) -> Response:
             "host": visitor.host,
             "seats": sorted(visitor.seats),
             "press": request.state.press is not None,
+            "tray": request.state.tray,  # a tray runs here (the emulator's, with `press`)
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -529,6 +530,7 @@ def create_app(
             "table": session,
             "clients": clients,
             "press": press,
+            "tray": tray_press is not None,
             "public_url": public_url,
             "ping": ping,
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],

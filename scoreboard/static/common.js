@@ -109,7 +109,14 @@ const Tinker = (() => {
     return (await whoami(true)).host;
   }
 
+  // What a pick means for each pixie-dust card (the view's `meanings`: when no card was
+  // declared), one line each, into the list `box` (the scoreboard's and the virtual tray's).
+  function meanings(box, pick) {
+    box.replaceChildren(...(pick ? pick.meanings || [] : []).map(([card, means]) =>
+      el("li", {}, el("b", { text: card + ": " }), means)));
+  }
+
   const SYMBOL = { red: "▲", blue: "■", green: "●", yellow: "★", wild: "◆" };
 
-  return { whoami, signIn, el, live, post, becomeHost, SYMBOL };
+  return { whoami, signIn, el, live, post, becomeHost, meanings, SYMBOL };
 })();

@@ -230,6 +230,15 @@
     loadGames();
   };
 
+  // A kept game in words: its name (a digital game's says its rules and players), when it was
+  // started, and who won it or whether it is the one in play.
+  function gameWords(g, current) {
+    const when = new Date(g.created * 1000).toLocaleString(undefined,
+      { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+    const state = g.winner ? `won by ${g.winner}` : g.finished ? "finished"
+      : g.id === current ? "current" : "";
+    return `${g.name} · ${when}` + (state ? ` · ${state}` : "");
+  }
   let older = null;  // where the next page of kept games starts
   async function loadGames(more) {
     const res = await fetch("/api/games" + (more && older ? `?before=${older}` : ""));
@@ -237,7 +246,7 @@
     older = data.next;
     $("moregames").classList.toggle("hidden", !data.next);
     const rows = data.games.map((g) => el("div", { class: "row" },
-      el("span", { text: g.name + (g.finished ? " (finished)" : g.id === data.current ? " (current)" : "") }),
+      el("span", { class: "gamename", text: gameWords(g, data.current) }),
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }) : null,
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }) : null,
       me.host && g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,

@@ -18,6 +18,7 @@
       img.src = "/api/qr.svg";
     }
     $("pressrow").classList.toggle("hidden", !(who.press && (who.host || who.seats.length)));
+    if (who.tray) $("presswhat").textContent = "The emulator's tray: this presses its Tinker Bell button.";
   });
   $("press").onclick = () => Tinker.post("/api/press", {}).catch((err) => {
     $("says").textContent = err.message;
@@ -219,8 +220,7 @@
                          el("span", { text: p.colour }));
       $("says").textContent = p.says;
     }
-    $("meanings").replaceChildren(...(p ? p.meanings : []).map(([card, means]) =>
-      el("li", {}, el("b", { text: card + ": " }), means)));
+    Tinker.meanings($("meanings"), p);
     const d = $("declared");
     d.classList.toggle("hidden", !v.declared);
     if (v.declared) {
