@@ -111,10 +111,7 @@ class DigitalSession:
             raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
             raise SetupError(f"ruleset is a name: {games.RULESETS}")
-        if bots_press is None:
-            bots_press = self.bots_press_default
-        if not isinstance(bots_press, bool):
-            raise SetupError("bots_press is true (bots press Tinker Bell for their cards) or false")
+        bots_press = _bots_press(bots_press, self.bots_press_default)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
         if self.table is not None and playing is not None and not playing.is_over() and not confirm:
@@ -130,14 +127,8 @@ class DigitalSession:
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
         points = "points" in frozenset(game.features)
         if self.table is not None and points:  # its hands go on the score sheet
-            self.table.new_game(
-                names,
-                dealer,
-                options,
-                name=games.kept_name(ruleset, names),
-                confirm=confirm,
-                ruleset=ruleset,
-            )
+            kept = games.kept_name(ruleset, names)
+            self.table.new_game(names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
@@ -434,6 +425,16 @@ class DigitalSession:
 
 
 # ---------------------------------------------------------------------- checking a new game
+def _bots_press(given: Any, default: bool) -> bool:
+    """Whether a new game's bots press Tinker Bell for their own cards (None: the table's
+    default); SetupError for anything but true or false."""
+    if given is None:
+        return default
+    if not isinstance(given, bool):
+        raise SetupError("bots_press is true (bots press Tinker Bell for their cards) or false")
+    return given
+
+
 def _names(players: Any) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise SetupError("players is a list of names")

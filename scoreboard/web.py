@@ -498,14 +498,10 @@ def create_app(
     tray_press: Callable[[], None] | None = None,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
-    standalone display's fair pick) and the virtual tray page; `public_url` is the address
-    phones should open (for the QR codes), default: as requested; `show` is the tray's show
-    settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
-    on (tests pass theirs), and the pairing window's; `pairing_s`: how long a hold of the tray's
-    button (`LinkHeld`) lets a phone become host; `tray_press` presses the tray's button for a
-    bot in digital play, its lights spinning as for a person's press (default: `press`, where
-    there is one; a real tray offers no virtual button, yet its bots press). `extensions`
-    (digital play, added by the command line) add routes and state (see `Extension`)."""
+    standalone display's fair pick) and the virtual tray page; `public_url`: the address for
+    the QR codes (default: as requested); `show`: the tray's show settings; `clock`: the
+    clock of `Pick.settles_at` and the pairing window (`pairing_s` long); `tray_press`: a
+    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -516,13 +512,7 @@ def create_app(
             bus.subscribe(clients.wake, TableChanged, PickRevealed),
             bus.subscribe(pairing.held, LinkHeld),
         ]
-        parts = Parts(
-            bus=bus,
-            clients=clients,
-            table=session,
-            emulator=press is not None,
-            tray_press=tray_press or press,
-        )
+        parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
             "token": token,

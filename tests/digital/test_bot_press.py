@@ -117,7 +117,7 @@ def test_a_table_that_presses_for_its_bots_keeps_that_after_a_restart(tmp_path):
 def test_bots_press_is_true_or_false(tmp_path, wrong):
     session, _bus, journal, table = a_session(tmp_path)
     try:
-        with pytest.raises(SetupError, match="bots_press is true .* or false"):
+        with pytest.raises(SetupError, match=r"bots_press is true .* or false"):
             session.new_game(NAMES, [0], "greedy", bots_press=wrong)
         assert session.link is None  # nothing started
     finally:
