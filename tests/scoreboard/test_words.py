@@ -55,6 +55,14 @@ def opened(browser, url, size):  # noqa: F811
     return page, errors
 
 
+def fits_and_links_to_play(page, errors):
+    """Nothing scrolls sideways, no script error, and its /play link leads there."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.click("a[href='/play']")
+    page.wait_for_url("**/play", timeout=WAIT)
+    assert errors == []
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_virtual_tray_shows_what_the_pick_means_for_each_card(served, browser, size):  # noqa: F811
     served.bus.publish(Pick(seq=1, colour="green", t=0.0))
@@ -65,10 +73,7 @@ def test_the_virtual_tray_shows_what_the_pick_means_for_each_card(served, browse
         assert items.count() >= 3
         assert "Villain Draw 4" in page.inner_text("#meanings")
         assert all(items.nth(i).is_visible() for i in range(items.count()))
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.click("a[href='/play']")
-        page.wait_for_url("**/play", timeout=WAIT)
-        assert errors == []
+        fits_and_links_to_play(page, errors)
     finally:
         page.context.close()
 
@@ -101,9 +106,6 @@ def test_kept_games_say_their_rules_players_date_and_winner(served, browser, siz
         text = row.inner_text()
         assert text.startswith("UNO Elite: Ann, Bot Bea, Bot Cy · ")
         assert text.endswith(f" · won by {winner}") and "digital game" not in text
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.click("a[href='/play']")
-        page.wait_for_url("**/play", timeout=WAIT)
-        assert errors == []
+        fits_and_links_to_play(page, errors)
     finally:
         page.context.close()
