@@ -22,6 +22,9 @@ from digital.link import GameLink, own_calls
 
 CALL_S = 4.0
 """Seconds a bot waits before its press while a person may call out of turn (challenge)."""
+AGAIN_S = 8.0
+"""Seconds after which a bot presses again if no pick came of its press (a tray ignores a press
+while its lights still spin for another): longer than any light show."""
 
 
 def presser(link: GameLink, bots_press: bool) -> int | None:
@@ -45,8 +48,8 @@ class BotPress:
     """Presses the tray's button for a bot, once per wait for Tinker Bell. `press` is the
     tray's press (None: no tray to press; then the page or the terminal asks the people)."""
 
-    def __init__(self, press: Callable[[], None] | None) -> None:
-        self.press = press
+    def __init__(self, press: Callable[[], None] | None, again_s: float = AGAIN_S) -> None:
+        self.press, self.again_s = press, again_s
         self._due: tuple[int, int] | None = None  # (link id, the game's events) pressed for
 
     def check(self, link: GameLink, bots_press: bool) -> None:
@@ -63,12 +66,13 @@ class BotPress:
 
     def _fire(self, link: GameLink, at: tuple[int, int], bots_press: bool) -> None:
         """The press, if the game still waits for that bot at that moment (nobody called,
-        nobody pressed, the game was not replaced)."""
+        nobody pressed, the game was not replaced); and again later if no pick comes of it."""
         with link.lock:
             now = (id(link), len(link.game.events))
             due = now == at and presser(link, bots_press) is not None
         if due and self.press is not None:
             self.press()
+            link.call_later(self.again_s, lambda: self._fire(link, at, bots_press))
 
 
 def name_of(link: GameLink, bots_press: bool) -> Any:

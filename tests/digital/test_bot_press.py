@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 
@@ -29,7 +30,9 @@ def play(session, key, picks, rng, hands=3, limit=4000):
     when its view does not say a bot presses. Returns [whose card, for each of its presses]."""
     link = session.link
     mine: list[int] = []
+    deadline = time.monotonic() + 60  # a game waiting for a press nobody makes: a failure
     for _ in range(limit):
+        assert time.monotonic() < deadline, "the game waits for a press that never comes"
         with link.lock:
             game = link.game
             if game.is_terminal() or len(game.finished_hands()) >= hands:
@@ -187,3 +190,26 @@ def test_the_new_game_form_sends_the_tables_choice(tmp_path):
         assert res.status_code == 200 and s.app.state.digital.bots_press is False
     finally:
         s.stop()
+
+
+def test_a_press_the_tray_ignored_is_pressed_again(tmp_path):
+    """A tray ignores a press while its lights still spin for another pick: the bot presses
+    again (after `again_s`) until a pick comes, so the game never waits for nobody."""
+    presses: list[int] = []
+
+    def tray_press():  # the first press of each wait is ignored, as during a light show
+        presses.append(1)
+        if len(presses) % 2 == 0:
+            picks()
+
+    session, bus, journal, table = a_session(tmp_path, tray_press)
+    session.bot_press.again_s = 0.05
+    picks = Picks(bus, random.Random(5))
+    try:
+        keys = session.new_game(NAMES, [0], "greedy", options={"target": 500}, seed=4)
+        play(session, keys[0], picks, random.Random(2), hands=1)
+        assert presses and len(presses) % 2 == 0  # each wait: ignored once, then taken
+    finally:
+        session.close()
+        table.close()
+        journal.close()
