@@ -167,6 +167,8 @@ def test_the_page_says_the_bot_presses_and_offers_no_button_for_its_card(
             page.goto(f"{s.url}/play?key={keys[0]}")
             page.wait_for_selector(f"#presstext:text('{name} presses Tinker Bell')", timeout=WAIT)
             assert page.is_visible("#pressbox") and not page.is_visible("#press")
+            says = page.inner_text("#says")  # the table's words agree: nobody is asked to press
+            assert says.endswith(f"{name} presses Tinker Bell.") and "press the" not in says
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         finally:
             page.context.close()
