@@ -70,3 +70,9 @@ def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
 def title(ruleset: str) -> str:
     """The ruleset's name for a person ("UNO Elite", "Disney UNO with the Tinker Bell tray")."""
     return factory.title(ruleset)
+
+
+def kept_name(ruleset: str, players: Sequence[str]) -> str:
+    """The name a digital game is kept under in the journal's list of games: its rules and its
+    players ("UNO Elite: Player 1, Bot Bea, Bot Cy"), not one "digital game" like every other."""
+    return f"{title(ruleset)}: {', '.join(players)}"

@@ -6,7 +6,7 @@ what a step is (`_paced_step`) and how far the game runs (`_advance`).
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from tray.player import Scheduler
 
@@ -37,6 +37,16 @@ class PacedLink:
             loop, self._loop = self._loop, None
         if loop is not None:
             loop.close()
+
+    def call_later(self, seconds: float, fn: Callable[[], None]) -> None:
+        """Run `fn` on the link's timer thread in `seconds` (not once the link is closed): a
+        bot's press of Tinker Bell (`digital.bot_press`) waits there, as its moves do."""
+        with self.lock:
+            if self._closed:
+                return
+            if self._loop is None:
+                self._loop = Scheduler(self.loop_name)
+            self._loop.call_later(seconds, fn)
 
     def _advance(self) -> None:
         raise NotImplementedError

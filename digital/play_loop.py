@@ -30,8 +30,10 @@ from rich.text import Text
 from digital import play_text as T
 from digital.errors import MoveError, SeatError
 from digital.play_menu import (
+    YES_WORDS,
     Act,
     Choice,
+    Confirm,
     Help,
     Press,
     Quit,
@@ -137,9 +139,19 @@ class TerminalPlay(TerminalSeats):
             choices = menu(view)
         else:
             view, choices = self.session.view(), []
+        bot = view.get("bot_presses")  # a bot's card: it presses for itself (`digital.bot_press`)
+        if bot and not choices:
+            self._say(f"{bot} presses Tinker Bell.")
+            self.press()
+            return
         self._draw(view)
         self._print(*T.choices(choices))
-        self._ask(choices, "Press Enter for the Tinker Bell button", tinker_bell=True, view=view)
+        question = (
+            f"Enter: {bot} presses Tinker Bell, or call first"
+            if bot
+            else "Press Enter for the Tinker Bell button"
+        )
+        self._ask(choices, question, tinker_bell=True, view=view)
 
     def press(self) -> None:
         """The Tinker Bell button: a fair pick, its show, then the pick on the bus."""
@@ -173,15 +185,24 @@ class TerminalPlay(TerminalSeats):
             elif isinstance(command, Press):
                 self.press()
                 return
-            elif isinstance(command, Act):
-                seat = command.seat
-                try:
-                    key = self.keys.get(seat) if seat is not None else None
-                    self.session.act(seat, key, command.action, uno=command.uno)
-                except (RuleError, SeatError, MoveError) as exc:
-                    self._say(f"Not allowed: {exc}", style="bold red")
-                    continue
+            elif isinstance(command, Confirm):
+                if self._read(f"{command.question}: ").strip().lower() not in YES_WORDS:
+                    self._say(f"Not done: {command.act.label}.")
+                elif self._act(command.act):
+                    return
+            elif isinstance(command, Act) and self._act(command):
                 return
+
+    def _act(self, command: Act) -> bool:
+        """Send a person's move; False (and why, on screen) if the engine refused it."""
+        seat = command.seat
+        try:
+            key = self.keys.get(seat) if seat is not None else None
+            self.session.act(seat, key, command.action, uno=command.uno)
+        except (RuleError, SeatError, MoveError) as exc:
+            self._say(f"Not allowed: {exc}", style="bold red")
+            return False
+        return True
 
     # ------------------------------------------------------------------ output
     def _draw(self, view: Mapping[str, Any]) -> None:

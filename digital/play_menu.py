@@ -15,12 +15,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import actions as A
+
 # Short letters for the moves people make most, by kind; a letter works only while offered.
 ALIASES: dict[str, str] = {"draw": "d", "pass": "p", "done": "s", "uno": "u", "challenge": "c"}
 PRESS_WORDS = frozenset({"", "t", "tb", "tinker", "b", "button"})
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
 REDRAW_WORDS = frozenset({"r", "redraw", "l", "look"})
+RISKY = frozenset({A.CHALLENGE})
+"""Moves that cost cards when they go wrong (a challenge that fails: the Villain Draw 4's cards
+and two more). Typed by their number, a key typed out of habit ("1" at a prompt with one
+choice), they are asked again (`Confirm`); their own letter is deliberate and acts at once."""
+YES_WORDS = frozenset({"y", "yes"})
 
 _NUMBER = re.compile(r"^(\d+)\s*(u|uno)?\s*!?$")
 
@@ -74,7 +81,16 @@ class Refuse:
     message: str
 
 
-Command = Act | Press | Quit | Help | Redraw | Refuse
+@dataclasses.dataclass(frozen=True)
+class Confirm:
+    """A risky move (`RISKY`) typed by its number: `question` asks again, and only a yes
+    (`YES_WORDS`) makes `act`."""
+
+    act: Act
+    question: str
+
+
+Command = Act | Press | Quit | Help | Redraw | Refuse | Confirm
 
 
 def tinker_bell_waits(view: Mapping[str, Any]) -> bool:
@@ -180,7 +196,15 @@ def parse(
                 "next-to-last card."
             )
         return Act(choice.uno, f"{choice.label} and UNO!", choice.seat, uno=choice.says_uno)
-    return Act(choice.action, choice.label, choice.seat)
+    act = Act(choice.action, choice.label, choice.seat)
+    if choice.action in RISKY:
+        letter = f" (its letter, {choice.alias}, does it at once)" if choice.alias else ""
+        return Confirm(
+            act,
+            f"{choice.label}? If the challenge fails you draw the cards and two more{letter}. "
+            "Type y to challenge, Enter not to",
+        )
+    return act
 
 
 def _ask(choices: Sequence[Choice]) -> str:
@@ -197,7 +221,7 @@ HELP = """\
 Type the number of a move and press Enter.
   3u      play move 3 and say UNO! (with your next-to-last card)
   d       draw a card            p  keep the card drawn (pass)
-  u       call UNO! late         c  challenge a Villain Draw 4
+  u       call UNO! late         c  challenge a Villain Draw 4 (its number asks first)
   s       stop discarding
   Enter   (or t) press the Tinker Bell button when the game waits for it
   r       show the table again   ?  this help

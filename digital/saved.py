@@ -86,7 +86,9 @@ class Saved:
         return games.replay(self.header, kept)
 
     def _start(self, setup: Mapping[str, Any]) -> None:
-        self.game_id = self.journal.start_digital(setup, game=self.game_id)
+        header = setup["header"]
+        name = games.kept_name(str(header.get("ruleset", "")), list(header.get("players", [])))
+        self.game_id = self.journal.start_digital(setup, game=self.game_id, name=name)
 
     def _append(self, new: list[dict[str, Any]], revised: dict[str, Any] | None) -> None:
         assert self.game_id is not None

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from digital import games, view
+from digital.bot_press import BotPress, name_of
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
 from digital.link import RETRY_S, GameLink, GameProgress
@@ -47,6 +48,7 @@ log = logging.getLogger(__name__)
 MAX_NAME = 24
 MAX_PACE = 5.0
 MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think a move, whatever its budget says
+ASK_PRESS = "press the Tinker Bell button!"  # the observation's words, for a person's card
 RESUME_ERRORS = (RecordError, KeyError, TypeError, ValueError, DamagedGame)
 __all__ = ["DigitalSession", "MoveError", "NoGameError", "NotSavedError", "SeatError"]
 
@@ -62,8 +64,16 @@ class DigitalSession:
         on_change: Callable[[], None] | None = None,
         pace: float = 0.8,
         elite: EliteBox | None = None,
+        press: Callable[[], None] | None = None,
+        bots_press: bool = True,
     ):
+        """`press`: the tray's button, which a bot presses for its own pixie-dust cards
+        (`digital.bot_press`; None: whoever shows the game presses for it, as the terminal
+        does). `bots_press`: the table's default for a new game (false: the people press for
+        the bots too)."""
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
+        self.bot_press, self.bots_press_default = BotPress(press), bots_press
+        self.bots_press = bots_press  # the game's: do its bots press for their own cards
         self.elite_box = elite  # UNO Elite's cards, from the command line
         self.link: GameLink | None = None
         self.keys: dict[int, str] = {}
@@ -94,6 +104,7 @@ class DigitalSession:
         seed: Any = None,
         pace: Any = None,
         confirm: bool = False,
+        bots_press: Any = None,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
         SetupError, naming the problem, for anything malformed or a game the engine refuses;
@@ -104,6 +115,7 @@ class DigitalSession:
             raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
             raise SetupError(f"ruleset is a name: {games.RULESETS}")
+        bots_press = _bots_press(bots_press, self.bots_press_default)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
         if self.table is not None and playing is not None and not playing.is_over() and not confirm:
@@ -119,14 +131,13 @@ class DigitalSession:
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
         points = "points" in frozenset(game.features)
         if self.table is not None and points:  # its hands go on the score sheet
-            self.table.new_game(
-                names, dealer, options, name="digital game", confirm=confirm, ruleset=ruleset
-            )
+            kept = games.kept_name(ruleset, names)
+            self.table.new_game(names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
             game_id = self.table.game_id if points else None
-            seated = seating(seats, keys, bot_names, pace)
+            seated = {**seating(seats, keys, bot_names, pace), "bots_press": bots_press}
             saved = Saved(self.table.journal, game_id, seated)
         link = GameLink(
             self.bus,
@@ -138,7 +149,12 @@ class DigitalSession:
             settles_in=self._settles_in,
             saved=saved,
         )
-        self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
+        playing_press, self.bots_press = self.bots_press, bots_press
+        try:
+            self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
+        except NotSavedError:  # the game in play carries on, as it was set up
+            self.bots_press = playing_press
+            raise
         return keys
 
     def _adopt(
@@ -212,6 +228,7 @@ class DigitalSession:
         hands = sheet.hands if sheet is not None else []
         finished = game.finished_hands() if "points" in game.features else []
         mirrored = min(len(hands), len(finished))
+        self.bots_press = setup.get("bots_press", self.bots_press_default) is not False
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
@@ -312,6 +329,7 @@ class DigitalSession:
         self._tally(link, winner)
         if "tinker_bell" in link.features:
             self._declare(link)
+            self.bot_press.check(link, self.bots_press)
         if self.on_change is not None:
             self.on_change()
 
@@ -436,6 +454,9 @@ class DigitalSession:
         else:
             with link.lock:
                 out = view.page_view(link, seat)
+                out["bot_presses"] = bot = name_of(link, self.bots_press)  # its card: it presses
+                if bot is not None:  # "Bo played Green Draw 2: Bo presses Tinker Bell."
+                    out["says"] = str(out["says"]).replace(ASK_PRESS, f"{bot} presses Tinker Bell.")
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version
@@ -450,6 +471,16 @@ class DigitalSession:
 
 
 # ---------------------------------------------------------------------- checking a new game
+def _bots_press(given: Any, default: bool) -> bool:
+    """Whether a new game's bots press Tinker Bell for their own cards (None: the table's
+    default); SetupError for anything but true or false."""
+    if given is None:
+        return default
+    if not isinstance(given, bool):
+        raise SetupError("bots_press is true (bots press Tinker Bell for their cards) or false")
+    return given
+
+
 def _names(players: Any) -> list[str]:
     """The players' names as `scoreboard.names` keeps them (every name's one rule)."""
     try:

@@ -55,6 +55,7 @@ NEW = Body(
         Field("seed", (int, type(None)), says="a whole number"),
         Field("pace", (int, float), says="the seconds between bot moves"),
         Field("confirm", (bool,)),
+        Field("bots_press", (bool,), says="true (bots press Tinker Bell for their cards) or false"),
     ),
 )
 ACT = Body(
@@ -195,7 +196,12 @@ class DigitalPlay:
 
     def start(self, parts: table_web.Parts) -> DigitalSession:
         return DigitalSession(
-            parts.bus, table=parts.table, on_change=parts.clients.wake, elite=self.elite
+            parts.bus,
+            table=parts.table,
+            on_change=parts.clients.wake,
+            elite=self.elite,
+            press=parts.tray_press,
+            bots_press=parts.tray_press is not None,  # nothing to press with: the people do
         )
 
     name = "digital"  # `request.state.digital` (and `app.state.digital`) is the session

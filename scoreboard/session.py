@@ -313,9 +313,22 @@ class TableSession:
             return
         won = self._won_at
         if won is None or won[0] != (self.game_id, self.version):
-            entries = self.journal.entries(self.game_id)
-            won = self._won_at = ((self.game_id, self.version), entries[-1].t if entries else 0.0)
+            won = self._won_at = ((self.game_id, self.version), self._won_when(self.game_id))
         view["winner"]["superseded"] = later > won[1]
+
+    def _won_when(self, game: int) -> float:
+        """When the journal says game `game` was won: the time of the entry that ended it (the
+        last one that turned it from unfinished to over), not its last entry. A pick or a
+        declared card journaled after the win (the button pressed while a later game was
+        played, or after it) must not make the win newer than that game's end, or the banner
+        comes back on every page opened since."""
+        table, won = T.EMPTY, 0.0
+        for logged in self.journal.entries(game):
+            was_over = table.game is not None and table.game.over
+            table = T.apply(table, logged.entry)
+            if table.game is not None and table.game.over and not was_over:
+                won = logged.t
+        return won
 
     def _journal_state(self) -> dict[str, Any]:
         """Whether what the page shows is saved: every page says so when it is not."""

@@ -108,6 +108,7 @@ class Parts:
     clients: stream.Clients
     table: TableSession
     emulator: bool
+    tray_press: Callable[[], None] | None = None  # the tray's button, for a bot's own press
 
 
 class Extension(Protocol):
@@ -195,6 +196,7 @@ async def whoami(request: Request) -> Response:
             "host": visitor.host,
             "seats": sorted(visitor.seats),
             "press": request.state.press is not None,
+            "tray": request.state.tray,  # a tray runs here (the emulator's, with `press`)
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -229,6 +231,7 @@ async def games(request: Request) -> Response:
     found = journal.games(before=before, limit=limit + 1)
     more = len(found) > limit
     found = found[:limit]
+    won = {r.game: r.players[r.winner] for r in journal.results() if r.game is not None}
     return JSONResponse(
         {
             "current": request.state.table.game_id,
@@ -240,6 +243,7 @@ async def games(request: Request) -> Response:
                     "entries": g.entries,
                     "digital": g.digital,
                     "finished": g.finished,
+                    "winner": won.get(g.id),  # a finished digital game's winner
                 }
                 for g in found
             ],
@@ -493,14 +497,13 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     extensions: Sequence[Extension] = (),
     pairing_s: float = WINDOW_S,
+    tray_press: Callable[[], None] | None = None,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
-    standalone display's fair pick) and the virtual tray page; `public_url` is the address
-    phones should open (for the QR codes), default: as requested; `show` is the tray's show
-    settings (the virtual tray plays its frames); `clock` is the clock `Pick.settles_at` is
-    on (tests pass theirs), and the pairing window's; `pairing_s`: how long a hold of the tray's
-    button (`LinkHeld`) lets a phone become host. `extensions` (digital play, added by the
-    command line) add routes and state (see `Extension`)."""
+    standalone display's fair pick) and the virtual tray page; `public_url`: the address for
+    the QR codes (default: as requested); `show`: the tray's show settings; `clock`: the
+    clock of `Pick.settles_at` and the pairing window (`pairing_s` long); `tray_press`: a
+    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -511,7 +514,7 @@ def create_app(
             bus.subscribe(clients.wake, TableChanged, PickRevealed),
             bus.subscribe(pairing.held, LinkHeld),
         ]
-        parts = Parts(bus=bus, clients=clients, table=session, emulator=press is not None)
+        parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
             "token": token,
@@ -519,6 +522,7 @@ def create_app(
             "table": session,
             "clients": clients,
             "press": press,
+            "tray": tray_press is not None,
             "public_url": public_url,
             "ping": ping,
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],

@@ -11,10 +11,12 @@ The rule, chosen so a tap costs no latency:
   it differs, accepted as a change at that moment (so a release inside the bounce is never lost).
 - A press fully over within one lockout is noise, not a tap (a finger is down far longer).
 - Released before `hold_s`: a tap, reported on release (`ButtonPressed`).
-- Still down at `hold_s`: one `ButtonHeld`; its release reports nothing more.
+- Still down at `hold_s`: a hold, one `ButtonHeld`, reported on its release (stamped with the
+  moment it became a hold); its release reports no tap.
 - Still down at the link time (`LINK_S`, 3 s, or a second past `hold_s` if that is later): one
-  `LinkHeld` too (the display's host link, `scoreboard.pairing`), unless the stuck time comes
-  first. A hold's action and the link are one gesture apart: hold on past the first.
+  `LinkHeld` (the display's host link, `scoreboard.pairing`) instead of the hold, so holding on
+  to pair a phone never first repeats the last pick. Where the stuck time comes before the link
+  time there is no link, and a hold is reported at `hold_s`, while the button is still down.
 - Still down at `stuck_s`: one `Fault("stuck_button")`, never a stream of presses. A button that
   is down when the tray starts is not a hold; it is reported stuck after `stuck_s` the same way.
 
@@ -60,6 +62,7 @@ class PressDetector:
         self._down_since = now
         self._held = pressed  # down at start-up: not a hold, but may still be stuck
         self._linked = pressed  # nor a link
+        self._hold_waits = False  # a hold, reported on release unless it becomes a link
         self._stuck = False
 
     def feed(self, pressed: bool, t: float) -> list[Event]:
@@ -79,9 +82,12 @@ class PressDetector:
             down = t - self._down_since
             if not self._held and down >= self.hold_s:
                 self._held = True
-                events.append(ButtonHeld(t=self._stamp(t), seconds=self.hold_s, source=self.source))
+                if self._links:
+                    self._hold_waits = True  # a hold, or on to the link: the release says
+                else:
+                    events.append(self._hold())
             if not self._linked and not self._stuck and self._links and down >= self.link_s:
-                self._linked = True
+                self._linked, self._hold_waits = True, False  # the link, not the hold
                 events.append(LinkHeld(t=self._stamp(t), seconds=self.link_s, source=self.source))
             if not self._stuck and down >= self.stuck_s:
                 self._stuck = True
@@ -115,11 +121,20 @@ class PressDetector:
         self._lock_until = t + self.debounce_s
         if pressed:
             self._down_since, self._held, self._linked, self._stuck = t, False, False, False
+            self._hold_waits = False
             return []
+        if self._hold_waits:
+            self._hold_waits = False
+            return [self._hold()]
         was_held, was_stuck = self._held, self._stuck
         if was_held or was_stuck or glitch:
             return []  # the hold already acted, a stuck button came free, or a glitch
         return [ButtonPressed(t=self._stamp(t), source=self.source)]
+
+    def _hold(self) -> ButtonHeld:
+        """The hold, stamped with the moment the button had been down `hold_s`."""
+        at = self._stamp(self._down_since + self.hold_s)
+        return ButtonHeld(t=at, seconds=self.hold_s, source=self.source)
 
     @property
     def _links(self) -> bool:

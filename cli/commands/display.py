@@ -108,13 +108,14 @@ class Display:
             f"journal:    {journal_path}",
             f"scoreboard: {url}/?token={token}   (the kiosk: shows the QR code for phones)",
             f"entry page: {url}/enter?token={token}",
+            f"play:       {url}/play?new=1&token={token}   (digital play against bots)",
             f"read-only:  {url}/",
             f"token:      {token}",
         ]
         if self.virtual_tray:
-            lines.insert(3, f"tray:       {url}/tray?token={token}   (the virtual button)")
+            lines.insert(4, f"tray:       {url}/tray?token={token}   (the virtual button)")
         if self.mdns_url:
-            lines.insert(4 + self.virtual_tray, f"phones:     {self.mdns_url}/ also opens it")
+            lines.insert(5 + self.virtual_tray, f"phones:     {self.mdns_url}/ also opens it")
         if self.link:
             lines.insert(
                 -1,
@@ -144,6 +145,7 @@ def start_display(
     show: ShowSettings | None = None,
     mdns: bool | None = None,
     link: str | None = None,
+    tray_press: Callable[[], None] | None = None,
 ) -> Display:
     """Open the journal and serve the display app on host:port in a background thread.
 
@@ -151,7 +153,8 @@ def start_display(
     show a pick, and the virtual tray plays the same show (None: no tray, picks show at once).
     `mdns`: answer to tinker-tray.local when serving the LAN (None: unless TINKER_TRAY_MDNS=0).
     `link`: how this tray's button opens the pairing window, for the start-up lines (None: no
-    button that can)."""
+    button that can). `tray_press`: the tray's own press, with which digital play's bots press
+    Tinker Bell for their cards (default: `press`)."""
     from cli.app import create_app
     from scoreboard.journal import Journal, JournalError
     from scoreboard.server import ServerThread, bind
@@ -170,7 +173,15 @@ def start_display(
     port = sock.getsockname()[1]  # the port given, or the free one chosen for port 0
     found = network.addresses(host, port, url)
     journal.describe_owner(found.url)  # named to a second service on this journal
-    app = create_app(journal, bus, journal.token(), press=press, public_url=found.url, show=show)
+    app = create_app(
+        journal,
+        bus,
+        journal.token(),
+        press=press,
+        public_url=found.url,
+        show=show,
+        tray_press=tray_press,
+    )
     server = ServerThread(app, sock, log_level="warning").start()
     display = Display(
         journal,

@@ -1,6 +1,7 @@
 """`tinker-tray play`: digital play in the terminal. A person plays one seat (or several take
-turns at one keyboard) against bots; Enter is the Tinker Bell button (UNO Elite, `--ruleset
-elite`, has none). No browser, no GPIO."""
+turns at one keyboard) against bots; Enter is the Tinker Bell button for a person's card (a bot
+presses for its own, unless `--press-for-bots`; UNO Elite, `--ruleset elite`, has none). No
+browser, no GPIO."""
 
 from __future__ import annotations
 
@@ -65,6 +66,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds between bot moves, 0 to 5 (default 0.6)",
     )
+    p.add_argument(
+        "--press-for-bots",
+        action="store_true",
+        help="you press Tinker Bell for the bots' cards too (by default each bot presses for "
+        "its own, as each player does at a real table)",
+    )
     p.add_argument("--hands", type=positive, metavar="N", help="stop after N hands")
     p.add_argument(
         "--no-show", action="store_true", help="no light show in text when the button is pressed"
@@ -121,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             args.ruleset,
             seed=args.seed,
             pace=args.pace,
+            bots_press=not args.press_for_bots,
         )
     except ValueError as exc:
         print(f"tinker-tray play: {exc}", file=sys.stderr)

@@ -258,6 +258,7 @@ def attach_display_session(
             args.host,
             args.port,
             press=service.press if virtual_button else None,
+            tray_press=service.press,  # a bot presses Tinker Bell: the tray's lights spin
             show=service.settings.show,
             mdns=getattr(args, "mdns", None),
             link=link_hint(service, emulated=virtual_button),

@@ -39,13 +39,14 @@
   // names fit for a shared screen (the scoreboard, a TV): never "You"
   const seats = [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
   function renderSetup() {
-    $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "row" },
+    $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "seatrow" },
       el("b", { text: `Seat ${i + 1}` }),
       el("input", { type: "text", value: name, "aria-label": `name of seat ${i + 1}`,
         oninput: (e) => { seats[i][0] = e.target.value; } }),
       el("label", {}, el("input", { type: "checkbox", checked: person, "data-seat": i,
-        onchange: (e) => { seats[i][1] = e.target.checked; } }), "a person plays"),
-      seats.length > 2 ? el("button", { text: "remove", onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
+        onchange: (e) => { seats[i][1] = e.target.checked; } }), "person"),
+      seats.length > 2 ? el("button", { text: "✕", "aria-label": `remove seat ${i + 1}`,
+        onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
     $("notoken").classList.toggle("hidden", me.host);
     $("start").disabled = !me.host;
   }
@@ -61,6 +62,7 @@
       players: seats.map(([n]) => n.trim()),
       humans: seats.map(([, p], i) => (p ? i : null)).filter((i) => i !== null),
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
+      bots_press: !$("peoplepress").checked,
       options: hasModes() ? { mode: $("mode").value }
         : { target: Number($("target").value) }, confirm: !!confirm,
     };
@@ -82,6 +84,7 @@
   $("ruleset").onchange = () => {
     $("modebox").classList.toggle("hidden", !hasModes());
     $("targetbox").classList.toggle("hidden", hasModes());
+    $("peoplepressbox").classList.toggle("hidden", !$("ruleset").selectedOptions[0].hasAttribute("data-tinker"));
   };
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link
@@ -166,11 +169,13 @@
     $("notb").classList.toggle("hidden", tb);
     $("notb").textContent = tb ? "" : `${v.title} has no Tinker Bell`;
     const waits = tb && v.awaiting.kind === "tinker_bell" && !v.choosing;
-    const canPress = v.emulator && (me.host || me.seats.length > 0);
+    const canPress = v.emulator && (me.host || me.seats.length > 0) && !v.bot_presses;
     $("pressbox").classList.toggle("hidden", !waits);
     $("press").classList.toggle("hidden", !canPress);
-    $("presstext").textContent = canPress ? "Press Tinker Bell:" : v.emulator
-      ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
+    // a bot presses for its own card, as each player does at a real table
+    $("presstext").textContent = v.bot_presses ? `${v.bot_presses} presses Tinker Bell…`
+      : canPress ? "Press Tinker Bell:" : v.emulator
+        ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
   }
 
   // every seat: a chip of its cards and points; with Lineups, a box of its Lineup, Player Deck

@@ -156,7 +156,7 @@ def start_play(game: EliteState) -> None:
     game.to_move = 0
     game.steps = [S.Step(S.TURN, 0)]
     game.phase = S.TURN
-    game.log.append("Each player turns up a Lineup of 3; seat 0 plays first.")
+    game.log.append(f"Each player turns up a Lineup of 3; {game.players[0]} plays first.")
 
 
 def refill(game: EliteState, seat: int) -> None:

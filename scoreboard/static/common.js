@@ -102,7 +102,21 @@ const Tinker = (() => {
     return data;
   }
 
+  // The pairing window is open (the tray's button was held): this phone asks to become host.
+  // Whether it is now (the answer sets the host cookie; `post` throws the refusal's sentence).
+  async function becomeHost() {
+    await post("/api/pair", {});
+    return (await whoami(true)).host;
+  }
+
+  // What a pick means for each pixie-dust card (the view's `meanings`: when no card was
+  // declared), one line each, into the list `box` (the scoreboard's and the virtual tray's).
+  function meanings(box, pick) {
+    box.replaceChildren(...(pick ? pick.meanings || [] : []).map(([card, means]) =>
+      el("li", {}, el("b", { text: card + ": " }), means)));
+  }
+
   const SYMBOL = { red: "▲", blue: "■", green: "●", yellow: "★", wild: "◆" };
 
-  return { whoami, signIn, el, live, post, SYMBOL };
+  return { whoami, signIn, el, live, post, becomeHost, meanings, SYMBOL };
 })();

@@ -151,15 +151,21 @@
   $("cancel").onclick = () => { resetForm(); renderForm(); };
   $("undo").onclick = () => send("/api/entry", { kind: "undo" }, "Undone.");
 
+  // A long word of a name may break at a soft hyphen (every 4 letters, "Bart-holo-mew") on a
+  // narrow phone; a short one never breaks ("Mum", not "Mu/m").
+  const soft = (name) => name.replace(/[^\s-]{6,}/g,
+    (word) => word.match(/.{1,4}/g).reduce((out, part, i, parts) =>
+      (i && (parts.length - i > 1 || part.length >= 3) ? out + "\u00ad" : out) + part, ""));
+
   function renderHistory() {
     const box = $("history");
     if (!view.hands.length) { box.textContent = "No hands yet."; return; }
     const head = el("tr", {}, el("th", { text: "Hand" }), el("th", { class: "dealt", text: "Dealt" }),
-      ...view.players.map((p) => el("th", { text: p.name })), el("th", { class: "host-only", text: "" }));
+      ...view.players.map((p) => el("th", { text: soft(p.name) })), el("th", { class: "host-only", text: "" }));
     const first = view.hand_count - view.hands.length;  // older hands: in the export
     const rows = view.hands.map((h, j) => { const i = first + j; return el("tr", {},
       el("td", {}, String(h.number),
-        el("span", { class: "dealt-here", text: view.players[h.dealer].name + " dealt" })),
+        el("span", { class: "dealt-here", text: soft(view.players[h.dealer].name) + " dealt" })),
       el("td", { class: "dealt", text: view.players[h.dealer].name }),
       ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
         title: s === h.winner ? "went out" : "" },
@@ -224,6 +230,15 @@
     loadGames();
   };
 
+  // A kept game in words: its name (a digital game's says its rules and players), when it was
+  // started, and who won it or whether it is the one in play.
+  function gameWords(g, current) {
+    const when = new Date(g.created * 1000).toLocaleString(undefined,
+      { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+    const state = g.winner ? `won by ${g.winner}` : g.finished ? "finished"
+      : g.id === current ? "current" : "";
+    return `${g.name} · ${when}` + (state ? ` · ${state}` : "");
+  }
   let older = null;  // where the next page of kept games starts
   async function loadGames(more) {
     const res = await fetch("/api/games" + (more && older ? `?before=${older}` : ""));
@@ -231,7 +246,7 @@
     older = data.next;
     $("moregames").classList.toggle("hidden", !data.next);
     const rows = data.games.map((g) => el("div", { class: "row" },
-      el("span", { text: g.name + (g.finished ? " (finished)" : g.id === data.current ? " (current)" : "") }),
+      el("span", { class: "gamename", text: gameWords(g, data.current) }),
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.csv`, text: "CSV" }) : null,
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }) : null,
       me.host && g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,

@@ -18,6 +18,7 @@
       img.src = "/api/qr.svg";
     }
     $("pressrow").classList.toggle("hidden", !(who.press && (who.host || who.seats.length)));
+    if (who.tray) $("presswhat").textContent = "The emulator's tray: this presses its Tinker Bell button.";
   });
   $("press").onclick = () => Tinker.post("/api/press", {}).catch((err) => {
     $("says").textContent = err.message;
@@ -166,18 +167,32 @@
   }
 
   // The tray's button was held: its pairing window is open for a minute. The QR code is of the
-  // pairing page (no token in it): the phone that scans it asks to become host there.
+  // pairing page (no token in it): the phone that scans it asks to become host there. A table
+  // with no TV has the scoreboard on the very phone that should become host: it cannot scan
+  // itself, so it taps (the button here, or the pairing page's link).
   function renderPairing(pairing) {
     const img = $("pairqr");
     if (pairing.open && !img.getAttribute("src")) {
       img.src = "/api/pair-qr.svg";
       fetch("/api/pairing", { cache: "no-store" }).then((r) => r.json())
-        .then((p) => { $("pairurl").textContent = p.link; }).catch(() => {});
+        .then((p) => { $("pairurl").textContent = p.link; $("pairurl").href = p.link; })
+        .catch(() => {});
     }
     $("pairing").classList.toggle("hidden", !pairing.open);
     document.body.classList.toggle("pairing-open", pairing.open);
     $("paired").classList.toggle("hidden", !pairing.paired);
   }
+
+  $("pairhere").onclick = async () => {
+    const say = (cls, text) => $("pairsays").replaceChildren(el("div", { class: cls, text }));
+    try {
+      if (!(await Tinker.becomeHost())) throw new Error("this phone did not become the host");
+      say("ok", "Done: this phone is the host.");
+      setTimeout(() => { location.href = "/enter"; }, 1500);
+    } catch (err) {
+      say("error", err.message);
+    }
+  };
 
   // The games without points (UNO Elite) have no score sheet: a tally of the games each won.
   function renderWins(tally) {
@@ -205,8 +220,7 @@
                          el("span", { text: p.colour }));
       $("says").textContent = p.says;
     }
-    $("meanings").replaceChildren(...(p ? p.meanings : []).map(([card, means]) =>
-      el("li", {}, el("b", { text: card + ": " }), means)));
+    Tinker.meanings($("meanings"), p);
     const d = $("declared");
     d.classList.toggle("hidden", !v.declared);
     if (v.declared) {

@@ -80,3 +80,18 @@ def test_digital_play_in_play_has_no_serious_violation(table, browser, ruleset):
         assert serious_violations(page) == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TV], ids=["phone", "tv"])
+def test_the_scoreboard_while_pairing_has_no_serious_violation(table, browser, viewport):  # noqa: F811
+    """The minute the tray's button was held: the QR code, the pairing page's link and the
+    button that makes this phone the host."""
+    from tray.events import LinkHeld
+
+    table.app.state.pairing.held(LinkHeld(t=0.0, seconds=3.0, source="gpio"))
+    page = opened(browser, table.url + "/", viewport)
+    try:
+        page.wait_for_selector("#pairhere", state="visible", timeout=WAIT)
+        assert serious_violations(page) == []
+    finally:
+        page.context.close()

@@ -183,6 +183,7 @@ def test_emulate_serves_the_display_and_journals_every_pick(quick_file, tmp_path
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/?token=" in err
     assert f"http://127.0.0.1:{port}/tray?token=" in err
+    assert f"play:       http://127.0.0.1:{port}/play?new=1&token=" in err  # issue 32
     assert "WARNING tinker-tray: serving on 127.0.0.1, this machine only" in err
     assert "host link:  press l in the emulator (its button held 3 s)" in err
     reopened = Journal(journal)

@@ -88,3 +88,40 @@ def test_log_numbers_from_10_up_are_whole_on_a_phone(served, browser, ruleset): 
         assert room >= needed, f"the log's numbers need {needed:.1f} px, have {room:.1f}"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800), (1920, 1080)], ids=str)
+def test_the_new_game_form_has_start_on_the_first_screen_and_says_what_to_do(
+    served,  # noqa: F811
+    browser,  # noqa: F811
+    size,
+):
+    """Issue 32: on a phone Start was below the fold, and the form opened with "The tray holds
+    every hand". Now: what to do first, each seat on one line, Start without scrolling; the
+    choice to press Tinker Bell for the bots only where the rules have her."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(f"{served.url}/play?new=1&token={TOKEN}")
+        page.wait_for_selector("#start:not([disabled])", timeout=WAIT)
+        intro = page.inner_text("#setup p")
+        assert intro.startswith("Name the players") and "tray holds" not in page.inner_text(
+            "#setup"
+        )
+        start = page.locator("#start").bounding_box()
+        assert start is not None and start["y"] + start["height"] <= height, start
+        rows = page.eval_on_selector_all(
+            ".seatrow",
+            """rows => rows.map((r) => [...r.children].map((c) => {
+                 const b = c.getBoundingClientRect(); return (b.top + b.bottom) / 2; }))""",
+        )
+        assert len(rows) == 3
+        for middles in rows:  # each seat on one line: its parts side by side
+            assert max(middles) - min(middles) < 12, middles
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.is_visible("#peoplepress")
+        page.select_option("#ruleset", "elite")
+        assert not page.is_visible("#peoplepress")  # UNO Elite has no Tinker Bell
+    finally:
+        context.close()

@@ -24,6 +24,7 @@ from digital.play_loop import TERMINAL_SHOW, TerminalPlay, text_show
 from digital.play_menu import (
     Act,
     Choice,
+    Confirm,
     Help,
     Press,
     Quit,
@@ -291,23 +292,35 @@ class Script:
 
 def first_choice(prompt, _since, _n):
     """Always the first legal move; Enter (the button) when the game waits for Tinker Bell."""
-    return "" if prompt.startswith(("Press Enter", "You, press", "Ann, press")) else "1"
+    return "" if prompt.startswith(("Press Enter", "Enter: ", "You, press", "Ann, press")) else "1"
 
 
 def setup_game(
-    players=("You", "Ann", "Bob", "Cy"), humans=(0,), seed=3, target=200, pace=0, **options
+    players=("You", "Ann", "Bob", "Cy"),
+    humans=(0,),
+    seed=3,
+    target=200,
+    pace=0,
+    bots_press=True,
+    **options,
 ):
     changed = threading.Event()
     session = DigitalSession(Bus(), on_change=changed.set, pace=pace)
     keys = session.new_game(
-        list(players), list(humans), "greedy", options={"target": target, **options}, seed=seed
+        list(players),
+        list(humans),
+        "greedy",
+        options={"target": target, **options},
+        seed=seed,
+        bots_press=bots_press,
     )
     return session, keys, changed
 
 
 def make_play(answer, humans=(0,), terminal=False, **kw):
     session, keys, changed = setup_game(
-        humans=humans, **{k: v for k, v in kw.items() if k in ("seed", "target", "pace")}
+        humans=humans,
+        **{k: v for k, v in kw.items() if k in ("seed", "target", "pace", "bots_press")},
     )
     buf = io.StringIO()
     console = Console(file=buf, width=400, color_system=None, force_terminal=terminal)
@@ -604,8 +617,10 @@ class Pty:
 def test_play_on_a_real_terminal():
     term = Pty([sys.executable, "-m", "cli", "play", "--seed", "3", "--pace", "0"])
     try:
-        at = term.wait_for(r"Press Enter for the Tinker Bell button \(1, \? help, q quit\): ")
-        assert "Ann played Villain Draw 4: press the Tinker Bell button!" in term.text
+        at = term.wait_for(
+            r"Enter: Ann presses Tinker Bell, or call first \(1, \? help, q quit\): "
+        )
+        assert "Ann played Villain Draw 4: Ann presses Tinker Bell." in term.text
         assert "Your hand (7):" in term.text
         term.send("")  # the button, with the light show in text
         at = term.wait_for(r"Your move \(1-\d+, \? help, q quit\): ", at)
@@ -633,10 +648,83 @@ def test_ctrl_c_and_ctrl_d_on_a_real_terminal_leave_without_a_traceback(key, say
     terminal, Ctrl-D the end of input."""
     term = Pty([sys.executable, "-m", "cli", "play", "--seed", "3", "--no-show"])
     try:
-        term.wait_for(r"Press Enter for the Tinker Bell button")
+        term.wait_for(r"Enter: Ann presses Tinker Bell")
         os.write(term.master, key)
         term.wait_for(says)
         assert term.proc.wait(30) == code
         assert "Traceback" not in term.text
     finally:
         term.close()
+
+
+# ---------------------------------------------------------------------- issue 32
+def test_the_bots_press_for_their_own_cards_and_the_person_for_theirs():
+    """A person against three bots: Enter is asked for the person's own cards (and, once, where
+    they may challenge a bot's card first); each bot presses for its other cards itself."""
+    own = {"asked": 0}
+
+    def answer(prompt, since, n):
+        if prompt.startswith("Press Enter for the Tinker Bell button"):
+            link = session.link
+            with link.lock:
+                assert link.game.tinker_bell_card()[1] == 0  # the person's own card
+            own["asked"] += 1
+        return first_choice(prompt, since, n)
+
+    play, session, script, buf = make_play(answer, hands=2)
+    picks: list[Pick] = []
+    session.bus.subscribe(picks.append, Pick)
+    try:
+        assert play.run() == 0
+        out = buf.getvalue()
+        by_bots = len(re.findall(r"^(Ann|Bob|Cy) presses Tinker Bell\.$", out, re.M))
+        asked = sum(p.startswith(("Press Enter", "Enter: ")) for p in script.prompts)
+        assert by_bots > 0 and asked + by_bots == len(picks)
+        calls_first = sum(p.startswith("Enter: ") for p in script.prompts)
+        assert own["asked"] + calls_first == asked  # the person's own, or a call open first
+    finally:
+        session.close()
+
+
+def test_a_table_that_presses_for_its_bots_is_asked_for_every_pick():
+    play, session, script, _buf = make_play(first_choice, hands=1, bots_press=False)
+    picks: list[Pick] = []
+    session.bus.subscribe(picks.append, Pick)
+    try:
+        assert play.run() == 0
+        assert picks and sum(p.startswith("Press Enter") for p in script.prompts) == len(picks)
+    finally:
+        session.close()
+
+
+def test_a_challenge_is_never_on_a_number_typed_out_of_habit():
+    """Issue 32: at the Tinker Bell prompt "1" was "Challenge the Villain Draw 4"; typed out of
+    habit it challenged at once and cost six cards. Its number now asks first; its letter (c),
+    typed on purpose, does it."""
+    choices = [Choice("Challenge the Villain Draw 4", A.CHALLENGE, "call", alias="c")]
+    command = parse("1", choices, tinker_bell=True)
+    assert isinstance(command, Confirm)
+    assert command.act == Act(A.CHALLENGE, "Challenge the Villain Draw 4")
+    assert "Type y to challenge" in command.question and "two more" in command.question
+    assert parse("c", choices, tinker_bell=True) == Act(A.CHALLENGE, choices[0].label)
+    hot = calls_menu([{**a_view(), "calls": [{"a": A.CHALLENGE, "text": "Challenge"}]}])
+    assert isinstance(parse("1", hot, tinker_bell=True), Confirm)  # no letter there: asked too
+
+
+@pytest.mark.parametrize(("second", "challenged"), [("", False), ("n", False), ("y", True)])
+def test_typing_1_at_the_tinker_bell_prompt_asks_before_it_challenges(second, challenged):
+    """The seeded game opens with Ann's Villain Draw 4: "1" at the prompt, then the answer to
+    the question; only a yes challenges."""
+    answers = iter(["1", second, "q"])
+    play, session, script, buf = make_play(lambda prompt, since, n: next(answers))
+    try:
+        assert play.run() == 0
+        assert script.prompts[0].startswith("Enter: Ann presses Tinker Bell, or call first")
+        assert script.prompts[1].startswith("Challenge the Villain Draw 4? If the challenge fails")
+        events = session.link.game.events
+        assert any(e.get("act") == "challenge" for e in events) is challenged
+        if not challenged:
+            assert "Not done: Challenge the Villain Draw 4." in buf.getvalue()
+            assert session.link.waiting_for_tinker_bell  # nothing happened: Ann still presses
+    finally:
+        session.close()

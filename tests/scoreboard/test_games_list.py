@@ -18,6 +18,6 @@ def test_a_finished_game_is_listed_as_finished(tmp_path):
     playing = journal.start_digital({"header": {"ruleset": "elite"}}, name="UNO Elite again")
     with TestClient(create_app(journal, Bus(), TOKEN)) as client:
         games = {g["id"]: g for g in client.get("/api/games").json()["games"]}
-    assert games[over]["finished"] is True
-    assert games[playing]["finished"] is False
+    assert games[over]["finished"] is True and games[over]["winner"] == "Ben"
+    assert games[playing]["finished"] is False and games[playing]["winner"] is None
     journal.close()

@@ -184,8 +184,8 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
                 assert phone.post("/api/press", json={}, headers=HOST).status_code == 200
             while service.spinning:  # a hold during a show is ignored
                 time.sleep(0.02)
-            held = threading.Event()
-            bus.subscribe(lambda e: held.set(), ButtonHeld)
+            held, holds = threading.Event(), []
+            bus.subscribe(lambda e: (held.set(), holds.append(e)), ButtonHeld)
             service.hold()
             assert held.wait(10)  # the virtual hold went through the service's own path
             time.sleep(0.2)
@@ -197,6 +197,8 @@ def test_holding_the_tray_button_opens_the_window_and_the_virtual_button_does_no
             while not app.state.pairing.is_open and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert app.state.pairing.is_open
+            time.sleep(0.3)  # its release: a link hold is the link alone, never a hold first
+            assert len(holds) == 1  # the virtual hold's, from before
             assert phone.post("/api/pair", json={}).status_code == 200
             assert phone.get("/api/whoami").json()["host"] is True
     finally:
@@ -265,5 +267,44 @@ def test_the_kiosk_hides_the_qr_code_when_the_window_lapses(journal):
             kiosk.wait_for_selector("#pairing", state="visible", timeout=WAIT)
             kiosk.wait_for_selector("#pairing", state="hidden", timeout=WAIT)
             assert kiosk.is_hidden("#paired")
+    finally:
+        server.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", [(360, 740), (1280, 800), (1920, 1080)], ids=str)
+def test_a_table_with_no_tv_pairs_the_phone_showing_the_scoreboard(journal, size):
+    """Issue 32: with no TV the QR code is on the phone that should scan it. That phone taps
+    instead: the pairing page's address is a link, and the scoreboard's own button makes it
+    host (on a phone's screen, that button is on the first screen, above the QR code)."""
+    from scoreboard.server import ServerThread, bind
+    from tests.helpers.browser import WAIT, chromium
+
+    bus = Bus()
+    server = ServerThread(create_app(journal, bus, TOKEN), bind()).start()
+    url = f"http://127.0.0.1:{server.port}"
+    width, height = size
+    try:
+        with chromium() as browser:
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(url + "/")
+            page.wait_for_selector(".status:text('live')", timeout=WAIT)
+            bus.publish(HELD)
+            page.wait_for_selector(f"a#pairurl[href='{url}/pair']:text('{url}/pair')", timeout=WAIT)
+            button = page.locator("#pairhere")
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= height  # no scrolling to it
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            button.click()
+            page.wait_for_selector("#pairsays .ok:text('this phone is the host')", timeout=WAIT)
+            page.wait_for_url(url + "/enter", timeout=WAIT)
+            assert page.evaluate("Tinker.whoami(true)")["host"] is True
+            other = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            other.goto(url + "/")  # the window went to that phone: a second one is told so
+            bus.publish(HELD)
+            other.wait_for_selector("#pairhere", state="visible", timeout=WAIT)
+            other.click("#pairurl")  # the link leads to the pairing page
+            other.wait_for_url(url + "/pair", timeout=WAIT)
+            other.wait_for_selector("#state:text('pairing now')", timeout=WAIT)
     finally:
         server.stop()

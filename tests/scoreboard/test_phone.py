@@ -256,3 +256,50 @@ def test_the_scoreboard_links_to_digital_play(table, browser):  # noqa: F811
         page.wait_for_url("**/play", timeout=WAIT)
     finally:
         page.context.close()
+
+
+WORDS_SPLIT = """() => [...document.querySelectorAll('#history th, #history .dealt-here')]
+  .flatMap((cell) => {
+    const text = cell.firstChild && cell.firstChild.nodeType === 3 ? cell.firstChild : null;
+    if (!text) return [];
+    const line = (i) => {  // the line character i is on
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const rects = [...range.getClientRects()];
+      return rects.length ? Math.round(rects[rects.length - 1].top) : null;
+    };
+    const split = [];  // a line break inside a word: not after a space, a hyphen or a soft one
+    for (let i = 1; i < text.length; i++) {
+      const between = /[\\s\\u00ad-]/.test(text.data[i - 1]) || /\\s/.test(text.data[i]);
+      if (!between && line(i) !== line(i - 1)) {
+        split.push(text.data.slice(0, i) + "/" + text.data.slice(i));
+      }
+    }
+    return split;
+  })"""
+
+
+@pytest.mark.parametrize(
+    "players",
+    [["Mum", "Dad", "Max", "Zoe"], ["Annabelle-Marie", "Bartholomew", "Cy", "Dorothea"]],
+    ids=["short", "long"],
+)
+def test_no_name_in_the_hands_table_breaks_inside_a_word(table, browser, players):  # noqa: F811
+    """Issue 32: at 360 px the 4-player hands table broke names mid-word ("Mu/m", "Da/d")."""
+    table.post("/api/new-game", {"players": players, "confirm": True})
+    for winner in (0, 1, 2, 3):
+        held = [None if x == winner else 12 for x in range(4)]
+        table.post("/api/entry", {"kind": "hand", "winner": winner, "held": held})
+    page, problems = open_phone(browser, f"{table.url}/enter?token={TOKEN}")
+    try:
+        page.wait_for_selector(".history tbody tr:nth-child(4)", timeout=WAIT)
+        assert page.evaluate(WORDS_SPLIT) == []
+        box = page.evaluate(
+            "(() => { const b = document.getElementById('history');"
+            " return [b.clientWidth, b.querySelector('table').scrollWidth]; })()"
+        )
+        assert box[1] <= box[0], f"the table is {box[1]} px in {box[0]} px"
+        assert width(page) <= 360 and problems == []
+    finally:
+        page.context.close()

@@ -12,7 +12,12 @@ GAME = {"players": ["Ann", "Bea", "Cy"]}
 def test_a_reader_reads_scores_and_nothing_else(client):
     assert client.get("/api/view").status_code == 200
     assert client.get("/api/games").status_code == 200
-    assert client.get("/api/whoami").json() == {"host": False, "seats": [], "press": True}
+    assert client.get("/api/whoami").json() == {
+        "host": False,
+        "seats": [],
+        "press": True,
+        "tray": False,
+    }
     for path in ("/api/qr.svg", "/api/games/1.csv", "/api/games/1.json", "/api/digital/links"):
         res = client.get(path)
         assert res.status_code == 403 and "token" in res.json()["error"], path

@@ -4,6 +4,7 @@ screen; the winner banner over nothing, and gone once a later game has finished.
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.helpers.browser import WAIT
@@ -20,14 +21,15 @@ NAMES = [
 
 def finished_game(s: Served, players: int) -> None:
     """A game to 500 over a dozen hands (every seat wins one), won by seat 0; a settled yellow
-    pick; one UNO Elite game won by Bot Bea."""
+    pick; one UNO Elite game won by Bot Bea (before the table's game was won: the banner
+    stands)."""
     s.post("/api/new-game", {"players": NAMES[:players], "options": {"target": 500}})
     for hand in range(12):
         w = hand % players
         held = [None if x == w else 5 + 3 * x for x in range(players)]
         s.post("/api/entry", {"kind": "hand", "winner": w, "held": held})
+    s.app.state.session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 1, "elite")  # before the win
     s.post("/api/entry", {"kind": "hand", "winner": 0, "held": [None] + [520] * (players - 1)})
-    s.app.state.session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 1, "elite")
     s.bus.publish(Pick(seq=1, colour="yellow", t=0.0))
 
 
@@ -182,3 +184,29 @@ def test_a_page_first_opened_after_a_later_game_shows_no_banner(served, browser)
         assert page.inner_text(".score[data-seat='0'] .name").count("WINNER") == 1
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("size", [(360, 740), *TV], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_banner_stays_retired_after_a_press_and_a_restart(tmp_path, browser, size):  # noqa: F811
+    """Issue 32: a game won, then an UNO Elite game finished, then the Tinker Bell button pressed
+    (the pick is journaled in the table's game, after the Elite game's end): after a restart, a
+    fresh browser (the kiosk's --incognito) shows the Elite tally and no old winner banner. The
+    win dates from the hand that ended the game, not from the game's last entry."""
+    s = Served(tmp_path / "journal.sqlite3").start()
+    finished_game(s, 3)
+    s.app.state.session.game_won(None, ["Ann", "Bot Bea", "Bot Cy"], 1, "elite")  # after the win
+    s.bus.publish(Pick(seq=2, colour="yellow", t=1.0))  # the button pressed after it
+    s.stop()
+    s.start()  # the restart: nothing remembered but the journal
+    try:
+        assert httpx.get(s.url + "/api/view").json()["winner"]["superseded"] is True
+        page, errors = open_tv(browser, s.url + "/", size)
+        try:
+            page.wait_for_selector("#elitewins li[data-name='Bot Bea']", timeout=WAIT)
+            assert not page.is_visible("#banner")
+            assert "wins!" not in page.inner_text("body")
+            assert errors == []
+        finally:
+            page.context.close()
+    finally:
+        s.stop()
