@@ -14,7 +14,7 @@ Every observation holds at least `KEYS`:
     log       the last things that happened, in words
     hand      the seat's own cards, each {"code", "name", "colour", ...} ([] for a spectator)
     legal     every action the seat may take now, in turn and out of turn, each a `move`
-              (`MOVE_KEYS`), in the order a menu lists them: the cards of the hand first
+              (`MOVE_KEYS`), in the order a menu lists them
     uno_call  True where UNO! is a call of its own, which a seat may make with the move that
               leaves it one card (a renderer's UNO! box sends the move saying it); False where a
               move saying UNO! is an action of its own in `legal` (its `uno`)
