@@ -104,7 +104,7 @@ class Card:
         for name, local in ((kernel, "vmlinuz"), (initrd, "initrd"), (f"::/{QEMU_DTB}", "dtb")):
             run("mcopy", "-o", "-i", self.fat(), name, self.work / local)
         self.kernel, self.initrd, self.dtb = (self.work / n for n in ("vmlinuz", "initrd", "dtb"))
-        run("fdtput", "-t", "x", self.dtb, "/system", "linux,revision", REVISION)
+        run("fdtput", "-p", "-t", "x", self.dtb, "/system", "linux,revision", REVISION)
         cmdline = run("mtype", "-i", self.fat(), "::/cmdline.txt").strip()
         self.cmdline = f"{cmdline} {BLACKLIST}"
 

@@ -65,11 +65,23 @@ cp -r --preserve=mode "$here/rootfs/." "$work/root/"
   fail "the tray's checkout could not be copied into the image."
 
 # --- 4. Inside the tree (chroot, emulated): the venv and the compiled engine, the service, ----
-#        the system's settings (locked root, no SSH host keys, first-boot state), boot files
+#        the system's settings (locked root, no SSH host keys, first-boot state), boot files.
+#        The venv and the compiled engine (half an hour under emulation) are cached until the
+#        base, pyproject.toml, setup.py or the engine's sources change.
+tray="$work/root/opt/tinker-tray"
+built="$out/cache/tray-$release-$key-$(cat "$tray/pyproject.toml" "$tray/setup.py" \
+  "$tray"/engine/*.py | cksum | cut -d' ' -f1)"
+if [ -d "$built" ]; then
+  cp -a "$built/.venv" "$built/build" "$tray/" && touch "$tray"/.venv/.installed-*
+fi
 step "inside the tree: the venv, the compiled engine, the service (minutes under emulation) ..."
 "$here/steps/in-root.sh" "$work/root" /opt/tinker-tray/image/steps/configure.sh \
   >"$out/configure.log" 2>&1 || { tail -5 "$out/configure.log" >&2;
   fail "setting up the tray inside the image failed (the log: $out/configure.log)."; }
+if [ ! -d "$built" ]; then
+  rm -rf "$built.part"; mkdir -p "$built.part"
+  cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
+fi
 "$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" || exit 1
 
 # --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------
