@@ -285,6 +285,7 @@ echo "active_s=$(systemctl show -P ActiveEnterTimestampMonotonic tinker-tray)"
 echo "user=$(ps -o user= -p "$pid")"
 echo "rss_kb=$(ps -o rss= -p "$pid" | tr -d ' ')"
 echo "gpiochip_fds=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c gpiochip)"
+echo "lgpio_mapped=$(grep -c 'lgpio' /proc/"$pid"/maps)"
 echo "started_on=$(journalctl -b -u tinker-tray -o cat |
   sed -n 's/.*tray service started on //p' | tail -1)"
 echo "engine=$(/opt/tinker-tray/.venv/bin/python -c 'import engine; print(engine.BUILD)')"
@@ -366,7 +367,8 @@ def report(facts: dict[str, str]) -> None:
     lines = [
         ("Debian, kernel", f"{facts.get('debian')}, {facts.get('kernel')}"),
         ("service", f"{facts.get('active')} as {facts.get('user')}, {active:.0f} s after boot"),
-        ("pins", f"{facts.get('started_on')} ({facts.get('gpiochip_fds')} gpiochip handles)"),
+        ("pins", f"{facts.get('started_on')}: {facts.get('gpiochip_fds')} gpiochip handles, "
+                 f"lgpio mapped {facts.get('lgpio_mapped')} times"),
         ("engine", facts.get("engine", "")),
         ("memory", f"{facts.get('mem_used_mb')} of {facts.get('mem_total_mb')} MB used (512 MB)"),
         ("service RSS", f"{rss:.1f} MB"),
