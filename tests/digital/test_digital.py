@@ -327,3 +327,18 @@ def test_a_person_plays_against_the_search_bot(bus):
     rng = random.Random(2)
     play_out(session, Picks(bus, rng), 0, keys[0], rng)
     assert session.link.game.is_terminal() and session.view()["winner"]
+
+
+def test_a_kept_game_name_fits_the_journal_however_long_the_names():
+    """Four long player names make a kept name longer than a game's name may be (60): the first
+    names are kept whole and the rest counted, so such a game still starts."""
+    from digital.games import kept_name
+    from scoreboard import names
+
+    short = kept_name("elite", ["Ann", "Bot Bea", "Bot Cy"])
+    assert short == "UNO Elite: Ann, Bot Bea, Bot Cy"
+    long = ["Annabelle-Marie", "Bot Bartholomew", "Bot Cy", "Dorothea-Wilhelmina"]
+    kept = kept_name("elite", long)
+    assert kept == "UNO Elite: Annabelle-Marie, Bot Bartholomew, Bot Cy +1"
+    assert names.game_name(kept) == kept  # the journal takes it as it is
+    assert len(kept_name("disney", ["X" * 24] * 10)) <= names.MAX_GAME_NAME

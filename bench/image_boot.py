@@ -1,0 +1,488 @@
+"""Boot the tray's SD-card image as a Pi boots it, under qemu, print what a family would see,
+then pull the power during play again and again and count what was lost.
+
+    sudo .venv/bin/python bench/image_boot.py IMG [--cuts 10] [--port 18080] [--seed 1]
+
+The image is never changed: qemu boots a copy (grown to a power of two, as qemu's SD card must
+be), and only that copy's boot partition gets the bench's files, as a family's card would get
+theirs: a Wi-Fi file (qemu has no Wi-Fi: the check is the profile it becomes), settings without
+the button's pull-up (qemu has no pull resistors: an input with a pull-up reads 0, the button
+would be "stuck"), and, from the second boot on, an SSH public key (the bench's look inside).
+Two emulator-side fixes, on qemu's copies only: the kernel command line gets
+`initcall_blacklist=bcm2835_power_driver_init` (qemu 7.2 lacks the power block the driver
+probes: a panic), and the device tree gets `/system/linux,revision` (a Pi's firmware adds it;
+without it gpiozero cannot tell the board). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands for the
+Zero 2 W: the same SoC family and memory.
+
+Boot 1 (the card's first, no key): seconds until the page answers through the forwarded port,
+and SSH closed. Boot 2 (with the key): what runs inside. Then each power cut: play on (table
+entries and a digital game's moves through the forwarded port), kill qemu at a random moment,
+boot again, and count the acknowledged writes (answered 200) that are gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QEMU_DTB = "bcm2837-rpi-3-a-plus.dtb"
+REVISION = "9020e0"  # a Pi 3 A+'s revision code, as its firmware would write it
+BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init"
+WIFI = 'country = "GB"\nssid = "Fairy Dell"\npassword = "pixie-dust-42"\n'
+BOOT_TIMEOUT = 900.0
+TOOLS = {
+    "qemu-system-aarch64": "qemu-system-arm",
+    "mcopy": "mtools",
+    "fdtput": "device-tree-compiler",
+    "ssh": "openssh-client",
+    "ssh-keygen": "openssh-client",
+    "sfdisk": "fdisk",
+}
+
+
+class BenchError(Exception):
+    """What stopped the bench, in one line."""
+
+
+class NoUsbNetwork(BenchError):
+    """qemu's emulated USB (dwc2) did not enumerate the network device: seen under heavy host
+    load, an emulator fault, not the tray's; the page cannot be reached, so the bench powers
+    the card off and on again and says so."""
+
+
+USB_WAIT = 400.0
+"""Seconds after power on by which the guest's console names usb0 (it took 125-190 s)."""
+
+
+def run(*command: str | Path, input_text: str | None = None) -> str:
+    done = subprocess.run(
+        [str(c) for c in command], capture_output=True, text=True, input=input_text
+    )
+    if done.returncode != 0:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise BenchError(
+            f"{Path(str(command[0])).name} failed: {said[-1] if said else done.returncode}"
+        )
+    return done.stdout
+
+
+@dataclass
+class Card:
+    """qemu's copy of the image, and the kernel, initrd, device tree and command line taken out
+    of its boot partition (the last two with the emulator's fixes)."""
+
+    image: Path
+    work: Path
+    offset: int = 0
+    kernel: Path = field(init=False)
+    initrd: Path = field(init=False)
+    dtb: Path = field(init=False)
+    cmdline: str = field(init=False)
+
+    @classmethod
+    def copy_of(cls, source: Path, work: Path) -> Card:
+        image = work / "card.img"
+        run("cp", "--sparse=always", source, image)
+        size = image.stat().st_size
+        with open(image, "r+b") as file:
+            file.truncate(1 << (size - 1).bit_length())  # qemu: a power-of-two SD card
+        table = json.loads(run("sfdisk", "--json", image))["partitiontable"]["partitions"]
+        card = cls(image, work, table[0]["start"] * 512)
+        card.take_boot_files()
+        return card
+
+    def fat(self) -> str:
+        return f"{self.image}@@{self.offset}"
+
+    def take_boot_files(self) -> None:
+        names = run("mdir", "-b", "-i", self.fat(), "::/").split()
+        kernel = next(n for n in names if n.startswith("::/vmlinuz"))
+        initrd = next(n for n in names if n.startswith("::/initrd.img"))
+        for name, local in ((kernel, "vmlinuz"), (initrd, "initrd"), (f"::/{QEMU_DTB}", "dtb")):
+            run("mcopy", "-o", "-i", self.fat(), name, self.work / local)
+        self.kernel, self.initrd, self.dtb = (self.work / n for n in ("vmlinuz", "initrd", "dtb"))
+        run("fdtput", "-p", "-t", "x", self.dtb, "/system", "linux,revision", REVISION)
+        cmdline = run("mtype", "-i", self.fat(), "::/cmdline.txt").strip()
+        self.cmdline = f"{cmdline} {BLACKLIST}"
+
+    def put(self, name: str, text: str) -> None:
+        """A file onto the copy's boot partition, as a family's computer would write it."""
+        local = self.work / name
+        local.write_text(text)
+        run("mcopy", "-o", "-i", self.fat(), local, f"::/{name}")
+
+
+@dataclass
+class Qemu:
+    card: Card
+    port: int
+    ssh_port: int
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    log: Path | None = None
+
+    def start(self, log: Path) -> None:
+        self.log = log
+        forward = (
+            f"hostfwd=tcp:127.0.0.1:{self.port}-:8080,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
+        )
+        command = [
+            "qemu-system-aarch64", "-M", "raspi3ap", "-display", "none",
+            "-kernel", str(self.card.kernel), "-initrd", str(self.card.initrd),
+            "-dtb", str(self.card.dtb), "-append", self.card.cmdline,
+            "-drive", f"if=sd,format=raw,file={self.card.image}",
+            "-serial", "null", "-serial", f"file:{log}",
+            "-device", "usb-net,netdev=n0", "-netdev", f"user,id=n0,{forward}",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.started = time.monotonic()
+
+    def cut_power(self) -> None:
+        """SIGKILL: qemu stops at once, nothing flushed, as a pulled plug."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+
+def http(
+    port: int,
+    path: str,
+    body: dict | None = None,
+    headers: dict | None = None,
+    timeout: float = 10.0,
+) -> tuple[int, bytes]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=data, method="POST" if data else "GET"
+    )
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Origin", f"http://127.0.0.1:{port}")
+    for key, value in (headers or {}).items():
+        request.add_header(key, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+    except (OSError, urllib.error.URLError):
+        return 0, b""
+
+
+def wait_for_page(qemu: Qemu) -> float:
+    """Seconds from power on until the page answers 200 through the forwarded port."""
+    while time.monotonic() - qemu.started < BOOT_TIMEOUT:
+        if qemu.process is None or qemu.process.poll() is not None:
+            raise BenchError("qemu stopped before the page answered (see the console log)")
+        if http(qemu.port, "/", timeout=5)[0] == 200:
+            return time.monotonic() - qemu.started
+        if (
+            time.monotonic() - qemu.started > USB_WAIT
+            and qemu.log
+            and (b"usb0" not in qemu.log.read_bytes())
+        ):
+            raise NoUsbNetwork("qemu's emulated USB network did not come up (no usb0)")
+        time.sleep(2)
+    raise BenchError(f"the page did not answer within {BOOT_TIMEOUT:.0f} s (see the console log)")
+
+
+def ssh_answers(port: int) -> bool:
+    """An SSH server answers on the port (its banner). qemu accepts every forwarded
+    connection itself; with nothing listening in the guest it closes it at once."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.settimeout(10)
+            return sock.recv(64).startswith(b"SSH-")
+    except OSError:
+        return False
+
+
+@dataclass
+class Play:
+    """Play through the forwarded port as phones do, counting what the tray acknowledged
+    (answered 200): per game, the table's entries (its start included) or a digital game's
+    moves of the person's seat. After a power cut, `lost` compares with the journal."""
+
+    port: int
+    token: str
+    rng: random.Random
+    acked: dict[int, int] = field(default_factory=dict)
+    digital: set[int] = field(default_factory=set)
+
+    def host(self) -> dict[str, str]:
+        return {"X-Table-Token": self.token}
+
+    def newest_game(self) -> int:
+        status, body = http(self.port, "/api/games?limit=1", headers=self.host())
+        if status != 200:
+            raise BenchError(f"/api/games answered {status}")
+        return int(json.loads(body)["games"][0]["id"])
+
+    def table(self, until: float) -> None:
+        """A table game: its start, then hands entered one after another."""
+        players = ["Ann", "Bo", "Cy"]
+        status, body = http(
+            self.port, "/api/new-game", {"players": players, "confirm": True}, self.host()
+        )
+        if status != 200:
+            return
+        game = int(json.loads(body)["game"])
+        self.acked[game] = 1
+        while time.monotonic() < until:
+            winner = self.rng.randrange(3)
+            held = [None if s == winner else self.rng.randrange(1, 30) for s in range(3)]
+            entry = {"kind": "hand", "winner": winner, "held": held}
+            if http(self.port, "/api/entry", entry, self.host())[0] == 200:
+                self.acked[game] += 1
+
+    def digital_game(self, until: float) -> None:
+        """A digital game against two bots: the person's seat plays a legal move each turn."""
+        new = {"players": ["Ann", "Bot1", "Bot2"], "humans": [0], "bots": "greedy", "pace": 0,
+               "options": {"target": 500}, "confirm": True}  # fmt: skip
+        status, body = http(self.port, "/api/digital/new", new, self.host())
+        if status != 200:
+            return
+        seat = {"X-Seat-Key": json.loads(body)["keys"]["0"]}
+        game = self.newest_game()
+        self.acked[game] = 0
+        self.digital.add(game)
+        while time.monotonic() < until:
+            status, body = http(self.port, "/api/digital/view", headers=seat)
+            view = json.loads(body) if status == 200 else {}
+            legal = [m["a"] for card in view.get("hand", []) for m in card.get("moves", [])]
+            legal += [m["a"] for m in view.get("moves", []) if "a" in m]
+            if view.get("winner") is not None:
+                return
+            awaiting = view.get("awaiting") or {}
+            if awaiting.get("kind") == "tinker_bell" and not view.get("choosing"):
+                http(self.port, "/api/press", {}, self.host())  # the tray's virtual button
+            if not legal:
+                time.sleep(0.2)
+                continue
+            act = {"action": self.rng.choice(legal)}
+            if http(self.port, "/api/digital/act", act, seat)[0] == 200:
+                self.acked[game] += 1
+
+    def kept(self, game: int) -> int:
+        """What the journal holds of `game` now: its entries, or the person's moves."""
+        if game in self.digital:
+            path = f"/api/games/{game}.jsonl?reveal=yes"
+            status, body = http(self.port, path, headers=self.host(), timeout=30)
+            lines = body.decode().splitlines()[1:] if status == 200 else []
+            return sum(1 for line in lines if json.loads(line).get("seat") == 0)
+        status, body = http(self.port, "/api/games?limit=200", headers=self.host(), timeout=30)
+        games = json.loads(body)["games"] if status == 200 else []
+        return next((int(g["entries"]) for g in games if g["id"] == game), 0)
+
+    def lost(self) -> int:
+        """Acknowledged writes missing from the journal, over every game played so far."""
+        return sum(max(0, acked - self.kept(game)) for game, acked in self.acked.items())
+
+
+INSIDE = r"""
+pid=$(systemctl show -P MainPID tinker-tray)
+echo "debian=$(cat /etc/debian_version)"
+echo "kernel=$(uname -r)"
+echo "active=$(systemctl is-active tinker-tray)"
+echo "active_s=$(systemctl show -P ActiveEnterTimestampMonotonic tinker-tray)"
+echo "user=$(ps -o user= -p "$pid")"
+echo "rss_kb=$(ps -o rss= -p "$pid" | tr -d ' ')"
+echo "gpiochip_fds=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c gpiochip)"
+echo "lgpio_mapped=$(grep -c 'lgpio' /proc/"$pid"/maps)"
+echo "started_on=$(journalctl -b -u tinker-tray -o cat |
+  sed -n 's/.*tray service started on //p' | tail -1)"
+echo "engine=$(/opt/tinker-tray/.venv/bin/python -c 'import engine; print(engine.BUILD)')"
+free -m | awk '/^Mem:/ {print "mem_used_mb=" $3; print "mem_total_mb=" $2}'
+echo "wifi_profile=$(nmcli -t -f NAME,TYPE connection show | grep '^tinker-tray-wifi:' |
+  cut -d: -f2)"
+echo "wifi_ssid=$(nmcli -g 802-11-wireless.ssid connection show tinker-tray-wifi 2>/dev/null)"
+echo "passwords=$(awk -F: '$2 !~ /^[!*]/ {print $1}' /etc/shadow | paste -sd, -)"
+echo "failed=$(systemctl --failed --no-legend --plain | awk '{print $1}' | paste -sd, -)"
+echo "root_size=$(df -h --output=size / | tail -1 | tr -d ' ')"
+echo "journal_on=$(findmnt -no SOURCE,FSTYPE /var/lib/tinker-tray | tr ' ' /)"
+echo "hostname=$(hostname)"
+echo "mdns=$(systemctl is-active avahi-daemon)"
+echo "token=$(journalctl -u tinker-tray -o cat | sed -n 's/.*token: *//p' | tail -1)"
+"""
+
+
+@dataclass
+class Guest:
+    """The bench's look inside, over SSH with the key it put on the boot partition."""
+
+    port: int
+    key: Path
+
+    def ssh(
+        self, *args: str, script: str | None = None, timeout: float = 120
+    ) -> subprocess.CompletedProcess[str]:
+        command = ["ssh", "-i", str(self.key), "-p", str(self.port), "-o", "BatchMode=yes",
+                   "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                   "-o", "ConnectTimeout=15", "-o", "LogLevel=ERROR", *args]  # fmt: skip
+        return subprocess.run(
+            command, input=script, capture_output=True, text=True, timeout=timeout
+        )
+
+    def facts(self) -> dict[str, str]:
+        deadline = time.monotonic() + 300
+        while True:
+            done = self.ssh("root@127.0.0.1", "sh", "-s", script=INSIDE)
+            if done.returncode == 0:
+                return dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+            if time.monotonic() > deadline:
+                raise BenchError(f"no SSH with the boot partition's key: {done.stderr.strip()}")
+            time.sleep(5)
+
+    def password_refused(self) -> str:
+        """What the SSH server says to a password: the methods it offers instead."""
+        methods = "PreferredAuthentications=password,keyboard-interactive"
+        done = self.ssh("-o", "PubkeyAuthentication=no", "-o", methods, "root@127.0.0.1", "true")
+        said = done.stderr.strip().splitlines()
+        return said[-1] if said else f"exit {done.returncode}"
+
+
+def boot(qemu: Qemu, log: Path) -> float:
+    qemu.start(log)
+    return wait_for_page(qemu)
+
+
+def first_boots(card: Card, qemu: Qemu, work: Path) -> tuple[dict[str, str], Guest]:
+    """Boot 1, the card's first, without a key; boot 2 with it, to look inside."""
+    seconds = boot(qemu, work / "console-1.log")
+    print(f"boot 1 (first boot: growfs, settings): page 200 after {seconds:.0f} s")
+    ssh = "OPEN" if ssh_answers(qemu.ssh_port) else "closed"
+    print(f"SSH without a key on the boot partition: {ssh}")
+    qemu.cut_power()
+    key = work / "bench_key"
+    run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key)
+    card.put("authorized_keys", (work / "bench_key.pub").read_text())
+    seconds = boot(qemu, work / "console-2.log")
+    print(f"boot 2: page 200 after {seconds:.0f} s")
+    guest = Guest(qemu.ssh_port, key)
+    facts = guest.facts()
+    facts["password_login"] = guest.password_refused()
+    return facts, guest
+
+
+def report(facts: dict[str, str]) -> None:
+    active = float(facts.get("active_s") or 0) / 1e6
+    rss = int(facts.get("rss_kb") or 0) / 1024
+    lines = [
+        ("Debian, kernel", f"{facts.get('debian')}, {facts.get('kernel')}"),
+        ("service", f"{facts.get('active')} as {facts.get('user')}, {active:.0f} s after boot"),
+        ("pins", f"{facts.get('started_on')}: {facts.get('gpiochip_fds')} gpiochip handles, "
+                 f"lgpio mapped {facts.get('lgpio_mapped')} times"),
+        ("engine", facts.get("engine", "")),
+        ("memory", f"{facts.get('mem_used_mb')} of {facts.get('mem_total_mb')} MB used (512 MB)"),
+        ("service RSS", f"{rss:.1f} MB"),
+        ("Wi-Fi profile", f"{facts.get('wifi_profile') or 'NONE'} ssid '{facts.get('wifi_ssid')}'"),
+        ("accounts with a password", facts.get("passwords") or "none (root locked, no other user)"),
+        ("SSH with a password", facts.get("password_login", "")),
+        ("systemctl --failed", facts.get("failed") or "none"),
+        ("root grown to", facts.get("root_size", "")),
+        ("journal on", facts.get("journal_on", "")),
+        ("name", f"{facts.get('hostname')}.local (avahi {facts.get('mdns')})"),
+    ]  # fmt: skip
+    for name, value in lines:
+        print(f"  {name + ':':26} {value}")
+
+
+def power_cuts(qemu: Qemu, play: Play, cuts: int, work: Path) -> list[tuple[int, float, int, bool]]:
+    """Play, cut the power at a random moment, boot again, count: per cut (number, seconds of
+    play before the cut, acknowledged writes lost so far, the tray back)."""
+    results = []
+    for number in range(1, cuts + 1):
+        seconds = play.rng.uniform(1.0, 20.0)
+        until = time.monotonic() + seconds
+        (play.table if number % 2 else play.digital_game)(until)
+        qemu.cut_power()
+        try:
+            try:
+                boot(qemu, work / f"console-cut-{number}.log")
+            except NoUsbNetwork as exc:
+                print(f"  cut {number}: {exc}: an emulator fault; power off and on again")
+                qemu.cut_power()
+                boot(qemu, work / f"console-cut-{number}-again.log")
+            back = True
+        except BenchError as exc:
+            print(f"  cut {number}: the tray did not come back: {exc}")
+            back = False
+        lost = play.lost() if back else -1
+        what = "table entries" if number % 2 else "a digital game"
+        acked = sum(play.acked.values())
+        print(f"  cut {number}: after {seconds:.1f} s of {what}; back: {'yes' if back else 'NO'};"
+              f" acknowledged writes lost: {lost} (of {acked} so far)")  # fmt: skip
+        results.append((number, seconds, lost, back))
+        if not back:
+            qemu.cut_power()
+            qemu.start(work / f"console-cut-{number}-again.log")
+            wait_for_page(qemu)
+    return results
+
+
+def check_host() -> None:
+    missing = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
+    if missing:
+        raise BenchError(f"missing tools: apt-get install {' '.join(missing)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("image", type=Path, help="the .img that ./tinker image build made")
+    parser.add_argument("--cuts", type=int, default=10, help="power cuts during play (default 10)")
+    parser.add_argument("--port", type=int, default=18080, help="the page's forwarded port")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="the cuts' moments (default: random)"
+    )
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="work here and keep it (console logs)"
+    )
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="tinker-image-boot-"))
+    work.mkdir(parents=True, exist_ok=True)
+    qemu = None
+    try:
+        check_host()
+        card = Card.copy_of(args.image, work)
+        card.put("tinker-tray-wifi.txt", WIFI)
+        settings = (ROOT / "hardware" / "pinmap.toml").read_text()
+        card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
+        qemu = Qemu(card, args.port, args.port + 1)
+        size = args.image.stat().st_size / 2**20
+        print(f"image: {args.image} ({size:.0f} MiB); qemu raspi3ap, 512 MB")
+        facts, _ = first_boots(card, qemu, work)
+        report(facts)
+        play = Play(args.port, facts.get("token", ""), random.Random(args.seed))
+        results = power_cuts(qemu, play, args.cuts, work)
+        lost = max((r[2] for r in results), default=0)
+        back = sum(1 for r in results if r[3])
+        print(f"power cuts: {len(results)}; the tray back {back} times; acknowledged writes "
+              f"lost: {lost} of {sum(play.acked.values())}")  # fmt: skip
+        return 0 if back == len(results) and lost == 0 else 1
+    except BenchError as exc:
+        print(f"image_boot: {exc} (work folder: {work})", file=sys.stderr)
+        return 1
+    finally:
+        if qemu:
+            qemu.cut_power()
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

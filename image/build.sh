@@ -1,0 +1,100 @@
+#!/bin/sh
+# The tray's SD-card image, as one recipe: the steps below run top to bottom, each a declared
+# value or a small script in steps/. Board and release are parameters, not copies.
+#
+#   ./tinker image build [--board pi-arm64] [--release bookworm] [--out DIR] [--xz]
+#
+# Rootless in the sense that matters here: no loop device and no mount of the image. Debian's
+# mmdebstrap builds the arm64 system under qemu-user-static (binfmt), the tray is set up inside
+# it (chroot, with /proc), and the card is assembled from plain files: mkfs.vfat + mcopy for the
+# boot partition, mkfs.ext4 -d for the others, sfdisk on the image file, dd conv=notrunc. It must
+# run as root (files owned by root and by the service's user; a chroot). docs/image.md.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+
+# --- Parameters ------------------------------------------------------------------------------
+board=pi-arm64          # boards/NAME: the device trees and Wi-Fi firmware the image must carry
+release=bookworm        # Debian release (docs/image.md says why this one)
+out="$repo/build/image" # the image, and a cache of the slow base system (out/cache)
+xz=
+origin=$(git -C "$repo" remote get-url origin 2>/dev/null || true)  # where `update` pulls from
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --board) board=$2; shift ;;
+    --release) release=$2; shift ;;
+    --out) out=$2; shift ;;
+    --origin) origin=$2; shift ;;
+    --xz) xz=1 ;;
+    *) echo "tinker image build: unknown option '$1' (see image/build.sh)." >&2; exit 2 ;;
+  esac
+  shift
+done
+fail() { echo "tinker image build: $*" >&2; exit 1; }
+[ -f "$here/boards/$board" ] || fail "no board '$board' (one of: $(ls "$here/boards" | paste -sd' '))."
+. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, QEMU_DTB
+version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
+name="tinker-tray-$version-$board"
+work="$out/work-$board"
+started=$(date +%s)
+step() { echo "tinker image build: [$(( $(date +%s) - started ))s] $*" >&2; }
+
+# --- 1. The host: its tools (each with its Debian package), root, arm64 binaries running ------
+"$here/steps/host-check.sh" || exit 1
+mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p; s/^deb \(http[^ ]*\/debian\) .*/\1/p' \
+  /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | head -1)
+mirror=${mirror:-http://deb.debian.org/debian}
+
+# --- 2. The base system: Debian's packages (packages.txt), cached until that list changes -----
+key=$(cat "$here/packages.txt" "$here/steps/initramfs.conf" "$here/steps/initramfs-hook" |
+  cksum | cut -d' ' -f1)
+base="$out/cache/base-$release-$key"
+if [ ! -d "$base" ]; then
+  step "the base system ($release, arm64) from $mirror: 10-40 minutes ..."
+  mkdir -p "$out/cache"
+  "$here/steps/base.sh" "$release" "$mirror" "$here/packages.txt" "$base" >"$out/base.log" 2>&1 ||
+    fail "the base system did not build (mmdebstrap; the log: $out/base.log)."
+fi
+
+# --- 3. The tree: a copy of the base, with the image's own files laid over it ----------------
+step "the tree: the base, the files of image/rootfs, the tray's checkout ($version) ..."
+rm -rf "$work"; mkdir -p "$work"
+cp -a "$base" "$work/root"
+cp -r --preserve=mode "$here/rootfs/." "$work/root/"
+"$here/steps/checkout.sh" "$repo" "$work/root/opt/tinker-tray" "$origin" ||
+  fail "the tray's checkout could not be copied into the image."
+
+# --- 4. Inside the tree (chroot, emulated): the venv and the compiled engine, the service, ----
+#        the system's settings (locked root, no SSH host keys, first-boot state), boot files.
+#        The venv and the compiled engine (half an hour under emulation) are cached until the
+#        base, pyproject.toml, setup.py or the engine's sources change.
+tray="$work/root/opt/tinker-tray"
+built="$out/cache/tray-$release-$key-$(cat "$tray/pyproject.toml" "$tray/setup.py" \
+  "$tray"/engine/*.py | cksum | cut -d' ' -f1)"
+if [ -d "$built" ]; then
+  cp -a "$built/.venv" "$built/build" "$tray/" && touch "$tray"/.venv/.installed-*
+fi
+step "inside the tree: the venv, the compiled engine, the service (minutes under emulation) ..."
+"$here/steps/in-root.sh" "$work/root" /opt/tinker-tray/image/steps/configure.sh \
+  >"$out/configure.log" 2>&1 || { tail -5 "$out/configure.log" >&2;
+  fail "setting up the tray inside the image failed (the log: $out/configure.log)."; }
+if [ ! -d "$built" ]; then
+  rm -rf "$built.part"; mkdir -p "$built.part"
+  cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
+fi
+"$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" || exit 1
+
+# --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------
+step "the card: partitions from plain files (mkfs.vfat + mcopy, mkfs.ext4 -d, sfdisk, dd) ..."
+mkdir -p "$work/bootfs"   # the files a family edits: Wi-Fi, and the settings (the defaults)
+cp "$here"/bootfs/* "$work/bootfs/"
+cp "$repo/hardware/pinmap.toml" "$work/bootfs/tinker-tray-settings.txt"
+"$here/steps/card.sh" "$work/root" "$work/bootfs" "$out/$name.img" ||
+  fail "assembling the card image failed (above)."
+rm -rf "$work"
+if [ -n "$xz" ]; then
+  step "compressing ($name.img.xz) ..."
+  xz -T0 -6 -k -f "$out/$name.img" || fail "xz failed (above)."
+fi
+step "done: $out/$name.img ($(du -h --apparent-size "$out/$name.img" | cut -f1) raw," \
+  "$(du -h "$out/$name.img" | cut -f1) used${xz:+, $(du -h "$out/$name.img.xz" | cut -f1) as .xz})."

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Step "configure", run inside the image's tree (steps/in-root.sh): the tray set up as the Pi
+# would set it up, then the system made safe and ready for its first boot.
+set -eu
+tray=/opt/tinker-tray
+cd "$tray"
+
+# The runtime venv and the compiled engine (mypyc, emulated: the slow part), byte-compiled;
+# an engine that did not compile stops the build (a Pi would have run it as pure Python).
+./tinker --version
+.venv/bin/python -c 'import engine, sys; sys.exit(engine.BUILD != "compiled")' || {
+  tail -20 .venv/mypyc.log; echo "the compiled engine did not build (above)." >&2; exit 1; }
+rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
+
+# The service: its unit, user, udev rules and settings (tinker-tray install, no live system),
+# the user made now (systemd-sysusers), the units enabled offline.
+.venv/bin/tinker-tray install --root /
+systemd-sysusers
+systemctl enable tinker-tray.service tinker-tray-settings.service tinker-tray-growfs.service \
+  tinker-tray-ssh.service NetworkManager.service avahi-daemon.service systemd-timesyncd.service
+systemctl disable ssh.service
+ln -sf "$tray/image/onboard/tinker-tray" /usr/local/sbin/tinker-tray
+
+# Safe by default: root locked (no password login), no other user, SSH only with a key from the
+# boot partition (its host keys made on the card's first boot, never shared between cards).
+passwd --lock root
+rm -f /etc/ssh/ssh_host_*
+
+# A first boot of its own for every card: a new machine-id, the clock's last saved time.
+echo uninitialized >/etc/machine-id
+rm -f /var/lib/dbus/machine-id
+mkdir -p /var/lib/systemd/timesync && touch /var/lib/systemd/timesync/clock
+
+# The boot partition's files (kernel, initramfs, device trees, config.txt, cmdline.txt) from
+# Debian's raspi-firmware hook, with /etc/default/raspi-firmware from image/rootfs.
+kernel=$(ls /lib/modules | sort -V | tail -1)
+DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kernel"
+
+apt-get clean
+rm -rf /var/lib/apt/lists/* /var/cache/debconf/*-old /root/.cache

@@ -1,0 +1,47 @@
+"""The image's own units (image/rootfs/etc/systemd/system) through systemd's own check
+(`systemd-analyze verify`), with /opt/tinker-tray read as this checkout (as install does for the
+tray's unit), and the order they promise: settings before the network and the tray."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+UNITS = ROOT / "image" / "rootfs" / "etc" / "systemd" / "system"
+NAMES = ["tinker-tray-settings.service", "tinker-tray-growfs.service", "tinker-tray-ssh.service"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_unit_passes_systemd_analyze_verify(tmp_path, name):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but systemd-analyze is missing: .ci/run installs systemd")
+        pytest.skip("no systemd-analyze here (apt-get install systemd)")
+    text = (UNITS / name).read_text()
+    text = text.replace("/opt/tinker-tray/.venv/bin/python", sys.executable)
+    text = text.replace("/opt/tinker-tray", str(ROOT))
+    (tmp_path / name).write_text(text)
+    done = subprocess.run([analyze, "verify", str(tmp_path / name)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert name not in done.stderr, done.stderr  # no warning about the unit itself
+
+
+def test_settings_come_before_the_network_and_the_tray_and_growfs_only_once():
+    settings = (UNITS / "tinker-tray-settings.service").read_text()
+    assert "Before=NetworkManager.service tinker-tray.service" in settings
+    assert "StandardOutput=journal+console" in settings  # the HDMI screen shows its sentences
+    assert "ConditionFirstBoot=yes" in (UNITS / "tinker-tray-growfs.service").read_text()
+    ssh = (UNITS / "tinker-tray-ssh.service").read_text()
+    assert "ConditionPathExists=/boot/firmware/authorized_keys" in ssh
+
+
+def test_the_onboard_programs_are_executable():
+    for program in (ROOT / "image" / "onboard").iterdir():
+        assert os.access(program, os.X_OK), program
