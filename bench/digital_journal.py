@@ -52,8 +52,7 @@ def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:
             bus.publish(Pick(seq=seq, colour=rng.choice(COLOURS), t=float(seq)))
             continue
         view = session.view(0, keys[0])
-        offered = [m["a"] for c in view["hand"] for m in c["moves"]]
-        offered += [m["a"] for m in view["moves"]]
+        offered = [m["action"] for m in view["legal"] if not m["out_of_turn"]]
         action = rng.choice(offered)
         start = time.perf_counter()
         session.act(0, keys[0], action)

@@ -31,7 +31,7 @@ CHECKPOINTS = (250, 1000, 2000, 3000, 5000, 10000)
 
 
 def offered(view: dict) -> list[int]:
-    return [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
+    return [m["action"] for m in view["legal"] if not m["out_of_turn"]]
 
 
 def median_ms(fn, repeat: int) -> float:

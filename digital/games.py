@@ -1,6 +1,6 @@
-"""The games digital play can start, by ruleset name: the one place that knows which engine
-makes which ruleset's game. Everything after the start reads the game through the protocol and
-its declared `features`, never its name.
+"""The games digital play can start, by ruleset name: which engine makes which ruleset's game is
+the engine's own factory's choice (`engine.factory`). Everything after the start reads the game
+through the protocol and its declared `features`, never its name.
 
 The engine reads no files and neither does digital play: UNO Elite's Action Cards and deck are
 loaded by the command line (`cli.elite_files`) and handed down as an `EliteBox`.
@@ -13,12 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import factory, rulesets
-from engine.elite import EliteCard, EliteGame, UnoCard
-from engine.game import Game
+from engine.elite import EliteCard, UnoCard
 from engine.protocol import GameState
 from scoreboard.names import MAX_GAME_NAME
 
-ELITE = factory.ELITE
 MODES = ("quick", "draft", "dynasty")
 """UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
 can read from files (`play --option decks=...`), so the page offers quick and draft."""
@@ -39,8 +37,8 @@ def new_game(
 ) -> GameState:
     """A new game of `ruleset`. ValueError, naming the problem, for a ruleset, options or a
     table the engine refuses."""
-    if ruleset != ELITE:
-        return Game(ruleset, names, dealer, options)  # ValueError: bad ruleset, options, counts
+    if not factory.card_files(ruleset):
+        return factory.new_game(ruleset, names, dealer, options)  # ValueError: bad ruleset ...
     if box is None:
         raise ValueError("UNO Elite needs its cards: this display was started without them")
     opts = dict(options or {})
@@ -52,7 +50,7 @@ def new_game(
             "dynasty needs each player's own Player Deck, read from files: "
             "tinker-tray play --ruleset elite --option mode=dynasty --option decks=A.tsv,B.tsv,..."
         )
-    return EliteGame(players=names, options=opts, cards=list(box.cards), deck=box.deck, record=True)
+    return factory.new_game(ruleset, names, dealer, opts, list(box.cards), box.deck)
 
 
 def _loaded_decks(decks: Any) -> bool:
@@ -72,7 +70,7 @@ def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
 
 def title(ruleset: str) -> str:
     """The ruleset's name for a person ("UNO Elite", "Disney UNO with the Tinker Bell tray")."""
-    return "UNO Elite" if ruleset == ELITE else rulesets.get(ruleset).title
+    return factory.title(ruleset)
 
 
 def kept_name(ruleset: str, players: Sequence[str]) -> str:

@@ -123,7 +123,7 @@ class TerminalPlay(TerminalSeats):
         self._draw(view)
         choices = menu(view)
         self._print(*T.choices(choices))
-        if view.get("uno_possible") or view.get("uno_plays"):
+        if any(m["uno"] for m in view.get("legal", [])) or view.get("uno_plays"):
             self._say("Two cards left: type u after the number to say UNO! as you play (3u).")
         self._ask(choices, "Your move", tinker_bell=False, view=view)
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from engine import actions as A
 
-# Short letters for the moves people make most; a letter works only while its move is offered.
-ALIASES: dict[int, str] = {A.DRAW: "d", A.PASS: "p", A.DONE: "s", A.UNO: "u", A.CHALLENGE: "c"}
+# Short letters for the moves people make most, by kind; a letter works only while offered.
+ALIASES: dict[str, str] = {"draw": "d", "pass": "p", "done": "s", "uno": "u", "challenge": "c"}
 PRESS_WORDS = frozenset({"", "t", "tb", "tinker", "b", "button"})
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
@@ -92,8 +92,6 @@ class Confirm:
 
 Command = Act | Press | Quit | Help | Redraw | Refuse | Confirm
 
-_VERB = {"play": "Play", "protect": "Protect with", "discard": "Discard"}
-
 
 def tinker_bell_waits(view: Mapping[str, Any]) -> bool:
     """True while the game waits for a press of the Tinker Bell button."""
@@ -105,68 +103,41 @@ def no_tinker_bell(view: Mapping[str, Any]) -> str:
 
 
 def menu(view: Mapping[str, Any]) -> list[Choice]:
-    """The seat's legal moves as numbered choices: the observation's moves in words when it
-    lists them (`legal`), else from its hand (`card_menu`)."""
-    if "legal" in view:
-        return words_menu(view)
-    return card_menu(view)
-
-
-def words_menu(view: Mapping[str, Any]) -> list[Choice]:
-    """The seat's legal actions, in the engine's words and order (with the powers of the card
-    an action names after a ·: `hints`); a card that may be played saying UNO! (`uno_plays`) is
-    typed as its number then u."""
+    """The seat's legal actions (`legal`, every ruleset's one shape) as numbered choices, in the
+    engine's words and order: the hand's cards first, then the other moves, then the calls out
+    of turn; the powers of the card an action names after a · (`hints`). A move that may be
+    made saying UNO! is one line typed as its number then u: its twin saying UNO! (`uno`), or
+    the same move sent saying it (`uno_plays`)."""
     seat = view.get("seat")
     said = set(view.get("uno_plays", []))
-    hints = view.get("hints", {})
-    return [
-        Choice(
-            f"{m['words']} · {hints[str(m['action'])]}"
-            if str(m["action"]) in hints
-            else m["words"],
-            m["action"],
-            "move",
-            seat=seat,
-            uno=m["action"] if m["action"] in said else None,
-            says_uno=m["action"] in said,
-        )
-        for m in view.get("legal", [])
-    ]
-
-
-def card_menu(view: Mapping[str, Any]) -> list[Choice]:
-    """The seat's legal moves as numbered choices: cards in hand first (in the order the view
-    sorts them), then the other moves (draw, pass, take four...), then out-of-turn calls."""
+    colours = {card["code"]: card["colour"] for card in view.get("hand", [])}
+    legal = view.get("legal", [])
+    plain = {_twin(m) for m in legal if not m["uno"]}
+    with_uno = {_twin(m): m["action"] for m in legal if m["uno"]}
     out: list[Choice] = []
-    seat = view.get("seat")
-    for card in view.get("hand", []):
-        plain: dict[tuple[str, str | None], int] = {}
-        said: dict[tuple[str, str | None], int] = {}
-        for move in card["moves"]:
-            key = (move["verb"], move.get("call"))
-            (said if move.get("uno") else plain)[key] = move["a"]
-        for key in list(plain) + [k for k in said if k not in plain]:
-            verb, call = key
-            label = f"{_VERB.get(verb, verb.capitalize())} {card['name']}"
-            if call:
-                label += f", calling {call}"
-            action = plain[key] if key in plain else said[key]
-            out.append(
-                Choice(
-                    label,
-                    action,
-                    "card",
-                    call or card["colour"],
-                    uno=said.get(key) if key in plain else None,
-                    seat=seat,
-                )
+    for m in legal:
+        if m["uno"] and _twin(m) in plain:
+            continue  # the same line as its twin, typed with u
+        action = m["action"]
+        kind = "call" if m["out_of_turn"] else "card" if m["card"] is not None else "move"
+        out.append(
+            Choice(
+                f"{m['words']} · {m['hint']}" if m["hint"] else m["words"],
+                action,
+                kind,
+                m["call"] or colours.get(m["card"]),
+                alias=ALIASES.get(m["kind"]),
+                uno=action if action in said else None if m["uno"] else with_uno.get(_twin(m)),
+                seat=seat,
+                says_uno=action in said,
             )
-    for kind, moves in (("move", view.get("moves", [])), ("call", view.get("calls", []))):
-        for move in moves:
-            out.append(
-                Choice(move["text"], move["a"], kind, alias=ALIASES.get(move["a"]), seat=seat)
-            )
+        )
     return out
+
+
+def _twin(move: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a move and its twin saying UNO! share: the card, the kind, the colour called."""
+    return move["card"], move["kind"], move["call"]
 
 
 def calls_menu(views: Sequence[Mapping[str, Any]]) -> list[Choice]:
@@ -267,7 +238,7 @@ which card, in what order) is a move of its own, offered when the game asks for 
 
 
 def help_text(view: Mapping[str, Any]) -> str:
-    """The help for the menu this view makes (`menu`)."""
-    if "legal" in view:
+    """The help for the menu this view makes (`menu`): with Lineups, how an activation asks."""
+    if "lineups" in view.get("features", ()):
         return WORDS_HELP.format(no_button=no_tinker_bell(view))
     return HELP

@@ -103,9 +103,10 @@ def hand(view: Mapping[str, Any], width: int = 80) -> list[Text]:
     if not view.get("hand"):
         return []
     lines = [Text(f"Your hand ({len(view['hand'])}):")]
+    named = {m["card"] for m in view.get("legal", []) if not m["out_of_turn"]}
     for c in view["hand"]:
         text = card(c)
-        if not c["moves"]:
+        if c["code"] not in named:
             text.stylize("dim")
         if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
             lines.append(Text("  "))
@@ -227,7 +228,7 @@ def lineups_table(view: Mapping[str, Any]) -> list[Text]:
     lines: list[Text] = []
     if view.get("top"):
         lines.append(_top_line(view, uno_card))
-        way = "left" if view.get("direction", 1) == 1 else "right"
+        way = view.get("direction", "left")
         lines.append(
             Text(
                 f"  Play goes {way} · {view.get('draw_pile', 0)} cards to draw · "

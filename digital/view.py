@@ -45,7 +45,7 @@ def page_view(link: GameLink, seat: int | None) -> dict[str, Any]:
         says=_says(observed, link.choosing and not game.is_terminal()),
         choosing=link.choosing,
         winner=winner_name(game.winner, game.players),
-        uno_plays=uno_plays(game, seat) if "legal" in observed else [],
+        uno_plays=uno_plays(game, seat) if observed["uno_call"] else [],
         hints=hints(observed) if seat is not None else {},
     )
     return out
@@ -55,7 +55,7 @@ def _says(observed: Mapping[str, Any], choosing: bool) -> str:
     """What the game waits for, in words: the observation's, unless the tray's lights spin."""
     if choosing:
         return CHOOSING
-    return str(observed.get("says") or observed.get("prompt", ""))
+    return str(observed["prompt"])
 
 
 def winner_name(winner: Any, names: list[str]) -> str | None:
@@ -70,11 +70,7 @@ def winner_name(winner: Any, names: list[str]) -> str | None:
 def hints(observed: Mapping[str, Any]) -> dict[str, str]:
     """{action: the powers of the card it names}, where a move names a card with powers, so a
     choice is made without looking the card up ("activate Yuki Tsunoda (blue)": "Swap Hands")."""
-    return {
-        str(move["action"]): " + ".join(move["elite"]["powers"]) or "no power"
-        for move in observed.get("legal", [])
-        if "elite" in move
-    }
+    return {str(move["action"]): move["hint"] for move in observed["legal"] if move["hint"]}
 
 
 def _players(observed: Any, names: list[str], humans: frozenset[int]) -> list[dict[str, Any]]:

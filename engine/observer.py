@@ -21,6 +21,7 @@ from typing import Any
 from engine import actions as A
 from engine import cards as C
 from engine import eventnotes
+from engine import observation as shape
 from engine.game import Game
 
 LOG_LINES = 12
@@ -30,28 +31,67 @@ LOG_EVENTS = 40
 
 
 def observation(game: Game, seat: int | None) -> dict[str, Any]:
-    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator)."""
+    """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator), in
+    the shape every ruleset gives (`engine.observation`)."""
     out = _public(game, seat)
     h = game.hand
     pos = h.pos_of.get(seat) if seat is not None and h is not None else None
-    if h is None or pos is None or game.is_terminal():  # a spectator, or eliminated
+    if h is None or pos is None or seat is None or game.is_terminal():  # a spectator, or out
         return out
-    held = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
-    mine = game.current_player() == seat
-    legal = game.legal_actions() if mine else []
+    cards = sorted(h.hands[pos], key=lambda c: (C.COLOUR_OF[c], C.RANK_OF[c]))
+    held = list(dict.fromkeys(cards))  # each card once, in the hand's order
+    legal = game.legal_actions() if game.current_player() == seat else []
+    calls = [a for s, a in game.interjections() if s == seat]
+    out["hand"] = [card_view(c) for c in cards]
+    out["calls"] = [{"a": a, "text": move_text(a, game)} for a in calls]
+    out["legal"] = legal_moves(game, held, legal, calls)
+    return out
+
+
+def legal_moves(
+    game: Game, held: list[int], legal: list[int], calls: list[int]
+) -> list[dict[str, Any]]:
+    """Every action the seat may take now (`engine.observation.move`): those laying a card of
+    its hand in the hand's order (`held`: each card once), then its other moves, then its calls
+    out of turn."""
     by_card: dict[int, list[dict[str, Any]]] = {}
     for a in legal:
         lay = laid(a)
         if lay is not None:
-            card, move = lay
-            by_card.setdefault(card, []).append(move)
-    out["hand"] = [{**card_view(c), "moves": by_card.get(c, [])} for c in held]
-    out["moves"] = [{"a": a, "text": move_text(a, game)} for a in legal if laid(a) is None]
-    out["calls"] = [
-        {"a": a, "text": move_text(a, game)} for s, a in game.interjections() if s == seat
-    ]
-    out["uno_possible"] = len(held) == 2 and mine
+            by_card.setdefault(lay[0], []).append(lay[1])
+    out: list[dict[str, Any]] = []
+    for card in held:
+        for move in by_card.get(card, []):
+            words = f"{_VERB[move['verb']]} {C.name(card)}"
+            if "call" in move:
+                words += f", calling {move['call']}"
+            if move["uno"]:
+                words += " and UNO!"
+            out.append(
+                shape.move(
+                    move["a"],
+                    move["verb"],
+                    words,
+                    card=C.code(card),
+                    call=move.get("call"),
+                    uno=move["uno"],
+                )
+            )
+    for a in legal:
+        if laid(a) is None:
+            out.append(shape.move(a, _kind(a), move_text(a, game)))
+    for a in calls:
+        out.append(shape.move(a, _kind(a), move_text(a, game), out_of_turn=True))
     return out
+
+
+_VERB = {"play": "Play", "protect": "Protect with", "discard": "Discard"}
+"""A card laid from the hand, in words, by its verb (`laid`)."""
+
+
+def _kind(action: int) -> str:
+    """An action's kind in words ("draw", "catch" ...)."""
+    return A.decode(action).kind.name.lower()
 
 
 def _public(game: Game, seat: int | None) -> dict[str, Any]:
@@ -62,6 +102,7 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
     names = game.players
     counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
     tinker_bell = game.chance_kind() == "tinker_bell"
+    acting = game.current_player()
     # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
     wild_waits = tinker_bell and h is not None and h.trigger is not None and h.trigger >= 64
     return {
@@ -85,7 +126,8 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
         "draw_pile": summary["draw_pile"],
         "discard_pile": len(h.discard) if h is not None else None,
         "awaiting": awaiting,
-        "says": says(game, awaiting, seat, tinker_bell),
+        "to_move": acting if acting >= 0 else None,
+        "prompt": says(game, awaiting, seat, tinker_bell),
         "log": log_lines(game, names, seat),
         "hands": [
             {"hand": x["hand"], "winner": names[x["winner"]], "points": max(x["awarded"])}
@@ -94,7 +136,8 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
         "target": game.options.get("target", 500),
         "winner": winner_names(game),
         "hand": [],
-        "moves": [],
+        "legal": [],
+        "uno_call": False,
         "calls": [],
     }
 
@@ -131,8 +174,10 @@ def _note_words(note: eventnotes.Note, names: Sequence[str], you: int | None) ->
 
 
 def card_view(card: int) -> dict[str, str]:
+    """A card as every observation shows one (`engine.observation.CARD_KEYS`)."""
     colour = C.COLOURS[C.COLOUR_OF[card]] if card < 64 else "wild"
-    return {"code": C.code(card), "name": C.name(card), "colour": colour}
+    name = C.name(card)
+    return {"code": C.code(card), "name": name, "colour": colour, "words": name}
 
 
 def laid(action: int) -> tuple[int, dict[str, Any]] | None:

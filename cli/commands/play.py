@@ -110,9 +110,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     console = Console(highlight=False)
     changed = threading.Event()
-    elite = args.ruleset == "elite"
+    from engine import factory
+
     try:
-        options, box = _options(args.option, elite)
+        options, box = _options(args.option, factory.card_files(args.ruleset))
     except ValueError as exc:  # a malformed option; a file missing or malformed, with its line
         print(f"tinker-tray play: {exc}", file=sys.stderr)
         return 2
@@ -173,13 +174,14 @@ def _terminal_play(args, session, keys, changed, read, console):
     )
 
 
-def _options(given: list[str], elite: bool) -> tuple[dict[str, Any], Any]:
-    """The options, and for UNO Elite the box of cards: its files (`cards=`, `deck=`, dynasty's
-    `decks=`) are read here, by the command line, never by digital play."""
+def _options(given: list[str], card_files: bool) -> tuple[dict[str, Any], Any]:
+    """The options, and for a ruleset whose cards are files (UNO Elite's) the box of cards: its
+    files (`cards=`, `deck=`, dynasty's `decks=`) are read here, by the command line, never by
+    digital play."""
     from cli.commands.simulate import parse_options
 
     options = parse_options(given)
-    if not elite:
+    if not card_files:
         return options, None
     from cli.elite_files import game_inputs
     from digital.games import EliteBox

@@ -73,13 +73,14 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from cli.commands import simulate_workers as W
+    from engine import factory
 
     try:
         options = parse_options(args.option)
-        elite = None
-        if args.ruleset == "elite":
-            elite = _elite_inputs(options, args.players, args.bots)
-            options = elite.pop("options")
+        box = None
+        if factory.card_files(args.ruleset):
+            box = _card_files(args.ruleset, options, args.players, args.bots)
+            options = box.pop("options")
         job = W.Job(
             players=args.players,
             seed=args.seed,
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             ruleset=args.ruleset,
             records=bool(args.records),
-            elite=elite,
+            box=box,
         )
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
@@ -124,22 +125,26 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats))
     else:
-        _print_table(stats)
+        _print_table(stats, factory.features(args.ruleset, options))
     if args.records:
         print(written_summary(written, args.records), file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
-def _elite_inputs(options: dict[str, object], players: int, bots: str) -> dict[str, Any]:
-    """UNO Elite's cards, deck and options, checked by making one game with them (so a bad
-    option, deck file or bot name is one sentence here, not an error in every worker)."""
+def _card_files(
+    ruleset: str, options: dict[str, object], players: int, bots: str
+) -> dict[str, Any]:
+    """The cards, deck and options of a ruleset whose cards are files (UNO Elite's), checked by
+    making one game with them (so a bad option, deck file or bot name is one sentence here, not
+    an error in every worker)."""
     from cli.elite_files import game_inputs
-    from engine.elite import EliteGame
+    from engine import factory
     from engine.elite.simulate import bot_names
 
     bot_names([b.strip() for b in bots.split(",") if b.strip()], players)
     inputs = game_inputs(options)
-    EliteGame([f"p{s}" for s in range(players)], inputs["options"], inputs["cards"], inputs["deck"])
+    names = [f"p{s}" for s in range(players)]
+    factory.new_game(ruleset, names, None, inputs["options"], inputs["cards"], inputs["deck"])
     return inputs
 
 
@@ -155,7 +160,8 @@ def written_summary(written: list[Path], folder: Path) -> str:
     )
 
 
-def _print_table(stats: dict) -> None:
+def _print_table(stats: dict, features: frozenset[str]) -> None:
+    """The statistics as a table, then the lines of what the ruleset declares (`features`)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -179,9 +185,9 @@ def _print_table(stats: dict) -> None:
         table.add_row(*row)
     console.print(table)
     console.print(f"average turns per hand: {stats['average_turns_per_hand']}")
-    if stats.get("ruleset") != "elite":  # Elite has no points table
+    if "points" in features:
         console.print(f"average points per hand: {stats['average_points_per_hand']}")
-    if stats.get("ruleset", "disney") == "disney":  # the tray's own cards
+    if "tinker_bell" in features:  # the tray's own cards
         console.print(
             f"Tinker Bell matched a Draw 2: {stats['draw2_matches']} of {stats['draw2_picks']} "
             f"({stats['draw2_match_rate']:.1%})"
@@ -190,7 +196,7 @@ def _print_table(stats: dict) -> None:
             f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} "
             f"of {stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
         )
-    if stats.get("ruleset") == "elite":
+    if "lineups" in features:
         icons = ", ".join(f"{k} {v}" for k, v in sorted(stats["elite_icons"].items()))
         console.print(f"Elite Action Cards activated: {stats['elite_activations']} ({icons})")
     if stats["blocked_hands"]:

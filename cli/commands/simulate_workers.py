@@ -44,9 +44,9 @@ class Job:
     options: Mapping[str, Any]
     ruleset: str
     records: bool = False
-    elite: Mapping[str, Any] | None = None
-    """UNO Elite's cards and deck ({"cards", "deck"}, read by cli.elite_files) when ruleset is
-    elite."""
+    box: Mapping[str, Any] | None = None
+    """The ruleset's cards and deck ({"cards", "deck"}, read by cli.elite_files) where its cards
+    are files (`engine.factory.card_files`)."""
     chunks: list[Chunk] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -88,49 +88,25 @@ def play_chunk(
     job: Job, chunk: Chunk, on_progress: Callable[[int], None] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Statistics of one chunk, and its records' text when the job keeps records."""
-    from engine import record
-    from engine.simulate import simulate
+    from engine import factory
 
     texts: list[str] = []
     if on_progress is None and _progress_queue is not None:
         put = _progress_queue.put
         on_progress = lambda done: put(1)  # noqa: E731 (one item done)
-    if job.ruleset == "elite":
-        return _elite_chunk(job, chunk, on_progress)
-    stats = simulate(
+    box = job.box or {}
+    stats = factory.simulate(
+        job.ruleset,
         players=job.players,
         seed=chunk.seed,
         hands=chunk.hands,
         games=chunk.games,
         bots=job.bots,
         options=job.options,
-        ruleset=job.ruleset,
+        cards=box.get("cards"),
+        deck=box.get("deck"),
         record=job.records,
-        on_game=(lambda game: texts.append(record.dumps(game))) if job.records else None,
-        on_progress=on_progress,
-    )
-    return stats, texts
-
-
-def _elite_chunk(
-    job: Job, chunk: Chunk, on_progress: Callable[[int], None] | None
-) -> tuple[dict[str, Any], list[str]]:
-    """An Elite chunk: a game of UNO Elite is a single hand, so --hands and --games agree."""
-    from engine.elite import record
-    from engine.elite.simulate import simulate
-
-    texts: list[str] = []
-    elite = job.elite or {}
-    stats = simulate(
-        players=job.players,
-        seed=chunk.seed,
-        games=chunk.hands or chunk.games or 0,
-        bots=job.bots,
-        options=job.options,
-        cards=elite.get("cards"),
-        deck=elite.get("deck"),
-        record=job.records,
-        on_game=(lambda game: texts.append(record.dumps(game))) if job.records else None,
+        on_game=(lambda game: texts.append(game.record())) if job.records else None,
         on_progress=on_progress,
     )
     return stats, texts

@@ -108,8 +108,9 @@
 
   // ---------------------------------------------------------------- the game
   // One page for every ruleset: what it draws follows the view's `features` (Tinker Bell,
-  // points, Lineups) and what the seat's observation holds (a hand with its moves, or the moves
-  // in the engine's words; a draft; a peeked hand; a searched card), never the ruleset's name.
+  // points, Lineups) and what the seat's observation holds (its legal moves in the engine's
+  // words, one shape for every ruleset; a draft; a peeked hand; a searched card), never the
+  // ruleset's name.
   function render(v) {
     view = v;
     document.body.dataset.version = v.version;
@@ -130,7 +131,7 @@
     renderTable(v, has);
     renderSeats(v, has);
     renderDraft(v);
-    if (v.legal) renderWords(v); else renderHand(v);  // the moves in words, or by card
+    renderMoves(v, has);
     logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
     if (atEnd) logBox.scrollTop = logBox.scrollHeight;
     $("handsbox").classList.toggle("hidden", !has("points"));
@@ -244,80 +245,67 @@
       : [el("li", { class: "muted", text: `No ${v.title} game finished yet.` })]));
   }
 
-  // the moves as the engine words them, one button each (every choice an activation asks is
-  // one); the hand's cards are buttons for the moves that play them
-  function renderWords(v) {
+  // One renderer for every ruleset's moves (the observation's `legal`, each with its words):
+  // a move naming a card of the hand is a tap on that card (a card with several, as a Wild's
+  // colours, asks which); every other move of the seat's turn is a button in its words (with
+  // the powers of the card it names), every call out of turn a button of its own. UNO! is one
+  // box: it picks a card's twin saying UNO!, or sends the move saying it (`uno_plays`).
+  function renderMoves(v, has) {
     const legal = v.legal || [];
     const said = v.uno_plays || [];
-    $("unobox").classList.toggle("hidden", !said.length);
-    if (!said.length) $("uno").checked = false;
+    const twins = legal.some((m) => m.uno);
+    const unoBox = twins || said.length > 0;
+    $("unobox").classList.toggle("hidden", !unoBox);
+    if (!unoBox) $("uno").checked = false;
     const send = (a) => act(a, $("uno").checked && said.includes(a));
     const mine = v.seat !== null && v.seat !== undefined;
     const hand = v.hand || [];
-    $("handtitle").classList.remove("hidden");
-    $("handtitle").textContent = mine
-      ? `Your hand (${hand.length})` + (v.seats ? ` · your Player Deck: ${v.seats[v.seat].player_deck}` : "")
-      : "Watching: no hand is shown";
-    $("hand").replaceChildren(...hand.map((c) => wordCard(c, legal, send)));
+    const held = new Set(hand.map((c) => c.code));
+    const onCard = (m) => !m.out_of_turn && m.card !== null && held.has(m.card);
+    const lineups = has("lineups");
+    $("handtitle").classList.toggle("hidden", !lineups);
+    $("handtitle").textContent = !mine ? "Watching: no hand is shown"
+      : `Your hand (${hand.length})` + (v.seats ? ` · your Player Deck: ${v.seats[v.seat].player_deck}` : "");
+    $("hand").replaceChildren(...hand.map((card) =>
+      cardButton(card, legal.filter((m) => onCard(m) && m.card === card.code), send, lineups)));
     const peek = v.peeked;
     $("peek").replaceChildren(...(peek ? [el("h3", { text: `You peeked at ${v.players[peek.seat].name}'s hand` }),
-      el("div", { class: "play-hand" }, ...peek.hand.map((c) => wordCard(c, [], send)))] : []));
+      el("div", { class: "play-hand" }, ...peek.hand.map((c) => cardButton(c, [], send, lineups)))] : []));
     const found = v.searched;
     $("search").replaceChildren(...(found ? [el("h3", { text: "You searched" }), eliteCard(found.card)] : []));
     const hints = v.hints || {};
-    $("actions").classList.remove("hidden");
-    $("actions").replaceChildren(...(legal.length ? legal.map((m) =>
+    const rest = legal.filter((m) => !m.out_of_turn && !onCard(m));
+    $("actions").replaceChildren(...(rest.length ? rest.map((m) =>
       el("button", { class: "primary", "data-action": m.action, onclick: () => send(m.action) },
         el("span", { class: "words", text: m.words }),
         hints[m.action] ? el("span", { class: "hint", text: hints[m.action] }) : null))
-      : [el("span", { class: "muted", text: mine ? "No move for you now." : "Open your seat's link to play." })]));
-    $("moves").replaceChildren();
-    $("calls").replaceChildren();
-  }
-
-  function wordCard(card, legal, send) {
-    const play = legal.find((m) => m.kind === "play" && m.card === card.code);
-    return el("button", {
-      class: `card uc c-${card.colour || "wild"}`, "data-code": card.code, disabled: !play,
-      "aria-label": play ? play.words : card.words, onclick: () => play && send(play.action),
-    }, el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[card.colour] || SYMBOL.wild }),
-    el("span", { class: "nm", text: card.words }));
-  }
-
-  // the hand's cards with their moves (a Wild asks its colour), the other moves and the calls
-  function renderHand(v) {
-    const uno = $("uno");
-    $("unobox").classList.toggle("hidden", !v.uno_possible);
-    if (!v.uno_possible) uno.checked = false;
-    $("handtitle").classList.add("hidden");
-    $("actions").classList.add("hidden");
-    $("peek").replaceChildren();
-    $("search").replaceChildren();
-    $("hand").replaceChildren(...v.hand.map((card) => {
-      const verb = card.moves.length ? card.moves[0].verb : "";
-      return el("button", {
-        class: `card c-${card.colour}`, "data-code": card.code, disabled: !card.moves.length,
-        onclick: () => choose(card),  // named by what it shows: "Villain Draw 4 play"
-      }, ...cardFace(card, verb ? el("span", { class: "verb", text: ` ${verb}` }) : null));
-    }));
-    $("moves").replaceChildren(...v.moves.map((m) =>
-      el("button", { class: "primary", "data-action": m.a, text: m.text, onclick: () => act(m.a) })));
-    $("calls").replaceChildren(...v.calls.map((m) =>
-      el("button", { class: "danger", "data-action": m.a, text: m.text, onclick: () => act(m.a) })));
-    if (pending && !v.hand.some((c) => c.code === pending.code && c.moves.length)) pending = null;
+      : legal.length ? [] : [el("span", { class: "muted", text: mine ? "No move for you now." : "Open your seat's link to play." })]));
+    $("actions").classList.toggle("hidden", !$("actions").childNodes.length);
+    $("calls").replaceChildren(...legal.filter((m) => m.out_of_turn).map((m) =>
+      el("button", { class: "danger", "data-action": m.action, text: m.words, onclick: () => send(m.action) })));
+    if (pending && !hand.some((c) => c.code === pending.code && legal.some((m) => onCard(m) && m.card === c.code))) pending = null;
     $("colours").classList.toggle("hidden", !pending);
   }
 
-  function choose(card) {
+  // a card of the hand: a tap makes its move (named by what it shows: "Villain Draw 4 play")
+  function cardButton(card, moves, send, wide) {
+    const verb = moves.length ? moves[0].kind : "";
+    return el("button", {
+      class: `card c-${card.colour || "wild"}${wide ? " uc" : ""}`, "data-code": card.code,
+      disabled: !moves.length, onclick: () => choose(card, moves, send),
+    }, ...cardFace(card, verb ? el("span", { class: "verb", text: ` ${verb}` }) : null));
+  }
+
+  function choose(card, all, send) {
     const uno = $("uno").checked;
-    let moves = card.moves.filter((m) => m.uno === uno);
-    if (!moves.length) moves = card.moves;
-    if (moves.length === 1) { act(moves[0].a); return; }
-    pending = card; // a Wild: which colour?
-    $("colours").replaceChildren(el("b", { text: `${card.name}: choose the colour` }), ...moves.map((m) =>
-      el("button", { class: `c-${m.call}`, "data-call": m.call, text: `${SYMBOL[m.call]} ${m.call}`,
-        onclick: () => act(m.a) })), el("button", { text: "cancel",
-        onclick: () => { pending = null; $("colours").classList.add("hidden"); } }));
+    let moves = all.some((m) => m.uno) ? all.filter((m) => m.uno === uno) : all;
+    if (!moves.length) moves = all;
+    if (moves.length === 1) { send(moves[0].action); return; }
+    pending = card; // which of its moves (a Wild: which colour?)
+    $("colours").replaceChildren(el("b", { text: `${card.name}: choose${moves.every((m) => m.call) ? " the colour" : ""}` }), ...moves.map((m) =>
+      el("button", { class: m.call ? `c-${m.call}` : "", "data-call": m.call || "", "data-action": m.action,
+        text: m.call ? `${SYMBOL[m.call]} ${m.call}` : m.words, onclick: () => send(m.action) })),
+    el("button", { text: "cancel", onclick: () => { pending = null; $("colours").classList.add("hidden"); } }));
     $("colours").classList.remove("hidden");
   }
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import observation as shape
 from engine.elite import actions as A
 from engine.elite import events, legal
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard
 from engine.elite.state import EliteState
+from engine.elite.uno import UnoCard
 from engine.phases import phase_words
 
 LOG_LINES = 12
@@ -21,6 +23,13 @@ LOG_LINES = 12
 
 def _elite(cards: list[EliteCard]) -> list[dict[str, Any]]:
     return [c.as_dict() for c in cards]
+
+
+def _card(card: UnoCard) -> dict[str, Any]:
+    """An UNO card as every observation shows one (`engine.observation.CARD_KEYS`)."""
+    out = card.as_dict()
+    out["name"] = out["words"]
+    return out
 
 
 def _seat(game: EliteState, s: int) -> dict[str, Any]:
@@ -51,20 +60,25 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ruleset": "elite",
         "mode": game.mode,
-        "players": list(game.players),
+        "seat": seat,
+        "players": [
+            {"seat": s, "name": name, "cards": len(game.hands[s])}
+            for s, name in enumerate(game.players)
+        ],
         "to_move": acting if acting >= 0 else None,
         "phase": game.phase,
         "prompt": prompt(game),
-        "top": game.discard[-1].as_dict() if game.discard else None,
+        "top": _card(game.discard[-1]) if game.discard else None,
         "colour": game.colour or None,
-        "direction": game.direction,
+        "direction": "left" if game.direction == 1 else "right",
         "draw_pile": len(game.draw),
         "discard_pile": len(game.discard),
         "seats": [_seat(game, s) for s in range(game.n)],
         "winner": game.winner,
         "log": game.log[-LOG_LINES:],
         "hand": [],
-        "moves": [],
+        "legal": [],
+        "uno_call": True,
         "calls": [],
     }
     if game.mode == "draft" and game.draft.picked:
@@ -75,7 +89,7 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         }
     if seat is None:
         return out
-    out["hand"] = [c.as_dict() for c in game.hands[seat]]
+    out["hand"] = [_card(c) for c in game.hands[seat]]
     if game.peeks[seat]:
         peeks = [
             {"seat": s, "hand": [c.as_dict() for c in seen]} for s, _, seen in game.peeks[seat]
@@ -85,25 +99,24 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
-    out["legal"] = [_move(game, a, seat) for a in legal.seat_actions(game, seat)]
-    mine = legal.step_actions(game) if acting == seat else []
-    out["moves"] = [{"a": a, "text": events.describe(game, a, seat)} for a in mine]
     calls = legal.interjections(game, seat) if acting >= 0 else []
+    out["legal"] = [_move(game, a, seat, a in calls) for a in legal.seat_actions(game, seat)]
     out["calls"] = [{"a": a, "text": events.describe(game, a, seat)} for a in calls]
     return out
 
 
-def _move(game: EliteState, action: int, seat: int) -> dict[str, Any]:
-    """A legal action as a display needs it: its number, its kind (`actions.decode`), its words,
-    and the card it names: an UNO card's code (`card`), or the Elite card itself (`elite`)."""
+def _move(game: EliteState, action: int, seat: int, out_of_turn: bool) -> dict[str, Any]:
+    """A legal action in the shape every ruleset gives (`engine.observation.move`), its kind
+    `actions.decode`'s; `card` the UNO card's code it names, and for an Elite card, the card
+    itself (`elite`) and its powers (`hint`)."""
     kind, arg = A.decode(action)
-    move: dict[str, Any] = {
-        "action": action,
-        "kind": kind,
-        "words": events.describe(game, action, seat),
-    }
+    words = events.describe(game, action, seat)
     if kind in (A.PLAY_KIND, A.CARD_KIND):
-        move["card"] = game.kinds[arg].code
-    elif kind == A.ELITE_KIND:
-        move["elite"] = game.elite_cards[arg].as_dict()
-    return move
+        return shape.move(action, kind, words, card=game.kinds[arg].code, out_of_turn=out_of_turn)
+    if kind == A.ELITE_KIND:
+        elite = game.elite_cards[arg]
+        hint = " + ".join(p.words() for p in elite.powers) or "no power"
+        move = shape.move(action, kind, words, hint=hint, out_of_turn=out_of_turn)
+        move["elite"] = elite.as_dict()
+        return move
+    return shape.move(action, kind, words, out_of_turn=out_of_turn)

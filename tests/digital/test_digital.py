@@ -84,7 +84,7 @@ def test_a_seat_sees_its_own_hand_and_never_another(bus):
 def test_a_spectator_sees_no_hand_and_a_wrong_key_sees_nothing(bus):
     session, keys = new_session(bus)
     view = session.view()
-    assert view["hand"] == [] and view["moves"] == [] and view["seat"] is None
+    assert view["hand"] == [] and view["legal"] == [] and view["seat"] is None
     with pytest.raises(SeatError):
         session.view(0, "guess")
     with pytest.raises(SeatError):

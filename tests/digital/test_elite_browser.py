@@ -69,8 +69,12 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
         box = phone.locator(f".eseat[data-seat='{s}']")
         assert f"Player Deck {seat['player_deck']}" in box.inner_text()
         assert box.locator(".elineup .ecard").count() == len(seat["lineup"])
-    words = [m["words"] for m in view["legal"]]
+    held = {c["code"] for c in view["hand"]}
+    on_cards = [m for m in view["legal"] if m["card"] in held and not m["out_of_turn"]]
+    words = [m["words"] for m in view["legal"] if m not in on_cards and not m["out_of_turn"]]
     assert phone.locator("#actions button .words").all_inner_texts() == words
+    for m in on_cards:  # a move naming a card of the hand is a tap on that card
+        assert phone.locator(f"#hand .card[data-code='{m['card']}']:not([disabled])").count()
     assert phone.locator("#hand .card").count() == len(view["hand"])
     assert f"your Player Deck: {view['seats'][0]['player_deck']}" in phone.text_content(
         "#handtitle"
@@ -85,7 +89,7 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
         if game.winner is not None or game.current_player() != 0:
             break
         before, shown = len(game.events), phone.evaluate("Number(document.body.dataset.version)")
-        phone.locator("#actions button[data-action]").first.click()
+        phone.locator("#actions button[data-action], #hand .card:not([disabled])").first.click()
         phone.wait_for_function(
             "(v) => Number(document.body.dataset.version) > v", arg=shown, timeout=WAIT
         )

@@ -39,6 +39,7 @@ from engine import actions as A
 from engine import cards as C
 from engine import record
 from engine.hand import RuleError
+from engine.observation import move
 from tray.bus import Bus
 from tray.events import Pick
 from tray.pick import Picker
@@ -91,29 +92,28 @@ def a_view(**over):
         "target": 500,
         "winner": None,
         "hand": [
-            {
-                "code": "R7",
-                "name": "Red 7",
-                "colour": "red",
-                "moves": [
-                    {"a": A.play(R7), "verb": "play", "uno": False},
-                    {"a": A.play(R7, 0, True), "verb": "play", "uno": True},
-                ],
-            },
-            {
-                "code": "W",
-                "name": "Wild",
-                "colour": "wild",
-                "moves": [
-                    {"a": A.play(W, c), "verb": "play", "uno": False, "call": C.COLOURS[c]}
-                    for c in range(4)
-                ],
-            },
-            {"code": "B2", "name": "Blue 2", "colour": "blue", "moves": []},
+            {"code": "R7", "name": "Red 7", "colour": "red"},
+            {"code": "W", "name": "Wild", "colour": "wild"},
+            {"code": "B2", "name": "Blue 2", "colour": "blue"},
         ],
-        "moves": [{"a": A.DRAW, "text": "Draw a card"}],
         "calls": [{"a": A.CATCH + 1, "text": "Catch Ann: no UNO!"}],
-        "uno_possible": False,
+        "legal": [
+            move(A.play(R7), "play", "Play Red 7", card="R7"),
+            move(A.play(R7, 0, True), "play", "Play Red 7 and UNO!", card="R7", uno=True),
+            *[
+                move(
+                    A.play(W, c),
+                    "play",
+                    f"Play Wild, calling {C.COLOURS[c]}",
+                    card="W",
+                    call=C.COLOURS[c],
+                )
+                for c in range(4)
+            ],
+            move(A.DRAW, "draw", "Draw a card"),
+            move(A.CATCH + 1, "catch", "Catch Ann: no UNO!", out_of_turn=True),
+        ],
+        "uno_call": False,
     }
     view.update(over)
     return view

@@ -83,7 +83,7 @@ def test_a_spectator_sees_no_hand_and_a_seat_only_its_own(ruleset, players, seed
     if g.hand is None:
         return
     watching = g.observation(None)
-    assert watching["hand"] == [] and watching["moves"] == []
+    assert watching["hand"] == [] and watching["legal"] == []
     seat = seed % players
     pos = g.hand.pos_of.get(seat)
     view = g.observation(seat)

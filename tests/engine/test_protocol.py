@@ -102,7 +102,8 @@ def play_through_the_protocol(
             continue
         seen = state.observation(who)
         legal = state.legal_actions()
-        assert {move["a"] for move in seen["moves"]} <= set(legal)  # what the seat is shown
+        shown = {m["action"] for m in seen["legal"] if not m["out_of_turn"]}
+        assert shown <= set(legal)  # what the seat is shown
         state.apply_action(rng.choice(legal))
     return listed
 

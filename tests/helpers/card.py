@@ -62,7 +62,7 @@ keys = table.digital.new_game(
 link, rng = table.digital.link, random.Random(3)
 while not link.waiting_for_tinker_bell:  # the bots and Ann play until Tinker Bell is asked for
     view = table.digital.view(0, keys[0])
-    moves = [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
+    moves = [m["action"] for m in view["legal"] if not m["out_of_turn"]]
     table.digital.act(0, keys[0], rng.choice(moves))
 print(keys[0], flush=True)
 if sys.argv[2] == "killed":

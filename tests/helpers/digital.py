@@ -28,7 +28,7 @@ class Picks:
 
 
 def offered(view):
-    return [m["a"] for c in view["hand"] for m in c["moves"]] + [m["a"] for m in view["moves"]]
+    return [m["action"] for m in view["legal"] if not m["out_of_turn"]]
 
 
 def play_out(session, picks, seat, key, rng, check=None, limit=20_000):

@@ -294,7 +294,7 @@ def test_a_person_plays_by_clicking_and_a_pick_resolves_wild_discard_all(served,
     assert page.inner_text(".card[data-code='R3'] .verb").lower() == "discard"
     page.click(".card[data-code='R3']")
     page.wait_for_selector("#log li:text('You discard Red 3')", timeout=WAIT)
-    page.click("#moves button:text('Stop discarding')")
+    page.click("#actions button:has-text('Stop discarding')")
     page.wait_for_selector(".card[data-code='R3']", state="detached", timeout=WAIT)
     game = served.app.state.digital.link.game
     mine = [e for e in game.events if e.get("seat") == 0]

@@ -115,7 +115,10 @@ def test_the_uno_elite_game_in_play_resumes_where_it_stood_and_plays_on(old):
     # "players" became the page's list of seats (name, person) for every ruleset.
     then = want["view"]["elite"]
     assert [p["name"] for p in view["players"]] == then["players"]
-    assert _as_shown(view, {k: v for k, v in then.items() if k != "players"})
+    reshaped = ("players", "hand", "legal", "moves", "direction")  # one observation shape since
+    assert _as_shown(view, {k: v for k, v in then.items() if k not in reshaped})
+    assert _moves_as_shown(view, then)
+    assert view["direction"] == ("left" if then["direction"] == 1 else "right")
     assert view["seat"] == want["view"]["seat"] and view["winner"] is None
     assert _without(t.table.view()["wins"], "last_t") == EXPECTED["tally"]
     game, bot = t.digital.link.game, GreedyBot()
@@ -141,7 +144,8 @@ def test_the_disney_game_in_play_resumes_where_it_stood_and_plays_on(old):
     assert t.table.game_id == want["id"]
     assert t.digital.record() == want["record"]
     view = t.digital.view(0, want["key"])
-    assert _as_shown(view, want["view"], "version", "log")
+    assert _as_shown(view, want["view"], "version", "log", "hand", "moves", "uno_possible")
+    assert _moves_as_shown(view, want["view"])
     # The log is the same but for the next deal, which main read as draws (issue 22)
     deal = {"You draw 1 card.", "Bob draws 5 cards.", "Cy draws 7 cards."}
     assert deal <= set(want["view"]["log"]) and not deal & set(view["log"])
@@ -159,6 +163,22 @@ def test_the_disney_game_in_play_resumes_where_it_stood_and_plays_on(old):
 
 def _without(view: dict, *keys: str) -> dict:
     return {k: v for k, v in view.items() if k not in keys}
+
+
+def _moves_as_shown(view: dict, shown: dict) -> bool:
+    """`view` holds the same cards and offers the same moves of the seat's turn as `shown`, a
+    view of the shape before every ruleset's observation had one (`engine.observation`): a hand
+    whose cards carried their moves (`hand[].moves`) and the other moves (`moves`), or the seat's
+    every action, calls included (`legal`, UNO Elite's)."""
+    if "legal" in shown:
+        offered = {m["action"] for m in shown["legal"]}
+        legal = {m["action"] for m in view["legal"]}
+    else:
+        offered = {m["a"] for c in shown["hand"] for m in c["moves"]}
+        offered |= {m["a"] for m in shown["moves"]}
+        legal = {m["action"] for m in view["legal"] if not m["out_of_turn"]}
+    codes = [c["code"] for c in view["hand"]] == [c["code"] for c in shown["hand"]]
+    return codes and legal == offered
 
 
 def _as_shown(view: dict, shown: dict, *besides: str) -> bool:
