@@ -83,7 +83,10 @@ class EliteOrders:
         return A.ELITE + game.elite_index[card.id]
 
     def card(self, game: EliteState, action: int) -> Card | None:
-        kind, arg = A.decode(action)
+        try:
+            kind, arg = A.decode(action)
+        except ValueError:  # (no action at all: no card either)
+            return None
         if kind == A.CARD_KIND and game.phase != S.ELITE_SHUFFLE and arg < len(game.kinds):
             return game.kinds[arg]
         if kind == A.ELITE_KIND and game.phase == S.ELITE_SHUFFLE and arg < len(game.elite_cards):

@@ -143,6 +143,17 @@ def test_an_elite_player_deck_of_a_card_of_no_name_is_refused_with_its_line():
     assert err.rule == "chance" and "seat 1's Player Deck" in str(err)
 
 
+def test_an_elite_outcome_not_listed_is_refused_by_the_rule_and_changes_nothing():
+    game = EliteGame(NAMES[:2], {}, cards=F1)
+    game.apply_action(game.chance_outcomes()[0][0])
+    before = (list(game.ordered), game.chance_outcomes(), game.events)
+    for action in (-1, 999_999, 1000, 2000 + len(game.kinds), 10_000):
+        with pytest.raises(RuleError) as caught:
+            game.apply_action(action)
+        assert caught.value.rule == "chance" and "not an outcome" in str(caught.value)
+    assert (list(game.ordered), game.chance_outcomes(), game.events) == before
+
+
 def test_one_record_module_replays_and_summarises_every_ruleset():
     disney = Game("disney", ["Ann", "Ben"], 0, {"target": 500})
     disney.sample_chance(random.Random(2))
