@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import factory, rulesets
+from engine import factory, record, rulesets
 from engine.elite import EliteCard, UnoCard
 from engine.protocol import GameState
 from scoreboard.names import MAX_GAME_NAME
@@ -65,7 +65,7 @@ def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
     ValueError... if it does not replay)."""
     if not isinstance(header, dict):
         raise ValueError("its record's header is not an object")
-    return factory.replay_objects(enumerate((header, *events), start=1))[0]
+    return record.replay_objects(enumerate((header, *events), start=1))[0]
 
 
 def title(ruleset: str) -> str:

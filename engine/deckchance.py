@@ -1,110 +1,135 @@
-"""The Disney engine's orders of many cards as chance nodes, one card at a time.
+"""The Disney family's orders of many cards: its rules of the one chance node (`engine.chance`).
 
 new_hand       the whole deck, top first, for the next hand's deal
 reshuffle      the DISCARD pile but its top card, as the new DRAW pile, top first
 shuffle_hands  every card held, top first, dealt again after a Wild Shuffle Hands
 
-Each is an order of cards, given whole (`Game.start_hand`, `apply_reshuffle`,
-`apply_shuffle_hands`: a record's event) or sampled (`sample`). Each is also one card at a time,
-OpenSpiel's way, as UNO Elite deals (`engine.elite.chance`): `outcomes` lists which card comes
-next from the top (`actions.CARD_NEXT + card`, each card as likely as its copies left), `place`
-takes one, and the last one placed applies the whole order through the same method a whole
-order goes through, so the record holds the same one event either way. The cards placed so far
-(`Game.ordered`) are chance's secret until the order is complete: no observation shows them.
+What is this ruleset's own (`DisneyOrders`): the pools, a card as an int named by its code
+(`cards.code`), its outcome `actions.CARD_NEXT + card`, and where a whole order goes
+(`Game.start_hand`, `apply_reshuffle`, `apply_shuffle_hands`, which write its one record
+event). Listing, placing, checking, sampling and reading an order are `engine.chance`'s, as for
+every ruleset. The cards placed so far (`Game.ordered`) are chance's secret until the order is
+complete: no observation shows them.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine import actions as A
 from engine import cards as C
-from engine.errors import RuleError
+from engine import chance
+from engine.errors import EventError, RuleError
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 ORDERS = frozenset({"new_hand", "reshuffle", "shuffle_hands"})
 """The chance kinds that are orders of cards (Tinker Bell's pick is the other)."""
-
-
-def pool(game: Game) -> list[int]:
-    """The cards the pending order is made of (a new list)."""
-    kind = game.chance_kind()
-    if kind == "new_hand":
-        return list(game.rules.deck)
-    if kind == "reshuffle":
-        return game.dealt().reshuffle_pool()
-    if kind == "shuffle_hands":
-        return game.dealt().shuffle_pool()
-    raise RuleError("chance", "No order of cards is left to chance right now.")
-
-
-def outcomes(game: Game) -> list[tuple[int, float]]:
-    """Which card comes next from the top of the pending order, and how likely: each card as
-    likely as its copies not yet placed. Empty where no order of cards is pending."""
-    if game.chance_kind() not in ORDERS:
-        return []
-    copies = Counter(pool(game))
-    copies.subtract(game.ordered)
-    total = copies.total()
-    return [(A.CARD_NEXT + card, n / total) for card, n in sorted(copies.items()) if n]
-
-
-def place(game: Game, action: int) -> None:
-    """One listed outcome: the card goes under the cards already placed; the last one placed
-    applies the whole order. RuleError, changing nothing, for any other action (while cards are
-    being placed, nothing else may happen: the order is one chance event)."""
-    kind = game.chance_kind()
-    if kind not in ORDERS:
-        what = A.describe(action, game.players)
-        raise RuleError("chance", f"{what}: no order of cards is left to chance right now.")
-    cards = pool(game)
-    card = action - A.CARD_NEXT
-    if not (0 <= card < C.NCARDS and cards.count(card) > game.ordered.count(card)):
-        raise RuleError(
-            "chance",
-            f"{A.describe(action, game.players)} is not an outcome of this chance event "
-            f"({_WORDS[kind]}): its next card must be one of the "
-            f"{len(cards) - len(game.ordered)} cards not yet placed.",
-        )
-    game.ordered.append(card)
-    if len(game.ordered) == len(cards):
-        order = game.ordered
-        try:
-            apply(game, kind, order)
-        except Exception:
-            game.ordered = order[:-1]  # (cannot happen: the pool was checked card by card)
-            raise
-
+FIELD = "deck"
+"""The key of an order's event: {"chance": "reshuffle", "deck": ["R7", ...]}."""
 
 _WORDS = {
     "new_hand": "the next hand's deck",
     "reshuffle": "the reshuffle",
-    "shuffle_hands": "the cards dealt again after a Wild Shuffle Hands",
+    "shuffle_hands": "a Wild Shuffle Hands' new deal",
 }
 
 
-def apply(game: Game, kind: str, order: list[int], check: bool = True) -> None:
-    """Apply a whole order through the method a record's event goes through (which clears the
-    cards placed one at a time: a whole order supersedes them). `check=False`: a new deck known
-    to be the ruleset's (sampled), not counted again."""
-    if kind == "new_hand":
-        game.start_hand(order, check=check)
-    elif kind == "reshuffle":
-        game.apply_reshuffle(order)
-    else:
-        game.apply_shuffle_hands(order)
+class DisneyOrders:
+    """`engine.chance.Orders` for a `Game`: cards are ints."""
+
+    def kind(self, game: Game) -> str | None:
+        kind = game.chance_kind()
+        return kind if kind in ORDERS else None
+
+    def waiting(self, game: Game) -> str:
+        return str(game.awaiting()["kind"])
+
+    def pool(self, game: Game, kind: str) -> list[int]:
+        if kind == "new_hand":
+            return list(game.rules.deck)
+        if kind == "reshuffle":
+            return game.dealt().reshuffle_pool()
+        return game.dealt().shuffle_pool()
+
+    def words(self, kind: str) -> str:
+        return _WORDS[kind]
+
+    def key(self, card: int) -> Hashable:
+        return card
+
+    def name(self, card: int) -> str:
+        return C.code(card)
+
+    def parse(self, game: Game, name: object) -> int:
+        return C.card(name)  # (CardError, naming it, for anything but a card's code)
+
+    def field(self, kind: str) -> str:
+        return FIELD
+
+    def action(self, game: Game, card: int) -> int:
+        return A.CARD_NEXT + card
+
+    def card(self, game: Game, action: int) -> int | None:
+        card = action - A.CARD_NEXT
+        return card if 0 <= card < C.NCARDS else None
+
+    def describe(self, game: Game, action: int) -> str:
+        return A.describe(action, game.players)
+
+    def land(self, game: Game, kind: str, order: list[int]) -> None:
+        if kind == "new_hand":
+            game.start_hand(order, check=False)
+        elif kind == "reshuffle":
+            game.apply_reshuffle(order)
+        else:
+            game.apply_shuffle_hands(order)
+
+
+RULES = DisneyOrders()
+
+
+def pool(game: Game) -> list[int]:
+    """The cards the pending order is made of (a new list)."""
+    kind = RULES.kind(game)
+    if kind is None:
+        raise RuleError("chance", "No order of cards is left to chance right now.")
+    return RULES.pool(game, kind)
+
+
+def outcomes(game: Game) -> list[tuple[int, float]]:
+    """Which card comes next from the top of the pending order, and how likely (`chance`)."""
+    return chance.outcomes(RULES, game)
+
+
+def place(game: Game, action: int) -> None:
+    """One listed outcome placed (`engine.chance.place`)."""
+    chance.place(RULES, game, action)
 
 
 def sample(game: Game, rng: random.Random) -> list[int]:
-    """A random order of the pending pool after the cards already placed one at a time; with
-    none placed, exactly the draws a whole order was always sampled with (the pool in its own
-    order, shuffled once: seeded games and simulations play the same)."""
-    rest = pool(game)
-    if game.ordered:  # (their order does not matter: they are shuffled)
-        rest = list((Counter(rest) - Counter(game.ordered)).elements())
-    rng.shuffle(rest)
-    return game.ordered + rest
+    """A random order of the pending pool under the cards already placed (`chance.sample`)."""
+    return chance.sample(RULES, game, rng)
+
+
+def event(kind: str, order: list[int]) -> dict[str, Any]:
+    """The record event of a whole order."""
+    return chance.event(kind, FIELD, order, C.code)
+
+
+def apply_event(game: Game, event: Mapping[str, Any]) -> None:
+    """A record's order event: its deck (or a seed to shuffle the pool with), checked to be
+    exactly the pending pool (`engine.chance.apply`)."""
+    kind = str(event["chance"])
+    if FIELD in event or not isinstance(event.get("seed"), int):
+        if FIELD not in event:
+            raise EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
+        order = chance.order_of(RULES, game, event)
+    else:
+        pending = RULES.kind(game)
+        order = RULES.pool(game, kind) if pending == kind else []
+        random.Random(event["seed"]).shuffle(order)
+    chance.apply(RULES, game, kind, order)

@@ -11,13 +11,12 @@ colour as one listed outcome, an order of cards whole or one listed card at a ti
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import actions as A
 from engine import cards as C
-from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
+from engine import chance, deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.listing import legal_actions
@@ -166,11 +165,8 @@ class Game:
 
     def tinker_bell_outcome(self, colour: str) -> int:
         """The chance outcome (one of `chance_outcomes()` at her pick) that is Tinker Bell
-        choosing `colour` ("red", "blue", "green", "yellow"); RuleError in a ruleset without
-        her, CardError for a colour that is none of hers."""
-        if "tinker_bell" not in self.features:
-            raise RuleError("tinker-bell", f"{self.rules.title} has no Tinker Bell.")
-        return A.PICK + C.colour(colour)
+        choosing `colour` (`engine.chance.tinker_bell_outcome`), for `apply_action`."""
+        return chance.tinker_bell_outcome(self.features, self.rules.title, colour)
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
@@ -215,20 +211,15 @@ class Game:
         if self.recording:
             self._discard_event = None
             if self.hand_no > 1:
-                self.events.append({"chance": "new_hand", "deck": [C.code(c) for c in deck]})
+                self.events.append(deckchance.event("new_hand", deck))
             turned = ("turned", self.hand_no, C.name(self.hand.discard[0]))
             self.notes.append((len(self.events) - 1 if self.hand_no > 1 else -1, turned))
         self._after()
 
     def check_deck(self, deck: Sequence[int]) -> None:
-        if Counter(deck) != Counter(self.rules.deck):
-            want, got = Counter(self.rules.deck), Counter(deck)
-            missing = [C.code(c) for c in (want - got).elements()]
-            extra = [C.code(c) for c in (got - want).elements()]
-            raise ValueError(
-                f"that is not the {self.rules.name} deck of {len(self.rules.deck)} cards "
-                f"({len(deck)} given; missing {missing[:6]}, extra {extra[:6]})"
-            )
+        """RuleError ("chance", a ValueError) unless `deck` is this ruleset's deck in some order."""
+        what = f"the {self.rules.name} deck of {len(self.rules.deck)} cards"
+        chance.check(deck, self.rules.deck, what, deckchance.RULES.key, C.code)
 
     def shuffled_deck(self, rng: random.Random) -> list[int]:
         deck = list(self.rules.deck)
@@ -236,6 +227,14 @@ class Game:
         return deck
 
     def apply_tinker_bell(self, colour: int) -> None:
+        """Her pick by colour index: `apply_action` of its outcome, the one way in (kept for
+        the simulations' recorded playout)."""
+        if not 0 <= colour < 4:
+            raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
+        self.apply_action(A.PICK + colour)
+
+    def _pick(self, colour: int) -> None:
+        """Tinker Bell's pick taken (`apply_action`): the rule is the hand's, the event ours."""
         h = self._live_hand()
         before = list(map(len, h.hands)) if self.recording else None
         h.apply_tinker_bell(colour)
@@ -250,9 +249,7 @@ class Game:
         if self.ordered:
             self.ordered = []
         if before is not None:
-            self._record_chance(
-                {"chance": "reshuffle", "deck": [C.code(c) for c in order]}, h, before
-            )
+            self._record_chance(deckchance.event("reshuffle", list(order)), h, before)
         self._after()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
@@ -262,9 +259,7 @@ class Game:
         if self.ordered:
             self.ordered = []
         if before is not None:
-            self._record_chance(
-                {"chance": "shuffle_hands", "deck": [C.code(c) for c in order]}, h, before
-            )
+            self._record_chance(deckchance.event("shuffle_hands", list(order)), h, before)
         self._after()
 
     def _record_chance(self, event: dict[str, Any], h: Hand, before: list[int]) -> None:
@@ -280,9 +275,9 @@ class Game:
         cards of an order already placed one at a time stay on top."""
         kind = self.chance_kind()
         if kind == "tinker_bell":
-            self.apply_tinker_bell(rng.randrange(4))
+            self._pick(rng.randrange(4))
         elif kind is not None:
-            deckchance.apply(self, kind, deckchance.sample(self, rng), check=False)
+            deckchance.RULES.land(self, kind, deckchance.sample(self, rng))
         else:
             raise RuleError("chance", "Nothing is left to chance right now.")
 
@@ -296,7 +291,7 @@ class Game:
         h = self._live_hand()
         kind = A.kind(action)
         if kind == A.Kind.PICK:
-            self.apply_tinker_bell(A.decode(action).colour)
+            self._pick(A.decode(action).colour)
             return
         if self.recording:
             before = list(map(len, h.hands))  # what the event did: `notes`
@@ -380,28 +375,13 @@ class Game:
             self.apply_action(action, seat)
 
     def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
+        """A chance event: her pick as her outcome, an order of cards by `engine.deckchance`."""
         kind = event["chance"]
         if kind == "tinker_bell":
-            self.apply_tinker_bell(C.colour(event.get("colour")))
-        elif kind in ("reshuffle", "new_hand", "shuffle_hands"):
-            if "deck" in event:
-                deck = event["deck"]
-                if not isinstance(deck, list):
-                    raise EventError("'deck' must be a list of card codes")
-                cards = C.cards(deck)
-            elif isinstance(event.get("seed"), int):
-                rng = random.Random(event["seed"])
-                if kind == "new_hand":
-                    cards = self.shuffled_deck(rng)
-                elif kind == "reshuffle":
-                    cards = self._live_hand().reshuffle_pool()
-                    rng.shuffle(cards)
-                else:
-                    cards = self._live_hand().shuffle_pool()
-                    rng.shuffle(cards)
-            else:
-                raise EventError(f"a {kind} event needs a 'deck' (or a 'seed')")
-            deckchance.apply(self, kind, cards)
+            colour: Any = event.get("colour")  # (CardError for anything but her colours)
+            self.apply_action(self.tinker_bell_outcome(colour))
+        elif kind in deckchance.ORDERS:
+            deckchance.apply_event(self, event)
         else:
             raise EventError(
                 f"unknown chance {kind!r} (tinker_bell, reshuffle, shuffle_hands or new_hand)"
@@ -550,6 +530,23 @@ class Game:
             "options": dict(self.given_options),
             "deck": [C.code(c) for c in self.decks[0]] if self.decks else [],
         }
+
+
+def from_header(header: Mapping[str, Any], players: list[str], options: dict[str, Any]) -> Game:
+    """The game a Disney-family record's header describes (`engine.record`: `players` and
+    `options` already read), dealt from its `deck` (top card first) or shuffled with its
+    integer `seed`. ValueError (RuleError, CardError), naming the problem, if it is bad."""
+    game = Game(header.get("ruleset", "disney"), players, header.get("dealer", 0), options)
+    if "deck" in header:
+        if not isinstance(header["deck"], list):
+            raise ValueError("'deck' must be a list of card codes")
+        deck = C.cards(header["deck"])
+    elif isinstance(header.get("seed"), int):
+        deck = game.shuffled_deck(random.Random(header["seed"]))
+    else:
+        raise ValueError("the header needs a 'deck' (top card first) or an integer 'seed'")
+    game.start_hand(deck)
+    return game
 
 
 _CALLS_TINKER_BELL = frozenset({"draw2_tinker_bell", "wild_discard_all", "villain_draw4"})

@@ -9,12 +9,14 @@ nothing). Every chance node lists its outcomes in `chance_outcomes` and takes th
 through the same `apply_action`: Tinker Bell's four colours, and every order of cards one card
 at a time, as OpenSpiel deals (the Disney engine's new hand's deck, reshuffle and Wild Shuffle
 Hands; UNO Elite's deal, box shuffle, reshuffle and each Player Deck's next card), the last card
-placed making the same one record event as the order given whole. `sample_chance` resolves any
-chance node at once (a draw from the caller's seeded generator), keeping on top the cards
+placed making the same one record event as the order given whole (`engine.chance`, every
+ruleset's one chance node; a ruleset gives only its own rules of it). `sample_chance` resolves
+any chance node at once (a draw from the caller's seeded generator), keeping on top the cards
 already placed. Out-of-turn moves (UNO, catch, challenge, Jump-In)
 are `interjections`, applied with `apply_action(action, seat)`; what one seat may see is
-`observation` (one place decides); `record` is the replayable game record, `events` its events
-so far and `header` its header, and `apply_event` replays one event.
+`observation` (one place decides); `record` is the replayable game record (`engine.record`,
+every ruleset's), `events` its events so far and `header` its header, `apply_event` replays one
+event, and `summary` is the state as a replay prints it.
 
 `features` is what a ruleset declares about itself, and the only thing the layers above may
 branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
@@ -103,6 +105,11 @@ class GameState(Protocol):
         ...
 
     @property
+    def recording(self) -> bool:
+        """Whether the game keeps its record (a simulation's need not)."""
+        ...
+
+    @property
     def winner(self) -> Any:
         """The game's winning seat (a team's seats in partners play), or None."""
         ...
@@ -161,7 +168,13 @@ class GameState(Protocol):
 
     def apply_event(self, event: Mapping[str, Any]) -> None: ...
 
-    def record(self) -> str: ...
+    def record(self) -> str:
+        """The replayable game record (`engine.record.dumps`: JSON Lines)."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """The state as a replay prints it (docs/record-format.md), in the ruleset's terms."""
+        ...
 
     def is_terminal(self) -> bool: ...
 

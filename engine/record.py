@@ -1,27 +1,34 @@
-"""The game record (`tinker-tray-record/1`, JSON Lines): reading, writing and replaying.
+"""The game record (`tinker-tray-record/1`, JSON Lines) of every ruleset: reading, writing,
+replaying and what a replay prints (docs/record-format.md).
 
-Reading is strict: every problem is a `RecordError` carrying the line number, so a malformed
-record or an event out of turn is reported plainly and never as a traceback.
+One module for every ruleset: the header's common fields (`format`, `players`, `options`) are
+read here, and the game it describes is made by the engine's one factory
+(`engine.factory.game_from_header`, by the ruleset the header names), which hands the header's
+own fields (a Disney deck or seed, UNO Elite's cards) to that ruleset's reader. Each event is
+the game's to apply (`GameState.apply_event`), so only the ruleset's own event fields are read
+by the ruleset; the order of cards in a chance event is read for every ruleset by
+`engine.chance`.
+
+Reading is strict: every problem is a `RecordError` carrying the line number (and for an event
+the rule it broke), so a malformed record or an event out of turn is reported plainly and never
+as a traceback.
 """
 
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Any
 
-from engine import cards as C
-from engine.errors import EventError
-from engine.game import Game
-from engine.hand import RuleError
+from engine import factory
+from engine.protocol import GameState
 
 FORMAT = "tinker-tray-record/1"
 
 
 class RecordError(ValueError):
     """A record that cannot be read or replayed. `line` is 1-based in the file; `event` is the
-    1-based number of the event (None for the header)."""
+    1-based number of the event (None for the header); `rule` the rule an event broke."""
 
     def __init__(self, line: int, message: str, event: int | None = None, rule: str | None = None):
         super().__init__(f"line {line}: {message}")
@@ -29,6 +36,7 @@ class RecordError(ValueError):
 
 
 def lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
+    """The record's objects with their line numbers (blank lines skipped)."""
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
@@ -42,7 +50,7 @@ def lines(text: str) -> Iterable[tuple[int, dict[str, Any]]]:
 
 
 def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str], dict]:
-    """What every record's header holds, UNO Elite's too: the format, the players, the options."""
+    """What every record's header holds: the format, the players, the options."""
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise RecordError(line, f"not a game record: 'format' must be {FORMAT!r}")
     players = header.get("players")
@@ -54,27 +62,18 @@ def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str
     return players, options
 
 
-def game_from_header(header: dict[str, Any], line: int = 1) -> Game:
-    """A game dealt as the header says (deck, or seed to shuffle with)."""
+def game_from_header(header: dict[str, Any], line: int = 1) -> GameState:
+    """The game a header describes, of the ruleset it names (`engine.factory`), its first deal
+    made where the header holds it; RecordError on `line` if it is bad."""
     players, options = players_and_options(header, line)
     try:
-        game = Game(header.get("ruleset", "disney"), players, header.get("dealer", 0), options)
-        if "deck" in header:
-            if not isinstance(header["deck"], list):
-                raise ValueError("'deck' must be a list of card codes")
-            deck = C.cards(header["deck"])
-        elif isinstance(header.get("seed"), int):
-            deck = game.shuffled_deck(random.Random(header["seed"]))
-        else:
-            raise ValueError("the header needs a 'deck' (top card first) or an integer 'seed'")
-        game.start_hand(deck)
-    except (ValueError, RuleError) as exc:
+        return factory.game_from_header(header, players, options)
+    except ValueError as exc:  # (RuleError, CardError, a card file's error: each says what)
         raise RecordError(line, str(exc)) from None
-    return game
 
 
-def replay(text: str) -> tuple[Game, int]:
-    """Replay a whole record. Returns the game and the number of events applied.
+def replay(text: str) -> tuple[GameState, int]:
+    """Replay a whole record of any ruleset. Returns the game and the number of events applied.
 
     A rule broken by an event raises RecordError with `event` set; the game as it stood before
     that event is attached as `exc.game` (the replay command prints it).
@@ -82,38 +81,22 @@ def replay(text: str) -> tuple[Game, int]:
     return replay_objects(lines(text))
 
 
-def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[Game, int]:
+def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[GameState, int]:
     """`replay` of a record already parsed: (line number, object) pairs, the header first
-    (the journal keeps a digital game's record as objects: no text to write and read again)."""
-    return replay_with(game_from_header, objects, (RuleError, EventError, C.CardError))
-
-
-class Replayable(Protocol):
-    def apply_event(self, event: Mapping[str, Any]) -> None: ...
-
-
-G = TypeVar("G", bound=Replayable)
-
-
-def replay_with(
-    make: Callable[[dict[str, Any], int], G],
-    objects: Iterable[tuple[int, dict[str, Any]]],
-    refusals: tuple[type[Exception], ...],
-) -> tuple[G, int]:
-    """Any game's replay (UNO Elite's too): `make` the game from the header, then apply each
-    event. An event the game refuses (`refusals`) or cannot read raises RecordError naming its
-    line and number, with the game as it stood before it attached as `exc.game`."""
-    lines = iter(objects)
+    (the journal keeps a digital game's record as objects: no text to write and read again).
+    An event the game refuses or cannot read raises RecordError naming its line, its number
+    and the rule, with the game as it stood before it attached as `exc.game`."""
+    pairs = iter(objects)
     try:
-        number, header = next(lines)
+        number, header = next(pairs)
     except StopIteration:
         raise RecordError(1, "the record is empty (the first line is the header)") from None
-    game = make(header, number)
+    game = game_from_header(header, number)
     count = 0
-    for number, event in lines:
+    for number, event in pairs:
         try:
             game.apply_event(event)
-        except refusals as exc:
+        except ValueError as exc:  # RuleError, EventError, CardError: each names the problem
             err = RecordError(number, str(exc), event=count + 1, rule=getattr(exc, "rule", None))
             err.game = game  # type: ignore[attr-defined]
             raise err from None
@@ -125,7 +108,7 @@ def replay_with(
     return game, count
 
 
-def dumps(game: Game) -> str:
+def dumps(game: GameState) -> str:
     """The game's record: the header, then every event applied so far."""
     if not game.recording:
         raise ValueError("this game was played without recording")
@@ -135,3 +118,8 @@ def dumps(game: Game) -> str:
 def as_text(header: dict[str, Any], events: Iterable[dict[str, Any]]) -> str:
     """A record's text: the header, then one event per line."""
     return "".join(json.dumps(x, separators=(", ", ": ")) + "\n" for x in (header, *events))
+
+
+def summary(game: GameState) -> dict[str, Any]:
+    """The state as `replay` prints it (docs/record-format.md), in its ruleset's terms."""
+    return game.summary()

@@ -53,7 +53,7 @@ def _with_options(text: str, options: list[tuple[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine import factory
+    from engine import record
     from engine.record import RecordError
 
     try:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         text = _with_options(text, args.option)
-        game, count = factory.replay(text)
+        game, count = record.replay(text)
     except RecordError as exc:
         stopped: GameState | None = getattr(exc, "game", None)  # the game before the broken event
         if stopped is None or exc.event is None:  # malformed: no state to show
@@ -83,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
             "event": exc.event,
             "line": exc.line,
             "events": exc.event - 1,
-            **factory.summary(stopped),
+            **record.summary(stopped),
         }
         print(json.dumps(out))
         return 1
-    print(json.dumps({"ok": True, "events": count, **factory.summary(game)}))
+    print(json.dumps({"ok": True, "events": count, **record.summary(game)}))
     return 0

@@ -19,6 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.chance import tinker_bell_outcome
 from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
 from engine.elite.hints import ELITE_HINTS
@@ -26,7 +27,6 @@ from engine.elite.state import EliteState
 from engine.elite.uno import UnoCard
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL, GameState
-from engine.record import as_text
 
 MODES = ("quick", "draft", "dynasty")
 HAND_SIZE = 7
@@ -172,14 +172,36 @@ class EliteGame(EliteState):
         return None
 
     def tinker_bell_outcome(self, colour: str) -> int:
-        """RuleError: UNO Elite has no Tinker Bell to pick a colour."""
-        raise RuleError("tinker-bell", "UNO Elite has no Tinker Bell to pick a colour.")
+        """RuleError: UNO Elite has no Tinker Bell (`engine.chance.tinker_bell_outcome`)."""
+        return tinker_bell_outcome(self.features, "UNO Elite", colour)
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
-        if not self.recording:
-            raise ValueError("this game was played without recording")
-        return as_text(self.header(), self.events)
+        from engine import record  # (it makes games through the factory: imported when asked)
+
+        return record.dumps(self)
+
+    def summary(self) -> dict[str, Any]:
+        """The state as `replay` prints it (docs/record-format.md, "UNO Elite")."""
+        acting = self.current_player()
+        return {
+            "ruleset": "elite",
+            "mode": self.mode,
+            "turn": self.to_move,
+            "direction": self.direction,
+            "colour": self.colour or None,
+            "discard_top": self.discard[-1].code if self.discard else None,
+            "draw_pile": len(self.draw),
+            "hands": {str(s): [c.code for c in h] for s, h in enumerate(self.hands)},
+            "lineups": {str(s): [c.id for c in x] for s, x in enumerate(self.lineups)},
+            "player_decks": {str(s): len(d) for s, d in enumerate(self.player_decks)},
+            "elite_discards": {
+                str(s): [c.id for c in x] for s, x in enumerate(self.elite_discards)
+            },
+            "awaiting": {"kind": self.phase, "seat": acting if acting >= 0 else None},
+            "winner": self.winner,
+            "blocked": self.blocked,
+        }
 
 
 __all__ = ["CHANCE", "TERMINAL", "EliteGame", "RuleError"]

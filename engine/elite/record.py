@@ -1,21 +1,19 @@
-"""Elite game records: the header (cards, deck, options), the events, and replay.
+"""UNO Elite's own fields of a record's header: its UNO deck and its cards.
 
-Same file format as every ruleset (`tinker-tray-record/1`, JSON Lines; docs/record-format.md,
-"UNO Elite"): the header holds everything a replay needs, the Elite cards included, so a
-record replays without the card files it was played with.
+The record is every ruleset's (`engine.record`: `tinker-tray-record/1`, JSON Lines;
+docs/record-format.md, "UNO Elite"); an Elite header holds everything a replay needs, the Elite
+cards included, so a record replays without the card files it was played with. Its events are
+the game's (`engine.elite.events`; chance events `engine.elite.chance`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from engine.elite.cards import EliteDataError, parse_cards
-from engine.elite.events import EventError
+from engine.elite.cards import parse_cards
 from engine.elite.game import EliteGame
 from engine.elite.uno import card_of_code
-from engine.errors import RuleError
-from engine.record import RecordError, players_and_options, replay_with
 
 
 def _rows(value: Any, what: str) -> str:
@@ -24,56 +22,25 @@ def _rows(value: Any, what: str) -> str:
     return "\n".join(value)
 
 
-def game_from_header(header: dict[str, Any], line: int = 1) -> EliteGame:
-    players, options = players_and_options(header, line)
-    try:
-        codes = header.get("deck")
-        if not isinstance(codes, list):
-            raise ValueError("'deck' must be the list of the UNO cards' codes")
-        deck = [card_of_code(str(c)) for c in codes]
-        options = dict(options)
-        cards = None
-        if options.get("mode") == "dynasty":
-            decks = header.get("player_decks")
-            if not isinstance(decks, list):
-                raise ValueError("a dynasty record needs 'player_decks'")
-            options["decks"] = [
-                parse_cards(_rows(d, "a Player Deck"), f"record header, seat {s}")
-                for s, d in enumerate(decks)
-            ]
-        else:
-            cards = parse_cards(_rows(header.get("elite_cards"), "'elite_cards'"), "header")
-        return EliteGame(players, options, cards=cards, deck=deck, record=True)
-    except (ValueError, EliteDataError) as exc:
-        raise RecordError(line, str(exc)) from None
-
-
-def replay_objects(objects: Iterable[tuple[int, dict[str, Any]]]) -> tuple[EliteGame, int]:
-    """Replay a parsed record: (line number, object) pairs, the header first. A broken rule
-    raises RecordError with `event` set and the game before it attached as `exc.game`."""
-    return replay_with(game_from_header, objects, (RuleError, EventError, ValueError))
-
-
-def dumps(game: EliteGame) -> str:
-    return game.record()
-
-
-def summary(game: EliteGame) -> dict[str, Any]:
-    """The state as `replay` prints it (docs/record-format.md, "UNO Elite")."""
-    acting = game.current_player()
-    return {
-        "ruleset": "elite",
-        "mode": game.mode,
-        "turn": game.to_move,
-        "direction": game.direction,
-        "colour": game.colour or None,
-        "discard_top": game.discard[-1].code if game.discard else None,
-        "draw_pile": len(game.draw),
-        "hands": {str(s): [c.code for c in h] for s, h in enumerate(game.hands)},
-        "lineups": {str(s): [c.id for c in x] for s, x in enumerate(game.lineups)},
-        "player_decks": {str(s): len(d) for s, d in enumerate(game.player_decks)},
-        "elite_discards": {str(s): [c.id for c in x] for s, x in enumerate(game.elite_discards)},
-        "awaiting": {"kind": game.phase, "seat": acting if acting >= 0 else None},
-        "winner": game.winner,
-        "blocked": game.blocked,
-    }
+def game_from_header(
+    header: Mapping[str, Any], players: list[str], options: dict[str, Any]
+) -> EliteGame:
+    """The game an Elite header describes (its UNO deck, and its Elite cards or Player Decks as
+    card-file rows); ValueError (a card file's error, naming its row) if they are bad."""
+    codes = header.get("deck")
+    if not isinstance(codes, list):
+        raise ValueError("'deck' must be the list of the UNO cards' codes")
+    deck = [card_of_code(str(c)) for c in codes]
+    options = dict(options)
+    cards = None
+    if options.get("mode") == "dynasty":
+        decks = header.get("player_decks")
+        if not isinstance(decks, list):
+            raise ValueError("a dynasty record needs 'player_decks'")
+        options["decks"] = [
+            parse_cards(_rows(d, "a Player Deck"), f"record header, seat {s}")
+            for s, d in enumerate(decks)
+        ]
+    else:
+        cards = parse_cards(_rows(header.get("elite_cards"), "'elite_cards'"), "header")
+    return EliteGame(players, options, cards=cards, deck=deck, record=True)

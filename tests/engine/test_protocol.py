@@ -12,7 +12,6 @@ import pytest
 from engine import record
 from engine.bots import make
 from engine.elite import EliteGame, parse_cards
-from engine.elite import record as elite_record
 from engine.errors import RuleError
 from engine.game import Game
 from engine.protocol import CHANCE, FEATURES, TERMINAL, GameState
@@ -26,6 +25,7 @@ CONTRACT = {
     "sample_chance", "interjections", "observation", "record", "is_terminal", "clone",
     "determinise", "hints",  # what the one set of bots and the one search bot play by
     "header_ready", "finished_hands", "tinker_bell_card", "tinker_bell_outcome",
+    "recording", "summary",  # the one record module's (engine.record: dumps, summary)
 }  # fmt: skip
 DYNASTY_DECK = parse_cards("\n".join(DYNASTY_ROWS), "dynasty deck")
 ELITE_MODES = {
@@ -33,7 +33,6 @@ ELITE_MODES = {
     "draft": {"mode": "draft", "box": "all"},
     "dynasty": {"mode": "dynasty", "decks": [DYNASTY_DECK] * 3},
 }
-FROM_HEADER: dict[str, Callable[[dict], GameState]] = {"elite": elite_record.game_from_header}
 
 
 def every_game() -> dict[str, Callable[[], GameState]]:
@@ -66,6 +65,7 @@ def test_every_game_has_every_member_of_the_protocol(name):
             "features",
             "winner",
             "hints",
+            "recording",
         ):
             assert callable(getattr(state, member)), member
     assert state.features <= FEATURES
@@ -112,7 +112,7 @@ def replay(state: GameState) -> GameState:
     """A new state from the record's header, every event applied through `apply_event`."""
     lines = state.record().splitlines()
     header = json.loads(lines[0])
-    again = FROM_HEADER.get(header["ruleset"], record.game_from_header)(header)
+    again = record.game_from_header(header)
     for line in lines[1:]:
         again.apply_event(json.loads(line))
     return again
@@ -217,7 +217,7 @@ def test_a_header_kept_once_it_is_ready_replays_the_game(name):
             break
         step(state, rng)
     assert state.header() == header
-    again = FROM_HEADER.get(header["ruleset"], record.game_from_header)(header)
+    again = record.game_from_header(header)
     for event in state.events[kept:]:
         again.apply_event(event)
     assert again.observation(None) == state.observation(None)

@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.elite import EliteCard, EliteGame, UnoCard, default_deck, parse_cards, parse_deck
 from engine.elite import actions as A
 from engine.elite.uno import card_of_code
+from engine.protocol import CHANCE
 
 DATA = Path(__file__).resolve().parents[3] / "engine" / "elite" / "data"
 F1 = parse_cards((DATA / "f1-2025.tsv").read_text(), "f1-2025.tsv")
@@ -123,3 +124,13 @@ def ids(cards: Sequence[EliteCard]) -> list[str]:
 
 
 __all__ = ["DECK", "F1", "default_deck"]
+
+
+def until_chance(game: EliteGame, kind: str, rng: random.Random) -> EliteGame:
+    """`game` played at random, chance sampled, until `kind` is the pending chance event."""
+    while game.chance_kind() != kind:
+        if game.current_player() == CHANCE:
+            game.sample_chance(rng)
+        else:
+            game.apply_action(rng.choice(game.legal_actions()))
+    return game

@@ -6,8 +6,7 @@ import gzip
 
 import pytest
 
-from engine.elite import record as elite_record
-from engine.record import lines
+from engine import record
 from tests.engine.corpus.make import run_cli
 from tests.engine.elite.corpus.make import CASES, RECORDS, record_files
 
@@ -29,5 +28,5 @@ def test_a_record_replays_to_the_same_state(name, tmp_path):
     want = packed.with_name(path.name.removesuffix(".jsonl") + ".replay.json").read_text()
     assert code == 0
     assert out.strip() == want.strip()
-    game, _count = elite_record.replay_objects(lines(text))
-    assert elite_record.dumps(game).rstrip("\n") == text.rstrip("\n")
+    game, _count = record.replay(text)
+    assert record.dumps(game).rstrip("\n") == text.rstrip("\n")

@@ -12,7 +12,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.elite import EliteGame, RuleError, record
+from engine import record
+from engine.elite import EliteGame, RuleError
 from engine.elite import actions as A
 from engine.elite import steps as S
 from engine.elite.hints import interject, random_bot

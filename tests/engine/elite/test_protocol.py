@@ -13,7 +13,16 @@ from engine.elite import EliteGame, RuleError, parse_cards
 from engine.elite import actions as A
 from engine.elite.hints import greedy_bot
 from engine.protocol import CHANCE
-from tests.engine.elite.helpers import CARDS, DYNASTY_ROWS, elite, pick, play, table, uno
+from tests.engine.elite.helpers import (
+    CARDS,
+    DYNASTY_ROWS,
+    elite,
+    pick,
+    play,
+    table,
+    uno,
+    until_chance,
+)
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "elite"
 DECK = parse_cards("\n".join(DYNASTY_ROWS), "a dynasty Player Deck")
@@ -32,11 +41,7 @@ def test_legal_actions_are_the_seat_to_acts_and_calls_are_interjections():
 def test_a_player_deck_is_dealt_one_listed_outcome_at_a_time_into_one_record_event():
     game = EliteGame(["a", "b"], {"mode": "draft", "box": "all"}, cards=CARDS)
     rng = random.Random(3)
-    while game.chance_kind() != "player_decks":
-        if game.current_player() == CHANCE:
-            game.sample_chance(rng)
-        else:
-            game.apply_action(rng.choice(game.legal_actions()))
+    until_chance(game, "player_decks", rng)
     picked = [list(p) for p in game.draft.picked]
     events_before = len(game.events)
     order: list[list[str]] = [[], []]

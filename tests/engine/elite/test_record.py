@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from engine.elite import EliteGame, record
+from engine import record
+from engine.elite import EliteGame
 from engine.elite import actions as A
 from engine.elite.simulate import play_game
 from engine.record import RecordError

@@ -46,7 +46,7 @@ def test_the_deal_is_one_card_at_a_time_and_an_action_card_turned_up_is_ignored(
 
 def test_a_chance_order_of_other_cards_is_refused_and_changes_nothing():
     game = EliteGame(NAMES[:2], {}, cards=F1)
-    with pytest.raises(RuleError, match="not an order of the 112 cards"):
+    with pytest.raises(RuleError, match="not an order of the cards of the deal"):
         game.apply_chance(DECK[:-1] + DECK[:1])
     assert game.chance_kind() == "deal" and game.hands == [[], []]
 
