@@ -218,12 +218,18 @@ def make(
     rng: random.Random,
     clock: Callable[[], float] | None = None,
 ) -> list[Bot]:
-    """Bots for each seat: one name for all, or a list repeated around the table. `search` takes
-    a budget after a colon (`search:300` rollouts a move, `search:200ms` with a `clock`)."""
+    """Bots for each seat (`bot_names`). `search` takes a budget after a colon (`search:300`
+    rollouts a move, `search:200ms` with a `clock`)."""
+    return [_one(spec, rng, clock) for spec in bot_names(names, players)]
+
+
+def bot_names(names: Sequence[str], players: int) -> list[str]:
+    """The bots dealt round the table, for every ruleset: one name for all, or a list repeated
+    around it. ValueError naming the bots there are, for a name that is none of them."""
     unknown = [n for n in names if n.partition(":")[0] not in BOTS]
     if unknown or not names:
-        raise ValueError(f"unknown bot {unknown[0] if unknown else ''!r}; bots: {', '.join(BOTS)}")
-    return [_one(names[s % len(names)], rng, clock) for s in range(players)]
+        raise ValueError(f"the bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
+    return [names[s % len(names)] for s in range(players)]
 
 
 def _one(spec: str, rng: random.Random, clock: Callable[[], float] | None) -> Bot:

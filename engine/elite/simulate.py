@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.bots import BOTS, Bot, make, offer_calls
+from engine.bots import Bot, bot_names, make, offer_calls
 from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
@@ -18,15 +18,6 @@ from engine.simulate import merge_stats, new_stats
 
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions is stopped and counted as blocked."""
-
-
-def bot_names(names: Sequence[str], players: int) -> list[str]:
-    """The bots dealt round the table (the same rule and names as the other rulesets: `random`,
-    `greedy`, `search` with an optional budget, `search:300`)."""
-    unknown = [n for n in names if n.split(":")[0] not in BOTS]
-    if unknown or not names:
-        raise ValueError(f"Elite bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
-    return [names[s % len(names)] for s in range(players)]
 
 
 def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) -> int:
