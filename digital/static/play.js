@@ -165,7 +165,7 @@
     if (v.discard_pile !== undefined) facts.push(`${v.discard_pile} on the discard pile`);
     if (has("points")) facts.push(`to ${v.target}`);
     $("facts").textContent = facts.filter(Boolean).join(" · ");
-    $("says").textContent = v.winner ? `${v.winner} won ${has("points") ? "the game" : v.title}!` : v.says;
+    $("says").textContent = v.winner ? `${v.winner} won ${has("points") ? "the game" : v.title}!` : v.prompt;
     $("notb").classList.toggle("hidden", tb);
     $("notb").textContent = tb ? "" : `${v.title} has no Tinker Bell`;
     const waits = tb && v.awaiting.kind === "tinker_bell" && !v.choosing;

@@ -86,7 +86,7 @@ def a_view(**over):
         "direction": "left",
         "draw_pile": 50,
         "awaiting": {"kind": "play", "seat": 0},
-        "says": "Your move: play a card (or draw).",
+        "prompt": "Your move: play a card (or draw).",
         "log": ["Ann plays Red 3."],
         "hands": [{"hand": 1, "winner": "Ann", "points": 95}],
         "target": 500,
