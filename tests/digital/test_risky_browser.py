@@ -6,31 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import WAIT, chromium
-from tests.scoreboard.test_browser import Served
+from tests.helpers.browser import WAIT
+from tests.scoreboard.test_browser import browser, served  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def served(tmp_path):
-    s = Served(tmp_path / "journal.sqlite3").start()
-    yield s
-    s.stop()
-
-
-def challenged(served) -> bool:
-    return any(e.get("act") == "challenge" for e in served.app.state.digital.link.game.events)
+def challenged(app_served) -> bool:
+    return any(e.get("act") == "challenge" for e in app_served.app.state.digital.link.game.events)
 
 
 @pytest.mark.parametrize("answer", [False, True])
-def test_tapping_challenge_asks_first_and_only_a_yes_challenges(served, browser, answer):
+def test_tapping_challenge_asks_first_and_only_a_yes_challenges(served, browser, answer):  # noqa: F811
     """The seeded game opens with Ann's Villain Draw 4 (as tests/digital/test_play_terminal.py
     plays it): its challenge is a button among the calls, which asks before it is sent."""
     res = served.post(
