@@ -27,10 +27,9 @@ sys.path.insert(0, str(ROOT))
 from digital.session import DigitalSession  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402
+from tray.backend import COLOURS  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
-
-COLOURS = ("red", "blue", "green", "yellow")
 
 
 def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from digital.session import DigitalSession  # noqa: E402
+from tray.backend import COLOURS  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.events import Pick  # noqa: E402
 
-COLOURS = ("red", "blue", "green", "yellow")
 CHECKPOINTS = (250, 1000, 2000, 3000, 5000, 10000)
 
 

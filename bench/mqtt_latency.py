@@ -40,6 +40,7 @@ from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.session import PickRevealed, TableSession  # noqa: E402
 from tests.club.broker import Mosquitto  # noqa: E402
 from tests.helpers.picks import ShowingTray  # noqa: E402
+from tray.backend import COLOURS  # noqa: E402
 from tray.bus import Bus  # noqa: E402
 from tray.config import MqttSettings, ShowSettings  # noqa: E402
 from tray.events import Pick  # noqa: E402
@@ -47,7 +48,6 @@ from tray.events import Pick  # noqa: E402
 QUICK_SHOW = ShowSettings(
     steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02, lit_s=0.05
 )
-COLOURS = ("red", "blue", "green", "yellow")
 
 
 def quantiles(samples: list[float]) -> str:

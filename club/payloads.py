@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from tray.backend import COLOURS  # (the colours a tray picks)
+
 MAX_PAYLOAD = 4096  # bytes of one message; a table's largest (scores of 10 players) is ~1 KB
 MAX_TABLES = 32
 MAX_PLAYERS = 10
@@ -22,7 +24,6 @@ MAX_TEXT = 400  # characters of a pick's meaning or a winner's sentence
 RECENT_PICKS = 12  # per table: the latest whole, the others as seq, colour and time
 FINISHED_PER_TABLE = 10  # finished games kept per table
 FINISHED_SHOWN = 20  # finished games on the club's page, newest first
-COLOURS = ("red", "blue", "green", "yellow")
 TABLE_NAME = re.compile(rf"^[A-Za-z0-9_-]{{1,{MAX_NAME}}}$")
 
 

@@ -16,7 +16,6 @@ until Tinker Bell picks), so they have a moment to.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from digital.link import GameLink, own_calls
 
@@ -75,7 +74,7 @@ class BotPress:
             link.call_later(self.again_s, lambda: self._fire(link, at, bots_press))
 
 
-def name_of(link: GameLink, bots_press: bool) -> Any:
+def name_of(link: GameLink, bots_press: bool) -> str | None:
     """For the pages: the name of the bot that presses now, or None."""
     seat = presser(link, bots_press)
     return None if seat is None else link.game.players[seat]

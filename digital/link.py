@@ -11,7 +11,8 @@ or system random source.
 
 Seats listed in `humans` are played by people (the web page's `/api/digital/act`): when such a
 seat is to move, the link stops and waits for `act`. After every change each bot is asked once
-whether it makes an out-of-turn call (UNO, catch, challenge). With `pace` > 0 the bots take one
+whether it makes an out-of-turn call (UNO, catch, challenge), as every simulation asks them
+(`engine.bots.offer_calls`). With `pace` > 0 the bots take one
 step per `pace` seconds on a timer (`digital.paced`), so people can follow the game and have a
 moment to call a late UNO or catch a bot that forgot to; with `pace` 0 they play at once.
 
@@ -31,7 +32,7 @@ from typing import Any, ClassVar, Protocol
 from digital import games
 from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
-from engine.bots import Bot
+from engine.bots import Bot, offer_calls
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL, GameState
 from scoreboard.journal import JournalWriteError
@@ -124,6 +125,8 @@ class GameLink(PacedLink):
             raise ValueError(f"seat {missing[0]} needs a bot or a person")
         super().__init__(pace)
         self.bus, self.game, self.bots = bus, game, bots
+        self.callers = [None if s in self.humans else bots[s] for s in range(n)]
+        """Who `offer_calls` asks out of turn, by seat: the bots (None: a person)."""
         self.features = frozenset(game.features)
         self.ruleset = str(game.header().get("ruleset", ""))  # its name, for titles only
         self.title = games.title(self.ruleset)
@@ -266,18 +269,13 @@ class GameLink(PacedLink):
         self._publish()
 
     def _bot_interjects(self) -> bool:
-        """Ask each bot once whether it calls UNO, catches or challenges; True if one did."""
+        """Ask the bots whether one calls UNO, catches, challenges or jumps in (the bots' one
+        policy, `engine.bots.offer_calls`: each seat once, a person's never); True if one did."""
         if self._interjected >= MAX_INTERJECTIONS:
             return False
-        g = self.game
-        for seat, action in g.interjections():
-            if seat in self.humans:
-                continue
-            choice = self._bot(seat).interject(g, seat, [action])
-            if choice is not None:
-                self._interjected += 1
-                g.apply_action(choice, seat)
-                return True
+        if offer_calls(self.game, self.callers):
+            self._interjected += 1
+            return True
         return False
 
     def _bot_step(self) -> None:

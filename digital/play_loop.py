@@ -48,7 +48,7 @@ from digital.play_menu import (
 )
 from digital.session import DigitalSession
 from digital.terminal_seats import Left, TerminalSeats
-from engine.hand import RuleError
+from engine.errors import RuleError
 from tray.config import ShowSettings
 from tray.pick import Picker
 from tray.show import frames

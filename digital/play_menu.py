@@ -15,15 +15,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import actions as A
-
 # Short letters for the moves people make most, by kind; a letter works only while offered.
 ALIASES: dict[str, str] = {"draw": "d", "pass": "p", "done": "s", "uno": "u", "challenge": "c"}
 PRESS_WORDS = frozenset({"", "t", "tb", "tinker", "b", "button"})
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
 REDRAW_WORDS = frozenset({"r", "redraw", "l", "look"})
-RISKY = frozenset({A.CHALLENGE})
 """Moves that cost cards when they go wrong (a challenge that fails: the Villain Draw 4's cards
 and two more). Typed by their number, a key typed out of habit ("1" at a prompt with one
 choice), they are asked again (`Confirm`); their own letter is deliberate and acts at once."""
@@ -44,6 +41,7 @@ class Choice:
     uno: int | None = None
     seat: int | None = None  # whose move it is (hot seat: calls of several people on one menu)
     says_uno: bool = False  # `uno` is this same move, sent saying UNO! (`uno_plays`)
+    confirm: str | None = None  # asked before it is made, when typed by its number (its risk)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,8 +81,8 @@ class Refuse:
 
 @dataclasses.dataclass(frozen=True)
 class Confirm:
-    """A risky move (`RISKY`) typed by its number: `question` asks again, and only a yes
-    (`YES_WORDS`) makes `act`."""
+    """A risky move (the engine's `confirm` of it) typed by its number: `question` asks again,
+    and only a yes (`YES_WORDS`) makes `act`."""
 
     act: Act
     question: str
@@ -120,19 +118,31 @@ def menu(view: Mapping[str, Any]) -> list[Choice]:
             continue  # the same line as its twin, typed with u
         action = m["action"]
         kind = "call" if m["out_of_turn"] else "card" if m["card"] is not None else "move"
+        label = f"{m['words']} · {m['hint']}" if m["hint"] else m["words"]
+        alias = ALIASES.get(m["kind"])
         out.append(
             Choice(
-                f"{m['words']} · {m['hint']}" if m["hint"] else m["words"],
+                label,
                 action,
                 kind,
                 m["call"] or colours.get(m["card"]),
-                alias=ALIASES.get(m["kind"]),
+                alias=alias,
                 uno=action if action in said else None if m["uno"] else with_uno.get(_twin(m)),
                 seat=seat,
                 says_uno=action in said,
+                confirm=_question(label, m, alias),
             )
         )
     return out
+
+
+def _question(label: str, move: Mapping[str, Any], alias: str | None) -> str | None:
+    """What a person is asked before a risky move (the engine's `confirm`) typed by its
+    number, or None for a move made at once."""
+    if not move.get("confirm"):
+        return None
+    letter = f" (its letter, {alias}, does it at once)" if alias else ""
+    return f"{label}? {move['confirm']}{letter}. Type y to {move['kind']}, Enter not to"
 
 
 def _twin(move: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -143,11 +153,14 @@ def _twin(move: Mapping[str, Any]) -> tuple[Any, ...]:
 def calls_menu(views: Sequence[Mapping[str, Any]]) -> list[Choice]:
     """The out-of-turn calls of several people at one keyboard (hot seat), each named: no
     letters, since two people may have the same call."""
-    return [
-        Choice(f"{_name(view)}: {move['text']}", move["a"], "call", seat=view["seat"])
-        for view in views
-        for move in view.get("calls", [])
-    ]
+    out = []
+    for view in views:
+        offered = {m["action"]: m for m in view.get("legal", [])}
+        for call in view.get("calls", []):
+            label = f"{_name(view)}: {call['text']}"
+            question = _question(label, offered.get(call["a"], {}), None)
+            out.append(Choice(label, call["a"], "call", seat=view["seat"], confirm=question))
+    return out
 
 
 def _name(view: Mapping[str, Any]) -> str:
@@ -197,14 +210,7 @@ def parse(
             )
         return Act(choice.uno, f"{choice.label} and UNO!", choice.seat, uno=choice.says_uno)
     act = Act(choice.action, choice.label, choice.seat)
-    if choice.action in RISKY:
-        letter = f" (its letter, {choice.alias}, does it at once)" if choice.alias else ""
-        return Confirm(
-            act,
-            f"{choice.label}? If the challenge fails you draw the cards and two more{letter}. "
-            "Type y to challenge, Enter not to",
-        )
-    return act
+    return act if choice.confirm is None else Confirm(act, choice.confirm)
 
 
 def _ask(choices: Sequence[Choice]) -> str:

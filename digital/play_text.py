@@ -45,9 +45,9 @@ def features(view: Mapping[str, Any]) -> frozenset[str]:
 
 def header(view: Mapping[str, Any]) -> Text:
     if "hand_no" in view:
-        return Text(f"── Hand {view['hand_no']} · {view['says']}", style="bold")
+        return Text(f"── Hand {view['hand_no']} · {view['prompt']}", style="bold")
     mode = f" ({view['mode']})" if view.get("mode") else ""
-    return Text(f"── {view.get('title', '')}{mode} · {view['says']}", style="bold")
+    return Text(f"── {view.get('title', '')}{mode} · {view['prompt']}", style="bold")
 
 
 def table(view: Mapping[str, Any]) -> list[Text]:

@@ -48,7 +48,6 @@ log = logging.getLogger(__name__)
 MAX_NAME = 24
 MAX_PACE = 5.0
 MAX_SEARCH_SECONDS = 2.0  # a search bot's longest think a move, whatever its budget says
-ASK_PRESS = "press the Tinker Bell button!"  # the observation's words, for a person's card
 RESUME_ERRORS = (RecordError, KeyError, TypeError, ValueError, DamagedGame)
 __all__ = ["DigitalSession", "MoveError", "NoGameError", "NotSavedError", "SeatError"]
 
@@ -453,10 +452,7 @@ class DigitalSession:
             out = {"game": None, "seat": seat}
         else:
             with link.lock:
-                out = view.page_view(link, seat)
-                out["bot_presses"] = bot = name_of(link, self.bots_press)  # its card: it presses
-                if bot is not None:  # "Bo played Green Draw 2: Bo presses Tinker Bell."
-                    out["says"] = str(out["says"]).replace(ASK_PRESS, f"{bot} presses Tinker Bell.")
+                out = view.page_view(link, seat, name_of(link, self.bots_press))
             if "points" not in link.features:
                 out["tally"] = self.tally()
         out["version"] = self.version

@@ -8,10 +8,12 @@ view has on top, so the page and the terminal read one shape and tell what to dr
     features  what the ruleset declares: "tinker_bell", "points", "lineups"
     seat      whose view this is (None: a spectator, who sees no hand)
     choosing  the tray's pick is made and its lights are still spinning (the game takes it
-              once they settle): digital play's own state, so `says` says so meanwhile
+              once they settle): digital play's own state, so `prompt` says so meanwhile
     players   [{"seat", "name", "person", ...}]: the observation's own facts kept
     awaiting  {"kind", "seat"}: "tinker_bell" waits for the button; a seat, for its move
-    says      what the game waits for, in words
+    prompt    the observation's own (what the game waits for, in words), with what only
+              digital play knows: the lights spinning, the bot pressing for its own card
+    bot_presses  the name of the bot pressing Tinker Bell for its own card now, or None
     winner    the winner's name, or None
     uno_plays the seat's moves it may make saying UNO! (where that is a call of its own)
     hints     {action: the powers of the card it names}, where an action names one
@@ -28,9 +30,15 @@ CHOOSING = "Tinker Bell is choosing…"
 """What the game waits for while the tray's lights spin (`choosing`)."""
 
 
-def page_view(link: GameLink, seat: int | None) -> dict[str, Any]:
-    """The view of `seat` (None: a spectator). The caller holds the link's lock and has checked
-    that whoever asks holds `seat`'s key."""
+ASK_PRESS = "press the Tinker Bell button!"
+"""How the observation's prompt ends while Tinker Bell waits for a card (engine/observer.py):
+said otherwise when a bot presses for its own card."""
+
+
+def page_view(link: GameLink, seat: int | None, presser: str | None = None) -> dict[str, Any]:
+    """The view of `seat` (None: a spectator); `presser`, the bot pressing Tinker Bell for its
+    own card now (`digital.bot_press.name_of`). The caller holds the link's lock and has
+    checked that whoever asks holds `seat`'s key."""
     game = link.game
     observed = game.observation(seat)
     out = dict(observed)
@@ -42,7 +50,8 @@ def page_view(link: GameLink, seat: int | None) -> dict[str, Any]:
         seat=seat,
         players=_players(observed.get("players"), game.players, link.humans),
         awaiting=observed.get("awaiting") or awaiting(game),
-        says=_says(observed, link.choosing and not game.is_terminal()),
+        prompt=_prompt(observed, link.choosing and not game.is_terminal(), presser),
+        bot_presses=presser,
         choosing=link.choosing,
         winner=winner_name(game.winner, game.players),
         uno_plays=uno_plays(game, seat) if observed["uno_call"] else [],
@@ -51,11 +60,15 @@ def page_view(link: GameLink, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _says(observed: Mapping[str, Any], choosing: bool) -> str:
-    """What the game waits for, in words: the observation's, unless the tray's lights spin."""
+def _prompt(observed: Mapping[str, Any], choosing: bool, presser: str | None) -> str:
+    """What the game waits for, in words: the observation's, unless the tray's lights spin;
+    a bot's card, the bot presses ("Bo played Green Draw 2: Bo presses Tinker Bell.")."""
     if choosing:
         return CHOOSING
-    return str(observed["prompt"])
+    prompt = str(observed["prompt"])
+    return (
+        prompt if presser is None else prompt.replace(ASK_PRESS, f"{presser} presses Tinker Bell.")
+    )
 
 
 def winner_name(winner: Any, names: list[str]) -> str | None:

@@ -3,7 +3,9 @@ plays by the ruleset's own hints, and (`engine.search`) the search bot.
 
 A bot answers two questions: what to do when it is its move (`act`: one of
 `state.legal_actions()`), and whether to act out of turn when the rules allow it (`interject`:
-call UNO, catch someone, challenge a Villain Draw 4). The greedy judgement of each ruleset is
+call UNO, catch someone, challenge a Villain Draw 4, jump in). `offer_calls` is the one policy
+that asks them out of turn, for every ruleset: the simulations, the search bot's rollouts and
+digital play all ask through it. The greedy judgement of each ruleset is
 its state's `hints` (`engine.protocol.Hints`); this module also holds the Disney family's
 (`DisneyHints`: Disney, classic, official and Elvis rules), which `engine.game.Game` declares.
 """
@@ -11,12 +13,13 @@ its state's `hints` (`engine.protocol.Hints`); this module also holds the Disney
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 from engine import actions as A
 from engine import cards as C
 from engine import scoring
+from engine.errors import RuleError
 from engine.game import Game
 from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 from engine.protocol import GameState
@@ -31,16 +34,20 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions; out of turn, acts or not at random."""
+    """Picks uniformly among the legal actions; out of turn, one of its calls or none, each as
+    likely."""
 
     name = "random"
 
     def __init__(self, rng: random.Random) -> None:
         self.draw = rng.random
-        """Its source of randomness (the simulation's playout draws from it the same way)."""
+        """Its source of randomness: one float a choice (`random.choice` costs three calls)."""
 
     def act(self, game: GameState) -> int:
-        legal = game.legal_actions()
+        return self.choose(game.legal_actions())
+
+    def choose(self, legal: list[int]) -> int:
+        """One of `legal`, uniformly (the simulation's playout hands it the listed moves)."""
         return legal[int(self.draw() * len(legal))]
 
     def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
@@ -61,6 +68,73 @@ class GreedyBot:
 
     def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
         return game.hints.interject(game, seat, options)
+
+
+GREEDY = GreedyBot()
+"""A greedy player for any seat (it keeps no state): the search bot's rollouts seat it
+everywhere."""
+
+
+# ---------------------------------------------------------------- calls out of turn
+def offer_calls(
+    game: GameState,
+    bots: Sequence[Bot | None],
+    order: Callable[[list[int]], object] | None = None,
+) -> bool:
+    """The one policy of calls out of turn, for every ruleset: each seat offered a call now
+    (`game.interjections()`: UNO, catch, challenge, Jump-In) is asked once, with all its calls,
+    whether it makes one (`bots[seat]`; None: a person's seat, never asked); the first that does
+    makes it, and True says so. A call another has overtaken (a catch after a late UNO) is
+    skipped. Seats are asked in the order of their first offer (each ruleset lists a seat's own
+    UNO before anyone's catch, so it has its chance first), or, with `order` (a shuffle of the
+    seats in place: the simulations' `chance_order`), in an order left to chance (seat order
+    would favour the low seats)."""
+    offers = game.interjections()
+    if not offers:
+        return False
+    seats: list[int] = []  # each seat once, in the order of its first offer
+    for seat, _action in offers:
+        if seat not in seats:
+            seats.append(seat)
+    if order is not None:
+        order(seats)
+    for seat in seats:
+        bot = bots[seat]
+        if bot is None:
+            continue
+        offered = []
+        for speaker, action in offers:  # (a loop: a comprehension costs Python 3.11 a call)
+            if speaker == seat:
+                offered.append(action)
+        said = bot.interject(game, seat, offered)
+        if said is None:
+            continue
+        try:
+            game.apply_action(said, seat)
+        except RuleError:
+            continue  # overtaken by someone faster
+        return True
+    return False
+
+
+def chance_order(rng: random.Random) -> Callable[[list[int]], None]:
+    """Who speaks first out of turn left to `rng` (`offer_calls`' `order`), as the simulations
+    deal: `shuffle`."""
+    return lambda seats: shuffle(seats, rng)
+
+
+_T = TypeVar("_T")
+
+
+def shuffle(cards: list[_T], rng: random.Random) -> None:
+    """Shuffle in place: Fisher-Yates with one float per card. `random.shuffle` draws bits per
+    card through two Python calls, a sixth of a simulation's time; a float's bias (below 2**-53)
+    is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.) Generic,
+    so that a compiled engine moves the cards as they are, without making ints of them."""
+    draw = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (i + 1))  # (= floor: the float is never negative)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 # ---------------------------------------------------------------- the Disney family's hints
@@ -144,12 +218,18 @@ def make(
     rng: random.Random,
     clock: Callable[[], float] | None = None,
 ) -> list[Bot]:
-    """Bots for each seat: one name for all, or a list repeated around the table. `search` takes
-    a budget after a colon (`search:300` rollouts a move, `search:200ms` with a `clock`)."""
+    """Bots for each seat (`bot_names`). `search` takes a budget after a colon (`search:300`
+    rollouts a move, `search:200ms` with a `clock`)."""
+    return [_one(spec, rng, clock) for spec in bot_names(names, players)]
+
+
+def bot_names(names: Sequence[str], players: int) -> list[str]:
+    """The bots dealt round the table, for every ruleset: one name for all, or a list repeated
+    around it. ValueError naming the bots there are, for a name that is none of them."""
     unknown = [n for n in names if n.partition(":")[0] not in BOTS]
     if unknown or not names:
-        raise ValueError(f"unknown bot {unknown[0] if unknown else ''!r}; bots: {', '.join(BOTS)}")
-    return [_one(names[s % len(names)], rng, clock) for s in range(players)]
+        raise ValueError(f"the bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
+    return [names[s % len(names)] for s in range(players)]
 
 
 def _one(spec: str, rng: random.Random, clock: Callable[[], float] | None) -> Bot:

@@ -49,7 +49,7 @@ KEYS: Final = frozenset(
 """The keys every ruleset's observation holds."""
 
 MOVE_KEYS: Final = frozenset(
-    {"action", "kind", "words", "card", "call", "uno", "out_of_turn", "hint"}
+    {"action", "kind", "words", "card", "call", "uno", "out_of_turn", "hint", "confirm"}
 )
 """The keys of every legal action in `legal`."""
 
@@ -67,12 +67,15 @@ def move(
     uno: bool = False,
     out_of_turn: bool = False,
     hint: str | None = None,
+    confirm: str | None = None,
 ) -> dict[str, Any]:
     """One legal action as a display needs it: its number, its kind (the ruleset's own word:
     "play", "draw", "catch" ...), its words for a person; `card`, the code of the card of the
     hand it lays (a renderer puts it on that card); `call`, the colour it names with that card
     (a Wild's); `uno`, whether it says UNO! as it is made (the same card without UNO! is another
-    action); `out_of_turn`, a call any seat may make; `hint`, what the card it names does."""
+    action); `out_of_turn`, a call any seat may make; `hint`, what the card it names does;
+    `confirm`, what a person risks by it, in words (a display asks before making it: a
+    challenge that fails costs cards), the ruleset's to say."""
     return {
         "action": action,
         "kind": kind,
@@ -82,4 +85,5 @@ def move(
         "uno": uno,
         "out_of_turn": out_of_turn,
         "hint": hint,
+        "confirm": confirm,
     }

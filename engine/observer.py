@@ -79,10 +79,17 @@ def legal_moves(
             )
     for a in legal:
         if laid(a) is None:
-            out.append(shape.move(a, _kind(a), move_text(a, game)))
+            kind = _kind(a)
+            out.append(shape.move(a, kind, move_text(a, game), confirm=_RISKS.get(kind)))
     for a in calls:
-        out.append(shape.move(a, _kind(a), move_text(a, game), out_of_turn=True))
+        kind = _kind(a)
+        words = move_text(a, game)
+        out.append(shape.move(a, kind, words, out_of_turn=True, confirm=_RISKS.get(kind)))
     return out
+
+
+_RISKS = {"challenge": "If the challenge fails you draw the cards and two more"}
+"""What a move costs a person if it goes wrong, by its kind: a display asks first (`confirm`)."""
 
 
 _VERB = {"play": "Play", "protect": "Protect with", "discard": "Discard"}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from engine import actions as A
 from engine import cards as C
-from engine.bots import greedy_act, greedy_interject
+from engine.bots import GREEDY, greedy_act, greedy_interject, offer_calls
 from engine.game import Game
 from engine.hand import Hand
 from engine.protocol import CHANCE, GameState, Hints
@@ -250,40 +250,23 @@ def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
 
 
 def _rollout(game: Game, seat: int, rng: random.Random, hands_done: int) -> float:
-    """Play the hand out with greedy players on every seat (`hands_done`: hands finished before
-    it began, so a hand already won ends the rollout); its value for `seat`."""
+    """Play the hand out with greedy players on every seat, calls out of turn offered as the
+    simulations offer them (`engine.bots.offer_calls`; who speaks first shuffled by
+    `random.shuffle`, as the search's kept statistics were made: tests/engine/corpus);
+    `hands_done`: hands finished before it began, so a hand already won ends the rollout. Its
+    value for `seat`."""
     step = getattr(game, "step", game.apply_action)
     history = game.history
-    interjections = game.interjections
+    greedy = [GREEDY] * len(game.players)
     while len(history) == hands_done:
-        offered = interjections()
-        if offered:
-            _interject(game, offered, rng)
-            if len(history) != hands_done:
-                break
+        if offer_calls(game, greedy, rng.shuffle) and len(history) != hands_done:
+            break
         who = game.current_player()
         if who == CHANCE:
             game.sample_chance(rng)
         else:
             step(greedy_act(game))
     return _value(game, seat)
-
-
-def _interject(game: Game, offered: list[tuple[int, int]], rng: random.Random) -> None:
-    """Out-of-turn calls, in an order left to chance, as `engine.simulate` offers them."""
-    offers: dict[int, list[int]] = {}
-    for who, offer in offered:
-        offers.setdefault(who, []).append(offer)
-    seats = list(offers)
-    rng.shuffle(seats)
-    for who in seats:
-        action = greedy_interject(game, who, offers[who])
-        if action is not None:
-            try:
-                game.apply_action(action, who)
-            except ValueError:  # RuleError: overtaken by someone faster
-                continue
-            return
 
 
 def _value(game: Game, seat: int) -> float:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import engine
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
+from engine.bots import shuffle
 from engine.game import Game
-from engine.hand import RuleError
 from engine.listing import legal_actions
 from engine.phases import OVER, RESHUFFLE, TINKER
 
@@ -43,20 +43,6 @@ def choose_dealer(
             return contenders[0], rounds
 
 
-_T = TypeVar("_T")
-
-
-def shuffle(cards: list[_T], rng: random.Random) -> None:
-    """Shuffle in place: Fisher-Yates with one float per card. `random.shuffle` draws bits per
-    card through two Python calls, a sixth of a simulation's time; a float's bias (below 2**-53)
-    is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.) Generic,
-    so that a compiled engine moves the cards as they are, without making ints of them."""
-    draw = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(draw() * (i + 1))  # (= floor: the float is never negative)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 def pick(rng: random.Random, n: int) -> int:
     """One of 0..n-1, uniformly (a float, as `shuffle`: `randrange` costs three Python calls)."""
     return int(rng.random() * n)
@@ -73,32 +59,34 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     """Play the current hand to its end: bots move, `rng` resolves Tinker Bell and reshuffles.
     Returns the number of decisions taken (moves, and calls out of turn).
 
-    Every move goes through the one `Hand.step` (recorded: `Game.apply_action`); a random bot's
-    choice is the same draw from the same generator as `RandomBot.act`, made here without the
-    call, so a seed plays the same game either way (tests/engine/test_playout.py)."""
+    Calls out of turn are offered by the one policy (`engine.bots.offer_calls`); every move
+    goes through the one `Hand.step` (recorded: `Game.apply_action`). A random bot chooses
+    from the hand's listed moves (`RandomBot.choose`, as its `act` does, without the game's
+    call), so a seed plays the same game either way (tests/engine/test_playout.py)."""
     h = game.dealt()
     draw_chance = rng.random
     seats = h.seats
     recording = game.recording
-    choosers: list[Callable[[], float] | None] = [
-        b.draw if type(b) is bots_mod.RandomBot else None for b in bots
-    ]
+    randoms = [b if type(b) is bots_mod.RandomBot else None for b in bots]
+    offer_calls = bots_mod.offer_calls
+    by_chance = bots_mod.chance_order(rng)  # who speaks first out of turn
     jump_in = h.variant.jump_in
     decisions = 0
     while h.phase != OVER:
-        if h.catchable or jump_in or (h.steps and h.challengeable()):
-            decisions += _offer_interjections(game, bots, rng)
+        if (h.catchable or jump_in or (h.steps and h.challengeable())) and offer_calls(
+            game, bots, by_chance
+        ):
+            decisions += 1
             if h.phase == OVER:
                 break
         phase = h.phase
         if phase < TINKER:  # a player moves
             seat = seats[h.to_move]
-            draw = choosers[seat]
-            if draw is None:
+            random_bot = randoms[seat]
+            if random_bot is None:
                 action = bots[seat].act(game)
             else:
-                legal = legal_actions(h)  # (`Hand.legal_actions` without its call)
-                action = legal[int(draw() * len(legal))]
+                action = random_bot.choose(legal_actions(h))  # (`Hand.legal_actions`'s list)
             if recording:
                 game.apply_action(action)
             else:
@@ -127,44 +115,6 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
-
-
-def _offer_interjections(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> int:
-    """Every player who may act out of turn is asked, in random order; the first who acts does.
-    Returns 1 if someone acted, else 0."""
-    h = game.dealt()
-    offers = h.interjections()
-    seats: list[int] = []  # each seat once, in the order of its first offer
-    for seat, _action in offers:
-        if seat not in seats:
-            seats.append(seat)
-    shuffle(seats, rng)  # who speaks first is chance, not seat order
-    recording = game.recording
-    for seat in seats:
-        offered = []
-        for speaker, action in offers:  # (a loop: a comprehension costs Python 3.11 a call)
-            if speaker == seat:
-                offered.append(action)
-        bot = bots[seat]
-        if type(bot) is bots_mod.RandomBot:  # = bot.interject(game, seat, offered)
-            i = int(bot.draw() * (len(offered) + 1))
-            if i == len(offered):
-                continue
-            said = offered[i]
-        else:
-            said_or_none = bot.interject(game, seat, offered)
-            if said_or_none is None:
-                continue
-            said = said_or_none
-        try:
-            if recording:
-                game.apply_action(said, seat)
-            else:
-                h.apply(said, seat)  # (the game scores the hand when the playout ends)
-        except RuleError:
-            continue  # overtaken by someone faster (e.g. a catch after a late UNO)
-        return 1
-    return 0
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 from tray.events import Event
 
 COLOURS: tuple[str, str, str, str] = ("red", "blue", "green", "yellow")
+"""The tray's four lights and Tinker Bell's colours, in order. Its own: the tray imports nothing
+of the engine (a contract in pyproject.toml); tests/test_colours.py holds the engine's to it."""
 """The four colour-selector lights, in this fixed order everywhere (frames, pin maps, wire)."""
 
 Levels = tuple[float, float, float, float]

@@ -74,19 +74,22 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 def run(args: argparse.Namespace) -> int:
     from cli.commands import simulate_workers as W
     from engine import factory
+    from engine.bots import bot_names
 
     try:
         options = parse_options(args.option)
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        bot_names(bots, args.players)  # (every ruleset's bots: a bad name is one line here)
         box = None
         if factory.card_files(args.ruleset):
-            box = _card_files(args.ruleset, options, args.players, args.bots)
+            box = _card_files(args.ruleset, options, args.players)
             options = box.pop("options")
         job = W.Job(
             players=args.players,
             seed=args.seed,
             hands=args.hands,
             games=args.games,
-            bots=[b.strip() for b in args.bots.split(",") if b.strip()],
+            bots=bots,
             options=options,
             ruleset=args.ruleset,
             records=bool(args.records),
@@ -131,17 +134,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _card_files(
-    ruleset: str, options: dict[str, object], players: int, bots: str
-) -> dict[str, Any]:
+def _card_files(ruleset: str, options: dict[str, object], players: int) -> dict[str, Any]:
     """The cards, deck and options of a ruleset whose cards are files (UNO Elite's), checked by
-    making one game with them (so a bad option, deck file or bot name is one sentence here, not
-    an error in every worker)."""
+    making one game with them (so a bad option or deck file is one sentence here, not an error
+    in every worker)."""
     from cli.elite_files import game_inputs
     from engine import factory
-    from engine.elite.simulate import bot_names
 
-    bot_names([b.strip() for b in bots.split(",") if b.strip()], players)
     inputs = game_inputs(options)
     names = [f"p{s}" for s in range(players)]
     factory.new_game(ruleset, names, None, inputs["options"], inputs["cards"], inputs["deck"])

@@ -165,7 +165,7 @@
     if (v.discard_pile !== undefined) facts.push(`${v.discard_pile} on the discard pile`);
     if (has("points")) facts.push(`to ${v.target}`);
     $("facts").textContent = facts.filter(Boolean).join(" · ");
-    $("says").textContent = v.winner ? `${v.winner} won ${has("points") ? "the game" : v.title}!` : v.says;
+    $("says").textContent = v.winner ? `${v.winner} won ${has("points") ? "the game" : v.title}!` : v.prompt;
     $("notb").classList.toggle("hidden", tb);
     $("notb").textContent = tb ? "" : `${v.title} has no Tinker Bell`;
     const waits = tb && v.awaiting.kind === "tinker_bell" && !v.choosing;
@@ -257,7 +257,9 @@
     const unoBox = twins || said.length > 0;
     $("unobox").classList.toggle("hidden", !unoBox);
     if (!unoBox) $("uno").checked = false;
-    const send = (a) => act(a, $("uno").checked && said.includes(a));
+    // a move the engine marks risky (`confirm`: a challenge that fails costs cards) asks first
+    const risks = new Map(legal.filter((m) => m.confirm).map((m) => [m.action, `${m.words}? ${m.confirm}.`]));
+    const send = (a) => (!risks.has(a) || window.confirm(risks.get(a))) && act(a, $("uno").checked && said.includes(a));
     const mine = v.seat !== null && v.seat !== undefined;
     const hand = v.hand || [];
     const held = new Set(hand.map((c) => c.code));

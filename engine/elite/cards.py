@@ -12,7 +12,8 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-COLOURS = ("red", "blue", "green", "yellow")
+from engine.cards import COLOURS  # (the engine's one list of the four colours)
+
 ALL_COLOURS = frozenset(COLOURS)
 
 

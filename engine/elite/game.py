@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.chance import tinker_bell_outcome
+from engine.elite import actions as A
 from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
 from engine.elite.hints import ELITE_HINTS
@@ -70,10 +71,12 @@ class EliteGame(EliteState):
 
     def interjections(self) -> list[tuple[int, int]]:
         """(seat, action): UNO by a seat holding one card it has not called; a catch of such a
-        seat by any other ("before the next player begins their turn")."""
+        seat by any other ("before the next player begins their turn"). A seat's own UNO is
+        listed first, so the bots' one policy (`engine.bots.offer_calls`) asks it first."""
         if self.current_player() < 0:  # chance, or the game is over
             return []
-        return [(s, a) for s in range(self.n) for a in legal.interjections(self, s)]
+        calls = [(s, a) for s in range(self.n) for a in legal.interjections(self, s)]
+        return sorted(calls, key=lambda call: call[1] != A.UNO)  # (stable: seat order kept)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(action, probability): which card comes next in the pending deal, shuffle,

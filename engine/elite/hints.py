@@ -19,14 +19,31 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol, TypeVar
 
+from engine.bots import GREEDY, offer_calls
 from engine.elite import actions as A
 from engine.elite import legal as L
 from engine.elite import steps as S
 from engine.elite.cards import COLOURS, Icon
 from engine.elite.state import EliteState
+from engine.elite.uno import UnoCard
 from engine.errors import RuleError
+from engine.protocol import CHANCE, GameState
+
+
+class World(GameState, Protocol):
+    """An Elite game as the search plays it on: the protocol, and the hands a rollout counts
+    (`EliteGame`, which declares these hints, so this module cannot import it)."""
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def hands(self) -> list[list[UnoCard]]: ...
+
+
+W = TypeVar("W", bound=World)
 
 Bot = Callable[[EliteState, int, random.Random], int]
 
@@ -36,12 +53,6 @@ def _legal(game: EliteState, seat: int) -> list[int]:
     if not legal:
         raise RuleError("turn", f"{game.players[seat]} has no move now.")
     return legal
-
-
-def random_bot(game: EliteState, seat: int, rng: random.Random) -> int:
-    """Any legal action of `seat`, uniformly."""
-    legal = _legal(game, seat)
-    return legal[int(rng.random() * len(legal))]
 
 
 _STRONG = {Icon.DRAW: 3, Icon.SKIP: 2, Icon.PLAY_AGAIN: 2, Icon.DISCARD: 2, Icon.SWAP_HANDS: 1}
@@ -128,17 +139,6 @@ _GREEDY: dict[str, Callable[[EliteState, S.Step, list[int]], int]] = {
 }
 
 
-def interject(game: EliteState, seat: int, rng: random.Random, greedy: bool) -> int | None:
-    """UNO or a catch out of turn: the greedy bot always calls and always catches; the
-    random bot does one of its options half the time."""
-    options = [a for a in L.interjections(game, seat)]
-    if not options:
-        return None
-    if greedy:
-        return A.UNO if A.UNO in options else options[0]
-    return options[int(rng.random() * len(options))] if rng.random() < 0.5 else None
-
-
 DEFAULT_ROLLOUTS = 200
 """Rollouts a move, shared by the candidates (about 50 ms a move on the development machine)."""
 MOVE_SECONDS = 0.2
@@ -171,7 +171,7 @@ class EliteHints:
         return [first, *(a for a in legal if a != first)]
 
     @staticmethod
-    def root(game: Any) -> Any:
+    def root(game: W) -> W:
         return game  # its determinisation copies it unrecorded
 
     @staticmethod
@@ -179,29 +179,29 @@ class EliteHints:
         return rng.random()
 
     @staticmethod
-    def playout(game: Any, seat: int, rng: random.Random, start: Any) -> float:
+    def playout(game: World, seat: int, rng: random.Random, start: World) -> float:
         return playout(game, seat, rng)
 
 
 ELITE_HINTS = EliteHints()
 
 
-def playout(game: Any, seat: int, rng: random.Random) -> float:
-    """Greedy bots on every seat for ROLLOUT_ACTIONS (or to the end): how good for `seat`."""
+def playout(game: World, seat: int, rng: random.Random) -> float:
+    """Greedy bots on every seat for ROLLOUT_ACTIONS (or to the end), asked out of turn as the
+    simulations ask (`engine.bots.offer_calls`: a seat's own UNO first, which greedy calls, so
+    nobody is ever caught): how good for `seat`."""
+    greedy = [GREEDY] * game.n
     for _ in range(ROLLOUT_ACTIONS):
         if game.is_terminal():
             return 1.0 if game.winner == seat else 0.0
-        if game.is_chance_node():
+        if game.current_player() == CHANCE:
             game.sample_chance(rng)
             continue
-        for who in range(game.n):
-            if game.uno_state[who] == "due":
-                call = interject(game, who, rng, True)
-                if call is not None:
-                    game.apply_action(call, who)
+        while offer_calls(game, greedy):  # (greedy makes every call it is offered: a few)
+            pass
         actor = game.current_player()
         if actor >= 0:
-            game.apply_action(greedy_bot(game, actor, rng), actor)
+            game.apply_action(GREEDY.act(game), actor)
     if game.is_terminal():
         return 1.0 if game.winner == seat else 0.0
     mine = len(game.hands[seat])

@@ -10,8 +10,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine.bots import BOTS, Bot, make
-from engine.elite import actions as A
+from engine.bots import Bot, bot_names, make, offer_calls
 from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
@@ -19,15 +18,6 @@ from engine.simulate import merge_stats, new_stats
 
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions is stopped and counted as blocked."""
-
-
-def bot_names(names: Sequence[str], players: int) -> list[str]:
-    """The bots dealt round the table (the same rule and names as the other rulesets: `random`,
-    `greedy`, `search` with an optional budget, `search:300`)."""
-    unknown = [n for n in names if n.split(":")[0] not in BOTS]
-    if unknown or not names:
-        raise ValueError(f"Elite bots are {', '.join(BOTS)}, not {', '.join(unknown) or '-'}")
-    return [names[s % len(names)] for s in range(players)]
 
 
 def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) -> int:
@@ -38,25 +28,14 @@ def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) ->
         if game.is_chance_node():
             game.sample_chance(rng)
             continue
-        _interjections(game, seats)
+        while offer_calls(game, seats):  # (each call ends a seat's UNO due: a few at most)
+            pass
         seat = game.current_player()
         if seat < 0:
             continue
         game.apply_action(seats[seat].act(game), seat)
         actions += 1
     return actions
-
-
-def _interjections(game: EliteGame, bots: Sequence[Bot]) -> None:
-    """A seat holding one card may call UNO before anyone catches it, then the others may."""
-    due = [s for s, action in game.interjections() if action == A.UNO]
-    for seat in due:
-        for who in [seat] + [s for s in range(game.n) if s != seat]:
-            options = [a for s, a in game.interjections() if s == who]
-            action = bots[who].interject(game, who, options) if options else None
-            if action is not None:
-                game.apply_action(action, who)
-                break
 
 
 def simulate(

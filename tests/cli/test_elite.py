@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from cli.elite_files import CARDS, DECK, EliteFileError, game_inputs, load_cards, load_deck
 from cli.main import main
 from tests.cli.test_errors import fails
@@ -132,9 +134,9 @@ def test_the_files_load_and_name_themselves_in_errors(tmp_path):
     assert inputs["options"] == {"mode": "quick"} and len(inputs["deck"]) == 112
 
 
-def test_a_bot_elite_does_not_have_is_one_line(capsys):
-    code, line = fails(capsys, "simulate", "--ruleset", "elite", "--games", "1", "--bots", "pixie")
+@pytest.mark.parametrize("ruleset", ["elite", "disney"])
+def test_a_bot_there_is_not_is_the_same_line_in_every_ruleset(capsys, ruleset):
+    code, line = fails(capsys, "simulate", "--ruleset", ruleset, "--games", "1", "--bots", "pixie")
     assert (
-        code == 2
-        and line == "tinker-tray simulate: Elite bots are random, greedy, search, not pixie"
+        code == 2 and line == "tinker-tray simulate: the bots are random, greedy, search, not pixie"
     )

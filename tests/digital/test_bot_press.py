@@ -13,6 +13,7 @@ import pytest
 
 from digital.errors import SetupError
 from digital.session import DigitalSession
+from digital.view import ASK_PRESS, CHOOSING
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
 from tests.helpers.browser import WAIT
@@ -211,6 +212,44 @@ def test_a_press_the_tray_ignored_is_pressed_again(tmp_path):
         keys = session.new_game(NAMES, [0], "greedy", options={"target": 500}, seed=4)
         play(session, keys[0], picks, random.Random(2), hands=1)
         assert presses and len(presses) % 2 == 0  # each wait: ignored once, then taken
+    finally:
+        session.close()
+        table.close()
+        journal.close()
+
+
+def test_the_prompt_is_the_observations_with_only_digital_plays_own_words(tmp_path):
+    """Issue 33: what the game says now is the engine's observation's `prompt`; digital play
+    adds only its own (the lights spinning, the bot pressing for its own card), in one place
+    (`digital.view`), and no `says` beside it."""
+    session, bus, journal, table = a_session(tmp_path, lambda: picks())  # a bot presses
+    picks = Picks(bus, random.Random(5))
+    seen = {"engine's": 0, "bot's": 0}
+    own_view = session.view
+
+    def view(seat=None, key=None):
+        with session.link.lock:
+            out = own_view(seat, key)
+            said = session.link.game.observation(seat)["prompt"]
+        assert "says" not in out
+        if out["choosing"]:
+            assert out["prompt"] == CHOOSING
+        elif out["bot_presses"] is not None:
+            assert said.endswith(ASK_PRESS)
+            assert out["prompt"] == said.replace(
+                ASK_PRESS, f"{out['bot_presses']} presses Tinker Bell."
+            )
+            seen["bot's"] += 1
+        else:
+            assert out["prompt"] == said
+            seen["engine's"] += 1
+        return out
+
+    session.view = view
+    try:
+        keys = session.new_game(NAMES, [0], "greedy", options={"target": 500}, seed=4)
+        play(session, keys[0], picks, random.Random(2), hands=2)
+        assert seen["engine's"] and seen["bot's"], seen
     finally:
         session.close()
         table.close()

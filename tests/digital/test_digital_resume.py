@@ -38,7 +38,7 @@ def test_a_restart_resumes_the_hand_in_play_with_the_same_seat_keys(tmp_path):
     assert again.digital.journal_error is None
     assert again.digital.record() == before  # every event, in order
     view = again.digital.view(0, keys[0])  # the same page, the same key
-    for field in ("hand", "top", "colour", "players", "hand_no", "legal", "log", "says"):
+    for field in ("hand", "top", "colour", "players", "hand_no", "legal", "log", "prompt"):
         assert view[field] == seen[field]
     play_out(again.digital, Picks(again.bus, rng), 0, keys[0], rng)
     game = again.digital.link.game

@@ -86,7 +86,7 @@ def a_view(**over):
         "direction": "left",
         "draw_pile": 50,
         "awaiting": {"kind": "play", "seat": 0},
-        "says": "Your move: play a card (or draw).",
+        "prompt": "Your move: play a card (or draw).",
         "log": ["Ann plays Red 3."],
         "hands": [{"hand": 1, "winner": "Ann", "points": 95}],
         "target": 500,
@@ -701,14 +701,23 @@ def test_a_challenge_is_never_on_a_number_typed_out_of_habit():
     """Issue 32: at the Tinker Bell prompt "1" was "Challenge the Villain Draw 4"; typed out of
     habit it challenged at once and cost six cards. Its number now asks first; its letter (c),
     typed on purpose, does it."""
-    choices = [Choice("Challenge the Villain Draw 4", A.CHALLENGE, "call", alias="c")]
+    risk = "If the challenge fails you draw the cards and two more"  # the engine's `confirm`
+    legal = [
+        move(
+            A.CHALLENGE, "challenge", "Challenge the Villain Draw 4", out_of_turn=True, confirm=risk
+        )
+    ]
+    choices = menu({**a_view(), "legal": legal})
     command = parse("1", choices, tinker_bell=True)
     assert isinstance(command, Confirm)
-    assert command.act == Act(A.CHALLENGE, "Challenge the Villain Draw 4")
+    assert command.act == Act(A.CHALLENGE, "Challenge the Villain Draw 4", 0)
     assert "Type y to challenge" in command.question and "two more" in command.question
-    assert parse("c", choices, tinker_bell=True) == Act(A.CHALLENGE, choices[0].label)
-    hot = calls_menu([{**a_view(), "calls": [{"a": A.CHALLENGE, "text": "Challenge"}]}])
+    assert parse("c", choices, tinker_bell=True) == Act(A.CHALLENGE, choices[0].label, 0)
+    calls = [{"a": A.CHALLENGE, "text": "Challenge"}]
+    hot = calls_menu([{**a_view(), "calls": calls, "legal": legal}])
     assert isinstance(parse("1", hot, tinker_bell=True), Confirm)  # no letter there: asked too
+    plain = [{**legal[0], "confirm": None}]  # the engine's flag decides, never the number
+    assert parse("1", menu({**a_view(), "legal": plain}), tinker_bell=True) == command.act
 
 
 @pytest.mark.parametrize(("second", "challenged"), [("", False), ("n", False), ("y", True)])

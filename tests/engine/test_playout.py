@@ -7,9 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import record
-from engine.bots import make
+from engine.bots import chance_order, make, offer_calls
 from engine.game import CHANCE, Game
-from engine.hand import RuleError
 from engine.simulate import pick, play_hand, shuffle
 from tests.engine.test_properties import RULESET_OPTIONS
 from tests.helpers import examples
@@ -23,21 +22,8 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
     h = game.dealt()
     while not h.is_over():
         if h.catchable or h.challengeable() or h.variant.jump_in:
-            offers: dict[int, list[int]] = {}
-            for seat, action in game.interjections():
-                offers.setdefault(seat, []).append(action)
-            seats = list(offers)
-            shuffle(seats, rng)
-            for seat in seats:
-                said = bots[seat].interject(game, seat, offers[seat])
-                if said is None:
-                    continue
-                try:
-                    game.apply_action(said, seat)
-                except RuleError:
-                    continue
+            if offer_calls(game, bots, chance_order(rng)):  # (the one policy, through the protocol)
                 decisions += 1
-                break
             if h.is_over():
                 break
         if game.current_player() != CHANCE:

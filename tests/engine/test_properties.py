@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 from engine import actions as A
 from engine import cards as C
 from engine import record
-from engine.bots import make
+from engine.bots import chance_order, make, offer_calls
 from engine.game import Game
 from engine.hand import RuleError
 from engine.protocol import CHANCE, TERMINAL, GameState
 from engine.rulesets import RULESETS
-from engine.simulate import _offer_interjections
 from tests.helpers import examples
 
 OPTIONS = st.fixed_dictionaries(
@@ -133,7 +132,7 @@ def play_checked(seed: int, players: int, options: dict, deep_every: int, rulese
                         else:
                             raise AssertionError(f"seat {seat} played {C.name(card)} out of turn")
             if h.catchable or h.challengeable():
-                _offer_interjections(g, bots, rng)
+                offer_calls(g, bots, chance_order(rng))
                 states.append(g.summary())
                 if g.is_chance_node() or g.is_terminal():
                     continue

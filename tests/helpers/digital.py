@@ -10,10 +10,9 @@ from cli.app import elite_box
 from digital.session import DigitalSession
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
+from tray.backend import COLOURS
 from tray.bus import Bus
 from tray.events import Pick
-
-COLOURS = ["red", "blue", "green", "yellow"]
 
 
 class Picks:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from scoreboard.journal import Journal
+from tray.backend import COLOURS
 
-COLOURS = ("red", "blue", "green", "yellow")
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
 

@@ -144,7 +144,9 @@ def test_the_disney_game_in_play_resumes_where_it_stood_and_plays_on(old):
     assert t.table.game_id == want["id"]
     assert t.digital.record() == want["record"]
     view = t.digital.view(0, want["key"])
-    assert _as_shown(view, want["view"], "version", "log", "hand", "moves", "uno_possible")
+    besides = ("version", "log", "hand", "moves", "uno_possible", "says")
+    assert _as_shown(view, want["view"], *besides)
+    assert view["prompt"] == want["view"]["says"]  # what main's view said is the prompt now
     assert _moves_as_shown(view, want["view"])
     # The log is the same but for the next deal, which main read as draws (issue 22)
     deal = {"You draw 1 card.", "Bob draws 5 cards.", "Cy draws 7 cards."}

@@ -110,7 +110,7 @@ def test_a_digital_pick_is_named_nowhere_before_its_lights_settle(served):
     tray = ShowingTray(served.bus, SLOW)
     pick = tray.publish(Pick(seq=1, colour="yellow", t=time.time(), lead="blue"))
     choosing = httpx.get(served.url + "/api/digital/view", headers=seat).json()
-    assert choosing["choosing"] is True and "choosing" in choosing["says"]
+    assert choosing["choosing"] is True and "choosing" in choosing["prompt"]
     assert "Tinker Bell chose" not in " ".join(choosing["log"])
     assert json.loads(first_event(served, "/api/digital/events", seat))["choosing"] is True
 

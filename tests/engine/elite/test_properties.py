@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import record
+from engine.bots import RandomBot, offer_calls
 from engine.elite import EliteGame, RuleError
 from engine.elite import actions as A
 from engine.elite import steps as S
-from engine.elite.hints import interject, random_bot
 from engine.elite.simulate import play_game
 from tests.engine.elite.helpers import CARDS, DECK, NAMES
 from tests.helpers import examples
@@ -53,13 +53,9 @@ def _step(game: EliteGame, rng: random.Random) -> None:
     if game.is_chance_node():
         game.sample_chance(rng)
         return
-    for seat in range(game.n):
-        action = interject(game, seat, rng, greedy=False)
-        if action is not None:
-            game.apply_action(action, seat)
-            return
-    seat = game.current_player()
-    game.apply_action(random_bot(game, seat, rng), seat)
+    if offer_calls(game, [RandomBot(rng)] * game.n):  # (the bots' one policy, one random bot)
+        return
+    game.apply_action(RandomBot(rng).act(game), game.current_player())
 
 
 @settings(max_examples=examples(12), deadline=None, suppress_health_check=SLOW)
