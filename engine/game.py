@@ -21,7 +21,7 @@ from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.listing import legal_actions
-from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
+from engine.phases import COLOUR, DISCARD, NOBODY_MOVES, OVER, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
@@ -88,7 +88,7 @@ class Game:
         h = self.hand
         if self.sheet.over:
             return TERMINAL
-        if h is None or h.phase >= TINKER:  # chance phases and OVER
+        if h is None or h.phase in NOBODY_MOVES:  # chance phases and OVER
             return CHANCE
         return h.seats[h.to_move]
 
@@ -506,9 +506,9 @@ class Game:
         if h is None or h.phase == OVER:
             return {"kind": "new_hand", "seat": None}
         if h.phase == RESHUFFLE or h.phase == SHUFFLE:
-            out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
+            out: dict[str, Any] = {"kind": h.phase, "seat": None}
         else:
-            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
+            out = {"kind": h.phase, "seat": h.seats[h.to_move]}
         if h.challengeable():
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:

@@ -28,14 +28,15 @@ from engine.actions import Kind
 from engine.errors import RuleError
 from engine.handstate import HandState
 from engine.phases import (
-    AFTER_RESHUFFLE,
     COLOUR,
     DISCARD,
     FLIP,
+    NOBODY_MOVES,
     OVER,
     OWED,
     PHASE_NAMES,
     PLAY,
+    PLAY_AT,
     PLAY_DRAWN,
     PROTECT,
     PROTECTION,
@@ -132,12 +133,9 @@ class Hand(HandState):
         h.deal_top = top
         h.colour = _COLOUR_OF[top]
         h.direction = 1
-        h.phase = PLAY
-        h.to_move = (dealer + 1) % n
-        h.actor = dealer
-        h.trigger = h.drawn_card = h.tinker_colour = h.winner = -1
-        h.catchable, h.steps = [], []
-        h.draw4_reneged = False
+        h.steps = [PLAY_AT[(dealer + 1) % n]]
+        h.tinker_colour = h.winner = -1
+        h.catchable = []
         h.blocked_turns = 0
         h.stats = HandStats()
         h._first_discard(dealer, top)
@@ -152,27 +150,26 @@ class Hand(HandState):
             return  # the player to the dealer's left plays first, on the card as it is
         if how == "colour":
             # "the person to the left of the dealer chooses the color ... and plays the first card"
-            self.phase = COLOUR
+            self.decide(Step(COLOUR, (dealer + 1) % n))
         elif how == "reverse_right_of_dealer":
             # "the player to the right of the dealer plays first, and play then goes to the right"
             self.direction = -1
-            self.to_move = (dealer - 1) % n
+            self.decide(PLAY_AT[(dealer - 1) % n])
         elif how == "reverse_dealer_first":
             # "The dealer plays first; the play proceeds counterclockwise"
             self.direction = -1
-            self.to_move = dealer
+            self.decide(PLAY_AT[dealer])
         elif how == "skip":
             # "the player to the left of the dealer is skipped"
-            self.to_move = (dealer + 2) % n
+            self.decide(PLAY_AT[(dealer + 2) % n])
         elif how == "draw2":
             # "The player to the dealer's left draws two cards and misses a turn"
             self.owe((dealer + 1) % n, 2)
-            self.to_move = (dealer + 2) % n
+            self.decide(PLAY_AT[(dealer + 2) % n])
         elif how == "tinker_bell":
             # "the player to the left of the dealer will hit the Tinker Bell Button"; the card
             # counts as the dealer's (see RULES-MAP: first-discard-draw2).
-            self.phase = TINKER
-            self.trigger = top
+            self.decide(Step(TINKER, (dealer + 1) % n, subject=dealer, item=top))
         else:
             raise ValueError(f"unknown first-discard rule {how!r} in {self.variant.rules.name}")
 
@@ -186,12 +183,10 @@ class Hand(HandState):
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
-        h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
         h.tinker_colour = self.tinker_colour
-        h.steps = list(self.steps)  # (a step never changes: shared)
+        h.steps = list(self.steps)  # (the decision, then the work: a step never changes, shared)
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
         h.blocked_turns = self.blocked_turns
-        h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
         h.winner = self.winner
         h.stats = self.stats.copy()
         return h
@@ -215,13 +210,14 @@ class Hand(HandState):
         only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
         for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
         else raises the RuleError `engine.checks` classifies, changing nothing."""
-        if self.phase == OVER:
+        phase = self.steps[0].kind
+        if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         kind = A.kind(action)
         if kind == Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
             return
-        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND)) or (
+        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)) or (
             seat is not None and seat != self.seats[self.to_move]
         ):
             if seat is None:
@@ -230,7 +226,7 @@ class Hand(HandState):
                 raise checks.out_of_turn(self, seat, action)
             self._interject(self.pos_of[seat], action)
             return
-        if TINKER <= self.phase <= SHUFFLE:
+        if phase in NOBODY_MOVES:
             raise RuleError(
                 "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
             )
@@ -245,26 +241,27 @@ class Hand(HandState):
         """Apply one of `legal_actions()` for the player to move: the one place an action
         changes the hand (`apply` runs it once the action is found legal; simulations and bots
         call it with an action they took from `legal_actions()`)."""
+        steps = self.steps
+        head = steps[0]  # the decision this action answers
         if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
-            self._do_draw(self.to_move, action)
+            self._do_draw(head.seat, action)
         elif action >= _PROTECT:
             # (by the actions' ranges, as `actions` lays them out: PROTECT, DISCARD, the rest)
             if action < _DISCARD:  # the commonest after a draw: native calls, not `_APPLY`
-                self._do_protect(self.to_move, action)
+                self._do_protect(head.seat, action)
             elif action < _DRAW:
-                self._do_discard(self.to_move, action)
+                self._do_discard(head.seat, action)
             else:
-                _APPLY[_KIND_OF[action]](self, self.to_move, action)
+                _APPLY[_KIND_OF[action]](self, head.seat, action)
         else:  # a play: most steps
-            pos = self.to_move
+            pos = head.seat
             card = _PLAYED_CARD[action]
             hand = self.hands[pos]
-            if self.phase != PLAY_DRAWN:
+            if head.kind != PLAY_DRAWN:
                 self.stats.turns += 1
                 if self.catchable:
                     self.catchable.clear()  # the next player has begun their turn
-            if card >= 64 and card in _DRAW4S:
-                self.draw4_reneged = self._reneged(hand, card)
+            reneged = card >= 64 and card in _DRAW4S and self._reneged(hand, card)
             i = 0  # = hand.remove(card), as a loop: a compiled engine compares ints natively
             while hand[i] != card:
                 i += 1
@@ -282,11 +279,10 @@ class Hand(HandState):
                     if self.variant.uno_to_go_out:
                         self.uncalled.append(pos)
                 if self.variant.has_effect[card]:
-                    effects.played(self, pos, card)
+                    effects.played(self, pos, card, reneged)
                 else:  # a number card or a plain Wild: the next player's turn, without a call
-                    self.to_move = (pos + self.direction) % self.num_players
-                    self.phase = PLAY
-        if self.steps or not self.draw:
+                    steps[0] = PLAY_AT[(pos + self.direction) % self.num_players]
+        if len(steps) > 1 or not self.draw:
             self._run_steps()
 
     # ---- changes: one per kind of action, run once the action is known to be legal
@@ -308,8 +304,7 @@ class Hand(HandState):
         if self.uncalled and pos in self.uncalled:
             self.uncalled.remove(pos)
         if card in _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]:
-            self.drawn_card = card
-            self.phase = PLAY_DRAWN
+            self.steps[0] = Step(PLAY_DRAWN, pos, item=card)
         elif self.variant.keep_drawing and not self.playable(pos):
             return  # Keep-Drawing: "draw until they find a playable card"
         else:
@@ -320,8 +315,9 @@ class Hand(HandState):
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        del self.steps[0]  # (its PROTECTION step: done; the queue runs on after the move)
-        self._lay(pos, _LAID_CARD[action], _UNO_SAID[action])
+        if not self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
+            del self.steps[0]  # (the protection: done; the Villain Draw 4's next step runs)
+            self._run_steps()
 
     def _do_discard(self, pos: int, action: int) -> None:
         if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
@@ -330,7 +326,7 @@ class Hand(HandState):
             self.pass_turn(pos, 1)
 
     def _do_take(self, pos: int, action: int) -> None:
-        if self.phase == RESPOND:
+        if self.steps[0].kind == RESPOND:
             # "the next player must Draw 4 cards then end his turn without discarding"
             self.owe(pos, self.take_penalty())
             self.pass_turn(pos, 1)
@@ -338,19 +334,18 @@ class Hand(HandState):
         effects.draw_instead(self, self.steps[0])  # (villain_draw4_may_take) four instead
 
     def _do_challenge(self, pos: int, action: int) -> None:
+        respond = self.steps[0]
+        self.steps[0] = PLAY_AT[pos]  # the challenger plays their turn, unless it is lost
         n = self.take_penalty()
-        if self.draw4_reneged:
+        if respond.reneged:
             # "the challenged player must draw the four cards instead before play continues"
-            self.owe(self.actor, n)
-            self.phase = PLAY  # the challenger plays their turn
+            self.owe(respond.subject, n)
         else:
             # "the challenger must instead draw 6 cards AND miss their turn" (2018); classic:
             # "draw 4 ... Additionally ... 2 extra cards ... He may then discard as usual."
             self.owe(pos, n + 2)
             if self.variant.rules.failed_challenge_loses_turn:
                 self.pass_turn(pos, 1)
-            else:
-                self.phase = PLAY
 
     def _do_flip(self, pos: int, action: int) -> None:
         """Vegas: "the next player in turn order flips over the top card from the Draw Pile. The
@@ -358,7 +353,8 @@ class Hand(HandState):
         self.stats.turns += 1
         if self.catchable:
             self.catchable.clear()  # taking a card from the Draw Pile begins the turn
-        self.phase = PLAY
+        actor = self.steps[0].subject
+        self.steps[0] = PLAY_AT[pos]
         if not self.draw:
             return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
         card = self.draw.pop()
@@ -368,7 +364,7 @@ class Hand(HandState):
             self.owe(pos, rank)  # "draws a number of cards equal to the number on the card"
         elif effect == "skip":
             if n == 2:  # "The player that plays the Vegas card has to draw the ten cards"
-                self.owe(self.actor, 10)
+                self.owe(actor, 10)
                 self.pass_turn(pos, 1)
             else:  # "They also skip their turn. The next player ... adds the ten drawn cards"
                 self.owe((pos + self.direction) % n, 10)
@@ -376,10 +372,10 @@ class Hand(HandState):
         elif effect == "reverse":
             # "the player who played the Vegas card has to draw the ten cards ... You will also
             # reverse turn order."
-            self.owe(self.actor, 10)
+            self.owe(actor, 10)
             self.direction = -self.direction
             if n == 2:
-                self.to_move = self.actor
+                self.decide(PLAY_AT[actor])
         else:  # "Draw 2, Wild, Wild Draw 4: ... has to draw ten cards in addition to the card"
             self.owe(pos, 10)
 
@@ -391,11 +387,11 @@ class Hand(HandState):
 
     def _do_colour(self, pos: int, action: int) -> None:
         self.colour = A.decode(action).colour
-        self.phase = PLAY
+        self.steps[0] = PLAY_AT[pos]
 
     def _do_target(self, pos: int, action: int) -> None:
         target = self.pos_of[A.decode(action).seat]
-        if self.variant.effect_of[self.trigger] == "swap_hands":
+        if self.variant.effect_of[self.steps[0].item] == "swap_hands":
             self.swap_hands(pos, target)
             self.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
             return
@@ -426,14 +422,12 @@ class Hand(HandState):
         if n:
             victim = (pos + self.direction) % self.num_players
             self.owe(victim, n + self.take_penalty())  # a stack counts too
-        self.winner = pos
-        self.phase = OVER
+        self.finish(pos)
 
     def _end_blocked(self) -> None:
         n = self.num_players
         order = [(self.to_move + self.direction * i) % n for i in range(n)]
-        self.winner = min(order, key=self.points_left)
-        self.phase = OVER
+        self.finish(min(order, key=self.points_left))
 
     def _lay(self, pos: int, card: int, uno: bool) -> bool:
         """Move a card from the hand onto the discard pile; True if that was the last card."""
@@ -441,8 +435,7 @@ class Hand(HandState):
         hand.remove(card)
         self.discard.append(card)  # a command card laid this way is void; its colour counts
         if not hand:
-            self.winner = pos
-            self.phase = OVER
+            self.finish(pos)
             return True
         if len(hand) == 1 and not uno:
             self.catchable.append(pos)
@@ -455,40 +448,43 @@ class Hand(HandState):
             if pos in self.catchable:
                 self.catchable.remove(pos)
         elif action == A.CHALLENGE:
+            window = self.challenge_window()
+            assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
-            if self.draw4_reneged:
-                self.owe(self.actor, 4)  # "then they must draw 4 cards"
+            if window.reneged:
+                self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
-            self.to_move = pos  # taken their turn."
+            head = self.steps[0]  # taken their turn."
+            self.steps[0] = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
             self.step(action)
             return
         else:  # a catch
             target = self.pos_of[A.decode(action).seat]
             self.catchable.remove(target)
             self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: 5)
-        if self.steps or not self.draw:
+        if len(self.steps) > 1 or not self.draw:
             self._run_steps()
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
         """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4: what the
         colour does is the card's (`effects.after_tinker_bell`)."""
-        if self.phase != TINKER:
+        if self.steps[0].kind != TINKER:
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
-        if self.steps:
+        if len(self.steps) > 1:
             self._close_challenge()  # "Reneging": until Tinker Bell chooses
         effects.after_tinker_bell(self, colour)
-        if self.steps or not self.draw:
+        if len(self.steps) > 1 or not self.draw:
             self._run_steps()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
-        if self.phase != RESHUFFLE:
+        if self.steps[0].kind != RESHUFFLE:
             raise RuleError("reshuffle", "The DRAW pile is not empty: nothing to reshuffle.")
         pool = self.discard[:-1]
         if sorted(order) != sorted(pool):
@@ -498,19 +494,19 @@ class Hand(HandState):
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        self.phase = self.steps.pop(0).subject  # (its AFTER_RESHUFFLE step: the phase stopped)
+        del self.steps[0]  # (behind it: the draws owed, then the decision it interrupted)
         self._run_steps()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
         time "starting from the player to their left" until none is left."""
-        if self.phase != SHUFFLE:
+        if self.steps[0].kind != SHUFFLE:
             raise RuleError("shuffle-hands", "Nobody has played a Wild Shuffle Hands.")
         if sorted(order) != sorted(self.shuffle_pool()):
             raise RuleError(
                 "shuffle-hands", "Shuffling hands must deal exactly the cards the players held."
             )
-        n, actor = self.num_players, self.actor
+        n, actor = self.num_players, self.steps[0].subject
         hands: list[list[int]] = [[] for _ in range(n)]
         for i, c in enumerate(order):
             hands[(actor + 1 + i) % n].append(c)
@@ -518,7 +514,7 @@ class Hand(HandState):
         self.catchable.clear()  # a dealt hand owes no UNO call (RULES-MAP: shuffle-hands-uno)
         self.uncalled.clear()
         self.pass_turn(actor, 1)
-        if self.steps or not self.draw:
+        if len(self.steps) > 1 or not self.draw:
             self._run_steps()
 
     # ------------------------------------------------------------------ the queue
@@ -540,13 +536,11 @@ class Hand(HandState):
                 else:  # every card is in a hand: nothing is left to draw, for anyone
                     steps[:] = [s for s in steps if s.kind != OWED]
             elif kind in (PROTECTION, VILLAIN_DONE):
-                if self.phase == OVER:
-                    del steps[0]  # (the hand ended on a protection card: nobody else draws)
-                elif not effects.villain_step(self, step):
+                if not effects.villain_step(self, step):
                     break  # a player must protect
             else:
-                break  # a step waiting for a player or for chance
-        if not self.draw and len(self.discard) > 1 and self.phase != OVER:
+                break  # the decision waited for: a player's, chance's, or the end
+        if not self.draw and len(self.discard) > 1 and steps[0].kind != OVER:
             self._await_reshuffle()
 
     def _deal_owed(self, step: Step) -> bool:
@@ -564,9 +558,14 @@ class Hand(HandState):
         return not n
 
     def _await_reshuffle(self) -> None:
-        if self.phase != RESHUFFLE:
-            self.steps.insert(0, Step(AFTER_RESHUFFLE, -1, subject=self.phase))
-            self.phase = RESHUFFLE
+        """The reshuffle goes ahead of everything queued: the draws owed, then the decision it
+        interrupts, wait for it (its seat: the decision's, whose move it is after)."""
+        steps = self.steps
+        if steps[0].kind != RESHUFFLE:
+            at = 0
+            while at < len(steps) - 1 and steps[at].kind == OWED:
+                at += 1
+            steps.insert(0, Step(RESHUFFLE, steps[at].seat))
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:

@@ -10,15 +10,16 @@ from typing import Final
 
 from engine import cards as C
 from engine.phases import (
-    AFTER_RESHUFFLE,
     CHALLENGE_WINDOW,
     DISCARD,
     OVER,
     OWED,
     PENALTY,
-    PHASE_NAMES,
-    PLAY,
+    PLAY_AT,
+    PLAY_DRAWN,
     PROTECT,
+    RESHUFFLE,
+    RESPOND,
     TARGET,
     Step,
     phase_words,
@@ -49,25 +50,95 @@ class HandState:
     deal_top: int  # the card first turned up
     colour: int  # the colour in play
     direction: int  # 1: to the left, -1: to the right
-    phase: int  # what the hand waits for (`engine.phases`)
-    to_move: int  # the position whose move it is (or who is protecting, discarding ...)
-    actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
-    trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
     tinker_colour: int  # Tinker Bell's last pick (-1 before any)
-    steps: list[Step]  # the pending work, in order (`engine.phases.Step`)
+    steps: list[Step]  # the decision waited for, then the work still to do (`engine.phases`)
     catchable: list[int]  # players who may be caught holding one card without calling UNO
     uncalled: list[int]  # (classic) players holding one card who never called UNO
     blocked_turns: int  # turns in a row with nothing to draw anywhere
-    drawn_card: int  # the card just drawn, while it may be played
-    draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
 
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 
+    # ------------------------------------------------------------------ the decision waited for
+    # The head of the queue (`steps[0]`) is the decision: what follows are reads of it, never
+    # fields of their own. (Between a move and the next decision, draws owed go ahead of it.)
+    @property
+    def phase(self) -> str:
+        """What the hand waits for: the kind of the step at the head of the queue."""
+        return self.steps[0].kind
+
+    @property
+    def to_move(self) -> int:
+        """The position whose move it is (or who is protecting, discarding ...)."""
+        return self.steps[0].seat
+
+    @property
+    def actor(self) -> int:
+        """The player whose card is being resolved (Tinker Bell, Vegas, a draw card)."""
+        return self.steps[0].subject
+
+    @property
+    def trigger(self) -> int:
+        """The card the decision answers (the Draw 2, Villain Draw 4, swap card ...), or -1."""
+        return self.steps[0].item
+
+    @property
+    def drawn_card(self) -> int:
+        """The card just drawn, while it may be played (-1 otherwise)."""
+        head = self.steps[0]
+        return head.item if head.kind == PLAY_DRAWN else -1
+
+    @property
+    def draw4_reneged(self) -> bool:
+        """Would a challenge of the Draw 4 waiting to be challenged succeed? Kept by the step
+        that waits for the challenge (the RESPOND decision, or a Villain Draw 4's window)."""
+        step = self._challenged()
+        return step is not None and step.reneged
+
+    @draw4_reneged.setter
+    def draw4_reneged(self, reneged: bool) -> None:
+        """(An imagined world hides it: `engine.search`) The same step, saying `reneged`."""
+        step = self._challenged()
+        if step is not None:
+            i = self.steps.index(step)
+            self.steps[i] = Step(
+                step.kind, step.seat, step.count, subject=step.subject, item=step.item,
+                reneged=reneged,
+            )  # fmt: skip
+
+    def _challenged(self) -> Step | None:
+        for step in self.steps:
+            if step.kind == RESPOND or step.kind == CHALLENGE_WINDOW:
+                return step
+        return None
+
+    def decide(self, step: Step) -> None:
+        """`step` becomes the decision waited for: it replaces the one being answered, which
+        is at the head of the queue but for draws owed meanwhile (they go ahead of it)."""
+        steps = self.steps
+        if steps[0].kind != OWED:
+            steps[0] = step
+            return
+        at = 1
+        while steps[at].kind == OWED:
+            at += 1
+        steps[at] = step
+
+    def finish(self, winner: int) -> None:
+        """The hand is over, won by `winner` (a position): only the draws owed are still dealt
+        ("These cards are counted"); the decision and the rest of the queue are dropped (the
+        end keeps the seat of the decision it ends)."""
+        self.winner = winner
+        steps = self.steps
+        at = 0
+        while steps[at].kind == OWED:
+            at += 1
+        steps[at:] = [Step(OVER, steps[at].seat)]
+
     # ------------------------------------------------------------------ reading
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.steps[0].kind == OVER
 
     def points_left(self, pos: int) -> int:
         points = self.variant.rules.points
@@ -92,9 +163,10 @@ class HandState:
 
     def waiting_for(self) -> str:
         """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
-        phase = self.phase
-        power = C.name(self.trigger) if phase in (TARGET, DISCARD) else ""
-        words = phase_words(PHASE_NAMES[phase], power)
+        head = self.steps[0]
+        phase = head.kind
+        power = C.name(head.item) if phase in (TARGET, DISCARD) else ""
+        words = phase_words(phase, power)
         if phase == PROTECT and self.variant.villain_may_take:
             words += " or take four cards"
         return words
@@ -128,18 +200,24 @@ class HandState:
                 return True
         return False
 
+    def challenge_window(self) -> Step | None:
+        """The Villain Draw 4's challenge window while it is open (its seat: who played it)."""
+        for step in self.steps:
+            if step.kind == CHALLENGE_WINDOW:
+                return step
+        return None
+
     # ------------------------------------------------------------------ changes the rules share
     def pass_turn(self, pos: int, steps: int) -> None:
         """The turn passes `steps` players on from `pos` (2: the next one is skipped)."""
-        self.to_move = (pos + self.direction * steps) % self.num_players
-        self.phase = PLAY
+        self.decide(PLAY_AT[(pos + self.direction * steps) % self.num_players])
 
     def owe(self, pos: int, n: int) -> None:
         """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
         any step waiting for a player), or when the DRAW pile is reshuffled."""
         steps = self.steps
         at = 0
-        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == AFTER_RESHUFFLE):
+        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == RESHUFFLE):
             at += 1
         steps.insert(at, Step(OWED, pos, n))
 

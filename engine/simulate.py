@@ -16,7 +16,7 @@ from engine import scoring
 from engine.game import Game
 from engine.hand import RuleError
 from engine.listing import legal_actions
-from engine.phases import OVER, RESHUFFLE, TINKER
+from engine.phases import NOBODY_MOVES, OVER, RESHUFFLE, TINKER
 
 
 def choose_dealer(
@@ -85,14 +85,15 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     ]
     jump_in = h.variant.jump_in
     decisions = 0
-    while h.phase != OVER:
-        if h.catchable or jump_in or (h.steps and h.challengeable()):
+    while h.steps[0].kind != OVER:
+        if h.catchable or jump_in or (len(h.steps) > 1 and h.challengeable()):
             decisions += _offer_interjections(game, bots, rng)
-            if h.phase == OVER:
+            if h.steps[0].kind == OVER:
                 break
-        phase = h.phase
-        if phase < TINKER:  # a player moves
-            seat = seats[h.to_move]
+        head = h.steps[0]  # the decision waited for
+        phase = head.kind
+        if phase not in NOBODY_MOVES:  # a player moves
+            seat = seats[head.seat]
             draw = choosers[seat]
             if draw is None:
                 action = bots[seat].act(game)
