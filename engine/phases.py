@@ -9,7 +9,8 @@ about (the card that called for it, the card just drawn, the player whose card i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from engine.elite.cards import EliteCard, Power
@@ -188,6 +189,38 @@ class Step:
 
     def __repr__(self) -> str:
         return f"Step({self.kind}, {self.seat}, {self.count})"
+
+
+State = TypeVar("State")
+
+
+class StepKind(Generic[State]):
+    """One kind of decision, in one place: what may be done while it is awaited (`legal`: the
+    actions of the step's player), what an action then does (`apply`), and its words (the one
+    table, `PHASE_WORDS`). Each ruleset registers its kinds by name in one table
+    (`engine.listing.STEP_KINDS`, `engine.elite.kinds.STEP_KINDS`)."""
+
+    name: Final[str]
+    legal: Callable[[State, Step], list[int]]
+    apply: Callable[[State, Step, int], None]
+
+    __slots__ = ("apply", "legal", "name")
+
+    def __init__(
+        self,
+        name: str,
+        legal: Callable[[State, Step], list[int]],
+        apply: Callable[[State, Step, int], None],
+    ) -> None:
+        if name not in PHASE_WORDS:
+            raise ValueError(f"the step kind {name!r} has no words in PHASE_WORDS")
+        self.name = name
+        self.legal = legal
+        self.apply = apply
+
+    def words(self, power: str = "") -> str:
+        """What the step waits for, in words (`power`: what asks for it)."""
+        return phase_words(self.name, power)
 
 
 # The Disney family's work (its decisions are the phases above)
