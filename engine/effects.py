@@ -18,14 +18,16 @@ from engine.phases import (
     DISCARD,
     FLIP,
     OWED,
-    PROTECT,
+    PROTECT_AT,
     PROTECTION,
+    PROTECTION_AT,
     RESPOND,
     SHUFFLE,
     TARGET,
     TINKER,
     VILLAIN_DONE,
     Step,
+    about,
 )
 
 
@@ -45,7 +47,7 @@ def reverse(h: HandState, pos: int, card: int) -> None:
 
 def tinker_bell(h: HandState, pos: int, card: int) -> None:
     """Draw 2, Wild Discard All and Villain Draw 4: the player hits the Tinker Bell Button."""
-    h.decide(Step(TINKER, pos, subject=pos, item=card))
+    h.head = about(TINKER, pos, card)
 
 
 def draw2(h: HandState, pos: int, card: int) -> None:
@@ -60,7 +62,7 @@ def await_response(h: HandState, pos: int, draw4: bool, reneged: bool) -> None:
     choice the engine takes them at once."""
     victim = (pos + h.direction) % h.num_players
     if draw4 or (h.variant.stacking and any(h.stacks(c) for c in h.hands[victim])):
-        h.decide(Step(RESPOND, victim, subject=pos, reneged=reneged))
+        h.head = Step(RESPOND, victim, subject=pos, reneged=reneged)
     else:
         h.owe(victim, h.take_penalty())
         h.pass_turn(victim, 1)
@@ -79,7 +81,7 @@ def swap_hands(h: HandState, pos: int, card: int) -> None:
         h.swap_hands(pos, 1 - pos)
         h.pass_turn(pos, 1)
     else:
-        h.decide(Step(TARGET, pos, subject=pos, item=card))
+        h.head = about(TARGET, pos, card)
 
 
 def pass_hands(h: HandState, pos: int, card: int) -> None:
@@ -93,12 +95,12 @@ def pass_hands(h: HandState, pos: int, card: int) -> None:
 
 def vegas(h: HandState, pos: int, card: int) -> None:
     """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
-    h.decide(Step(FLIP, (pos + h.direction) % h.num_players, subject=pos))
+    h.head = Step(FLIP, (pos + h.direction) % h.num_players, subject=pos)
 
 
 def shuffle_hands(h: HandState, pos: int, card: int) -> None:
     """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
-    h.decide(Step(SHUFFLE, pos, subject=pos))
+    h.head = Step(SHUFFLE, pos, subject=pos)
 
 
 def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
@@ -142,27 +144,30 @@ def villain_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
 def villain_picked(h: HandState, colour: int) -> None:
     """Tinker Bell picked `colour`: every other player, in order of play, protects with a card
     of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`).
-    These steps take the place of her pick, at the head of the queue."""
+    Her pick stays at the head of the queue until the first of them replaces it."""
     h.colour = colour
-    n, actor = h.num_players, h.steps[0].subject
-    todo = [Step(PROTECTION, (actor + h.direction * i) % n, 4) for i in range(1, n)]
-    todo.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
-    h.steps[0:1] = todo
+    n, actor, steps = h.num_players, h.head.subject, h.steps
+    for i in range(1, n):
+        steps.append(PROTECTION_AT[(actor + h.direction * i) % n])
+    steps.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
     h.stats.villain_hits = 0
 
 
 def villain_step(h: HandState, step: Step) -> bool:
-    """Run the Villain Draw 4's next step (at the head of the queue); False while a player must
-    protect. "each player will see if they have one card of that color to use as their Pixie
-    Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
+    """Run the Villain Draw 4's next step (the first of the work queued); False while a player
+    must protect. "each player will see if they have one card of that color to use as their Pixie
+    Dust Protection Card! If so, lay it down" (`listing.lays`); "If a player doesn't have a
     card in the color selected", they draw four."""
     if step.kind == PROTECTION:
         if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.seat]):
-            h.steps[0] = Step(PROTECT, step.seat, step.count)  # the decision, in its place
+            # the decision, at the head of the queue; the step stays first behind it until
+            # the card is laid (`Hand._do_protect`) or the cards taken (`draw_instead`)
+            h.head = PROTECT_AT[step.seat]
             return False
         draw_instead(h, step)
         return True
-    h.stats.villain_draw4s += 1  # VILLAIN_DONE: the next player's turn takes its place
+    del h.steps[0]  # VILLAIN_DONE: the next player's turn
+    h.stats.villain_draw4s += 1
     if not h.stats.villain_hits:
         h.stats.villain_draw4s_fully_protected += 1
     h.pass_turn(step.seat, step.count)
@@ -171,21 +176,21 @@ def villain_step(h: HandState, step: Step) -> bool:
 
 def draw_instead(h: HandState, step: Step) -> None:
     """A player draws the four cards instead of protecting (none of the colour, or by choice
-    with `villain_draw4_may_take`): the PROTECTION step (the head of the queue) becomes cards
-    owed."""
+    with `villain_draw4_may_take`): the PROTECTION step (the first behind the head) becomes
+    cards owed."""
     h.steps[0] = Step(OWED, step.seat, step.count)
     h.stats.villain_hits += 1
 
 
 # ---------------------------------------------------------------- after Tinker Bell's pick
 def draw2_picked(h: HandState, colour: int) -> None:
-    pick = h.steps[0]
+    pick = h.head
     actor = pick.subject
     h.stats.draw2_picks += 1
     if colour == C.COLOUR_OF[pick.item]:
         # "the player gets to chose whichever player they want to draw 2 cards"
         h.stats.draw2_matches += 1
-        h.decide(Step(TARGET, actor, subject=actor, item=pick.item))
+        h.head = about(TARGET, actor, pick.item)
     else:
         # "the next player must draw 2 cards and forfeit their turn"
         victim = (actor + h.direction) % h.num_players
@@ -195,11 +200,11 @@ def draw2_picked(h: HandState, colour: int) -> None:
 
 def discard_all_picked(h: HandState, colour: int) -> None:
     """Wild Discard All: its player may discard every card of Tinker Bell's colour."""
-    pick = h.steps[0]
+    pick = h.head
     actor = pick.subject
     h.colour = colour
     if not C.CARDS_OF_COLOUR[colour].isdisjoint(h.hands[actor]):
-        h.decide(Step(DISCARD, actor, subject=actor, item=pick.item))
+        h.head = about(DISCARD, actor, pick.item)
     else:
         h.pass_turn(actor, 1)
 
@@ -207,7 +212,7 @@ def discard_all_picked(h: HandState, colour: int) -> None:
 def after_tinker_bell(h: HandState, colour: int) -> None:
     """What Tinker Bell's colour does after the card that called her (the item of her pick,
     the decision at the head of the queue)."""
-    effect = h.variant.effect_of[h.steps[0].item]
+    effect = h.variant.effect_of[h.head.item]
     if effect == "villain_draw4":
         villain_picked(h, colour)
     elif effect == "wild_discard_all":

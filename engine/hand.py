@@ -47,6 +47,7 @@ from engine.phases import (
     TINKER,
     VILLAIN_DONE,
     Step,
+    about,
 )
 from engine.rulesets import Ruleset
 from engine.stats import HandStats
@@ -133,7 +134,7 @@ class Hand(HandState):
         h.deal_top = top
         h.colour = _COLOUR_OF[top]
         h.direction = 1
-        h.steps = [PLAY_AT[(dealer + 1) % n]]
+        h.head, h.steps = PLAY_AT[(dealer + 1) % n], []
         h.tinker_colour = h.winner = -1
         h.catchable = []
         h.blocked_turns = 0
@@ -150,26 +151,26 @@ class Hand(HandState):
             return  # the player to the dealer's left plays first, on the card as it is
         if how == "colour":
             # "the person to the left of the dealer chooses the color ... and plays the first card"
-            self.decide(Step(COLOUR, (dealer + 1) % n))
+            self.head = Step(COLOUR, (dealer + 1) % n)
         elif how == "reverse_right_of_dealer":
             # "the player to the right of the dealer plays first, and play then goes to the right"
             self.direction = -1
-            self.decide(PLAY_AT[(dealer - 1) % n])
+            self.head = PLAY_AT[(dealer - 1) % n]
         elif how == "reverse_dealer_first":
             # "The dealer plays first; the play proceeds counterclockwise"
             self.direction = -1
-            self.decide(PLAY_AT[dealer])
+            self.head = PLAY_AT[dealer]
         elif how == "skip":
             # "the player to the left of the dealer is skipped"
-            self.decide(PLAY_AT[(dealer + 2) % n])
+            self.head = PLAY_AT[(dealer + 2) % n]
         elif how == "draw2":
             # "The player to the dealer's left draws two cards and misses a turn"
             self.owe((dealer + 1) % n, 2)
-            self.decide(PLAY_AT[(dealer + 2) % n])
+            self.head = PLAY_AT[(dealer + 2) % n]
         elif how == "tinker_bell":
             # "the player to the left of the dealer will hit the Tinker Bell Button"; the card
             # counts as the dealer's (see RULES-MAP: first-discard-draw2).
-            self.decide(Step(TINKER, (dealer + 1) % n, subject=dealer, item=top))
+            self.head = Step(TINKER, (dealer + 1) % n, subject=dealer, item=top)
         else:
             raise ValueError(f"unknown first-discard rule {how!r} in {self.variant.rules.name}")
 
@@ -184,7 +185,7 @@ class Hand(HandState):
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
         h.tinker_colour = self.tinker_colour
-        h.steps = list(self.steps)  # (the decision, then the work: a step never changes, shared)
+        h.head, h.steps = self.head, list(self.steps)  # (a step never changes: shared)
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
         h.blocked_turns = self.blocked_turns
         h.winner = self.winner
@@ -210,7 +211,7 @@ class Hand(HandState):
         only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
         for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
         else raises the RuleError `engine.checks` classifies, changing nothing."""
-        phase = self.steps[0].kind
+        phase = self.head.kind
         if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         kind = A.kind(action)
@@ -241,8 +242,7 @@ class Hand(HandState):
         """Apply one of `legal_actions()` for the player to move: the one place an action
         changes the hand (`apply` runs it once the action is found legal; simulations and bots
         call it with an action they took from `legal_actions()`)."""
-        steps = self.steps
-        head = steps[0]  # the decision this action answers
+        head = self.head  # the decision this action answers
         if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
             self._do_draw(head.seat, action)
         elif action >= _PROTECT:
@@ -281,8 +281,8 @@ class Hand(HandState):
                 if self.variant.has_effect[card]:
                     effects.played(self, pos, card, reneged)
                 else:  # a number card or a plain Wild: the next player's turn, without a call
-                    steps[0] = PLAY_AT[(pos + self.direction) % self.num_players]
-        if len(steps) > 1 or not self.draw:
+                    self.head = PLAY_AT[(pos + self.direction) % self.num_players]
+        if self.steps or not self.draw:
             self._run_steps()
 
     # ---- changes: one per kind of action, run once the action is known to be legal
@@ -304,7 +304,7 @@ class Hand(HandState):
         if self.uncalled and pos in self.uncalled:
             self.uncalled.remove(pos)
         if card in _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]:
-            self.steps[0] = Step(PLAY_DRAWN, pos, item=card)
+            self.head = about(PLAY_DRAWN, pos, card)
         elif self.variant.keep_drawing and not self.playable(pos):
             return  # Keep-Drawing: "draw until they find a playable card"
         else:
@@ -315,9 +315,8 @@ class Hand(HandState):
         self.pass_turn(pos, 1)
 
     def _do_protect(self, pos: int, action: int) -> None:
-        if not self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
-            del self.steps[0]  # (the protection: done; the Villain Draw 4's next step runs)
-            self._run_steps()
+        del self.steps[0]  # (its PROTECTION step: done; the queue runs on after the move)
+        self._lay(pos, _LAID_CARD[action], _UNO_SAID[action])
 
     def _do_discard(self, pos: int, action: int) -> None:
         if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
@@ -326,7 +325,7 @@ class Hand(HandState):
             self.pass_turn(pos, 1)
 
     def _do_take(self, pos: int, action: int) -> None:
-        if self.steps[0].kind == RESPOND:
+        if self.head.kind == RESPOND:
             # "the next player must Draw 4 cards then end his turn without discarding"
             self.owe(pos, self.take_penalty())
             self.pass_turn(pos, 1)
@@ -334,8 +333,8 @@ class Hand(HandState):
         effects.draw_instead(self, self.steps[0])  # (villain_draw4_may_take) four instead
 
     def _do_challenge(self, pos: int, action: int) -> None:
-        respond = self.steps[0]
-        self.steps[0] = PLAY_AT[pos]  # the challenger plays their turn, unless it is lost
+        respond = self.head
+        self.head = PLAY_AT[pos]  # the challenger plays their turn, unless it is lost
         n = self.take_penalty()
         if respond.reneged:
             # "the challenged player must draw the four cards instead before play continues"
@@ -353,8 +352,8 @@ class Hand(HandState):
         self.stats.turns += 1
         if self.catchable:
             self.catchable.clear()  # taking a card from the Draw Pile begins the turn
-        actor = self.steps[0].subject
-        self.steps[0] = PLAY_AT[pos]
+        actor = self.head.subject
+        self.head = PLAY_AT[pos]
         if not self.draw:
             return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
         card = self.draw.pop()
@@ -375,7 +374,7 @@ class Hand(HandState):
             self.owe(actor, 10)
             self.direction = -self.direction
             if n == 2:
-                self.decide(PLAY_AT[actor])
+                self.head = PLAY_AT[actor]
         else:  # "Draw 2, Wild, Wild Draw 4: ... has to draw ten cards in addition to the card"
             self.owe(pos, 10)
 
@@ -387,11 +386,11 @@ class Hand(HandState):
 
     def _do_colour(self, pos: int, action: int) -> None:
         self.colour = A.decode(action).colour
-        self.steps[0] = PLAY_AT[pos]
+        self.head = PLAY_AT[pos]
 
     def _do_target(self, pos: int, action: int) -> None:
         target = self.pos_of[A.decode(action).seat]
-        if self.variant.effect_of[self.steps[0].item] == "swap_hands":
+        if self.variant.effect_of[self.head.item] == "swap_hands":
             self.swap_hands(pos, target)
             self.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
             return
@@ -456,35 +455,35 @@ class Hand(HandState):
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
-            head = self.steps[0]  # taken their turn."
-            self.steps[0] = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
+            head = self.head  # taken their turn."
+            self.head = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
             self.step(action)
             return
         else:  # a catch
             target = self.pos_of[A.decode(action).seat]
             self.catchable.remove(target)
             self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: 5)
-        if len(self.steps) > 1 or not self.draw:
+        if self.steps or not self.draw:
             self._run_steps()
 
     # ------------------------------------------------------------------ chance
     def apply_tinker_bell(self, colour: int) -> None:
         """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4: what the
         colour does is the card's (`effects.after_tinker_bell`)."""
-        if self.steps[0].kind != TINKER:
+        if self.head.kind != TINKER:
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         self.tinker_colour = colour
-        if len(self.steps) > 1:
+        if self.steps:
             self._close_challenge()  # "Reneging": until Tinker Bell chooses
         effects.after_tinker_bell(self, colour)
-        if len(self.steps) > 1 or not self.draw:
+        if self.steps or not self.draw:
             self._run_steps()
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
-        if self.steps[0].kind != RESHUFFLE:
+        if self.head.kind != RESHUFFLE:
             raise RuleError("reshuffle", "The DRAW pile is not empty: nothing to reshuffle.")
         pool = self.discard[:-1]
         if sorted(order) != sorted(pool):
@@ -494,19 +493,23 @@ class Hand(HandState):
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        del self.steps[0]  # (behind it: the draws owed, then the decision it interrupted)
+        steps = self.steps  # the decision it interrupted, behind the draws owed, is the head again
+        at = 0
+        while steps[at].kind == OWED:
+            at += 1
+        self.head = steps.pop(at)
         self._run_steps()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
         time "starting from the player to their left" until none is left."""
-        if self.steps[0].kind != SHUFFLE:
+        if self.head.kind != SHUFFLE:
             raise RuleError("shuffle-hands", "Nobody has played a Wild Shuffle Hands.")
         if sorted(order) != sorted(self.shuffle_pool()):
             raise RuleError(
                 "shuffle-hands", "Shuffling hands must deal exactly the cards the players held."
             )
-        n, actor = self.num_players, self.steps[0].subject
+        n, actor = self.num_players, self.head.subject
         hands: list[list[int]] = [[] for _ in range(n)]
         for i, c in enumerate(order):
             hands[(actor + 1 + i) % n].append(c)
@@ -514,7 +517,7 @@ class Hand(HandState):
         self.catchable.clear()  # a dealt hand owes no UNO call (RULES-MAP: shuffle-hands-uno)
         self.uncalled.clear()
         self.pass_turn(actor, 1)
-        if len(self.steps) > 1 or not self.draw:
+        if self.steps or not self.draw:
             self._run_steps()
 
     # ------------------------------------------------------------------ the queue
@@ -539,8 +542,8 @@ class Hand(HandState):
                 if not effects.villain_step(self, step):
                     break  # a player must protect
             else:
-                break  # the decision waited for: a player's, chance's, or the end
-        if not self.draw and len(self.discard) > 1 and steps[0].kind != OVER:
+                break  # work that waits on the decision (a penalty, a challenge window)
+        if not self.draw and len(self.discard) > 1 and self.head.kind != OVER:
             self._await_reshuffle()
 
     def _deal_owed(self, step: Step) -> bool:
@@ -558,14 +561,15 @@ class Hand(HandState):
         return not n
 
     def _await_reshuffle(self) -> None:
-        """The reshuffle goes ahead of everything queued: the draws owed, then the decision it
-        interrupts, wait for it (its seat: the decision's, whose move it is after)."""
-        steps = self.steps
-        if steps[0].kind != RESHUFFLE:
+        """The reshuffle becomes the head of the queue: the decision it interrupts waits behind
+        the draws owed (and keeps its seat: whose move it is, the reshuffle done)."""
+        head, steps = self.head, self.steps
+        if head.kind != RESHUFFLE:
             at = 0
-            while at < len(steps) - 1 and steps[at].kind == OWED:
+            while at < len(steps) and steps[at].kind == OWED:
                 at += 1
-            steps.insert(0, Step(RESHUFFLE, steps[at].seat))
+            steps.insert(at, head)
+            self.head = Step(RESHUFFLE, head.seat)
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:

@@ -18,7 +18,6 @@ from engine.phases import (
     PLAY_AT,
     PLAY_DRAWN,
     PROTECT,
-    RESHUFFLE,
     RESPOND,
     TARGET,
     Step,
@@ -51,7 +50,8 @@ class HandState:
     colour: int  # the colour in play
     direction: int  # 1: to the left, -1: to the right
     tinker_colour: int  # Tinker Bell's last pick (-1 before any)
-    steps: list[Step]  # the decision waited for, then the work still to do (`engine.phases`)
+    head: Step  # the decision waited for: the head of the queue (`engine.phases.Step`)
+    steps: list[Step]  # the work queued behind it, in order
     catchable: list[int]  # players who may be caught holding one card without calling UNO
     uncalled: list[int]  # (classic) players holding one card who never called UNO
     blocked_turns: int  # turns in a row with nothing to draw anywhere
@@ -61,84 +61,72 @@ class HandState:
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 
     # ------------------------------------------------------------------ the decision waited for
-    # The head of the queue (`steps[0]`) is the decision: what follows are reads of it, never
-    # fields of their own. (Between a move and the next decision, draws owed go ahead of it.)
+    # The head of the queue (`head`) is the decision: what follows are reads of it, never
+    # fields of their own.
     @property
     def phase(self) -> str:
         """What the hand waits for: the kind of the step at the head of the queue."""
-        return self.steps[0].kind
+        return self.head.kind
 
     @property
     def to_move(self) -> int:
         """The position whose move it is (or who is protecting, discarding ...)."""
-        return self.steps[0].seat
+        return self.head.seat
 
     @property
     def actor(self) -> int:
         """The player whose card is being resolved (Tinker Bell, Vegas, a draw card)."""
-        return self.steps[0].subject
+        return self.head.subject
 
     @property
     def trigger(self) -> int:
         """The card the decision answers (the Draw 2, Villain Draw 4, swap card ...), or -1."""
-        return self.steps[0].item
+        return self.head.item
 
     @property
     def drawn_card(self) -> int:
         """The card just drawn, while it may be played (-1 otherwise)."""
-        head = self.steps[0]
+        head = self.head
         return head.item if head.kind == PLAY_DRAWN else -1
 
     @property
     def draw4_reneged(self) -> bool:
         """Would a challenge of the Draw 4 waiting to be challenged succeed? Kept by the step
         that waits for the challenge (the RESPOND decision, or a Villain Draw 4's window)."""
-        step = self._challenged()
-        return step is not None and step.reneged
+        if self.head.kind == RESPOND:
+            return self.head.reneged
+        window = self.challenge_window()
+        return window is not None and window.reneged
 
     @draw4_reneged.setter
     def draw4_reneged(self, reneged: bool) -> None:
         """(An imagined world hides it: `engine.search`) The same step, saying `reneged`."""
-        step = self._challenged()
-        if step is not None:
-            i = self.steps.index(step)
-            self.steps[i] = Step(
-                step.kind, step.seat, step.count, subject=step.subject, item=step.item,
-                reneged=reneged,
-            )  # fmt: skip
+        head, window = self.head, self.challenge_window()
+        if head.kind == RESPOND:
+            self.head = Step(RESPOND, head.seat, subject=head.subject, reneged=reneged)
+        elif window is not None:
+            i = self.steps.index(window)
+            self.steps[i] = Step(CHALLENGE_WINDOW, window.seat, reneged=reneged)
 
-    def _challenged(self) -> Step | None:
-        for step in self.steps:
-            if step.kind == RESPOND or step.kind == CHALLENGE_WINDOW:
-                return step
-        return None
-
-    def decide(self, step: Step) -> None:
-        """`step` becomes the decision waited for: it replaces the one being answered, which
-        is at the head of the queue but for draws owed meanwhile (they go ahead of it)."""
-        steps = self.steps
-        if steps[0].kind != OWED:
-            steps[0] = step
-            return
-        at = 1
-        while steps[at].kind == OWED:
-            at += 1
-        steps[at] = step
+    def queue(self) -> list[Step]:
+        """The whole queue: the decision waited for, then the work behind it."""
+        return [self.head, *self.steps]
 
     def finish(self, winner: int) -> None:
         """The hand is over, won by `winner` (a position): only the draws owed are still dealt
-        ("These cards are counted"); the decision and the rest of the queue are dropped (the
-        end keeps the seat of the decision it ends)."""
+        ("These cards are counted"); the rest of the queue is dropped (the end keeps the seat
+        of the decision it ends)."""
         self.winner = winner
+        self.head = Step(OVER, self.head.seat)
         steps = self.steps
         at = 0
-        while steps[at].kind == OWED:
+        while at < len(steps) and steps[at].kind == OWED:
             at += 1
-        steps[at:] = [Step(OVER, steps[at].seat)]
+        del steps[at:]
 
     # ------------------------------------------------------------------ reading
     def is_over(self) -> bool:
-        return self.steps[0].kind == OVER
+        return self.head.kind == OVER
 
     def points_left(self, pos: int) -> int:
         points = self.variant.rules.points
@@ -163,7 +151,7 @@ class HandState:
 
     def waiting_for(self) -> str:
         """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
-        head = self.steps[0]
+        head = self.head
         phase = head.kind
         power = C.name(head.item) if phase in (TARGET, DISCARD) else ""
         words = phase_words(phase, power)
@@ -210,14 +198,14 @@ class HandState:
     # ------------------------------------------------------------------ changes the rules share
     def pass_turn(self, pos: int, steps: int) -> None:
         """The turn passes `steps` players on from `pos` (2: the next one is skipped)."""
-        self.decide(PLAY_AT[(pos + self.direction * steps) % self.num_players])
+        self.head = PLAY_AT[(pos + self.direction * steps) % self.num_players]
 
     def owe(self, pos: int, n: int) -> None:
-        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
-        any step waiting for a player), or when the DRAW pile is reshuffled."""
+        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (whatever
+        else is queued or awaited: draws owed never wait), or when the DRAW pile is reshuffled."""
         steps = self.steps
         at = 0
-        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == RESHUFFLE):
+        while at < len(steps) and steps[at].kind == OWED:
             at += 1
         steps.insert(at, Step(OWED, pos, n))
 

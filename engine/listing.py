@@ -39,11 +39,10 @@ def legal_actions(h: HandState) -> list[int]:
     PLAY, most decisions, is listed here without a further call: each card held that
     matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
     when allowed. The other phases have a method each (`_LEGAL`)."""
-    head = h.steps[0]
+    head = h.head
     if head.kind != PLAY:
         return _other(h, head)
-    pos = head.seat
-    hand = h.hands[pos]
+    hand = h.hands[head.seat]
     # The cards that match, as a set filled in the hand's order: the order every seeded
     # game follows (a random bot picks by index).
     matches = _MATCHES[h.colour * 80 + _RANK_OF[h.discard[-1]]]
@@ -68,7 +67,7 @@ def legal_actions(h: HandState) -> list[int]:
                 if w in playable:
                     acts.remove(w << 3)
                     acts += _COLOUR_PLAYS[w]
-        if h.uncalled and pos in h.uncalled:
+        if h.uncalled and head.seat in h.uncalled:
             acts = []  # "not allowed to discard his last card until he does so"
     if not acts or variant.draw_when_playable:
         acts.append(_DRAW)
@@ -87,7 +86,7 @@ def _other(h: HandState, head: Step) -> list[int]:
 
 
 def _responses(h: HandState) -> list[int]:
-    pos = h.steps[0].seat
+    pos = h.head.seat
     hand = h.hands[pos]
     acts: list[int] = []
     if h.variant.stacking and not (h.uncalled and pos in h.uncalled):
@@ -102,7 +101,7 @@ def _responses(h: HandState) -> list[int]:
 
 
 def _after_drawing(h: HandState) -> list[int]:
-    head = h.steps[0]
+    head = h.head
     acts: list[int] = []
     two = len(h.hands[head.seat]) == 2
     _variants(acts, head.item, two, h.variant.names_colour)
@@ -113,7 +112,7 @@ def _after_drawing(h: HandState) -> list[int]:
 
 def lays(h: HandState) -> list[int]:
     """Protection or discards: the cards of Tinker Bell's colour, then TAKE or DONE."""
-    head = h.steps[0]
+    head = h.head
     protecting = head.kind == PROTECT
     base = A.PROTECT if protecting else A.DISCARD
     hand = h.hands[head.seat]
@@ -139,7 +138,7 @@ def _colours(h: HandState) -> list[int]:
 
 
 def _targets(h: HandState) -> list[int]:
-    actor = h.steps[0].subject
+    actor = h.head.subject
     return [A.TARGET + s for p, s in enumerate(h.seats) if p != actor]
 
 
@@ -150,10 +149,8 @@ def _flip(h: HandState) -> list[int]:
 def interjections(h: HandState) -> list[tuple[int, int]]:
     """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
     with the Jump-In house rule a play of the identical card."""
-    if not (h.catchable or h.variant.jump_in or h.uncalled or len(h.steps) > 1):
-        return []
-    phase = h.phase
-    if phase == OVER:
+    phase = h.head.kind
+    if phase == OVER or not (h.catchable or h.variant.jump_in or h.uncalled or h.steps):
         return []
     seats, n = h.seats, h.num_players
     out = []
@@ -165,7 +162,7 @@ def interjections(h: HandState) -> list[tuple[int, int]]:
     for p in h.uncalled:
         if p not in h.catchable:
             out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-    window = h.challenge_window() if len(h.steps) > 1 else None
+    window = h.challenge_window() if h.steps else None
     if window is not None:
         for q in range(n):
             if q != window.seat:
@@ -186,7 +183,7 @@ def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
     chance node; `apply` takes them). A hand takes a reshuffle or Wild Shuffle Hands as a whole
     order (`apply_reshuffle`, `apply_shuffle_hands`); `Game.chance_outcomes` lists those
     orders one card at a time (`engine.deckchance`)."""
-    if h.steps[0].kind != TINKER:
+    if h.head.kind != TINKER:
         return []
     return [(A.PICK + colour, 0.25) for colour in range(4)]
 

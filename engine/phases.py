@@ -231,6 +231,26 @@ PROTECTION: Final = "protection"  # Villain Draw 4: `seat` lays Tinker Bell's co
 VILLAIN_DONE: Final = "villain_done"  # Villain Draw 4 resolved: the turn passes `count` on
 STEP_NAMES: Final = (OWED, PENALTY, CHALLENGE_WINDOW, PROTECTION, VILLAIN_DONE)
 
+# Steps made once and shared (a step never changes): making one costs pure Python about a
+# microsecond, and a Disney hand makes dozens (docs/engine.md, "One step model").
 PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(16))
-"""The decision to play, for each position: made once, shared (a step never changes), since
-almost every move hands the turn on to a plain PLAY."""
+"""The decision to play, for each position: almost every move hands the turn on to one."""
+PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(16))
+"""A Villain Draw 4's protection, for each position: lay Tinker Bell's colour, or four cards."""
+PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(16))
+"""The same, queued for each other player until their turn to protect comes."""
+_ABOUT: Final[dict[str, list[Step | None]]] = {
+    kind: [None] * (16 << 7) for kind in (PLAY_DRAWN, TINKER, TARGET, DISCARD)
+}
+
+
+def about(kind: str, seat: int, card: int) -> Step:
+    """The decision `kind` (PLAY_DRAWN, TINKER, TARGET or DISCARD) of `seat` about `card`, a card
+    of theirs (the card just drawn; the one Tinker Bell answers, and whose target or discards
+    it asks for): made the first time, then shared."""
+    made = _ABOUT[kind]
+    key = seat << 7 | card
+    step = made[key]
+    if step is None:
+        step = made[key] = Step(kind, seat, subject=seat, item=card)
+    return step

@@ -85,12 +85,12 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     ]
     jump_in = h.variant.jump_in
     decisions = 0
-    while h.steps[0].kind != OVER:
-        if h.catchable or jump_in or (len(h.steps) > 1 and h.challengeable()):
+    while h.head.kind != OVER:
+        if h.catchable or jump_in or (h.steps and h.challengeable()):
             decisions += _offer_interjections(game, bots, rng)
-            if h.steps[0].kind == OVER:
+            if h.head.kind == OVER:
                 break
-        head = h.steps[0]  # the decision waited for
+        head = h.head  # the decision waited for
         phase = head.kind
         if phase not in NOBODY_MOVES:  # a player moves
             seat = seats[head.seat]
