@@ -136,7 +136,7 @@ def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
 # ---------------------------------------------------------------- the Villain Draw 4, whole
 def villain_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
     """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
-    challenge it ("Reneging": `Hand._interject`, `Hand._reneged`)."""
+    challenge it ("Reneging": `Hand._interject`, `moves.reneged_by`)."""
     tinker_bell(h, pos, card)
     h.steps.append(Step(CHALLENGE_WINDOW, pos, reneged=reneged))
 
@@ -161,7 +161,7 @@ def villain_step(h: HandState, step: Step) -> bool:
     if step.kind == PROTECTION:
         if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.seat]):
             # the decision, at the head of the queue; the step stays first behind it until
-            # the card is laid (`Hand._do_protect`) or the cards taken (`draw_instead`)
+            # the card is laid (`moves.protect`) or the cards taken (`draw_instead`)
             h.head = PROTECT_AT[step.seat]
             return False
         draw_instead(h, step)

@@ -88,9 +88,12 @@ class Game:
         h = self.hand
         if self.sheet.over:
             return TERMINAL
-        if h is None or h.phase in NOBODY_MOVES:  # chance phases and OVER
+        if h is None:
             return CHANCE
-        return h.seats[h.to_move]
+        head = h.head  # the decision waited for
+        if head.kind in NOBODY_MOVES:  # chance phases and OVER
+            return CHANCE
+        return h.seats[head.seat]
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE

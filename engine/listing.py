@@ -1,15 +1,17 @@
 """What may be done now in one hand: every action the player to move may take
 (`legal_actions`: the only source of what is allowed, with `interjections`, the calls out of
-turn any seat may make), and the chance outcomes of Tinker Bell's pick.
+turn any seat may make), and the chance outcomes of Tinker Bell's pick; and each kind of
+decision's one entry (`STEP_KINDS`: its legal actions, its move in `engine.moves`, its words).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from engine import actions as A
 from engine import cards as C
+from engine import moves
 from engine.handstate import HandState
 from engine.phases import (
     COLOUR,
@@ -23,6 +25,7 @@ from engine.phases import (
     TARGET,
     TINKER,
     Step,
+    StepKind,
 )
 
 _COLOUR_OF: Final = C.COLOUR_OF
@@ -38,7 +41,7 @@ def legal_actions(h: HandState) -> list[int]:
 
     PLAY, most decisions, is listed here without a further call: each card held that
     matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
-    when allowed. The other phases have a method each (`_LEGAL`)."""
+    when allowed. The other phases are listed by their entries in `STEP_KINDS`."""
     head = h.head
     if head.kind != PLAY:
         return _other(h, head)
@@ -77,16 +80,21 @@ def legal_actions(h: HandState) -> list[int]:
 def _other(h: HandState, head: Step) -> list[int]:
     """The legal actions of the phases other than PLAY."""
     phase = head.kind
-    if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not `_LEGAL`)
-        return lays(h)
+    if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not the table's)
+        return lays(h, head)
     if phase == PLAY_DRAWN:
-        return _after_drawing(h)
-    legal = _LEGAL.get(phase)
-    return [] if legal is None else legal(h)
+        return _after_drawing(h, head)
+    kind = STEP_KINDS.get(phase)
+    return [] if kind is None else kind.legal(h, head)  # (chance and the end list none)
 
 
-def _responses(h: HandState) -> list[int]:
-    pos = h.head.seat
+def _plays(h: HandState, head: Step) -> list[int]:
+    """PLAY's listing: `legal_actions`' own body (most decisions: listed without a call)."""
+    return legal_actions(h)
+
+
+def _responses(h: HandState, head: Step) -> list[int]:
+    pos = head.seat
     hand = h.hands[pos]
     acts: list[int] = []
     if h.variant.stacking and not (h.uncalled and pos in h.uncalled):
@@ -100,8 +108,7 @@ def _responses(h: HandState) -> list[int]:
     return acts
 
 
-def _after_drawing(h: HandState) -> list[int]:
-    head = h.head
+def _after_drawing(h: HandState, head: Step) -> list[int]:
     acts: list[int] = []
     two = len(h.hands[head.seat]) == 2
     _variants(acts, head.item, two, h.variant.names_colour)
@@ -110,9 +117,8 @@ def _after_drawing(h: HandState) -> list[int]:
     return acts
 
 
-def lays(h: HandState) -> list[int]:
+def lays(h: HandState, head: Step) -> list[int]:
     """Protection or discards: the cards of Tinker Bell's colour, then TAKE or DONE."""
-    head = h.head
     protecting = head.kind == PROTECT
     base = A.PROTECT if protecting else A.DISCARD
     hand = h.hands[head.seat]
@@ -133,16 +139,16 @@ def lays(h: HandState) -> list[int]:
     return acts
 
 
-def _colours(h: HandState) -> list[int]:
+def _colours(h: HandState, head: Step) -> list[int]:
     return [A.COLOUR, A.COLOUR + 1, A.COLOUR + 2, A.COLOUR + 3]
 
 
-def _targets(h: HandState) -> list[int]:
-    actor = h.head.subject
+def _targets(h: HandState, head: Step) -> list[int]:
+    actor = head.subject
     return [A.TARGET + s for p, s in enumerate(h.seats) if p != actor]
 
 
-def _flip(h: HandState) -> list[int]:
+def _flip(h: HandState, head: Step) -> list[int]:
     return [A.FLIP]
 
 
@@ -188,17 +194,19 @@ def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
     return [(A.PICK + colour, 0.25) for colour in range(4)]
 
 
-_LEGAL: Final[dict[str, Callable[[HandState], list[int]]]] = {
-    PLAY: legal_actions,
-    PLAY_DRAWN: _after_drawing,
-    COLOUR: _colours,
-    TARGET: _targets,
-    PROTECT: lays,
-    DISCARD: lays,
-    RESPOND: _responses,
-    FLIP: _flip,
+STEP_KINDS: Final[dict[str, StepKind[HandState]]] = {
+    PLAY: StepKind(PLAY, _plays, moves.play),
+    PLAY_DRAWN: StepKind(PLAY_DRAWN, _after_drawing, moves.play_drawn),
+    COLOUR: StepKind(COLOUR, _colours, moves.colour),
+    TARGET: StepKind(TARGET, _targets, moves.target),
+    PROTECT: StepKind(PROTECT, lays, moves.protect),
+    DISCARD: StepKind(DISCARD, lays, moves.discard),
+    RESPOND: StepKind(RESPOND, _responses, moves.respond),
+    FLIP: StepKind(FLIP, _flip, moves.flip),
 }
-"""The legal actions, by phase (the players' phases; chance and the end list none)."""
+"""Every decision a player of the Disney family makes, by its kind (the phase): its legal
+actions, its move (`engine.moves`), its words (`PHASE_WORDS`). Chance and the end are awaited
+decisions too, but nobody takes an action on them (`Hand.apply_tinker_bell` ...)."""
 
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:

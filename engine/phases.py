@@ -239,16 +239,24 @@ PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(16))
 """A Villain Draw 4's protection, for each position: lay Tinker Bell's colour, or four cards."""
 PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(16))
 """The same, queued for each other player until their turn to protect comes."""
-_ABOUT: Final[dict[str, list[Step | None]]] = {
-    kind: [None] * (16 << 7) for kind in (PLAY_DRAWN, TINKER, TARGET, DISCARD)
-}
+_DRAWN_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_TINKER_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_TARGET_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_DISCARD_MADE: Final[list[Step | None]] = [None] * (16 << 7)
 
 
 def about(kind: str, seat: int, card: int) -> Step:
     """The decision `kind` (PLAY_DRAWN, TINKER, TARGET or DISCARD) of `seat` about `card`, a card
     of theirs (the card just drawn; the one Tinker Bell answers, and whose target or discards
     it asks for): made the first time, then shared."""
-    made = _ABOUT[kind]
+    if kind == PLAY_DRAWN:  # (compared, not looked up: a compiled engine compares natively)
+        made = _DRAWN_MADE
+    elif kind == TINKER:
+        made = _TINKER_MADE
+    elif kind == TARGET:
+        made = _TARGET_MADE
+    else:
+        made = _DISCARD_MADE
     key = seat << 7 | card
     step = made[key]
     if step is None:
