@@ -21,7 +21,7 @@ from engine import deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.listing import legal_actions
-from engine.phases import COLOUR, DISCARD, NOBODY_MOVES, OVER, RESHUFFLE, SHUFFLE, TINKER
+from engine.phases import COLOUR, DISCARD, NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
@@ -91,7 +91,7 @@ class Game:
         if h is None:
             return CHANCE
         head = h.head  # the decision waited for
-        if head.kind in NOBODY_MOVES:  # chance phases and OVER
+        if head.kind != PLAY and head.kind in NOBODY_MOVES:  # chance phases and OVER
             return CHANCE
         return h.seats[head.seat]
 

@@ -75,16 +75,6 @@ __all__ = [
 ]
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_RANK_OF: Final = C.RANK_OF
-_KIND_OF: Final = A.KIND_OF
-_PLAYED_CARD: Final = A.CARD_OF
-_LAID_CARD: Final = A.CARD_OF
-_NAMED_COLOUR: Final = A.COLOUR_NAMED
-_UNO_SAID: Final = A.UNO_SAID
-_DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
-_DRAW: Final = A.DRAW
-_PROTECT: Final = A.PROTECT
-_DISCARD: Final = A.DISCARD
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
@@ -246,9 +236,13 @@ class Hand(HandState):
         the decision it answers (`listing.STEP_KINDS`), then the queue runs."""
         head = self.head
         kind = head.kind
-        if kind == PLAY:  # most decisions: a native call, not the table's
+        # The commonest decisions by native calls (a compiled engine calls a function from the
+        # table as a Python object, boxing its arguments), the others by their entries.
+        if kind == PLAY:
             moves.play(self, head, action)
-        elif kind == PROTECT:  # the commonest of the others (a Villain Draw 4's protections)
+        elif kind == PLAY_DRAWN:
+            moves.play_drawn(self, head, action)
+        elif kind == PROTECT:
             moves.protect(self, head, action)
         else:
             STEP_KINDS[kind].apply(self, head, action)

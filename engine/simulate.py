@@ -16,7 +16,7 @@ from engine import scoring
 from engine.game import Game
 from engine.hand import RuleError
 from engine.listing import legal_actions
-from engine.phases import NOBODY_MOVES, OVER, RESHUFFLE, TINKER
+from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, TINKER
 
 
 def choose_dealer(
@@ -92,7 +92,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 break
         head = h.head  # the decision waited for
         phase = head.kind
-        if phase not in NOBODY_MOVES:  # a player moves
+        if phase == PLAY or phase not in NOBODY_MOVES:  # a player moves
             seat = seats[head.seat]
             draw = choosers[seat]
             if draw is None:
