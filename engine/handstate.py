@@ -108,10 +108,6 @@ class HandState:
             i = self.steps.index(window)
             self.steps[i] = Step(CHALLENGE_WINDOW, window.seat, reneged=reneged)
 
-    def queue(self) -> list[Step]:
-        """The whole queue: the decision waited for, then the work behind it."""
-        return [self.head, *self.steps]
-
     def finish(self, winner: int) -> None:
         """The hand is over, won by `winner` (a position): only the draws owed are still dealt
         ("These cards are counted"); the rest of the queue is dropped (the end keeps the seat

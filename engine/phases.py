@@ -89,11 +89,12 @@ class Step:
 
     The head of the queue is the decision being waited for (its kind a phase of
     `PHASE_WORDS`: whose move it is, what it is about), or a chance event, or the end; behind
-    it, the work still to do. In the Disney family (`Hand.steps`) draws owed go ahead of the
-    decision and are dealt as soon as the DRAW pile allows; the other work waits its turn, so
-    one card's effect (a Villain Draw 4: its challenge, then each player's protection or four
-    cards, then the turn passing on) reads as the steps it queues (`engine.effects`). In UNO
-    Elite (`engine.elite.steps`) an activated power becomes steps of its own."""
+    it, the work still to do. In the Disney family the decision is `HandState.head` and the
+    work behind it `Hand.steps`: draws owed there are dealt as soon as the DRAW pile allows,
+    whatever the decision; the other work waits its turn, so one card's effect (a Villain Draw
+    4: its challenge, then each player's protection or four cards, then the turn passing on)
+    reads as the steps it queues (`engine.effects`). In UNO Elite (`engine.elite.steps`) an
+    activated power becomes steps of its own."""
 
     kind: Final[str]  # what the step is: a phase's name (a decision), or work (`STEP_NAMES`)
     seat: Final[int]  # the player it is for: a position in a Disney hand, a seat in Elite

@@ -17,7 +17,7 @@ from engine.handstate import HandState
 from engine.phases import NOBODY_MOVES, OWED, PHASE_NAMES, RESHUFFLE, STEP_NAMES, phase_words
 from engine.protocol import CHANCE, TERMINAL
 from tests.engine.test_hand_fields import declared_fields
-from tests.engine.test_properties import OPTIONS, RULESET_OPTIONS
+from tests.engine.test_refusals import FAMILY, family_game
 from tests.helpers import examples
 
 DECISION = {"phase", "to_move", "actor", "trigger", "drawn_card", "draw4_reneged"}
@@ -74,16 +74,7 @@ def walk(game: Game, rng: random.Random, moves: int) -> int:
 
 
 @settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    data=st.data(),
-    ruleset=st.sampled_from(["disney", "classic", "official-2018", "elvis"]),
-    seed=st.integers(0, 2**32),
-    players=st.integers(2, 6),
-)
+@given(data=st.data(), ruleset=FAMILY, seed=st.integers(0, 2**32), players=st.integers(2, 6))
 def test_after_every_action_the_head_of_the_queue_is_the_decision(data, ruleset, seed, players):
-    options = data.draw(OPTIONS if ruleset == "disney" else RULESET_OPTIONS[ruleset])
-    options.pop("partners", None)
-    rng = random.Random(seed)
-    game = Game(ruleset, [f"p{i}" for i in range(players)], 0, options)
-    game.start_hand(game.shuffled_deck(rng))
+    game, rng = family_game(data, ruleset, seed, players)
     assert walk(game, rng, 600) > 0
