@@ -183,6 +183,8 @@ def flip(h: HandState, head: Step, action: int) -> None:
 
 # ---------------------------------------------------------------- what they share
 def draw(h: HandState, pos: int) -> None:
+    """A card from the DRAW pile (PLAY): if it matches, its player may play it now (the
+    PLAY_DRAWN decision); else the turn passes (with Keep-Drawing, they draw again)."""
     h.stats.turns += 1
     if h.catchable:
         h.catchable.clear()
@@ -208,7 +210,8 @@ def draw(h: HandState, pos: int) -> None:
 
 
 def misplay(h: HandState, pos: int) -> None:
-    # the card goes back to the hand (it never left it here); the turn goes on
+    """Classic: a wrong card laid goes back to the hand (it never left it here) and its player
+    draws the penalty; the turn goes on."""
     if h.catchable:
         h.catchable.clear()  # laying a card began the turn
     h.owe(pos, h.variant.rules.misplay_penalty)
@@ -239,6 +242,8 @@ def go_out(h: HandState, pos: int, effect: str) -> None:
 
 
 def end_blocked(h: HandState) -> None:
+    """Nobody can draw or play: the player holding the fewest points wins (RULES-MAP:
+    blocked-hand), the first of them in order of play from the player to move."""
     n = h.num_players
     order = [(h.to_move + h.direction * i) % n for i in range(n)]
     h.finish(min(order, key=h.points_left))
