@@ -36,6 +36,7 @@ COMPILED = [
     "engine/handstate.py",
     "engine/effects.py",
     "engine/checks.py",
+    "engine/moves.py",
     "engine/listing.py",
     "engine/hand.py",
     "engine/game.py",

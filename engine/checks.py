@@ -22,13 +22,12 @@ from engine.phases import (
     COLOUR,
     DISCARD,
     FLIP,
-    PHASE_NAMES,
+    NOBODY_MOVES,
     PLAY,
     PLAY_DRAWN,
     PROTECT,
     RESPOND,
     TARGET,
-    TINKER,
 )
 from engine.variant import STACKABLE, Stacking
 
@@ -209,7 +208,7 @@ def jump_in(h: HandState, pos: int, d: Decoded) -> None:
         raise RuleError(
             "jump-in",
             f"You can jump in only between turns, not while {h.names[h.to_move]} must "
-            f"{PHASE_NAMES[h.phase].replace('_', ' ')}.",
+            f"{h.phase.replace('_', ' ')}.",
         )
     if card != top or top >= 64:
         raise RuleError(
@@ -290,7 +289,8 @@ def villain_challenge(h: HandState, pos: int, d: Decoded) -> None:
             "A Villain Draw 4 can be challenged only right after it is played, before Tinker "
             "Bell chooses.",
         )
-    if pos == h.actor:
+    window = h.challenge_window()
+    if window is not None and pos == window.seat:
         raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
 
 
@@ -307,7 +307,7 @@ def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
         check = OUT_OF_TURN_CHECKS.get(decoded.kind)
         if check is not None:
             check(h, pos, decoded)
-        elif h.phase >= TINKER:
+        elif h.phase in NOBODY_MOVES:
             raise RuleError("chance", f"Waiting for {h.waiting_for()}; nobody may play until then.")
         elif h.variant.jump_in and decoded.kind == Kind.PLAY:
             jump_in(h, pos, decoded)
@@ -315,7 +315,7 @@ def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
             mover = h.names[h.to_move]
             raise RuleError(
                 "turn",
-                f"It is {mover}'s move ({PHASE_NAMES[h.phase]}), not {h.names[pos]}'s.",
+                f"It is {mover}'s move ({h.phase}), not {h.names[pos]}'s.",
             )
     except RuleError as broken:
         return broken

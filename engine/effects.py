@@ -18,14 +18,16 @@ from engine.phases import (
     DISCARD,
     FLIP,
     OWED,
-    PROTECT,
+    PROTECT_AT,
     PROTECTION,
+    PROTECTION_AT,
     RESPOND,
     SHUFFLE,
     TARGET,
     TINKER,
     VILLAIN_DONE,
     Step,
+    about,
 )
 
 
@@ -45,34 +47,31 @@ def reverse(h: HandState, pos: int, card: int) -> None:
 
 def tinker_bell(h: HandState, pos: int, card: int) -> None:
     """Draw 2, Wild Discard All and Villain Draw 4: the player hits the Tinker Bell Button."""
-    h.phase = TINKER
-    h.trigger = card
-    h.actor = h.to_move = pos
+    h.head = about(TINKER, pos, card)
 
 
 def draw2(h: HandState, pos: int, card: int) -> None:
     # "The next player is forced to draw 2 cards from the stock pile then end his turn"
     h.add_penalty(2, (pos + h.direction) % h.num_players)
-    await_response(h, pos, False)
+    await_response(h, pos, False, False)
 
 
-def await_response(h: HandState, pos: int, draw4: bool) -> None:
+def await_response(h: HandState, pos: int, draw4: bool, reneged: bool) -> None:
     """The next player must take the penalty's cards and lose their turn, unless they may
-    challenge (a Wild Draw 4) or stack; with no choice the engine takes them at once."""
+    challenge (a Wild Draw 4: `reneged`, would the challenge succeed?) or stack; with no
+    choice the engine takes them at once."""
     victim = (pos + h.direction) % h.num_players
-    h.actor = pos
     if draw4 or (h.variant.stacking and any(h.stacks(c) for c in h.hands[victim])):
-        h.phase = RESPOND
-        h.to_move = victim
+        h.head = Step(RESPOND, victim, subject=pos, reneged=reneged)
     else:
         h.owe(victim, h.take_penalty())
         h.pass_turn(victim, 1)
 
 
-def wild_draw4(h: HandState, pos: int, card: int) -> None:
+def wild_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
     # "the next player must Draw 4 cards then end his turn", unless they challenge
     h.add_penalty(4, (pos + h.direction) % h.num_players)
-    await_response(h, pos, True)
+    await_response(h, pos, True, reneged)
 
 
 def swap_hands(h: HandState, pos: int, card: int) -> None:
@@ -82,9 +81,7 @@ def swap_hands(h: HandState, pos: int, card: int) -> None:
         h.swap_hands(pos, 1 - pos)
         h.pass_turn(pos, 1)
     else:
-        h.phase = TARGET
-        h.trigger = card
-        h.actor = h.to_move = pos
+        h.head = about(TARGET, pos, card)
 
 
 def pass_hands(h: HandState, pos: int, card: int) -> None:
@@ -98,19 +95,17 @@ def pass_hands(h: HandState, pos: int, card: int) -> None:
 
 def vegas(h: HandState, pos: int, card: int) -> None:
     """Vegas: the next player turns over the top card of the Draw Pile (a `flip`)."""
-    h.phase = FLIP
-    h.actor = pos
-    h.to_move = (pos + h.direction) % h.num_players
+    h.head = Step(FLIP, (pos + h.direction) % h.num_players, subject=pos)
 
 
 def shuffle_hands(h: HandState, pos: int, card: int) -> None:
     """Wild Shuffle Hands: "collect all cards held ... shuffles and re-deals them" (chance)."""
-    h.phase = SHUFFLE
-    h.actor = h.to_move = pos
+    h.head = Step(SHUFFLE, pos, subject=pos)
 
 
-def played(h: HandState, pos: int, card: int) -> None:
-    """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it.
+def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
+    """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it
+    (`reneged`: a Draw 4's, would a challenge of it succeed?).
     (Compared here rather than looked up in a table of functions: a compiled engine calls these
     natively, where a call through a table costs it more than a dozen string comparisons.)"""
     effect = h.variant.effect_of[card]
@@ -123,11 +118,11 @@ def played(h: HandState, pos: int, card: int) -> None:
     elif effect == "draw2_tinker_bell" or effect == "wild_discard_all":
         tinker_bell(h, pos, card)
     elif effect == "villain_draw4":
-        villain_draw4(h, pos, card)
+        villain_draw4(h, pos, card, reneged)
     elif effect == "draw2":
         draw2(h, pos, card)
     elif effect == "wild_draw4":
-        wild_draw4(h, pos, card)
+        wild_draw4(h, pos, card, reneged)
     elif effect == "swap_hands":
         swap_hands(h, pos, card)
     elif effect == "pass_hands":
@@ -139,37 +134,39 @@ def played(h: HandState, pos: int, card: int) -> None:
 
 
 # ---------------------------------------------------------------- the Villain Draw 4, whole
-def villain_draw4(h: HandState, pos: int, card: int) -> None:
+def villain_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
     """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
-    challenge it ("Reneging": `Hand._challenge_villain`, `Hand._reneged`)."""
+    challenge it ("Reneging": `Hand._interject`, `moves.reneged_by`)."""
     tinker_bell(h, pos, card)
-    h.steps.append(Step(CHALLENGE_WINDOW, pos))
+    h.steps.append(Step(CHALLENGE_WINDOW, pos, reneged=reneged))
 
 
 def villain_picked(h: HandState, colour: int) -> None:
     """Tinker Bell picked `colour`: every other player, in order of play, protects with a card
-    of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`)."""
+    of it or draws four; then the turn passes on (one more with `villain_draw4_skips_next`).
+    Her pick stays at the head of the queue until the first of them replaces it."""
     h.colour = colour
-    n, actor = h.num_players, h.actor
+    n, actor, steps = h.num_players, h.head.subject, h.steps
     for i in range(1, n):
-        h.steps.append(Step(PROTECTION, (actor + h.direction * i) % n, 4))
-    h.steps.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
+        steps.append(PROTECTION_AT[(actor + h.direction * i) % n])
+    steps.append(Step(VILLAIN_DONE, actor, 2 if h.variant.villain_skips_next else 1))
     h.stats.villain_hits = 0
 
 
 def villain_step(h: HandState, step: Step) -> bool:
-    """Run the Villain Draw 4's next step (at the head of the queue); False while a player must
-    protect. "each player will see if they have one card of that color to use as their Pixie
-    Dust Protection Card! If so, lay it down" (`Hand._legal_lays`); "If a player doesn't have a
+    """Run the Villain Draw 4's next step (the first of the work queued); False while a player
+    must protect. "each player will see if they have one card of that color to use as their Pixie
+    Dust Protection Card! If so, lay it down" (`listing.lays`); "If a player doesn't have a
     card in the color selected", they draw four."""
     if step.kind == PROTECTION:
         if not C.CARDS_OF_COLOUR[h.tinker_colour].isdisjoint(h.hands[step.seat]):
-            h.to_move = step.seat
-            h.phase = PROTECT
+            # the decision, at the head of the queue; the step stays first behind it until
+            # the card is laid (`moves.protect`) or the cards taken (`draw_instead`)
+            h.head = PROTECT_AT[step.seat]
             return False
         draw_instead(h, step)
         return True
-    del h.steps[0]  # VILLAIN_DONE
+    del h.steps[0]  # VILLAIN_DONE: the next player's turn
     h.stats.villain_draw4s += 1
     if not h.stats.villain_hits:
         h.stats.villain_draw4s_fully_protected += 1
@@ -179,21 +176,21 @@ def villain_step(h: HandState, step: Step) -> bool:
 
 def draw_instead(h: HandState, step: Step) -> None:
     """A player draws the four cards instead of protecting (none of the colour, or by choice
-    with `villain_draw4_may_take`): the PROTECTION step (the head of the queue) becomes cards
-    owed."""
+    with `villain_draw4_may_take`): the PROTECTION step (the first behind the head) becomes
+    cards owed."""
     h.steps[0] = Step(OWED, step.seat, step.count)
     h.stats.villain_hits += 1
 
 
 # ---------------------------------------------------------------- after Tinker Bell's pick
 def draw2_picked(h: HandState, colour: int) -> None:
-    actor = h.actor
+    pick = h.head
+    actor = pick.subject
     h.stats.draw2_picks += 1
-    if colour == C.COLOUR_OF[h.trigger]:
+    if colour == C.COLOUR_OF[pick.item]:
         # "the player gets to chose whichever player they want to draw 2 cards"
         h.stats.draw2_matches += 1
-        h.phase = TARGET
-        h.to_move = actor
+        h.head = about(TARGET, actor, pick.item)
     else:
         # "the next player must draw 2 cards and forfeit their turn"
         victim = (actor + h.direction) % h.num_players
@@ -203,18 +200,19 @@ def draw2_picked(h: HandState, colour: int) -> None:
 
 def discard_all_picked(h: HandState, colour: int) -> None:
     """Wild Discard All: its player may discard every card of Tinker Bell's colour."""
-    actor = h.actor
+    pick = h.head
+    actor = pick.subject
     h.colour = colour
     if not C.CARDS_OF_COLOUR[colour].isdisjoint(h.hands[actor]):
-        h.phase = DISCARD
-        h.to_move = actor
+        h.head = about(DISCARD, actor, pick.item)
     else:
         h.pass_turn(actor, 1)
 
 
 def after_tinker_bell(h: HandState, colour: int) -> None:
-    """What Tinker Bell's colour does after the card that called her (`h.trigger`)."""
-    effect = h.variant.effect_of[h.trigger]
+    """What Tinker Bell's colour does after the card that called her (the item of her pick,
+    the decision at the head of the queue)."""
+    effect = h.variant.effect_of[h.head.item]
     if effect == "villain_draw4":
         villain_picked(h, colour)
     elif effect == "wild_discard_all":

@@ -20,7 +20,7 @@ from engine import chance, deckchance, eventnotes, notation, rulesets, scoring, 
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.listing import legal_actions
-from engine.phases import COLOUR, DISCARD, OVER, PHASE_NAMES, RESHUFFLE, SHUFFLE, TINKER
+from engine.phases import COLOUR, DISCARD, NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SHUFFLE, TINKER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
@@ -87,9 +87,12 @@ class Game:
         h = self.hand
         if self.sheet.over:
             return TERMINAL
-        if h is None or h.phase >= TINKER:  # chance phases and OVER
+        if h is None:
             return CHANCE
-        return h.seats[h.to_move]
+        head = h.head  # the decision waited for
+        if head.kind != PLAY and head.kind in NOBODY_MOVES:  # chance phases and OVER
+            return CHANCE
+        return h.seats[head.seat]
 
     def is_chance_node(self) -> bool:
         return self.current_player() == CHANCE
@@ -225,13 +228,6 @@ class Game:
         deck = list(self.rules.deck)
         rng.shuffle(deck)
         return deck
-
-    def apply_tinker_bell(self, colour: int) -> None:
-        """Her pick by colour index: `apply_action` of its outcome, the one way in (kept for
-        the simulations' recorded playout)."""
-        if not 0 <= colour < 4:
-            raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
-        self.apply_action(A.PICK + colour)
 
     def _pick(self, colour: int) -> None:
         """Tinker Bell's pick taken (`apply_action`): the rule is the hand's, the event ours."""
@@ -486,9 +482,9 @@ class Game:
         if h is None or h.phase == OVER:
             return {"kind": "new_hand", "seat": None}
         if h.phase == RESHUFFLE or h.phase == SHUFFLE:
-            out: dict[str, Any] = {"kind": PHASE_NAMES[h.phase], "seat": None}
+            out: dict[str, Any] = {"kind": h.phase, "seat": None}
         else:
-            out = {"kind": PHASE_NAMES[h.phase], "seat": h.seats[h.to_move]}
+            out = {"kind": h.phase, "seat": h.seats[h.to_move]}
         if h.challengeable():
             out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
         if h.catchable:

@@ -9,33 +9,36 @@ Where to look: the state and the changes every rule shares, `engine.handstate`; 
 now, `engine.listing` (an action is allowed if and only if `legal_actions()` or
 `interjections()` lists it); why anything else is refused, `engine.checks` (afterwards, naming
 the rule broken); what a card does, `engine.effects`; what the options make of the cards,
-`engine.variant`; how an action int reads, `engine.actions.decode`. This module deals a hand and
-applies the moves (`step`: one method per kind of action) and runs the pending work, one queue
-of steps (`steps`, `_run_steps`). What the rules leave to a table is decided in
+`engine.variant`; how an action int reads, `engine.actions.decode`; what each kind of decision
+does with its action, `engine.moves` (each kind's entry: `listing.STEP_KINDS`). This module
+deals a hand, applies an action to the decision at the head of the queue (`step`) and runs the
+work queued behind it (`steps`, `_run_steps`). What the rules leave to a table is decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
 choice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine import actions as A
 from engine import cards as C
-from engine import checks, effects, listing
+from engine import checks, effects, listing, moves
 from engine.actions import Kind
 from engine.errors import RuleError
 from engine.handstate import HandState
+from engine.listing import STEP_KINDS
 from engine.phases import (
-    AFTER_RESHUFFLE,
     COLOUR,
     DISCARD,
     FLIP,
+    NOBODY_MOVES,
     OVER,
     OWED,
     PHASE_NAMES,
     PLAY,
+    PLAY_AT,
     PLAY_DRAWN,
     PROTECT,
     PROTECTION,
@@ -72,23 +75,13 @@ __all__ = [
 ]
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_RANK_OF: Final = C.RANK_OF
-_KIND_OF: Final = A.KIND_OF
-_PLAYED_CARD: Final = A.CARD_OF
-_LAID_CARD: Final = A.CARD_OF
-_NAMED_COLOUR: Final = A.COLOUR_NAMED
-_UNO_SAID: Final = A.UNO_SAID
-_DRAW4S: Final = (C.VILLAIN_DRAW4, C.WILD_DRAW4)
-_DRAW: Final = A.DRAW
-_PROTECT: Final = A.PROTECT
-_DISCARD: Final = A.DISCARD
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
 
 
 class Hand(HandState):
     """A hand under its rules: dealt, listing its moves (`engine.listing`) and applying them
-    (`step`: one method per kind of action), running its queue of steps (`_run_steps`). Its
-    state is `HandState`'s (the one declaration of its fields)."""
+    (`step`: the move of the decision waited for, `engine.moves`), running its queue of steps
+    (`_run_steps`). Its state is `HandState`'s (the one declaration of its fields)."""
 
     __slots__ = ()
 
@@ -132,12 +125,9 @@ class Hand(HandState):
         h.deal_top = top
         h.colour = _COLOUR_OF[top]
         h.direction = 1
-        h.phase = PLAY
-        h.to_move = (dealer + 1) % n
-        h.actor = dealer
-        h.trigger = h.drawn_card = h.tinker_colour = h.winner = -1
-        h.catchable, h.steps = [], []
-        h.draw4_reneged = False
+        h.head, h.steps = PLAY_AT[(dealer + 1) % n], []
+        h.tinker_colour = h.winner = -1
+        h.catchable = []
         h.blocked_turns = 0
         h.stats = HandStats()
         h._first_discard(dealer, top)
@@ -152,27 +142,26 @@ class Hand(HandState):
             return  # the player to the dealer's left plays first, on the card as it is
         if how == "colour":
             # "the person to the left of the dealer chooses the color ... and plays the first card"
-            self.phase = COLOUR
+            self.head = Step(COLOUR, (dealer + 1) % n)
         elif how == "reverse_right_of_dealer":
             # "the player to the right of the dealer plays first, and play then goes to the right"
             self.direction = -1
-            self.to_move = (dealer - 1) % n
+            self.head = PLAY_AT[(dealer - 1) % n]
         elif how == "reverse_dealer_first":
             # "The dealer plays first; the play proceeds counterclockwise"
             self.direction = -1
-            self.to_move = dealer
+            self.head = PLAY_AT[dealer]
         elif how == "skip":
             # "the player to the left of the dealer is skipped"
-            self.to_move = (dealer + 2) % n
+            self.head = PLAY_AT[(dealer + 2) % n]
         elif how == "draw2":
             # "The player to the dealer's left draws two cards and misses a turn"
             self.owe((dealer + 1) % n, 2)
-            self.to_move = (dealer + 2) % n
+            self.head = PLAY_AT[(dealer + 2) % n]
         elif how == "tinker_bell":
             # "the player to the left of the dealer will hit the Tinker Bell Button"; the card
             # counts as the dealer's (see RULES-MAP: first-discard-draw2).
-            self.phase = TINKER
-            self.trigger = top
+            self.head = Step(TINKER, (dealer + 1) % n, subject=dealer, item=top)
         else:
             raise ValueError(f"unknown first-discard rule {how!r} in {self.variant.rules.name}")
 
@@ -186,12 +175,10 @@ class Hand(HandState):
         h.hands = [list(x) for x in self.hands]
         h.draw, h.discard = list(self.draw), list(self.discard)
         h.deal_top, h.colour, h.direction = self.deal_top, self.colour, self.direction
-        h.phase, h.to_move, h.actor, h.trigger = self.phase, self.to_move, self.actor, self.trigger
         h.tinker_colour = self.tinker_colour
-        h.steps = list(self.steps)  # (a step never changes: shared)
+        h.head, h.steps = self.head, list(self.steps)  # (a step never changes: shared)
         h.catchable, h.uncalled = list(self.catchable), list(self.uncalled)
         h.blocked_turns = self.blocked_turns
-        h.drawn_card, h.draw4_reneged = self.drawn_card, self.draw4_reneged
         h.winner = self.winner
         h.stats = self.stats.copy()
         return h
@@ -215,14 +202,15 @@ class Hand(HandState):
         only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
         for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
         else raises the RuleError `engine.checks` classifies, changing nothing."""
-        if self.phase == OVER:
+        phase = self.head.kind
+        if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         kind = A.kind(action)
         if kind == Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
             return
-        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and self.phase == RESPOND)) or (
-            seat is not None and seat != self.seats[self.to_move]
+        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)) or (
+            seat is not None and seat != self.seats[self.head.seat]
         ):
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
@@ -230,11 +218,11 @@ class Hand(HandState):
                 raise checks.out_of_turn(self, seat, action)
             self._interject(self.pos_of[seat], action)
             return
-        if TINKER <= self.phase <= SHUFFLE:
+        if phase in NOBODY_MOVES:
             raise RuleError(
                 "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
             )
-        pos = self.to_move
+        pos = self.head.seat
         if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
             checks.misplay(self, pos, A.decode(action))
         elif action not in listing.legal_actions(self):
@@ -244,209 +232,22 @@ class Hand(HandState):
     def step(self, action: int) -> None:
         """Apply one of `legal_actions()` for the player to move: the one place an action
         changes the hand (`apply` runs it once the action is found legal; simulations and bots
-        call it with an action they took from `legal_actions()`)."""
-        if action == _DRAW:  # the commonest move after a play: a native call, not `_APPLY`'s
-            self._do_draw(self.to_move, action)
-        elif action >= _PROTECT:
-            # (by the actions' ranges, as `actions` lays them out: PROTECT, DISCARD, the rest)
-            if action < _DISCARD:  # the commonest after a draw: native calls, not `_APPLY`
-                self._do_protect(self.to_move, action)
-            elif action < _DRAW:
-                self._do_discard(self.to_move, action)
-            else:
-                _APPLY[_KIND_OF[action]](self, self.to_move, action)
-        else:  # a play: most steps
-            pos = self.to_move
-            card = _PLAYED_CARD[action]
-            hand = self.hands[pos]
-            if self.phase != PLAY_DRAWN:
-                self.stats.turns += 1
-                if self.catchable:
-                    self.catchable.clear()  # the next player has begun their turn
-            if card >= 64 and card in _DRAW4S:
-                self.draw4_reneged = self._reneged(hand, card)
-            i = 0  # = hand.remove(card), as a loop: a compiled engine compares ints natively
-            while hand[i] != card:
-                i += 1
-            self.discard.append(hand.pop(i))
-            self.blocked_turns = 0
-            if card < 64:
-                self.colour = _COLOUR_OF[card]
-            elif self.variant.names_colour[card]:
-                self.colour = _NAMED_COLOUR[action]
-            if not hand:
-                self._go_out(pos, self.variant.effect_of[card])
-            else:
-                if len(hand) == 1 and not _UNO_SAID[action]:
-                    self.catchable.append(pos)
-                    if self.variant.uno_to_go_out:
-                        self.uncalled.append(pos)
-                if self.variant.has_effect[card]:
-                    effects.played(self, pos, card)
-                else:  # a number card or a plain Wild: the next player's turn, without a call
-                    self.to_move = (pos + self.direction) % self.num_players
-                    self.phase = PLAY
+        call it with an action they took from `legal_actions()`). What it does is the move of
+        the decision it answers (`listing.STEP_KINDS`), then the queue runs."""
+        head = self.head
+        kind = head.kind
+        # The commonest decisions by native calls (a compiled engine calls a function from the
+        # table as a Python object, boxing its arguments), the others by their entries.
+        if kind == PLAY:
+            moves.play(self, head, action)
+        elif kind == PLAY_DRAWN:
+            moves.play_drawn(self, head, action)
+        elif kind == PROTECT:
+            moves.protect(self, head, action)
+        else:
+            STEP_KINDS[kind].apply(self, head, action)
         if self.steps or not self.draw:
             self._run_steps()
-
-    # ---- changes: one per kind of action, run once the action is known to be legal
-    def _do_draw(self, pos: int, action: int) -> None:
-        self.stats.turns += 1
-        if self.catchable:
-            self.catchable.clear()
-        if not self.draw:
-            # Nothing to draw anywhere (every card is in a hand): the turn passes. When that
-            # happens to everyone in a row, the hand is blocked (RULES-MAP: blocked-hand).
-            self.blocked_turns += 1
-            if self.blocked_turns >= self.num_players:
-                self._end_blocked()
-            else:
-                self.pass_turn(pos, 1)
-            return
-        card = self.draw.pop()
-        self.hands[pos].append(card)
-        if self.uncalled and pos in self.uncalled:
-            self.uncalled.remove(pos)
-        if card in _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]:
-            self.drawn_card = card
-            self.phase = PLAY_DRAWN
-        elif self.variant.keep_drawing and not self.playable(pos):
-            return  # Keep-Drawing: "draw until they find a playable card"
-        else:
-            self.pass_turn(pos, 1)
-
-    def _do_pass(self, pos: int, action: int) -> None:
-        """PASS (keep the card drawn) and DONE (stop discarding): the turn ends."""
-        self.pass_turn(pos, 1)
-
-    def _do_protect(self, pos: int, action: int) -> None:
-        del self.steps[0]  # (its PROTECTION step: done; the queue runs on after the move)
-        self._lay(pos, _LAID_CARD[action], _UNO_SAID[action])
-
-    def _do_discard(self, pos: int, action: int) -> None:
-        if self._lay(pos, _LAID_CARD[action], _UNO_SAID[action]):
-            return
-        if _OF_COLOUR[self.tinker_colour].isdisjoint(self.hands[pos]):
-            self.pass_turn(pos, 1)
-
-    def _do_take(self, pos: int, action: int) -> None:
-        if self.phase == RESPOND:
-            # "the next player must Draw 4 cards then end his turn without discarding"
-            self.owe(pos, self.take_penalty())
-            self.pass_turn(pos, 1)
-            return
-        effects.draw_instead(self, self.steps[0])  # (villain_draw4_may_take) four instead
-
-    def _do_challenge(self, pos: int, action: int) -> None:
-        n = self.take_penalty()
-        if self.draw4_reneged:
-            # "the challenged player must draw the four cards instead before play continues"
-            self.owe(self.actor, n)
-            self.phase = PLAY  # the challenger plays their turn
-        else:
-            # "the challenger must instead draw 6 cards AND miss their turn" (2018); classic:
-            # "draw 4 ... Additionally ... 2 extra cards ... He may then discard as usual."
-            self.owe(pos, n + 2)
-            if self.variant.rules.failed_challenge_loses_turn:
-                self.pass_turn(pos, 1)
-            else:
-                self.phase = PLAY
-
-    def _do_flip(self, pos: int, action: int) -> None:
-        """Vegas: "the next player in turn order flips over the top card from the Draw Pile. The
-        card they turn over determines what happens next." The flipper keeps the card."""
-        self.stats.turns += 1
-        if self.catchable:
-            self.catchable.clear()  # taking a card from the Draw Pile begins the turn
-        self.phase = PLAY
-        if not self.draw:
-            return  # every other card is in a hand: nothing to turn over (RULES-MAP: vegas)
-        card = self.draw.pop()
-        self._give(pos, card)
-        rank, effect, n = _RANK_OF[card], self.variant.effect_of[card], self.num_players
-        if card < 64 and rank < 10:
-            self.owe(pos, rank)  # "draws a number of cards equal to the number on the card"
-        elif effect == "skip":
-            if n == 2:  # "The player that plays the Vegas card has to draw the ten cards"
-                self.owe(self.actor, 10)
-                self.pass_turn(pos, 1)
-            else:  # "They also skip their turn. The next player ... adds the ten drawn cards"
-                self.owe((pos + self.direction) % n, 10)
-                self.pass_turn(pos, 2)
-        elif effect == "reverse":
-            # "the player who played the Vegas card has to draw the ten cards ... You will also
-            # reverse turn order."
-            self.owe(self.actor, 10)
-            self.direction = -self.direction
-            if n == 2:
-                self.to_move = self.actor
-        else:  # "Draw 2, Wild, Wild Draw 4: ... has to draw ten cards in addition to the card"
-            self.owe(pos, 10)
-
-    def _do_misplay(self, pos: int, action: int) -> None:
-        # the card goes back to the hand (it never left it here); the turn goes on
-        if self.catchable:
-            self.catchable.clear()  # laying a card began the turn
-        self.owe(pos, self.variant.rules.misplay_penalty)
-
-    def _do_colour(self, pos: int, action: int) -> None:
-        self.colour = A.decode(action).colour
-        self.phase = PLAY
-
-    def _do_target(self, pos: int, action: int) -> None:
-        target = self.pos_of[A.decode(action).seat]
-        if self.variant.effect_of[self.trigger] == "swap_hands":
-            self.swap_hands(pos, target)
-            self.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
-            return
-        self.owe(target, 2)
-        self.pass_turn(target, 1)  # "Play resumes as if it was that player's turn."
-
-    def _do_nothing(self, pos: int, action: int) -> None:
-        raise RuleError("unknown", f"Unknown action {action}.")
-
-    # ---- what playing a card involves
-    def _reneged(self, hand: list[int], card: int) -> bool:
-        """Would a challenge of this (Villain or Wild) Draw 4 succeed? ("Reneging")"""
-        if not self.variant.renege_test and self.colour < C.BLACK:
-            # another card of the colour in play (the Draw 4 itself is black): the commonest test
-            return not _OF_COLOUR[self.colour].isdisjoint(hand)
-        others = list(hand)
-        others.remove(card)
-        if self.variant.renege_test:
-            matching = _MATCHING[self.colour * 80 + _RANK_OF[self.discard[-1]]]
-            wilds = self.variant.renege_test == RenegeTest.PLAYABLE  # MATCHING does not count wilds
-            return any(c in matching and (wilds or c < 64) for c in others)
-        return any(_COLOUR_OF[c] == self.colour for c in others)
-
-    def _go_out(self, pos: int, effect: str) -> None:
-        """ "Once a player plays their last card, the hand is over." A last Draw 2 or Villain
-        Draw 4 still makes the next player draw ("These cards are counted")."""
-        n = effects.GOING_OUT_DRAWS.get(effect, 0)
-        if n:
-            victim = (pos + self.direction) % self.num_players
-            self.owe(victim, n + self.take_penalty())  # a stack counts too
-        self.winner = pos
-        self.phase = OVER
-
-    def _end_blocked(self) -> None:
-        n = self.num_players
-        order = [(self.to_move + self.direction * i) % n for i in range(n)]
-        self.winner = min(order, key=self.points_left)
-        self.phase = OVER
-
-    def _lay(self, pos: int, card: int, uno: bool) -> bool:
-        """Move a card from the hand onto the discard pile; True if that was the last card."""
-        hand = self.hands[pos]
-        hand.remove(card)
-        self.discard.append(card)  # a command card laid this way is void; its colour counts
-        if not hand:
-            self.winner = pos
-            self.phase = OVER
-            return True
-        if len(hand) == 1 and not uno:
-            self.catchable.append(pos)
-        return False
 
     def _interject(self, pos: int, action: int) -> None:
         if action == A.UNO:  # a late call: nobody can catch them now
@@ -455,13 +256,16 @@ class Hand(HandState):
             if pos in self.catchable:
                 self.catchable.remove(pos)
         elif action == A.CHALLENGE:
+            window = self.challenge_window()
+            assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
-            if self.draw4_reneged:
-                self.owe(self.actor, 4)  # "then they must draw 4 cards"
+            if window.reneged:
+                self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
-            self.to_move = pos  # taken their turn."
+            head = self.head  # taken their turn."
+            self.head = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
             self.step(action)
             return
         else:  # a catch
@@ -475,7 +279,7 @@ class Hand(HandState):
     def apply_tinker_bell(self, colour: int) -> None:
         """Tinker Bell's pick, after a Draw 2, Wild Discard All or Villain Draw 4: what the
         colour does is the card's (`effects.after_tinker_bell`)."""
-        if self.phase != TINKER:
+        if self.head.kind != TINKER:
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
@@ -488,7 +292,7 @@ class Hand(HandState):
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
-        if self.phase != RESHUFFLE:
+        if self.head.kind != RESHUFFLE:
             raise RuleError("reshuffle", "The DRAW pile is not empty: nothing to reshuffle.")
         pool = self.discard[:-1]
         if sorted(order) != sorted(pool):
@@ -498,19 +302,23 @@ class Hand(HandState):
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        self.phase = self.steps.pop(0).subject  # (its AFTER_RESHUFFLE step: the phase stopped)
+        steps = self.steps  # the decision it interrupted, behind the draws owed, is the head again
+        at = 0
+        while steps[at].kind == OWED:
+            at += 1
+        self.head = steps.pop(at)
         self._run_steps()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
         time "starting from the player to their left" until none is left."""
-        if self.phase != SHUFFLE:
+        if self.head.kind != SHUFFLE:
             raise RuleError("shuffle-hands", "Nobody has played a Wild Shuffle Hands.")
         if sorted(order) != sorted(self.shuffle_pool()):
             raise RuleError(
                 "shuffle-hands", "Shuffling hands must deal exactly the cards the players held."
             )
-        n, actor = self.num_players, self.actor
+        n, actor = self.num_players, self.head.subject
         hands: list[list[int]] = [[] for _ in range(n)]
         for i, c in enumerate(order):
             hands[(actor + 1 + i) % n].append(c)
@@ -540,13 +348,11 @@ class Hand(HandState):
                 else:  # every card is in a hand: nothing is left to draw, for anyone
                     steps[:] = [s for s in steps if s.kind != OWED]
             elif kind in (PROTECTION, VILLAIN_DONE):
-                if self.phase == OVER:
-                    del steps[0]  # (the hand ended on a protection card: nobody else draws)
-                elif not effects.villain_step(self, step):
+                if not effects.villain_step(self, step):
                     break  # a player must protect
             else:
-                break  # a step waiting for a player or for chance
-        if not self.draw and len(self.discard) > 1 and self.phase != OVER:
+                break  # work that waits on the decision (a penalty, a challenge window)
+        if not self.draw and len(self.discard) > 1 and self.head.kind != OVER:
             self._await_reshuffle()
 
     def _deal_owed(self, step: Step) -> bool:
@@ -564,9 +370,15 @@ class Hand(HandState):
         return not n
 
     def _await_reshuffle(self) -> None:
-        if self.phase != RESHUFFLE:
-            self.steps.insert(0, Step(AFTER_RESHUFFLE, -1, subject=self.phase))
-            self.phase = RESHUFFLE
+        """The reshuffle becomes the head of the queue: the decision it interrupts waits behind
+        the draws owed (and keeps its seat: whose move it is, the reshuffle done)."""
+        head, steps = self.head, self.steps
+        if head.kind != RESHUFFLE:
+            at = 0
+            while at < len(steps) and steps[at].kind == OWED:
+                at += 1
+            steps.insert(at, head)
+            self.head = Step(RESHUFFLE, head.seat)
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
@@ -581,31 +393,3 @@ def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:
         turns += 1
     rest.reverse()
     return rest
-
-
-_OF_COLOUR: Final = C.CARDS_OF_COLOUR
-"""The cards of each colour (Tinker Bell's: who must protect or may discard)."""
-_MATCHING: Final = C.MATCHING
-"""Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
-_MATCHES: Final = C.MATCHES
-"""The same as flags by card id."""
-_COLOUR_PLAYS: Final = {w: [A.play(w, colour) for colour in range(4)] for w in range(64, C.NCARDS)}
-
-_Apply = Callable[[Hand, int, int], None]
-_APPLY_BY_KIND: Final[dict[Kind, _Apply]] = {
-    Kind.PROTECT: Hand._do_protect,
-    Kind.DISCARD: Hand._do_discard,
-    Kind.DRAW: Hand._do_draw,
-    Kind.PASS: Hand._do_pass,
-    Kind.DONE: Hand._do_pass,
-    Kind.TAKE: Hand._do_take,
-    Kind.CHALLENGE: Hand._do_challenge,
-    Kind.COLOUR: Hand._do_colour,
-    Kind.TARGET: Hand._do_target,
-    Kind.MISPLAY: Hand._do_misplay,
-    Kind.FLIP: Hand._do_flip,
-}
-_APPLY: Final[tuple[_Apply, ...]] = tuple(
-    _APPLY_BY_KIND.get(kind, Hand._do_nothing) for kind in Kind
-)
-"""The changes each kind of action makes, indexed by `Kind` (a tuple: one lookup per step)."""

@@ -10,15 +10,15 @@ from typing import Final
 
 from engine import cards as C
 from engine.phases import (
-    AFTER_RESHUFFLE,
     CHALLENGE_WINDOW,
     DISCARD,
     OVER,
     OWED,
     PENALTY,
-    PHASE_NAMES,
-    PLAY,
+    PLAY_AT,
+    PLAY_DRAWN,
     PROTECT,
+    RESPOND,
     TARGET,
     Step,
     phase_words,
@@ -49,25 +49,80 @@ class HandState:
     deal_top: int  # the card first turned up
     colour: int  # the colour in play
     direction: int  # 1: to the left, -1: to the right
-    phase: int  # what the hand waits for (`engine.phases`)
-    to_move: int  # the position whose move it is (or who is protecting, discarding ...)
-    actor: int  # the player whose card is being resolved (Tinker Bell, Vegas, stacks)
-    trigger: int  # that card (the Draw 2, Villain Draw 4, swap card ...)
     tinker_colour: int  # Tinker Bell's last pick (-1 before any)
-    steps: list[Step]  # the pending work, in order (`engine.phases.Step`)
+    head: Step  # the decision waited for: the head of the queue (`engine.phases.Step`)
+    steps: list[Step]  # the work queued behind it, in order
     catchable: list[int]  # players who may be caught holding one card without calling UNO
     uncalled: list[int]  # (classic) players holding one card who never called UNO
     blocked_turns: int  # turns in a row with nothing to draw anywhere
-    drawn_card: int  # the card just drawn, while it may be played
-    draw4_reneged: bool  # would a challenge of the Draw 4 just played succeed?
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
 
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 
+    # ------------------------------------------------------------------ the decision waited for
+    # The head of the queue (`head`) is the decision: what follows are reads of it, never
+    # fields of their own.
+    @property
+    def phase(self) -> str:
+        """What the hand waits for: the kind of the step at the head of the queue."""
+        return self.head.kind
+
+    @property
+    def to_move(self) -> int:
+        """The position whose move it is (or who is protecting, discarding ...)."""
+        return self.head.seat
+
+    @property
+    def actor(self) -> int:
+        """The player whose card is being resolved (Tinker Bell, Vegas, a draw card)."""
+        return self.head.subject
+
+    @property
+    def trigger(self) -> int:
+        """The card the decision answers (the Draw 2, Villain Draw 4, swap card ...), or -1."""
+        return self.head.item
+
+    @property
+    def drawn_card(self) -> int:
+        """The card just drawn, while it may be played (-1 otherwise)."""
+        head = self.head
+        return head.item if head.kind == PLAY_DRAWN else -1
+
+    @property
+    def draw4_reneged(self) -> bool:
+        """Would a challenge of the Draw 4 waiting to be challenged succeed? Kept by the step
+        that waits for the challenge (the RESPOND decision, or a Villain Draw 4's window)."""
+        if self.head.kind == RESPOND:
+            return self.head.reneged
+        window = self.challenge_window()
+        return window is not None and window.reneged
+
+    @draw4_reneged.setter
+    def draw4_reneged(self, reneged: bool) -> None:
+        """(An imagined world hides it: `engine.search`) The same step, saying `reneged`."""
+        head, window = self.head, self.challenge_window()
+        if head.kind == RESPOND:
+            self.head = Step(RESPOND, head.seat, subject=head.subject, reneged=reneged)
+        elif window is not None:
+            i = self.steps.index(window)
+            self.steps[i] = Step(CHALLENGE_WINDOW, window.seat, reneged=reneged)
+
+    def finish(self, winner: int) -> None:
+        """The hand is over, won by `winner` (a position): only the draws owed are still dealt
+        ("These cards are counted"); the rest of the queue is dropped (the end keeps the seat
+        of the decision it ends)."""
+        self.winner = winner
+        self.head = Step(OVER, self.head.seat)
+        steps = self.steps
+        at = 0
+        while at < len(steps) and steps[at].kind == OWED:
+            at += 1
+        del steps[at:]
+
     # ------------------------------------------------------------------ reading
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.head.kind == OVER
 
     def points_left(self, pos: int) -> int:
         points = self.variant.rules.points
@@ -92,9 +147,10 @@ class HandState:
 
     def waiting_for(self) -> str:
         """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
-        phase = self.phase
-        power = C.name(self.trigger) if phase in (TARGET, DISCARD) else ""
-        words = phase_words(PHASE_NAMES[phase], power)
+        head = self.head
+        phase = head.kind
+        power = C.name(head.item) if phase in (TARGET, DISCARD) else ""
+        words = phase_words(phase, power)
         if phase == PROTECT and self.variant.villain_may_take:
             words += " or take four cards"
         return words
@@ -128,18 +184,24 @@ class HandState:
                 return True
         return False
 
+    def challenge_window(self) -> Step | None:
+        """The Villain Draw 4's challenge window while it is open (its seat: who played it)."""
+        for step in self.steps:
+            if step.kind == CHALLENGE_WINDOW:
+                return step
+        return None
+
     # ------------------------------------------------------------------ changes the rules share
     def pass_turn(self, pos: int, steps: int) -> None:
         """The turn passes `steps` players on from `pos` (2: the next one is skipped)."""
-        self.to_move = (pos + self.direction * steps) % self.num_players
-        self.phase = PLAY
+        self.head = PLAY_AT[(pos + self.direction * steps) % self.num_players]
 
     def owe(self, pos: int, n: int) -> None:
-        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (and before
-        any step waiting for a player), or when the DRAW pile is reshuffled."""
+        """`pos` must draw `n` cards: dealt at once, after any drawing still owed (whatever
+        else is queued or awaited: draws owed never wait), or when the DRAW pile is reshuffled."""
         steps = self.steps
         at = 0
-        while at < len(steps) and (steps[at].kind == OWED or steps[at].kind == AFTER_RESHUFFLE):
+        while at < len(steps) and steps[at].kind == OWED:
             at += 1
         steps.insert(at, Step(OWED, pos, n))
 

@@ -1,17 +1,32 @@
 """What may be done now in one hand: every action the player to move may take
 (`legal_actions`: the only source of what is allowed, with `interjections`, the calls out of
-turn any seat may make), and the chance outcomes of Tinker Bell's pick.
+turn any seat may make), and the chance outcomes of Tinker Bell's pick; and each kind of
+decision's one entry (`STEP_KINDS`: its legal actions, its move in `engine.moves`, its words).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from engine import actions as A
 from engine import cards as C
+from engine import moves
 from engine.handstate import HandState
-from engine.phases import DISCARD, OVER, PLAY, PLAY_DRAWN, PROTECT, RESPOND, TINKER
+from engine.phases import (
+    COLOUR,
+    DISCARD,
+    FLIP,
+    OVER,
+    PLAY,
+    PLAY_DRAWN,
+    PROTECT,
+    RESPOND,
+    TARGET,
+    TINKER,
+    Step,
+    StepKind,
+)
 
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
@@ -26,10 +41,11 @@ def legal_actions(h: HandState) -> list[int]:
 
     PLAY, most decisions, is listed here without a further call: each card held that
     matches (a Wild naming each colour; with the UNO call as well, holding two), then DRAW
-    when allowed. The other phases have a method each (`_LEGAL`)."""
-    if h.phase != PLAY:
-        return _other(h)
-    hand = h.hands[h.to_move]
+    when allowed. The other phases are listed by their entries in `STEP_KINDS`."""
+    head = h.head
+    if head.kind != PLAY:
+        return _other(h, head)
+    hand = h.hands[head.seat]
     # The cards that match, as a set filled in the hand's order: the order every seeded
     # game follows (a random bot picks by index).
     matches = _MATCHES[h.colour * 80 + _RANK_OF[h.discard[-1]]]
@@ -54,29 +70,34 @@ def legal_actions(h: HandState) -> list[int]:
                 if w in playable:
                     acts.remove(w << 3)
                     acts += _COLOUR_PLAYS[w]
-        if h.uncalled and h.to_move in h.uncalled:
+        if h.uncalled and head.seat in h.uncalled:
             acts = []  # "not allowed to discard his last card until he does so"
     if not acts or variant.draw_when_playable:
         acts.append(_DRAW)
     return acts
 
 
-def _other(h: HandState) -> list[int]:
+def _other(h: HandState, head: Step) -> list[int]:
     """The legal actions of the phases other than PLAY."""
-    phase = h.phase
-    if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not `_LEGAL`)
-        return lays(h)
+    phase = head.kind
+    if phase in (PROTECT, DISCARD):  # (the commonest: native calls, not the table's)
+        return lays(h, head)
     if phase == PLAY_DRAWN:
-        return _after_drawing(h)
-    if phase >= TINKER:
-        return []
-    return _LEGAL[phase](h)
+        return _after_drawing(h, head)
+    kind = STEP_KINDS.get(phase)
+    return [] if kind is None else kind.legal(h, head)  # (chance and the end list none)
 
 
-def _responses(h: HandState) -> list[int]:
-    hand = h.hands[h.to_move]
+def _plays(h: HandState, head: Step) -> list[int]:
+    """PLAY's listing: `legal_actions`' own body (most decisions: listed without a call)."""
+    return legal_actions(h)
+
+
+def _responses(h: HandState, head: Step) -> list[int]:
+    pos = head.seat
+    hand = h.hands[pos]
     acts: list[int] = []
-    if h.variant.stacking and not (h.uncalled and h.to_move in h.uncalled):
+    if h.variant.stacking and not (h.uncalled and pos in h.uncalled):
         two = len(hand) == 2
         for c in set(hand):
             if h.stacks(c):
@@ -87,20 +108,20 @@ def _responses(h: HandState) -> list[int]:
     return acts
 
 
-def _after_drawing(h: HandState) -> list[int]:
+def _after_drawing(h: HandState, head: Step) -> list[int]:
     acts: list[int] = []
-    two = len(h.hands[h.to_move]) == 2
-    _variants(acts, h.drawn_card, two, h.variant.names_colour)
+    two = len(h.hands[head.seat]) == 2
+    _variants(acts, head.item, two, h.variant.names_colour)
     if not h.variant.must_play_drawn:
         acts.append(A.PASS)
     return acts
 
 
-def lays(h: HandState) -> list[int]:
+def lays(h: HandState, head: Step) -> list[int]:
     """Protection or discards: the cards of Tinker Bell's colour, then TAKE or DONE."""
-    protecting = h.phase == PROTECT
+    protecting = head.kind == PROTECT
     base = A.PROTECT if protecting else A.DISCARD
-    hand = h.hands[h.to_move]
+    hand = h.hands[head.seat]
     colour, two = h.tinker_colour, len(hand) == 2
     acts = []
     found: list[int] = []
@@ -118,22 +139,24 @@ def lays(h: HandState) -> list[int]:
     return acts
 
 
-def _colours(h: HandState) -> list[int]:
+def _colours(h: HandState, head: Step) -> list[int]:
     return [A.COLOUR, A.COLOUR + 1, A.COLOUR + 2, A.COLOUR + 3]
 
 
-def _targets(h: HandState) -> list[int]:
-    return [A.TARGET + s for p, s in enumerate(h.seats) if p != h.actor]
+def _targets(h: HandState, head: Step) -> list[int]:
+    actor = head.subject
+    return [A.TARGET + s for p, s in enumerate(h.seats) if p != actor]
 
 
-def _flip(h: HandState) -> list[int]:
+def _flip(h: HandState, head: Step) -> list[int]:
     return [A.FLIP]
 
 
 def interjections(h: HandState) -> list[tuple[int, int]]:
     """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
     with the Jump-In house rule a play of the identical card."""
-    if h.phase == OVER or not (h.catchable or h.variant.jump_in or h.uncalled or h.steps):
+    phase = h.head.kind
+    if phase == OVER or not (h.catchable or h.variant.jump_in or h.uncalled or h.steps):
         return []
     seats, n = h.seats, h.num_players
     out = []
@@ -145,13 +168,14 @@ def interjections(h: HandState) -> list[tuple[int, int]]:
     for p in h.uncalled:
         if p not in h.catchable:
             out.append((seats[p], A.UNO))  # too late to be caught, never too late to call
-    if h.steps and h.challengeable():
+    window = h.challenge_window() if h.steps else None
+    if window is not None:
         for q in range(n):
-            if q != h.actor:
+            if q != window.seat:
                 out.append((seats[q], A.CHALLENGE))
-    if h.variant.jump_in and (h.phase == PLAY or h.phase == RESPOND):
+    if h.variant.jump_in and phase in (PLAY, RESPOND):
         top = h.discard[-1]
-        if top < 64 and (h.phase == PLAY or h.stacks(top)):
+        if top < 64 and (phase == PLAY or h.stacks(top)):
             for q, held in enumerate(h.hands):
                 if q != h.to_move and top in held and (len(held) > 1 or q not in h.uncalled):
                     out.append((seats[q], A.play(top)))
@@ -165,22 +189,24 @@ def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
     chance node; `apply` takes them). A hand takes a reshuffle or Wild Shuffle Hands as a whole
     order (`apply_reshuffle`, `apply_shuffle_hands`); `Game.chance_outcomes` lists those
     orders one card at a time (`engine.deckchance`)."""
-    if h.phase != TINKER:
+    if h.head.kind != TINKER:
         return []
     return [(A.PICK + colour, 0.25) for colour in range(4)]
 
 
-_LEGAL: Final[tuple[Callable[[HandState], list[int]], ...]] = (
-    legal_actions,  # PLAY
-    _after_drawing,  # PLAY_DRAWN
-    _colours,  # COLOUR
-    _targets,  # TARGET
-    lays,  # PROTECT
-    lays,  # DISCARD
-    _responses,  # RESPOND
-    _flip,  # FLIP
-)
-"""The legal actions, by phase (the player phases PLAY .. FLIP)."""
+STEP_KINDS: Final[dict[str, StepKind[HandState]]] = {
+    PLAY: StepKind(PLAY, _plays, moves.play),
+    PLAY_DRAWN: StepKind(PLAY_DRAWN, _after_drawing, moves.play_drawn),
+    COLOUR: StepKind(COLOUR, _colours, moves.colour),
+    TARGET: StepKind(TARGET, _targets, moves.target),
+    PROTECT: StepKind(PROTECT, lays, moves.protect),
+    DISCARD: StepKind(DISCARD, lays, moves.discard),
+    RESPOND: StepKind(RESPOND, _responses, moves.respond),
+    FLIP: StepKind(FLIP, _flip, moves.flip),
+}
+"""Every decision a player of the Disney family makes, by its kind (the phase): its legal
+actions, its move (`engine.moves`), its words (`PHASE_WORDS`). Chance and the end are awaited
+decisions too, but nobody takes an action on them (`Hand.apply_tinker_bell` ...)."""
 
 
 def _variants(acts: list[int], card: int, two: bool, names_colour: Sequence[bool]) -> None:

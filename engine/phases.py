@@ -1,34 +1,33 @@
 """What a game is waiting for, in every ruleset: its phases, their words, and the one `Step`.
 
 A phase is a name ("play", "colour", "tinker_bell" ...), written once here and in one table of
-words (`PHASE_WORDS`), read by every ruleset: the Disney family's hand, whose phases are small
-ints for its hot path (`PHASE_NAMES[phase]` is the name), and UNO Elite, whose phases are the
-names themselves (`engine.elite.steps`). The pending work of both is one queue of `Step`s.
-
-The Disney family's players' phases come first, then the chance phases (TINKER..SHUFFLE), then
-OVER, so that `phase >= TINKER` reads "no player moves now" in one comparison on the hot path.
+words (`PHASE_WORDS`), read by every ruleset. The pending work of every ruleset is one queue of
+`Step`s, and the head of the queue is the decision being waited for: a step whose kind is the
+phase's name, whose seat is whose move it is, and whose other fields say what the decision is
+about (the card that called for it, the card just drawn, the player whose card is resolved).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from engine.elite.cards import EliteCard, Power
     from engine.elite.uno import UnoCard
 
-PLAY: Final = 0  # play a card or draw
-PLAY_DRAWN: Final = 1  # play the card just drawn, or keep it
-COLOUR: Final = 2  # name the colour of a Wild turned up as the first discard
-TARGET: Final = 3  # choose a player (Draw 2 matched by Tinker Bell, swap hands)
-PROTECT: Final = 4  # lay a Pixie Dust Protection card (Villain Draw 4)
-DISCARD: Final = 5  # discard cards of Tinker Bell's colour (Wild Discard All)
-RESPOND: Final = 6  # take the cards, challenge or stack (classic draw cards)
-FLIP: Final = 7  # Vegas: turn over the top card of the draw pile
-TINKER: Final = 8  # chance: Tinker Bell's pick
-RESHUFFLE: Final = 9  # chance: the discard pile shuffled into a new draw pile
-SHUFFLE: Final = 10  # chance: Wild Shuffle Hands deals every held card again
-OVER: Final = 11
+PLAY: Final = "play"  # play a card or draw
+PLAY_DRAWN: Final = "play_drawn"  # play the card just drawn, or keep it
+COLOUR: Final = "colour"  # name the colour of a Wild turned up as the first discard
+TARGET: Final = "target"  # choose a player (Draw 2 matched by Tinker Bell, swap hands)
+PROTECT: Final = "protect"  # lay a Pixie Dust Protection card (Villain Draw 4)
+DISCARD: Final = "discard"  # discard cards of Tinker Bell's colour (Wild Discard All)
+RESPOND: Final = "respond"  # take the cards, challenge or stack (classic draw cards)
+FLIP: Final = "flip"  # Vegas: turn over the top card of the draw pile
+TINKER: Final = "tinker_bell"  # chance: Tinker Bell's pick
+RESHUFFLE: Final = "reshuffle"  # chance: the discard pile shuffled into a new draw pile
+SHUFFLE: Final = "shuffle_hands"  # chance: Wild Shuffle Hands deals every held card again
+OVER: Final = "over"
 
 PHASE_WORDS: Final[dict[str, str]] = {
     # a player's decision; `{power}`: what asks for it (a card, an Elite power), or nothing
@@ -59,20 +58,22 @@ PHASE_WORDS: Final[dict[str, str]] = {
 """Every phase of every ruleset in words: the one table (prompts, refusals, the log)."""
 
 PHASE_NAMES: Final = (
-    "play",
-    "play_drawn",
-    "colour",
-    "target",
-    "protect",
-    "discard",
-    "respond",
-    "flip",
-    "tinker_bell",
-    "reshuffle",
-    "shuffle_hands",
-    "over",
+    PLAY,
+    PLAY_DRAWN,
+    COLOUR,
+    TARGET,
+    PROTECT,
+    DISCARD,
+    RESPOND,
+    FLIP,
+    TINKER,
+    RESHUFFLE,
+    SHUFFLE,
+    OVER,
 )
-"""The Disney family's phases by number: their names in `PHASE_WORDS`."""
+"""The Disney family's phases: the kinds of its decision steps (their words in `PHASE_WORDS`)."""
+NOBODY_MOVES: Final = frozenset({TINKER, RESHUFFLE, SHUFFLE, OVER})
+"""The Disney family's phases in which no player moves: chance, and the end."""
 
 
 def phase_words(name: str, power: str = "") -> str:
@@ -86,26 +87,31 @@ class Step:
     shares its steps (and so does a copy: `__copy__`, `__deepcopy__`; a compiled class's fields
     cannot be set again, as `copy` would).
 
-    In the Disney family (`Hand.steps`) draws owed are dealt as soon as the DRAW pile allows;
-    the other steps wait at the head of the queue for the player or the chance event they name,
-    so one card's effect (a Villain Draw 4: its challenge, then each player's protection or four
-    cards, then the turn passing on) reads as the steps it queues (`engine.effects`). In UNO
-    Elite (`engine.elite.steps`) the head of the queue is the decision being waited for, and an
+    The head of the queue is the decision being waited for (its kind a phase of
+    `PHASE_WORDS`: whose move it is, what it is about), or a chance event, or the end; behind
+    it, the work still to do. In the Disney family the decision is `HandState.head` and the
+    work behind it `Hand.steps`: draws owed there are dealt as soon as the DRAW pile allows,
+    whatever the decision; the other work waits its turn, so one card's effect (a Villain Draw
+    4: its challenge, then each player's protection or four cards, then the turn passing on)
+    reads as the steps it queues (`engine.effects`). In UNO Elite (`engine.elite.steps`) an
     activated power becomes steps of its own."""
 
-    kind: Final[str]  # what the step is (`STEP_NAMES`, `engine.elite.steps`)
+    kind: Final[str]  # what the step is: a phase's name (a decision), or work (`STEP_NAMES`)
     seat: Final[int]  # the player it is for: a position in a Disney hand, a seat in Elite
     count: Final[int]  # cards to draw, discard or recover; turns to pass on
     power: Final[Power | None]  # (Elite) the power being resolved
     optional: Final[bool]  # (Elite) the player may stop early ("up to")
     colour: Final[str | None]  # (Elite) the colour the power was activated in
-    subject: Final[int]  # the other seat it is about (Elite); the phase resumed (a reshuffle)
+    subject: Final[int]  # the other seat it is about (Elite); whose card is resolved (Disney)
     card: Final[EliteCard | None]  # (Elite) the Elite card being retired
     drawn: Final[UnoCard | None]  # (Elite) the card just drawn, which may be played
     extra: Final[tuple[int, ...]]  # (Elite) seats a discard also concerns
+    item: Final[int]  # (Disney) the card it is about: the one that called for it, or just drawn
+    reneged: Final[bool]  # (Disney) would a challenge of the Draw 4 it is about succeed?
 
     __slots__ = (
-        "card", "colour", "count", "drawn", "extra", "kind", "optional", "power", "seat", "subject"
+        "card", "colour", "count", "drawn", "extra", "item", "kind", "optional", "power",
+        "reneged", "seat", "subject",
     )  # fmt: skip
 
     def __init__(
@@ -121,6 +127,8 @@ class Step:
         card: EliteCard | None = None,
         drawn: UnoCard | None = None,
         extra: tuple[int, ...] = (),
+        item: int = -1,
+        reneged: bool = False,
     ) -> None:
         self.kind = kind
         self.seat = seat
@@ -132,6 +140,8 @@ class Step:
         self.card = card
         self.drawn = drawn
         self.extra = extra
+        self.item = item
+        self.reneged = reneged
 
     def less(self) -> Step:
         """The same step with one fewer to do."""
@@ -146,6 +156,8 @@ class Step:
             card=self.card,
             drawn=self.drawn,
             extra=self.extra,
+            item=self.item,
+            reneged=self.reneged,
         )
 
     def __copy__(self) -> Step:
@@ -172,17 +184,82 @@ class Step:
             self.card,
             self.drawn,
             self.extra,
+            self.item,
+            self.reneged,
         )
 
     def __repr__(self) -> str:
         return f"Step({self.kind}, {self.seat}, {self.count})"
 
 
-# The Disney family's steps
+State = TypeVar("State")
+
+
+class StepKind(Generic[State]):
+    """One kind of decision, in one place: what may be done while it is awaited (`legal`: the
+    actions of the step's player), what an action then does (`apply`), and its words (the one
+    table, `PHASE_WORDS`). Each ruleset registers its kinds by name in one table
+    (`engine.listing.STEP_KINDS`, `engine.elite.kinds.STEP_KINDS`)."""
+
+    name: Final[str]
+    legal: Callable[[State, Step], list[int]]
+    apply: Callable[[State, Step, int], None]
+
+    __slots__ = ("apply", "legal", "name")
+
+    def __init__(
+        self,
+        name: str,
+        legal: Callable[[State, Step], list[int]],
+        apply: Callable[[State, Step, int], None],
+    ) -> None:
+        if name not in PHASE_WORDS:
+            raise ValueError(f"the step kind {name!r} has no words in PHASE_WORDS")
+        self.name = name
+        self.legal = legal
+        self.apply = apply
+
+    def words(self, power: str = "") -> str:
+        """What the step waits for, in words (`power`: what asks for it)."""
+        return phase_words(self.name, power)
+
+
+# The Disney family's work (its decisions are the phases above)
 OWED: Final = "owed"  # `seat` draws `count` cards, dealt at once while the DRAW pile allows
-AFTER_RESHUFFLE: Final = "after_reshuffle"  # the reshuffle is awaited; then phase `subject`
 PENALTY: Final = "penalty"  # a draw card's `count` cards, while `seat` may take, challenge, stack
 CHALLENGE_WINDOW: Final = "challenge_window"  # `seat`'s Villain Draw 4 may be challenged
 PROTECTION: Final = "protection"  # Villain Draw 4: `seat` lays Tinker Bell's colour, or draws
 VILLAIN_DONE: Final = "villain_done"  # Villain Draw 4 resolved: the turn passes `count` on
-STEP_NAMES: Final = (OWED, AFTER_RESHUFFLE, PENALTY, CHALLENGE_WINDOW, PROTECTION, VILLAIN_DONE)
+STEP_NAMES: Final = (OWED, PENALTY, CHALLENGE_WINDOW, PROTECTION, VILLAIN_DONE)
+
+# Steps made once and shared (a step never changes): making one costs pure Python about a
+# microsecond, and a Disney hand makes dozens (docs/engine.md, "One step model").
+PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(16))
+"""The decision to play, for each position: almost every move hands the turn on to one."""
+PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(16))
+"""A Villain Draw 4's protection, for each position: lay Tinker Bell's colour, or four cards."""
+PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(16))
+"""The same, queued for each other player until their turn to protect comes."""
+_DRAWN_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_TINKER_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_TARGET_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_DISCARD_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+
+
+def about(kind: str, seat: int, card: int) -> Step:
+    """The decision `kind` (PLAY_DRAWN, TINKER, TARGET or DISCARD) of `seat` about `card`, a card
+    of theirs (the card just drawn; the one Tinker Bell answers, and whose target or discards
+    it asks for): made the first time, then shared."""
+    if kind == PLAY_DRAWN:  # (compared, not looked up: a compiled engine compares natively)
+        made = _DRAWN_MADE
+    elif kind == TINKER:
+        made = _TINKER_MADE
+    elif kind == TARGET:
+        made = _TARGET_MADE
+    else:
+        made = _DISCARD_MADE
+    key = seat << 7 | card
+    step = made[key]
+    if step is None:
+        step = made[key] = Step(kind, seat, subject=seat, item=card)
+    return step

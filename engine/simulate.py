@@ -10,13 +10,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
+from engine import actions as A
 from engine import bots as bots_mod
 from engine import cards as C
 from engine import scoring
 from engine.bots import shuffle
 from engine.game import Game
 from engine.listing import legal_actions
-from engine.phases import OVER, RESHUFFLE, TINKER
+from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, TINKER
 
 
 def choose_dealer(
@@ -72,16 +73,17 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     by_chance = bots_mod.chance_order(rng)  # who speaks first out of turn
     jump_in = h.variant.jump_in
     decisions = 0
-    while h.phase != OVER:
+    while h.head.kind != OVER:
         if (h.catchable or jump_in or (h.steps and h.challengeable())) and offer_calls(
             game, bots, by_chance
         ):
             decisions += 1
-            if h.phase == OVER:
+            if h.head.kind == OVER:
                 break
-        phase = h.phase
-        if phase < TINKER:  # a player moves
-            seat = seats[h.to_move]
+        head = h.head  # the decision waited for
+        phase = head.kind
+        if phase == PLAY or phase not in NOBODY_MOVES:  # a player moves
+            seat = seats[head.seat]
             random_bot = randoms[seat]
             if random_bot is None:
                 action = bots[seat].act(game)
@@ -95,7 +97,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
         elif phase == TINKER:  # (the hand's own chance methods: the game's only add the record)
             colour = int(draw_chance() * 4)  # = pick(rng, 4)
             if recording:
-                game.apply_tinker_bell(colour)
+                game.apply_action(A.PICK + colour)  # her outcome (`engine.chance`)
             else:
                 h.apply_tinker_bell(colour)
         elif phase == RESHUFFLE:

@@ -6,111 +6,14 @@ from collections.abc import Callable
 
 from engine.elite import actions as A
 from engine.elite import steps as S
-from engine.elite.cards import COLOURS, Icon
+from engine.elite.kinds import STEP_KINDS
 from engine.elite.state import EliteState
 from engine.errors import RuleError
-from engine.phases import phase_words
-
-
-def _kinds(game: EliteState, cards: list) -> list[int]:
-    return sorted({game.kind_of[c.code] for c in cards})
-
-
-def _elites(game: EliteState, cards: list) -> list[int]:
-    return [A.ELITE + game.elite_index[c.id] for c in cards]
-
-
-def _turn(game: EliteState, step: S.Step) -> list[int]:
-    hand = game.hands[step.seat]
-    acts = [A.PLAY + k for k in _kinds(game, [c for c in hand if game.is_playable(c)])]
-    if can_draw(game):
-        acts.append(A.DRAW)
-    elif not acts:
-        acts.append(A.PASS)  # nothing to play and nothing to draw
-    return acts
-
-
-def _drawn(game: EliteState, step: S.Step) -> list[int]:
-    card = step.drawn
-    assert card is not None
-    return [A.PLAY + game.kind_of[card.code], A.PASS]
-
-
-def _colour(game: EliteState, step: S.Step) -> list[int]:
-    return [A.COLOUR + i for i in range(len(COLOURS))]
-
-
-def _recover(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
-    if step.power.on == "uno":
-        acts = [A.CARD + k for k in _kinds(game, game.discard[:-1])]
-    else:
-        acts = _elites(game, game.elite_discards[step.seat])
-    return [*acts, A.DONE] if acts and step.optional else acts
-
-
-def _activate(game: EliteState, step: S.Step) -> list[int]:
-    lineup = game.lineups[step.seat]
-    eligible = [c for c in lineup if game.colour in c.colours]
-    return [*_elites(game, eligible), A.DONE] if eligible else []
-
-
-def _target(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
-    others = [s for s in range(game.n) if s != step.seat]
-    if step.power.icon == Icon.SEARCH:
-        others = [s for s in others if game.player_decks[s]]
-    return [A.TARGET + s for s in others]
-
-
-def _discard(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
-    if step.power.on == "elite":
-        return _elites(game, game.lineups[step.seat])
-    hand = game.hands[step.seat]
-    if len(hand) <= 1 and game.options["discard_last_card"] == "keep":
-        return []
-    return [A.CARD + k for k in _kinds(game, hand)]
-
-
-def _keep(game: EliteState, step: S.Step) -> list[int]:
-    return [A.CARD + k for k in _kinds(game, game.hands[step.seat])]
-
-
-def _search(game: EliteState, step: S.Step) -> list[int]:
-    return [A.TOP, A.BOTTOM] if game.player_decks[step.subject] else []
-
-
-def _substitute(game: EliteState, step: S.Step) -> list[int]:
-    pile = game.elite_discards[step.seat]
-    return _elites(game, [c for c in pile if Icon.SUBSTITUTE not in c.icons()])
-
-
-def _draft(game: EliteState, step: S.Step) -> list[int]:
-    return _elites(game, game.draft.showing)
-
-
-FOR_STEP: dict[str, Callable[[EliteState, S.Step], list[int]]] = {
-    S.TURN: _turn,
-    S.DRAWN: _drawn,
-    S.COLOUR: _colour,
-    S.RECOVER: _recover,
-    S.ACTIVATE: _activate,
-    S.TARGET: _target,
-    S.DISCARD: _discard,
-    S.KEEP: _keep,
-    S.SEARCH: _search,
-    S.SUBSTITUTE: _substitute,
-    S.DRAFT: _draft,
-}
 
 
 def for_step(game: EliteState, step: S.Step) -> list[int]:
-    return FOR_STEP[step.kind](game, step)
-
-
-def can_draw(game: EliteState) -> bool:
-    return bool(game.draw) or len(game.discard) > 1
+    """The legal actions of the step's player (`engine.elite.kinds`: its kind's entry)."""
+    return STEP_KINDS[step.kind].legal(game, step)
 
 
 def interjections(game: EliteState, seat: int) -> list[int]:
@@ -188,7 +91,8 @@ def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
         return REFUSE[step.kind](game, step, kind, arg)
     power = step.power.words() if step.power is not None else ""
     return "phase", (
-        f"You can't {_VERBS[kind]} now: {game.players[seat]} must {phase_words(step.kind, power)}."
+        f"You can't {_VERBS[kind]} now: {game.players[seat]} must "
+        f"{STEP_KINDS[step.kind].words(power)}."
     )
 
 

@@ -9,17 +9,17 @@ the engine applies by itself (`engine.elite.flow`).
 from __future__ import annotations
 
 from engine import phases
-from engine.phases import PHASE_NAMES, Step
+from engine.phases import Step
 
 __all__ = ["Step"]
 
-# the decisions: the Disney family's phase names where the two mean the same (`PHASE_NAMES`),
+# the decisions: the Disney family's phase names where the two mean the same (`engine.phases`),
 # the others UNO Elite's own; every one has its words in `engine.phases.PHASE_WORDS`
-TURN = PHASE_NAMES[phases.PLAY]
-DRAWN = PHASE_NAMES[phases.PLAY_DRAWN]
-COLOUR = PHASE_NAMES[phases.COLOUR]
-TARGET = PHASE_NAMES[phases.TARGET]
-DISCARD = PHASE_NAMES[phases.DISCARD]
+TURN = phases.PLAY
+DRAWN = phases.PLAY_DRAWN
+COLOUR = phases.COLOUR
+TARGET = phases.TARGET
+DISCARD = phases.DISCARD
 RECOVER = "recover"
 ACTIVATE = "activate"
 KEEP = "keep"
@@ -40,6 +40,6 @@ END_TURN = "end_turn"
 DEAL = "deal"
 ELITE_SHUFFLE = "elite_shuffle"
 PLAYER_DECKS = "player_decks"
-RESHUFFLE = PHASE_NAMES[phases.RESHUFFLE]
-OVER = PHASE_NAMES[phases.OVER]
+RESHUFFLE = phases.RESHUFFLE
+OVER = phases.OVER
 CHANCE_PHASES = frozenset({DEAL, ELITE_SHUFFLE, PLAYER_DECKS, RESHUFFLE})

@@ -184,7 +184,7 @@ def test_every_way_to_her_pick_is_her_outcome_through_apply_action():
     by_outcome, by_event, by_index = at_her_pick(), at_her_pick(), at_her_pick()
     by_outcome.apply_action(by_outcome.tinker_bell_outcome("green"))
     by_event.apply_event({"chance": "tinker_bell", "colour": "green"})
-    by_index.apply_tinker_bell(C.colour("green"))
+    by_index.apply_action(A.PICK + C.colour("green"))
     assert by_outcome.record() == by_event.record() == by_index.record()
     assert by_outcome.events[-1] == {"chance": "tinker_bell", "colour": "green"}
     assert by_outcome.tinker_bell_outcome("green") == A.PICK + C.colour("green")
@@ -193,8 +193,8 @@ def test_every_way_to_her_pick_is_her_outcome_through_apply_action():
 def test_a_pick_that_is_no_colour_of_hers_or_in_a_ruleset_without_her_is_refused():
     g = at_her_pick()
     before = g.record()
-    with pytest.raises(RuleError, match="one of four colours"):
-        g.apply_tinker_bell(4)
+    with pytest.raises(RuleError, match="Waiting for Tinker Bell's pick"):
+        g.apply_action(A.PICK + 4)
     with pytest.raises(C.CardError, match="unknown colour 'pink'"):
         g.tinker_bell_outcome("pink")
     assert g.record() == before and g.chance_kind() == "tinker_bell"

@@ -97,19 +97,29 @@ def walk(state: GameState, candidates, rng: random.Random, moves: int, every: in
     return seen[1]
 
 
-@settings(max_examples=examples(10), deadline=None, suppress_health_check=SLOW)
-@given(
-    data=st.data(),
-    ruleset=st.sampled_from(["disney", "classic", "official-2018", "elvis"]),
-    seed=st.integers(0, 2**32),
-    players=st.integers(2, 6),
-)
-def test_every_refusal_of_the_disney_family_names_its_rule(data, ruleset, seed, players):
+FAMILY = st.sampled_from(["disney", "classic", "official-2018", "elvis"])
+"""The rulesets of the Disney family (each with its options, `family_game`)."""
+
+
+def family_game(data, ruleset: str, seed: int, players: int) -> tuple[Game, random.Random]:
+    """A dealt game of `ruleset` with options hypothesis draws, and the generator that dealt it."""
     options = data.draw(OPTIONS if ruleset == "disney" else RULESET_OPTIONS[ruleset])
     options.pop("partners", None)
     rng = random.Random(seed)
     game = Game(ruleset, [f"p{i}" for i in range(players)], 0, options)
     game.start_hand(game.shuffled_deck(rng))
+    return game, rng
+
+
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=SLOW)
+@given(
+    data=st.data(),
+    ruleset=FAMILY,
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+)
+def test_every_refusal_of_the_disney_family_names_its_rule(data, ruleset, seed, players):
+    game, rng = family_game(data, ruleset, seed, players)
     assert walk(game, disney_candidates, rng, 500, 5) > 0
 
 
