@@ -130,6 +130,7 @@ class Qemu:
     card: Card
     port: int
     ssh_port: int
+    extra: tuple[str, ...] = ()
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     log: Path | None = None
@@ -146,6 +147,7 @@ class Qemu:
             "-drive", f"if=sd,format=raw,file={self.card.image}",
             "-serial", "null", "-serial", f"file:{log}",
             "-device", "usb-net,netdev=n0", "-netdev", f"user,id=n0,{forward}",
+            *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -452,6 +454,9 @@ def main() -> int:
     parser.add_argument(
         "--keep", type=Path, default=None, help="work here and keep it (console logs)"
     )
+    parser.add_argument(
+        "--qemu", action="append", default=[], metavar="ARG", help="one more argument for qemu"
+    )
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="tinker-image-boot-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -462,7 +467,7 @@ def main() -> int:
         card.put("tinker-tray-wifi.txt", WIFI)
         settings = (ROOT / "hardware" / "pinmap.toml").read_text()
         card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
-        qemu = Qemu(card, args.port, args.port + 1)
+        qemu = Qemu(card, args.port, args.port + 1, tuple(args.qemu))
         size = args.image.stat().st_size / 2**20
         print(f"image: {args.image} ({size:.0f} MiB); qemu raspi3ap, 512 MB")
         facts, _ = first_boots(card, qemu, work)
