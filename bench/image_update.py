@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from image_boot import (  # a sibling script, not a package
+    ICOUNT,
     ROOT,
     WIFI,
     BenchError,
@@ -39,7 +40,7 @@ from image_boot import (  # a sibling script, not a package
     Guest,
     Play,
     Qemu,
-    boot,
+    first_boot_of,
     check_host,
     http,
     run,
@@ -163,8 +164,8 @@ def main() -> int:
         card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
         run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
         card.put("authorized_keys", (work / "bench_key.pub").read_text())
-        qemu = Qemu(card, args.port, args.port + 1)
-        seconds = boot(qemu, work / "console-update.log")
+        qemu = Qemu(card, args.port, args.port + 1, ICOUNT)
+        seconds, _ = first_boot_of(qemu, work / "console-update.log")
         print(f"image: {args.image}; page 200 after {seconds:.0f} s (first boot)")
         guest = Guest(qemu.ssh_port, work / "bench_key")
         token = guest.facts().get("token", "")
