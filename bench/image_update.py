@@ -40,8 +40,8 @@ from image_boot import (  # a sibling script, not a package
     Guest,
     Play,
     Qemu,
-    first_boot_of,
     check_host,
+    first_boot_of,
     http,
     run,
 )
