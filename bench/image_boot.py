@@ -39,6 +39,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -524,6 +525,35 @@ def summary(results: list[Cut], acked: int) -> int:
     return 0 if good and lost == 0 else 1
 
 
+def bench_card(image: Path, work: Path) -> Card:
+    """qemu's copy of `image` with the bench's files on its boot partition, as a family's
+    computer writes them: a Wi-Fi file and settings without the button's pull-up."""
+    card = Card.copy_of(image, work)
+    card.put("tinker-tray-wifi.txt", WIFI)
+    settings = (ROOT / "hardware" / "pinmap.toml").read_text()
+    card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
+    return card
+
+
+def bench_main(name: str, keep: Path | None, body: Callable[[Path, list[Qemu]], int]) -> int:
+    """Run `body` in a work folder (kept if `keep`), every qemu it started powered off at the
+    end, a BenchError said in one line."""
+    work = keep or Path(tempfile.mkdtemp(prefix=f"tinker-{name}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    running: list[Qemu] = []
+    try:
+        check_host()
+        return body(work, running)
+    except BenchError as exc:
+        print(f"{name}: {exc} (work folder: {work})", file=sys.stderr)
+        return 1
+    finally:
+        for qemu in running:
+            qemu.cut_power()
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 def check_host() -> None:
     missing = sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
     if missing:
@@ -548,17 +578,12 @@ def main() -> int:
         "--no-icount", action="store_true", help="qemu's clock follows the host's (see ICOUNT)"
     )
     args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="tinker-image-boot-"))
-    work.mkdir(parents=True, exist_ok=True)
-    qemu = None
-    try:
-        check_host()
-        card = Card.copy_of(args.image, work)
-        card.put("tinker-tray-wifi.txt", WIFI)
-        settings = (ROOT / "hardware" / "pinmap.toml").read_text()
-        card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
+
+    def check(work: Path, running: list[Qemu]) -> int:
+        card = bench_card(args.image, work)
         timing = () if args.no_icount else ICOUNT
         qemu = Qemu(card, args.port, args.port + 1, (*timing, *args.qemu))
+        running.append(qemu)
         size = args.image.stat().st_size / 2**20
         timing = " ".join(qemu.extra) or "no -icount"
         print(f"image: {args.image} ({size:.0f} MiB); qemu raspi3ap, 512 MB, {timing}; "
@@ -568,14 +593,8 @@ def main() -> int:
         play = Play(args.port, facts.get("token", ""), random.Random(args.seed))
         results = power_cuts(qemu, play, args.cuts, work)
         return summary(results, sum(play.acked.values()))
-    except BenchError as exc:
-        print(f"image_boot: {exc} (work folder: {work})", file=sys.stderr)
-        return 1
-    finally:
-        if qemu:
-            qemu.cut_power()
-        if args.keep is None:
-            shutil.rmtree(work, ignore_errors=True)
+
+    return bench_main("image_boot", args.keep, check)
 
 
 if __name__ == "__main__":

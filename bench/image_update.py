@@ -21,9 +21,7 @@ import argparse
 import functools
 import json
 import random
-import shutil
 import sys
-import tempfile
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -34,13 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from image_boot import (  # a sibling script, not a package
     ICOUNT,
     ROOT,
-    WIFI,
     BenchError,
-    Card,
     Guest,
     Play,
     Qemu,
-    check_host,
+    bench_card,
+    bench_main,
     first_boot_of,
     http,
     run,
@@ -153,31 +150,20 @@ def main() -> int:
     parser.add_argument("--git-port", type=int, default=18090, help="the port --origin names")
     parser.add_argument("--keep", type=Path, default=None, help="work here and keep it")
     args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="tinker-image-update-"))
-    work.mkdir(parents=True, exist_ok=True)
-    qemu = None
-    try:
-        check_host()
-        card = Card.copy_of(args.image, work)
-        card.put("tinker-tray-wifi.txt", WIFI)
-        settings = (ROOT / "hardware" / "pinmap.toml").read_text()
-        card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
+
+    def check(work: Path, running: list[Qemu]) -> int:
+        card = bench_card(args.image, work)
         run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
         card.put("authorized_keys", (work / "bench_key.pub").read_text())
         qemu = Qemu(card, args.port, args.port + 1, ICOUNT)
+        running.append(qemu)
         seconds, _ = first_boot_of(qemu, work / "console-update.log")
         print(f"image: {args.image}; page 200 after {seconds:.0f} s (first boot)")
         guest = Guest(qemu.ssh_port, work / "bench_key")
         token = guest.facts().get("token", "")
         return update(guest, Play(args.port, token, random.Random(1)), args.git_port, work)
-    except BenchError as exc:
-        print(f"image_update: {exc} (work folder: {work})", file=sys.stderr)
-        return 1
-    finally:
-        if qemu:
-            qemu.cut_power()
-        if args.keep is None:
-            shutil.rmtree(work, ignore_errors=True)
+
+    return bench_main("image_update", args.keep, check)
 
 
 if __name__ == "__main__":
