@@ -11,8 +11,9 @@ would be "stuck"), and, from the second boot on, an SSH public key (the bench's 
 Two emulator-side fixes, on qemu's copies only: the kernel command line gets
 `initcall_blacklist=bcm2835_power_driver_init` (qemu 7.2 lacks the power block the driver
 probes: a panic), and the device tree gets `/system/linux,revision` (a Pi's firmware adds it;
-without it gpiozero cannot tell the board). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands for the
-Zero 2 W: the same SoC family and memory. Two emulator-side settings, for the bench's sake:
+without it gpiozero cannot tell the board); trixie's kernel also needs its vchiq module kept
+out (qemu has no VideoCore to talk to: BLACKLIST). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands
+for the Zero 2 W: the same SoC family and memory. Two emulator-side settings, for the bench's sake:
 qemu's copy of the command line has journald copy the log to the kernel's, so the serial
 console's file shows systemd's "Started tinker-tray.service" even on a boot the bench cannot
 reach (CONSOLE_LOG), and qemu counts time by instructions (`-icount shift=3`, see ICOUNT).
@@ -46,7 +47,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QEMU_DTB = "bcm2837-rpi-3-a-plus.dtb"
 REVISION = "9020e0"  # a Pi 3 A+'s revision code, as its firmware would write it
-BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init"
+BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init module_blacklist=vchiq"
+"""qemu 7.2 lacks the Pi's power block (bcm2835-power panics probing it) and the VideoCore's
+VCHIQ interface: trixie's Linux 6.12 loads vchiq, whose threads then oops (`recycle_func`,
+`slot_handler_func`) and the guest's USB network never gets its DHCP address."""
 CONSOLE_LOG = (
     "systemd.journald.forward_to_kmsg=1 systemd.journald.max_level_kmsg=info printk.devkmsg=on"
 )
