@@ -47,10 +47,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QEMU_DTB = "bcm2837-rpi-3-a-plus.dtb"
 REVISION = "9020e0"  # a Pi 3 A+'s revision code, as its firmware would write it
-BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init module_blacklist=vchiq"
+BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init module_blacklist=vchiq,cdc_subset"
 """qemu 7.2 lacks the Pi's power block (bcm2835-power panics probing it) and the VideoCore's
-VCHIQ interface: trixie's Linux 6.12 loads vchiq, whose threads then oops (`recycle_func`,
-`slot_handler_func`) and the guest's USB network never gets its DHCP address."""
+VCHIQ interface (trixie's Linux 6.12 loads vchiq, whose threads then oops: `recycle_func`,
+`slot_handler_func`); and Linux 6.12's cdc_subset claims qemu's usb-net (its USB ids are the
+Linux gadget's) before cdc_ether can, and no packet passes: no DHCP, no page."""
 CONSOLE_LOG = (
     "systemd.journald.forward_to_kmsg=1 systemd.journald.max_level_kmsg=info printk.devkmsg=on"
 )
