@@ -11,8 +11,12 @@ would be "stuck"), and, from the second boot on, an SSH public key (the bench's 
 Two emulator-side fixes, on qemu's copies only: the kernel command line gets
 `initcall_blacklist=bcm2835_power_driver_init` (qemu 7.2 lacks the power block the driver
 probes: a panic), and the device tree gets `/system/linux,revision` (a Pi's firmware adds it;
-without it gpiozero cannot tell the board). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands for the
-Zero 2 W: the same SoC family and memory.
+without it gpiozero cannot tell the board); trixie's kernel also needs its vchiq module kept
+out (qemu has no VideoCore to talk to: BLACKLIST). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands
+for the Zero 2 W: the same SoC family and memory. Two emulator-side settings, for the bench's sake:
+qemu's copy of the command line has journald copy the log to the kernel's, so the serial
+console's file shows systemd's "Started tinker-tray.service" even on a boot the bench cannot
+reach (CONSOLE_LOG), and qemu counts time by instructions (`-icount shift=3`, see ICOUNT).
 
 Boot 1 (the card's first, no key): seconds until the page answers through the forwarded port,
 and SSH closed. Boot 2 (with the key): what runs inside. Then each power cut: play on (table
@@ -24,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -34,13 +40,32 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 QEMU_DTB = "bcm2837-rpi-3-a-plus.dtb"
 REVISION = "9020e0"  # a Pi 3 A+'s revision code, as its firmware would write it
-BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init"
+BLACKLIST = "initcall_blacklist=bcm2835_power_driver_init module_blacklist=vchiq,cdc_subset"
+"""qemu 7.2 lacks the Pi's power block (bcm2835-power panics probing it) and the VideoCore's
+VCHIQ interface (trixie's Linux 6.12 loads vchiq, whose threads then oops: `recycle_func`,
+`slot_handler_func`); and Linux 6.12's cdc_subset claims qemu's usb-net (its USB ids are the
+Linux gadget's) before cdc_ether can, and no packet passes: no DHCP, no page."""
+CONSOLE_LOG = (
+    "systemd.journald.forward_to_kmsg=1 systemd.journald.max_level_kmsg=info printk.devkmsg=on"
+)
+"""The journal copied to the kernel's log (every line: no rate limit), which the serial console
+prints: the bench's console file then holds the tray's own lines and systemd's line once the
+tray said READY=1. (systemd's coloured status lines stop when the console's getty starts.)"""
+ICOUNT = ("-icount", "shift=3")
+"""The guest's clock advanced by the instructions it ran (8 ns each), not by the host's clock.
+Without it, a loaded host starves the emulated CPUs while the guest's timers run on: the USB
+enumeration of the network device then timed out (4 attempts, "dwc2 ... Not connected", no
+usb0; once in 12 boots at a host load of 10-13). With it, the guest cannot see time pass that it
+had no instructions for; one host thread runs the 4 emulated cores (slower boots)."""
+READY = re.compile(rb"Started (\x1b\[[0-9;]*m)?tinker-tray\.servi")
+"""systemd's console line once the tray said READY=1 (coloured, its description shortened)."""
 WIFI = 'country = "GB"\nssid = "Fairy Dell"\npassword = "pixie-dust-42"\n'
 BOOT_TIMEOUT = 900.0
 TOOLS = {
@@ -116,7 +141,7 @@ class Card:
         self.kernel, self.initrd, self.dtb = (self.work / n for n in ("vmlinuz", "initrd", "dtb"))
         run("fdtput", "-p", "-t", "x", self.dtb, "/system", "linux,revision", REVISION)
         cmdline = run("mtype", "-i", self.fat(), "::/cmdline.txt").strip()
-        self.cmdline = f"{cmdline} {BLACKLIST}"
+        self.cmdline = f"{cmdline} {BLACKLIST} {CONSOLE_LOG}"
 
     def put(self, name: str, text: str) -> None:
         """A file onto the copy's boot partition, as a family's computer would write it."""
@@ -130,6 +155,7 @@ class Qemu:
     card: Card
     port: int
     ssh_port: int
+    extra: tuple[str, ...] = ()
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     log: Path | None = None
@@ -146,6 +172,7 @@ class Qemu:
             "-drive", f"if=sd,format=raw,file={self.card.image}",
             "-serial", "null", "-serial", f"file:{log}",
             "-device", "usb-net,netdev=n0", "-netdev", f"user,id=n0,{forward}",
+            *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -361,18 +388,33 @@ def boot(qemu: Qemu, log: Path) -> float:
     return wait_for_page(qemu)
 
 
+def first_boot_of(qemu: Qemu, log: Path) -> tuple[float, Path]:
+    """A boot before the cuts: one whose emulated USB never came up is said and done again.
+    Returns the seconds to the page and the console log of the boot that reached it."""
+    try:
+        return boot(qemu, log), log
+    except NoUsbNetwork as exc:
+        ready = "the tray ready on its console" if ready_in(log, 300) else "NO tray on its console"
+        print(f"  {log.stem}: {exc}: an emulator fault ({ready}); power off and on again")
+        qemu.cut_power()
+        again = log.with_name(f"{log.stem}-again.log")
+        return boot(qemu, again), again
+
+
 def first_boots(card: Card, qemu: Qemu, work: Path) -> tuple[dict[str, str], Guest]:
     """Boot 1, the card's first, without a key; boot 2 with it, to look inside."""
-    seconds = boot(qemu, work / "console-1.log")
-    print(f"boot 1 (first boot: growfs, settings): page 200 after {seconds:.0f} s")
+    seconds, _ = first_boot_of(qemu, work / "console-1.log")
+    print(f"boot 1 (first boot: growfs, settings): page 200 after {seconds:.0f} s "
+          f"(host load {os.getloadavg()[0]:.1f})")  # fmt: skip
     ssh = "OPEN" if ssh_answers(qemu.ssh_port) else "closed"
     print(f"SSH without a key on the boot partition: {ssh}")
     qemu.cut_power()
     key = work / "bench_key"
     run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key)
     card.put("authorized_keys", (work / "bench_key.pub").read_text())
-    seconds = boot(qemu, work / "console-2.log")
-    print(f"boot 2: page 200 after {seconds:.0f} s")
+    seconds, log = first_boot_of(qemu, work / "console-2.log")
+    print(f"boot 2: page 200 after {seconds:.0f} s (host load {os.getloadavg()[0]:.1f}); the tray's"
+          f" READY=1 line on its console: {ready_in(log, 60)}")  # fmt: skip
     guest = Guest(qemu.ssh_port, key)
     facts = guest.facts()
     facts["password_login"] = guest.password_refused()
@@ -402,37 +444,119 @@ def report(facts: dict[str, str]) -> None:
         print(f"  {name + ':':26} {value}")
 
 
-def power_cuts(qemu: Qemu, play: Play, cuts: int, work: Path) -> list[tuple[int, float, int, bool]]:
-    """Play, cut the power at a random moment, boot again, count: per cut (number, seconds of
-    play before the cut, acknowledged writes lost so far, the tray back)."""
+@dataclass
+class Cut:
+    """One power cut: when, how long the tray took to come back, what was lost."""
+
+    number: int
+    played: float  # seconds of play before the cut
+    load: float  # the host's load average (1 min) at the cut
+    boot: float = 0.0  # seconds from power on to the page's 200 (the boot that reached it)
+    lost: int = -1  # acknowledged writes missing after the boot, over the whole run
+    back: bool = False  # the page answered again
+    ready: bool = False  # the console of the boot that came back shows the tray's READY=1
+    usb_fault: bool = False  # a boot on which qemu's USB never enumerated (powered on again)
+    ready_on_fault: bool = False  # that boot's console shows the tray's service ready
+
+
+def ready_in(log: Path, wait: float) -> bool:
+    """The tray's "Started" line in a console log, waiting up to `wait` seconds for it."""
+    deadline = time.monotonic() + wait
+    while not READY.search(log.read_bytes()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(5)
+    return True
+
+
+def power_on_after(qemu: Qemu, cut: Cut, work: Path) -> None:
+    """Power on after `cut`; a boot whose emulated USB never came up is counted apart (with
+    whether the tray's service came up on it, from its console) and powered on once more."""
+    log = work / f"console-cut-{cut.number}.log"
+    try:
+        cut.boot = boot(qemu, log)
+        cut.ready = ready_in(log, 60)
+    except NoUsbNetwork as exc:
+        cut.usb_fault = True
+        cut.ready_on_fault = ready_in(log, 300)
+        ready = "its console shows the tray's service ready" if cut.ready_on_fault else "NO tray"
+        print(f"  cut {cut.number}: {exc}: an emulator fault ({ready}); power off and on again")
+        qemu.cut_power()
+        again = work / f"console-cut-{cut.number}-again.log"
+        cut.boot = boot(qemu, again)
+        cut.ready = ready_in(again, 60)
+
+
+def power_cuts(qemu: Qemu, play: Play, cuts: int, work: Path) -> list[Cut]:
+    """Play, cut the power at a random moment, boot again, count what was lost."""
     results = []
     for number in range(1, cuts + 1):
-        seconds = play.rng.uniform(1.0, 20.0)
-        until = time.monotonic() + seconds
-        (play.table if number % 2 else play.digital_game)(until)
+        cut = Cut(number, play.rng.uniform(1.0, 20.0), os.getloadavg()[0])
+        (play.table if number % 2 else play.digital_game)(time.monotonic() + cut.played)
         qemu.cut_power()
         try:
-            try:
-                boot(qemu, work / f"console-cut-{number}.log")
-            except NoUsbNetwork as exc:
-                print(f"  cut {number}: {exc}: an emulator fault; power off and on again")
-                qemu.cut_power()
-                boot(qemu, work / f"console-cut-{number}-again.log")
-            back = True
+            power_on_after(qemu, cut, work)
+            cut.back = True
+            cut.lost = play.lost()
         except BenchError as exc:
             print(f"  cut {number}: the tray did not come back: {exc}")
-            back = False
-        lost = play.lost() if back else -1
         what = "table entries" if number % 2 else "a digital game"
         acked = sum(play.acked.values())
-        print(f"  cut {number}: after {seconds:.1f} s of {what}; back: {'yes' if back else 'NO'};"
-              f" acknowledged writes lost: {lost} (of {acked} so far)")  # fmt: skip
-        results.append((number, seconds, lost, back))
-        if not back:
+        print(f"  cut {number}: after {cut.played:.1f} s of {what} (load {cut.load:.1f});"
+              f" back: {'yes' if cut.back else 'NO'} after {cut.boot:.0f} s;"
+              f" acknowledged writes lost: {cut.lost} (of {acked} so far)")  # fmt: skip
+        results.append(cut)
+        if not cut.back:
             qemu.cut_power()
             qemu.start(work / f"console-cut-{number}-again.log")
             wait_for_page(qemu)
     return results
+
+
+def summary(results: list[Cut], acked: int) -> int:
+    """The cuts in two lines; 0 when the tray came back every time and nothing was lost."""
+    lost = max((c.lost for c in results), default=0)
+    back = sum(1 for c in results if c.back)
+    faults = [c for c in results if c.usb_fault]
+    loads = [c.load for c in results] or [0.0]
+    print(f"power cuts: {len(results)}; the tray back {back} times; acknowledged writes "
+          f"lost: {lost} of {acked}; host load {min(loads):.1f} to {max(loads):.1f}")  # fmt: skip
+    print(f"the tray's READY=1 line on the console of the boots that came back: "
+          f"{sum(c.ready for c in results)} of {len(results)}")  # fmt: skip
+    print(f"boots where qemu's USB never enumerated (powered on again): {len(faults)}"
+          f"{'' if not faults else '; the tray ready on their console: '}"
+          f"{sum(c.ready_on_fault for c in faults) if faults else ''}")  # fmt: skip
+    good = back == len(results) and all(c.ready_on_fault for c in faults)
+    return 0 if good and lost == 0 else 1
+
+
+def bench_card(image: Path, work: Path) -> Card:
+    """qemu's copy of `image` with the bench's files on its boot partition, as a family's
+    computer writes them: a Wi-Fi file and settings without the button's pull-up."""
+    card = Card.copy_of(image, work)
+    card.put("tinker-tray-wifi.txt", WIFI)
+    settings = (ROOT / "hardware" / "pinmap.toml").read_text()
+    card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
+    return card
+
+
+def bench_main(name: str, keep: Path | None, body: Callable[[Path, list[Qemu]], int]) -> int:
+    """Run `body` in a work folder (kept if `keep`), every qemu it started powered off at the
+    end, a BenchError said in one line."""
+    work = keep or Path(tempfile.mkdtemp(prefix=f"tinker-{name}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    running: list[Qemu] = []
+    try:
+        check_host()
+        return body(work, running)
+    except BenchError as exc:
+        print(f"{name}: {exc} (work folder: {work})", file=sys.stderr)
+        return 1
+    finally:
+        for qemu in running:
+            qemu.cut_power()
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def check_host() -> None:
@@ -452,36 +576,30 @@ def main() -> int:
     parser.add_argument(
         "--keep", type=Path, default=None, help="work here and keep it (console logs)"
     )
+    parser.add_argument(
+        "--qemu", action="append", default=[], metavar="ARG", help="one more argument for qemu"
+    )
+    parser.add_argument(
+        "--no-icount", action="store_true", help="qemu's clock follows the host's (see ICOUNT)"
+    )
     args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="tinker-image-boot-"))
-    work.mkdir(parents=True, exist_ok=True)
-    qemu = None
-    try:
-        check_host()
-        card = Card.copy_of(args.image, work)
-        card.put("tinker-tray-wifi.txt", WIFI)
-        settings = (ROOT / "hardware" / "pinmap.toml").read_text()
-        card.put("tinker-tray-settings.txt", settings.replace("pull_up = true", "pull_up = false"))
-        qemu = Qemu(card, args.port, args.port + 1)
+
+    def check(work: Path, running: list[Qemu]) -> int:
+        card = bench_card(args.image, work)
+        timing = () if args.no_icount else ICOUNT
+        qemu = Qemu(card, args.port, args.port + 1, (*timing, *args.qemu))
+        running.append(qemu)
         size = args.image.stat().st_size / 2**20
-        print(f"image: {args.image} ({size:.0f} MiB); qemu raspi3ap, 512 MB")
+        timing = " ".join(qemu.extra) or "no -icount"
+        print(f"image: {args.image} ({size:.0f} MiB); qemu raspi3ap, 512 MB, {timing}; "
+              f"host load {os.getloadavg()[0]:.1f}")  # fmt: skip
         facts, _ = first_boots(card, qemu, work)
         report(facts)
         play = Play(args.port, facts.get("token", ""), random.Random(args.seed))
         results = power_cuts(qemu, play, args.cuts, work)
-        lost = max((r[2] for r in results), default=0)
-        back = sum(1 for r in results if r[3])
-        print(f"power cuts: {len(results)}; the tray back {back} times; acknowledged writes "
-              f"lost: {lost} of {sum(play.acked.values())}")  # fmt: skip
-        return 0 if back == len(results) and lost == 0 else 1
-    except BenchError as exc:
-        print(f"image_boot: {exc} (work folder: {work})", file=sys.stderr)
-        return 1
-    finally:
-        if qemu:
-            qemu.cut_power()
-        if args.keep is None:
-            shutil.rmtree(work, ignore_errors=True)
+        return summary(results, sum(play.acked.values()))
+
+    return bench_main("image_boot", args.keep, check)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # The tray's SD-card image, as one recipe: the steps below run top to bottom, each a declared
 # value or a small script in steps/. Board and release are parameters, not copies.
 #
-#   ./tinker image build [--board pi-arm64] [--release bookworm] [--out DIR] [--xz]
+#   ./tinker image build [--board pi-arm64] [--release trixie] [--out DIR] [--xz]
 #
 # Rootless in the sense that matters here: no loop device and no mount of the image. Debian's
 # mmdebstrap builds the arm64 system under qemu-user-static (binfmt), the tray is set up inside
@@ -15,7 +15,7 @@ repo=$(cd "$here/.." && pwd)
 
 # --- Parameters ------------------------------------------------------------------------------
 board=pi-arm64          # boards/NAME: the device trees and Wi-Fi firmware the image must carry
-release=bookworm        # Debian release (docs/image.md says why this one)
+release=trixie          # Debian release (docs/image.md says why this one)
 out="$repo/build/image" # the image, and a cache of the slow base system (out/cache)
 xz=
 origin=$(git -C "$repo" remote get-url origin 2>/dev/null || true)  # where `update` pulls from
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 fail() { echo "tinker image build: $*" >&2; exit 1; }
 [ -f "$here/boards/$board" ] || fail "no board '$board' (one of: $(ls "$here/boards" | paste -sd' '))."
-. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, QEMU_DTB
+. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED
 version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
 name="tinker-tray-$version-$board"
 work="$out/work-$board"
@@ -82,7 +82,7 @@ if [ ! -d "$built" ]; then
   rm -rf "$built.part"; mkdir -p "$built.part"
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
 fi
-"$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" || exit 1
+"$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" "$WIFI_NOT_COVERED" || exit 1
 
 # --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------
 step "the card: partitions from plain files (mkfs.vfat + mcopy, mkfs.ext4 -d, sfdisk, dd) ..."

@@ -1,17 +1,25 @@
 #!/bin/sh
-# Step "board check": the built tree carries the board's device trees (else the build fails,
-# naming the missing one), and says which boards' Wi-Fi the release's firmware covers.
-#   steps/board-check.sh ROOT "DTB ..." "BOARD=NVRAM_FILE ..."
+# Step "board check": the built tree carries the board's device trees and every covered board's
+# Wi-Fi firmware (else the build fails, naming what is missing), and says which boards' Wi-Fi
+# it covers and which no Debian package covers.
+#   steps/board-check.sh ROOT "DTB ..." "BOARD=FILE+FILE ..." "BOARD=FILE ..."
 set -eu
-root=$1 dtbs=$2 wifi=$3
+root=$1 dtbs=$2 wifi=$3 not_covered=${4:-}
 for dtb in $dtbs; do
   [ -f "$root/boot/firmware/$dtb" ] || {
     echo "tinker image build: the boot partition lacks $dtb (the board's device tree)." >&2
     exit 1; }
 done
-covered= missing=
+covered=
 for pair in $wifi; do
-  if [ -e "$root/lib/firmware/brcm/${pair#*=}" ]; then covered="$covered ${pair%%=*}"
-  else missing="$missing ${pair%%=*}"; fi
+  board=${pair%%=*}
+  for file in $(echo "${pair#*=}" | tr '+' ' '); do
+    [ -e "$root/lib/firmware/brcm/$file" ] || {
+      echo "tinker image build: the image lacks /lib/firmware/brcm/$file (the $board's Wi-Fi)." >&2
+      exit 1; }
+  done
+  covered="$covered $board"
 done
-echo "tinker image build: Wi-Fi firmware for:${covered:- none}; not in this release:${missing:- none}." >&2
+missing=
+for pair in $not_covered; do missing="$missing ${pair%%=*}"; done
+echo "tinker image build: Wi-Fi firmware for:${covered:- none}; in no Debian package:${missing:- none}." >&2

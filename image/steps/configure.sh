@@ -12,6 +12,18 @@ cd "$tray"
   tail -20 .venv/mypyc.log; echo "the compiled engine did not build (above)." >&2; exit 1; }
 rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
 
+# lgpio, the pins' library: PyPI has no wheel of it for trixie's Python 3.13 and Debian no
+# python3-lgpio, so it is compiled here from lgpio's own source with its C library inside
+# (PYPI=1, as its wheels are built), Debian's swig lent for the build only. Without it the tray
+# would start on no pins.
+if ! .venv/bin/python -c 'import lgpio' 2>/dev/null; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends swig >/dev/null
+  PYPI=1 .venv/bin/python -m pip install --quiet --no-binary lgpio "lgpio>=0.2"
+  apt-get purge -y -qq --autoremove swig >/dev/null
+fi
+.venv/bin/python -c 'import lgpio' || { echo "lgpio did not build (above)." >&2; exit 1; }
+
 # The service: its unit, user, udev rules and settings (tinker-tray install, no live system),
 # the user made now (systemd-sysusers), the units enabled offline.
 .venv/bin/tinker-tray install --root /
@@ -19,6 +31,7 @@ systemd-sysusers
 systemctl enable tinker-tray.service tinker-tray-settings.service tinker-tray-growfs.service \
   tinker-tray-ssh.service NetworkManager.service avahi-daemon.service systemd-timesyncd.service
 systemctl disable ssh.service
+systemctl mask ssh.socket  # no sshd started by a connection to port 22 (bookworm's image was)
 ln -sf "$tray/image/onboard/tinker-tray" /usr/local/sbin/tinker-tray
 
 # Safe by default: root locked (no password login), no other user, SSH only with a key from the
