@@ -17,9 +17,6 @@ from engine.elite import EliteCard, UnoCard
 from engine.protocol import GameState
 from scoreboard.names import MAX_GAME_NAME
 
-MODES = ("quick", "draft", "dynasty")
-"""UNO Elite's modes. Dynasty needs each player's own Player Deck, which only the command line
-can read from files (`play --option decks=...`), so the page offers quick and draft."""
 RULESETS = f"{', '.join(rulesets.PLAYED[:-1])} or {rulesets.PLAYED[-1]}"
 
 
@@ -41,23 +38,7 @@ def new_game(
         return factory.new_game(ruleset, names, dealer, options)  # ValueError: bad ruleset ...
     if box is None:
         raise ValueError("UNO Elite needs its cards: this display was started without them")
-    opts = dict(options or {})
-    mode = opts.setdefault("mode", "quick")
-    if mode not in MODES:
-        raise ValueError(f"UNO Elite's mode is {', '.join(MODES)}, not {mode!r}")
-    if mode == "dynasty" and not _loaded_decks(opts.get("decks")):
-        raise ValueError(
-            "dynasty needs each player's own Player Deck, read from files: "
-            "tinker-tray play --ruleset elite --option mode=dynasty --option decks=A.tsv,B.tsv,..."
-        )
-    return factory.new_game(ruleset, names, dealer, opts, list(box.cards), box.deck)
-
-
-def _loaded_decks(decks: Any) -> bool:
-    """Player Decks the command line read (Elite cards), not words from a request."""
-    return isinstance(decks, list) and all(
-        isinstance(d, list) and all(isinstance(c, EliteCard) for c in d) for d in decks
-    )
+    return factory.new_game(ruleset, names, dealer, options, list(box.cards), box.deck)
 
 
 def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:

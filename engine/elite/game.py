@@ -29,7 +29,6 @@ from engine.elite.uno import UnoCard
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL, GameState
 
-MODES = ("quick", "draft", "dynasty")
 HAND_SIZE = 7
 DECK_SIZE = 8
 LINEUP = 3

@@ -71,7 +71,12 @@ def prepare(
 
 def _dynasty_cards(game: EliteState) -> list[EliteCard]:
     decks = game.given_options.get("decks")
-    if not isinstance(decks, list | tuple) or len(decks) != game.n:
+    if not isinstance(decks, list | tuple) or not all(_cards(deck) for deck in decks):
+        raise ValueError(  # (words from a request are no deck: its caller reads the files)
+            "dynasty needs each player's own Player Deck, read from files: tinker-tray play "
+            "--ruleset elite --option mode=dynasty --option decks=A.tsv,B.tsv,..."
+        )
+    if len(decks) != game.n:
         raise ValueError(f"dynasty play needs one Player Deck per player ({game.n})")
     out: list[EliteCard] = []
     game.dynasty_decks = []
@@ -81,6 +86,10 @@ def _dynasty_cards(game: EliteState) -> list[EliteCard]:
         game.dynasty_decks.append(own)
         out.extend(own)
     return out
+
+
+def _cards(deck: object) -> bool:
+    return isinstance(deck, list | tuple) and all(isinstance(c, EliteCard) for c in deck)
 
 
 def deal(game: EliteState, order: list[UnoCard]) -> None:

@@ -193,6 +193,13 @@ def test_a_dynasty_game_names_the_broken_rule_and_the_player():
         EliteGame(NAMES[:2], {"mode": "dynasty", "decks": [_legal_deck(), bad]})
 
 
+@pytest.mark.parametrize("decks", [None, "001,002", [["001"], ["002"]], [_legal_deck(), ["001"]]])
+def test_a_dynasty_deck_that_is_no_cards_is_refused_in_a_sentence(decks):
+    """Words (a web request's, say) are no Player Deck: only cards its caller read from files."""
+    with pytest.raises(ValueError, match="own Player Deck, read from files"):
+        EliteGame(NAMES[:2], {"mode": "dynasty", "decks": decks})
+
+
 def test_unknown_options_and_values_are_refused():
     with pytest.raises(ValueError, match="unknown Elite option 'target'"):
         EliteGame(NAMES[:2], {"target": 500}, cards=CARDS)
