@@ -60,7 +60,7 @@ fi
 step "the tree: the base, the files of image/rootfs, the tray's checkout ($version) ..."
 rm -rf "$work"; mkdir -p "$work"
 cp -a "$base" "$work/root"
-cp -r --preserve=mode "$here/rootfs/." "$work/root/"
+"$here/steps/overlay.sh" "$here/rootfs" "$work/root"
 "$here/steps/checkout.sh" "$repo" "$work/root/opt/tinker-tray" "$origin" ||
   fail "the tray's checkout could not be copied into the image."
 
