@@ -11,12 +11,15 @@ would be "stuck"), and, from the second boot on, an SSH public key (the bench's 
 Two emulator-side fixes, on qemu's copies only: the kernel command line gets
 `initcall_blacklist=bcm2835_power_driver_init` (qemu 7.2 lacks the power block the driver
 probes: a panic), and the device tree gets `/system/linux,revision` (a Pi's firmware adds it;
-without it gpiozero cannot tell the board); trixie's kernel also needs its vchiq module kept
-out (qemu has no VideoCore to talk to: BLACKLIST). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands
-for the Zero 2 W: the same SoC family and memory. Two emulator-side settings, for the bench's sake:
-qemu's copy of the command line has journald copy the log to the kernel's, so the serial
-console's file shows systemd's "Started tinker-tray.service" even on a boot the bench cannot
-reach (CONSOLE_LOG), and qemu counts time by instructions (`-icount shift=3`, see ICOUNT).
+without it gpiozero cannot tell the board) and, at every power on, 64 bytes of
+`/chosen/rng-seed` (a Pi's firmware fills it from its hardware RNG; without it, under -icount,
+the kernel waited a minute for entropy and once stalled udev past systemd's device timeout);
+trixie's kernel also needs its vchiq module kept out (qemu has no VideoCore to talk to:
+BLACKLIST). The Pi 3 A+ (`-M raspi3ap`, 512 MB) stands for the Zero 2 W: the same SoC family and
+memory. Two emulator-side settings, for the bench's sake: qemu's copy of the command line has
+journald copy the log to the kernel's, so the serial console's file shows systemd's "Started
+tinker-tray.service" even on a boot the bench cannot reach (CONSOLE_LOG), and qemu counts time
+by instructions (`-icount shift=3`, see ICOUNT).
 
 Boot 1 (the card's first, no key): seconds until the page answers through the forwarded port,
 and SSH closed. Boot 2 (with the key): what runs inside. Then each power cut: play on (table
@@ -31,6 +34,7 @@ import json
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -143,6 +147,12 @@ class Card:
         cmdline = run("mtype", "-i", self.fat(), "::/cmdline.txt").strip()
         self.cmdline = f"{cmdline} {BLACKLIST} {CONSOLE_LOG}"
 
+    def seed(self) -> None:
+        """A new `/chosen/rng-seed` in qemu's device tree, as a Pi's firmware writes one from its
+        hardware RNG at every power on (the kernel takes it before anything asks for entropy)."""
+        words = [secrets.token_hex(4) for _ in range(16)]
+        run("fdtput", "-p", "-t", "x", self.dtb, "/chosen", "rng-seed", *words)
+
     def put(self, name: str, text: str) -> None:
         """A file onto the copy's boot partition, as a family's computer would write it."""
         local = self.work / name
@@ -162,6 +172,7 @@ class Qemu:
 
     def start(self, log: Path) -> None:
         self.log = log
+        self.card.seed()
         forward = (
             f"hostfwd=tcp:127.0.0.1:{self.port}-:8080,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
         )
