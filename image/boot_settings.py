@@ -76,7 +76,7 @@ def read_wifi(text: str, source: str = WIFI_FILE) -> Wifi | None:
 
 
 def check_wifi(source: str, ssid: str, password: str, country: str) -> None:
-    """A network NetworkManager can take, or SettingsError naming `source` (image/imager.py
+    """A network NetworkManager can take, or SettingsError naming `source` (image/imager
     checks Raspberry Pi Imager's network with it too)."""
     if len(ssid.encode()) > 32:
         raise SettingsError(

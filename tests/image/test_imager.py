@@ -1,4 +1,4 @@
-"""Raspberry Pi Imager's OS customisation on the tray's card (image/imager.py and the units in
+"""Raspberry Pi Imager's OS customisation on the tray's card (image/imager and the units in
 image/rootfs/etc/systemd/system), with Imager's firstrun.sh as Imager writes it: the scripts
 are built here line for line from Imager's own generators (rpi-imager v1.6.2 and v1.8.5:
 OptionsPopup.qml, applySettings(); v2.0.11.1: src/customization_generator.cpp,
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from image import boot_settings as bs
-from image import imager
+from image.imager import honour as imager
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "image" / "rootfs" / "etc" / "systemd" / "system"
@@ -204,6 +204,49 @@ def firstrun_1_6_2() -> str:
     return _end("#!/bin/bash", lines)
 
 
+def cloudinit_1_8_5(ssid: str, passphrase: str) -> tuple[str, str]:
+    """v1.8.5's applySettings() for cloud-init (what it writes for this image: its boot
+    partition has no issue.txt naming pi-gen): user-data and network-config."""
+    keys = "".join(f"    - {k}\n" for k in KEYS)
+    user_data = (
+        "#cloud-config\nhostname: tinkerpi\nmanage_etc_hosts: true\npackages:\n- avahi-daemon\n"
+        'apt:\n  conf: |\n    Acquire {\n      Check-Date "false";\n    };\n\n'
+        "users:\n- name: wendy\n  groups: users,adm,dialout,audio,netdev,video,plugdev,cdrom,"
+        "games,input,gpio,spi,i2c,render,sudo\n  shell: /bin/bash\n  lock_passwd: false\n"
+        f"  passwd: {CRYPTED}\n  ssh_authorized_keys:\n{keys}  sudo: ALL=(ALL) NOPASSWD:ALL\n"
+        '\n\ntimezone: Europe/London\nruncmd:\n- localectl set-x11-keymap "gb" pc105\n'
+        "- setupcon -k --force || true\n\n"
+    )
+    network = (
+        "version: 2\nwifis:\n  renderer: networkd\n  wlan0:\n    dhcp4: true\n"
+        f'    optional: true\n    access-points:\n      "{ssid}":\n'
+        f'        password: "{psk(passphrase, ssid)}"\n'
+    )
+    return user_data, network
+
+
+def cloudinit_2_0(ssid: bytes, passphrase: str) -> tuple[str, str]:
+    """v2.0.11.1's generateCloudInitUserData() (keys only, so user 'pi' with no password) and
+    generateCloudInitNetworkConfig() (yamlEscapeSsidOctets: each byte not ASCII as \\xHH)."""
+    escaped = "".join(
+        {"\\": "\\\\", '"': '\\"'}.get(chr(b), chr(b)) if 0x20 <= b < 0x7F else f"\\x{b:02x}"
+        for b in ssid
+    )
+    user_data = (
+        "#cloud-config\nmanage_resolv_conf: false\n\nuser:\n  name: pi\n  shell: /bin/bash\n"
+        "  lock_passwd: true\n  ssh_authorized_keys:\n"
+        + "".join(f'    - "{k}"\n' for k in KEYS)
+        + "  sudo: null\n\nssh_pwauth: false\n\nruncmd:\n  - [ systemctl, enable, --now, ssh ]\n"
+    )
+    network = (
+        "network:\n  version: 2\n  ethernets:\n    eth0:\n      dhcp4: true\n      dhcp6: true\n"
+        "      optional: true\n  wifis:\n    wlan0:\n      dhcp4: true\n"
+        f'      regulatory-domain: "FR"\n      access-points:\n        "{escaped}":\n'
+        f'          password: "{psk(passphrase, ssid)}"\n      optional: true\n'
+    )
+    return user_data, network
+
+
 @pytest.fixture
 def card(tmp_path: Path) -> tuple[Path, Path]:
     """The card as the image ships it: the boot partition's files, the root's pin map."""
@@ -279,7 +322,7 @@ def test_imager_2_escaped_ssid_open_network_and_the_user_it_names_pi(card, capsy
     profile = _profile(root)
     assert bytes(int(b) for b in profile["wifi"]["ssid"].split(";") if b) == ssid
     assert "wifi-security" not in profile
-    assert "Imager's user 'pi' and its password are not used on this tray:" in out
+    assert "Imager's user 'pi' is not used on this tray: its SSH keys are root's." in out
     assert (boot / "authorized_keys").read_text().splitlines() == KEYS
 
 
@@ -443,3 +486,69 @@ def test_imagers_settings_come_before_the_units_that_apply_them():
     assert "StandardOutput=journal+console" in unit  # its sentences on the HDMI screen
     recipe = (ROOT / "image" / "steps" / "configure.sh").read_text()
     assert "tinker-tray-imager.service" in recipe.split("systemctl enable", 1)[1].split("\n\n")[0]
+
+
+def test_imager_1_8_5_cloud_init_wifi_and_keys_the_country_from_cmdline_txt(card, capsys):
+    boot, root = card
+    user_data, network = cloudinit_1_8_5("Fairy Dell", "pixie-dust-42")
+    (boot / "user-data").write_text(user_data)
+    (boot / "network-config").write_text(network)
+    (boot / "cmdline.txt").write_text(CMDLINE + " cfg80211.ieee80211_regdom=GB")
+    out = boots(boot, root, capsys)
+    profile = _profile(root)
+    assert profile["wifi"]["ssid"] == "Fairy Dell"
+    assert profile["wifi-security"]["psk"] == psk("pixie-dust-42", "Fairy Dell")
+    assert (root / bs.REGULATORY).read_text() == "options cfg80211 ieee80211_regdom=GB\n"
+    assert (boot / "authorized_keys").read_text().splitlines() == KEYS
+    assert (boot / "user-data.done").read_text() == user_data
+    assert not (boot / "user-data").exists() and not (boot / "network-config").exists()
+    assert (boot / "cmdline.txt").read_text() == CMDLINE + " cfg80211.ieee80211_regdom=GB"
+    assert "Imager's user 'wendy' and its password are not used on this tray:" in out
+    assert "Imager's hostname 'tinkerpi' is not used" in out
+    assert "Imager's time zone and keyboard are not used" in out
+
+
+def test_imager_2_cloud_init_a_name_in_escaped_bytes_and_its_country(card, capsys):
+    boot, root = card
+    ssid = 'Café "Tink"'.encode()
+    user_data, network = cloudinit_2_0(ssid, "second-star-right")
+    assert "\\xc3\\xa9" in network  # as Imager writes it
+    (boot / "user-data").write_text(user_data)
+    (boot / "network-config").write_text(network)
+    (boot / "meta-data").write_text("instance-id: rpi-imager-1764201600000\n")
+    out = boots(boot, root, capsys)
+    profile = _profile(root)
+    assert bytes(int(b) for b in profile["wifi"]["ssid"].split(";") if b) == ssid
+    assert profile["wifi-security"]["psk"] == psk("second-star-right", ssid)
+    assert (root / bs.REGULATORY).read_text() == "options cfg80211 ieee80211_regdom=FR\n"
+    assert (boot / "authorized_keys").read_text().splitlines() == KEYS
+    assert "Imager's user 'pi' is not used on this tray: its SSH keys are root's." in out
+    assert "password" not in out.replace("and its password", "")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "sentence"),
+    [
+        ("network-config", "wifis: [unclosed\n", "network-config: is not YAML at line 2"),
+        ("user-data", "- just\n- a list\n", "user-data: holds no settings"),
+        (
+            "network-config",
+            'version: 2\nwifis:\n  wlan0:\n    access-points:\n      "Fairy":\n'
+            '        password: "short"\n',
+            "network-config: the password has 5 characters",
+        ),
+    ],
+)
+def test_cloud_init_files_that_cannot_be_read_are_one_sentence_and_lose_nothing(
+    card, capsys, name, text, sentence
+):
+    boot, root = card
+    (boot / name).write_text(text)
+    wifi_before = (boot / bs.WIFI_FILE).read_text()
+    out = boots(boot, root, capsys)
+    said = [line for line in out.splitlines() if "Imager" in line]
+    assert len(said) == 1 and said[0].startswith(f"tinker-tray: {sentence}"), said
+    assert said[0].endswith(f": Imager's settings were not used (the file is kept as {name}.done).")
+    assert (boot / f"{name}.done").read_text() == text
+    assert (boot / bs.WIFI_FILE).read_text() == wifi_before
+    assert not (boot / "authorized_keys").exists() and not (root / bs.PROFILE).exists()
