@@ -86,7 +86,10 @@ def refusals(wanted: Customisation) -> list[str]:
     if wanted.password_ssh:
         said.append("Imager's SSH with a password is not used: the tray's SSH takes keys only.")
     if wanted.hidden:
-        said.append("Imager's 'hidden network' is not used: the tray looks for the name.")
+        said.append(
+            "Imager's 'hidden network' setting is not used: the tray connects to networks that "
+            "show their name."
+        )
     if wanted.hostname and wanted.hostname != "tinker-tray":
         said.append(
             f"Imager's hostname '{wanted.hostname}' is not used: the tray stays "

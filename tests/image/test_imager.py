@@ -369,7 +369,7 @@ def test_a_hidden_network_is_named_and_its_flag_refused(card, capsys):
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42", hidden=True))
     out = boots(boot, root, capsys)
     assert _profile(root)["wifi"]["ssid"] == "Fairy Dell"
-    assert "Imager's 'hidden network' is not used" in out
+    assert "Imager's 'hidden network' setting is not used" in out
 
 
 @pytest.mark.parametrize(
