@@ -18,6 +18,7 @@ import pytest
 
 from image import boot_settings as bs
 from image.imager import honour as imager
+from tests.helpers.boot_partition import make_card, read_profile
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "image" / "rootfs" / "etc" / "systemd" / "system"
@@ -250,10 +251,7 @@ def cloudinit_2_0(ssid: bytes, passphrase: str) -> tuple[str, str]:
 @pytest.fixture
 def card(tmp_path: Path) -> tuple[Path, Path]:
     """The card as the image ships it: the boot partition's files, the root's pin map."""
-    boot, root = tmp_path / "boot", tmp_path / "root"
-    boot.mkdir()
-    (root / "etc" / "tinker-tray").mkdir(parents=True)
-    (root / bs.PINMAP).write_text((ROOT / "hardware" / "pinmap.toml").read_text())
+    boot, root = make_card(tmp_path)
     shutil.copy(ROOT / "image" / "bootfs" / bs.WIFI_FILE, boot / bs.WIFI_FILE)
     (boot / "cmdline.txt").write_text(CMDLINE + "\n")
     return boot, root
@@ -276,18 +274,12 @@ def boots(boot: Path, root: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
-def _profile(root: Path) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string((root / bs.PROFILE).read_text())
-    return parser
-
-
 def test_imager_1_8_5_wifi_and_keys_become_the_trays_files_the_rest_is_refused(card, capsys):
     boot, root = card
     script = firstrun_1_8_5("Fairy Dell", "pixie-dust-42")
     imager_writes(boot, script)
     out = boots(boot, root, capsys)
-    profile = _profile(root)
+    profile = read_profile(root)
     assert profile["wifi"]["ssid"] == "Fairy Dell"
     assert profile["wifi-security"]["psk"] == psk("pixie-dust-42", "Fairy Dell")
     assert profile["wifi-security"]["key-mgmt"] == "wpa-psk"
@@ -319,7 +311,7 @@ def test_imager_2_escaped_ssid_open_network_and_the_user_it_names_pi(card, capsy
     ssid = b'Tink "Bell" \\ 5G'  # Imager 2 writes it as hex: in wpa_supplicant.conf
     imager_writes(boot, firstrun_2_0(ssid, ""))
     out = boots(boot, root, capsys)
-    profile = _profile(root)
+    profile = read_profile(root)
     assert bytes(int(b) for b in profile["wifi"]["ssid"].split(";") if b) == ssid
     assert "wifi-security" not in profile
     assert "Imager's user 'pi' is not used on this tray: its SSH keys are root's." in out
@@ -330,7 +322,7 @@ def test_imager_2_plain_ssid_with_a_password_and_a_country(card, capsys):
     boot, root = card
     imager_writes(boot, firstrun_2_0(b"Neverland", "second-star-right", "fr", keys=False))
     out = boots(boot, root, capsys)
-    assert _profile(root)["wifi-security"]["psk"] == psk("second-star-right", "Neverland")
+    assert read_profile(root)["wifi-security"]["psk"] == psk("second-star-right", "Neverland")
     assert (root / bs.REGULATORY).read_text() == "options cfg80211 ieee80211_regdom=FR\n"
     assert not (boot / "authorized_keys").exists() and "user" not in out
 
@@ -339,7 +331,7 @@ def test_imager_1_6_the_first_users_password_and_ssh_with_a_password_are_refused
     boot, root = card
     imager_writes(boot, firstrun_1_6_2(), regdom="DE")
     out = boots(boot, root, capsys)
-    assert _profile(root)["wifi"]["ssid"] == "Nimmerland"
+    assert read_profile(root)["wifi"]["ssid"] == "Nimmerland"
     assert "Imager's user and its password are not used on this tray:" in out
     assert "Imager's SSH with a password is not used: the tray's SSH takes keys only." in out
     assert not (boot / "authorized_keys").exists()
@@ -352,7 +344,7 @@ def test_the_wifi_file_a_family_filled_in_wins_over_imagers(card, capsys):
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
     out = boots(boot, root, capsys)
     assert (boot / bs.WIFI_FILE).read_text() == family
-    assert _profile(root)["wifi"]["ssid"] == "Lost Boys"
+    assert read_profile(root)["wifi"]["ssid"] == "Lost Boys"
     assert "Imager's Wi-Fi 'Fairy Dell' is not used: tinker-tray-wifi.txt names 'Lost Boys'" in out
 
 
@@ -368,7 +360,7 @@ def test_a_hidden_network_is_named_and_its_flag_refused(card, capsys):
     boot, root = card
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42", hidden=True))
     out = boots(boot, root, capsys)
-    assert _profile(root)["wifi"]["ssid"] == "Fairy Dell"
+    assert read_profile(root)["wifi"]["ssid"] == "Fairy Dell"
     assert "Imager's 'hidden network' setting is not used" in out
 
 
@@ -495,7 +487,7 @@ def test_imager_1_8_5_cloud_init_wifi_and_keys_the_country_from_cmdline_txt(card
     (boot / "network-config").write_text(network)
     (boot / "cmdline.txt").write_text(CMDLINE + " cfg80211.ieee80211_regdom=GB")
     out = boots(boot, root, capsys)
-    profile = _profile(root)
+    profile = read_profile(root)
     assert profile["wifi"]["ssid"] == "Fairy Dell"
     assert profile["wifi-security"]["psk"] == psk("pixie-dust-42", "Fairy Dell")
     assert (root / bs.REGULATORY).read_text() == "options cfg80211 ieee80211_regdom=GB\n"
@@ -517,7 +509,7 @@ def test_imager_2_cloud_init_a_name_in_escaped_bytes_and_its_country(card, capsy
     (boot / "network-config").write_text(network)
     (boot / "meta-data").write_text("instance-id: rpi-imager-1764201600000\n")
     out = boots(boot, root, capsys)
-    profile = _profile(root)
+    profile = read_profile(root)
     assert bytes(int(b) for b in profile["wifi"]["ssid"].split(";") if b) == ssid
     assert profile["wifi-security"]["psk"] == psk("second-star-right", ssid)
     assert (root / bs.REGULATORY).read_text() == "options cfg80211 ieee80211_regdom=FR\n"
