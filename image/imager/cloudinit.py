@@ -6,14 +6,14 @@ has no issue.txt naming pi-gen, as this image's has none (DownloadThread::_custo
 format "auto"), and appends cfg80211.ieee80211_regdom=XX (the Wi-Fi country) to cmdline.txt;
 Imager 2.x writes them (with meta-data, the country in network-config) for an image its OS list
 marks "cloudinit". YAML by Debian's python3-yaml (image/packages.txt; the image's venv sees the
-system's packages, as on any Pi).
+system's packages, as on any Pi), imported only when such a file is there: a card made before it
+was in the image, and updated since (`tinker-tray update` installs no Debian package), still
+reads firstrun.sh, and says in a sentence what it lacks for these.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import yaml
 
 from image import boot_settings
 from image.imager import Customisation, ImagerError, check_wifi
@@ -24,6 +24,13 @@ NETWORK_CONFIG = "network-config"
 
 def _mapping(text: str, name: str) -> dict[str, Any]:
     """A cloud-init file's settings, or ImagerError naming its line."""
+    try:
+        import yaml
+    except ImportError:
+        raise ImagerError(
+            f"{name}: cannot be read on this card (it lacks Debian's python3-yaml: "
+            "apt install python3-yaml)"
+        ) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

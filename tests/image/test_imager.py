@@ -12,6 +12,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -544,3 +545,24 @@ def test_cloud_init_files_that_cannot_be_read_are_one_sentence_and_lose_nothing(
     assert (boot / f"{name}.done").read_text() == text
     assert (boot / bs.WIFI_FILE).read_text() == wifi_before
     assert not (boot / "authorized_keys").exists() and not (root / bs.PROFILE).exists()
+
+
+def test_a_card_without_python3_yaml_still_reads_firstrun_sh_and_says_what_it_lacks(card):
+    """A card built before python3-yaml was in the image and updated since: `python -m
+    image.imager`, as the unit runs it, with no YAML library to import."""
+    boot, _ = card
+    imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
+    (boot / "user-data").write_text(cloudinit_1_8_5("Fairy Dell", "pixie-dust-42")[0])
+    blocked = (
+        "import runpy, sys; sys.modules['yaml'] = None; sys.argv[1:] = [sys.argv[-1]]; "
+        "runpy.run_module('image.imager', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", blocked, str(boot)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "Imager's Wi-Fi 'Fairy Dell' is now in tinker-tray-wifi.txt." in done.stdout
+    assert (
+        "user-data: cannot be read on this card (it lacks Debian's python3-yaml: apt install "
+        "python3-yaml): Imager's settings were not used (the file is kept as user-data.done)."
+    ) in done.stdout
