@@ -12,7 +12,10 @@ On Raspberry Pi OS /boot was the boot partition; on this image it is /boot/firmw
 /boot/firstrun.sh is no program, and systemd's kernel-command-line.service would fail (its
 FailureAction=exit: the Pi switches off) before any network or tray. The image's two drop-ins
 (/etc/systemd/system/kernel-command-line.*.d) make that boot a normal one instead: no reboot, no
-script run as root, nothing that depends on this package working. And no cloud-init runs here.
+script run as root, nothing that depends on this package working. (Simpler and sturdier than a
+/boot/firstrun.sh of the image's own doing the work, Imager's way: systemd then restarts the Pi
+when it succeeds and switches it off when it fails, so any fault of it would stop the tray;
+configuration cannot fail that way.) And no cloud-init runs here.
 This package then takes from either shape only what is safe and the tray uses, as the tray's own
 files, which the units after it apply as for any card (honour.py):
   Wi-Fi (name, password or the 64-digit key Imager derives, country) -> tinker-tray-wifi.txt,

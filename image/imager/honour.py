@@ -15,7 +15,7 @@ from image.imager import Customisation, ImagerError, cloudinit, firstrun
 CMDLINE = "cmdline.txt"
 KEYS = "authorized_keys"
 FAT_MODE = 0o600
-"""The boot partition is FAT mounted with umask=0077: chmod to any other mode fails there."""
+"""FAT keeps no modes: mounted with umask=0077, its files are root's and 0600, so ask that."""
 TEMPLATE = Path(__file__).parents[1] / "bootfs" / boot_settings.WIFI_FILE
 IMAGER_WORDS = ("systemd.run=", "systemd.run_success_action=", "systemd.run_failure_action=")
 IMAGER_UNIT = "systemd.unit=kernel-command-line.target"
