@@ -566,3 +566,13 @@ def test_a_card_without_python3_yaml_still_reads_firstrun_sh_and_says_what_it_la
         "user-data: cannot be read on this card (it lacks Debian's python3-yaml: apt install "
         "python3-yaml): Imager's settings were not used (the file is kept as user-data.done)."
     ) in done.stdout
+
+
+def test_a_card_without_a_wifi_file_gets_the_shipped_one_with_imagers_network(card, capsys):
+    boot, root = card
+    (boot / bs.WIFI_FILE).unlink()
+    imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
+    boots(boot, root, capsys)
+    text = (boot / bs.WIFI_FILE).read_text()
+    assert "# ssid: the network's name, exactly as phones show it." in text
+    assert bs.read_wifi(text) == bs.Wifi("Fairy Dell", psk("pixie-dust-42", "Fairy Dell"), "GB")
