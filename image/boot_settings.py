@@ -71,11 +71,13 @@ def read_wifi(text: str, source: str = WIFI_FILE) -> Wifi | None:
     country = data.get("country", "").strip().upper()
     if not ssid:
         return None
-    _check_wifi(source, ssid, password, country)
+    check_wifi(source, ssid, password, country)
     return Wifi(ssid, password, country)
 
 
-def _check_wifi(source: str, ssid: str, password: str, country: str) -> None:
+def check_wifi(source: str, ssid: str, password: str, country: str) -> None:
+    """A network NetworkManager can take, or SettingsError naming `source` (image/imager
+    checks Raspberry Pi Imager's network with it too)."""
     if len(ssid.encode()) > 32:
         raise SettingsError(
             f"{source}: the ssid has {len(ssid.encode())} bytes; a network's name has at most 32"

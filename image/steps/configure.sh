@@ -28,8 +28,9 @@ fi
 # the user made now (systemd-sysusers), the units enabled offline.
 .venv/bin/tinker-tray install --root /
 systemd-sysusers
-systemctl enable tinker-tray.service tinker-tray-settings.service tinker-tray-growfs.service \
-  tinker-tray-ssh.service NetworkManager.service avahi-daemon.service systemd-timesyncd.service
+systemctl enable tinker-tray.service tinker-tray-settings.service tinker-tray-imager.service \
+  tinker-tray-growfs.service tinker-tray-ssh.service NetworkManager.service avahi-daemon.service \
+  systemd-timesyncd.service
 systemctl disable ssh.service
 systemctl mask ssh.socket  # no sshd started by a connection to port 22 (bookworm's image was)
 ln -sf "$tray/image/onboard/tinker-tray" /usr/local/sbin/tinker-tray

@@ -5,12 +5,12 @@ starts (the program exits 0; the settings the tray reads are still the last good
 
 from __future__ import annotations
 
-import configparser
 from pathlib import Path
 
 import pytest
 
 from image import boot_settings as bs
+from tests.helpers.boot_partition import make_card, read_profile
 from tray import config as tray_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,17 +19,7 @@ GOOD_WIFI = 'country = "gb"\nssid = "Fairy Dell"\npassword = "pixie-dust-42"\n'
 
 @pytest.fixture
 def card(tmp_path: Path) -> tuple[Path, Path]:
-    boot, root = tmp_path / "boot", tmp_path / "root"
-    boot.mkdir()
-    (root / "etc" / "tinker-tray").mkdir(parents=True)
-    (root / bs.PINMAP).write_text((ROOT / "hardware" / "pinmap.toml").read_text())
-    return boot, root
-
-
-def _profile(root: Path) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string((root / bs.PROFILE).read_text())
-    return parser
+    return make_card(tmp_path)
 
 
 def test_the_shipped_wifi_file_names_no_network_and_makes_no_profile(card, capsys):
@@ -44,7 +34,7 @@ def test_a_wifi_file_becomes_a_networkmanager_profile_only_root_reads(card):
     boot, root = card
     (boot / bs.WIFI_FILE).write_text(GOOD_WIFI)
     assert bs.main([str(boot), str(root)]) == 0
-    profile = _profile(root)
+    profile = read_profile(root)
     assert (
         profile["wifi"]["ssid"] == "Fairy Dell"
         and profile["wifi-security"]["psk"] == "pixie-dust-42"
@@ -62,7 +52,7 @@ def test_an_odd_ssid_is_written_as_bytes_an_open_network_without_security(card):
     boot, root = card
     (boot / bs.WIFI_FILE).write_text('ssid = " café;net"\npassword = ""\n')
     bs.main([str(boot), str(root)])
-    profile = _profile(root)
+    profile = read_profile(root)
     assert bytes(int(b) for b in profile["wifi"]["ssid"].split(";") if b) == " café;net".encode()
     assert "wifi-security" not in profile
 

@@ -14,7 +14,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 UNITS = ROOT / "image" / "rootfs" / "etc" / "systemd" / "system"
-NAMES = ["tinker-tray-settings.service", "tinker-tray-growfs.service", "tinker-tray-ssh.service"]
+NAMES = [
+    "tinker-tray-settings.service",
+    "tinker-tray-growfs.service",
+    "tinker-tray-ssh.service",
+    "tinker-tray-imager.service",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
