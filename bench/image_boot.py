@@ -302,8 +302,7 @@ class Play:
         while time.monotonic() < until:
             status, body = http(self.port, "/api/digital/view", headers=seat)
             view = json.loads(body) if status == 200 else {}
-            legal = [m["a"] for card in view.get("hand", []) for m in card.get("moves", [])]
-            legal += [m["a"] for m in view.get("moves", []) if "a" in m]
+            legal = [m["action"] for m in view.get("legal", []) if not m["out_of_turn"]]
             if view.get("winner") is not None:
                 return
             awaiting = view.get("awaiting") or {}
