@@ -31,6 +31,11 @@ class PacedLink:
         self._step_due = False
         self._closed = False
 
+    @property
+    def closed(self) -> bool:
+        """Closed: read under `lock`, so nothing started before the close writes after it."""
+        return self._closed
+
     def close(self) -> None:
         with self.lock:
             self._closed = True

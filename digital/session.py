@@ -420,14 +420,16 @@ class DigitalSession:
 
     def _catch_up(self, link: GameLink | None = None) -> None:
         """Put on the scoreboard what the game in play owes it (`_progress`), under the link's
-        lock as the link's own progress is."""
+        lock as the link's own progress is; not once the link is closed (a retry whose timer
+        fired as the session closed would write to a journal closed after it)."""
         with self._lock:
             self._retry = None
         playing = self.link
         if playing is None or (link is not None and link is not playing):
             return
         with playing.lock:
-            self._progress(None)
+            if not playing.closed:
+                self._progress(None)
 
     def tally(self) -> dict[str, Any]:
         """Wins per player of the games without points: the scoreboard's, or this session's."""

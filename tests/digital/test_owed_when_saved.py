@@ -106,3 +106,17 @@ def test_a_finished_hand_not_yet_on_the_sheet_is_entered_once_it_can_be_saved(tm
     )
     again.stop()
     assert kinds(path).count("hand") == 1
+
+
+def test_a_retry_that_fires_as_the_session_closes_writes_nothing_after_it(tmp_path, full):
+    """The retry's timer thread can start just as the session closes (CI saw it write to the
+    closed journal: sqlite3.ProgrammingError in the thread). Run late, it must do nothing."""
+    path = tmp_path / "journal.sqlite3"
+    waiting_for_tinker_bell(path)
+    full[0] = True
+    again = Table(path)
+    link = again.digital.link
+    assert "the disk is full" in again.table.view()["journal"]["unsaved"]
+    again.stop()
+    full[0] = False
+    again.digital._catch_up(link)  # the timer's call, after the close
