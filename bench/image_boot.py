@@ -253,8 +253,9 @@ def ssh_answers(port: int) -> bool:
 @dataclass
 class Play:
     """Play through the forwarded port as phones do, counting what the tray acknowledged
-    (answered 200): per game, the table's entries (its start included) or a digital game's
-    moves of the person's seat. After a power cut, `lost` compares with the journal."""
+    (answered 200): per game, the table's entries (its start included), or a digital game's
+    events of the person's seat that the journal held once each move was answered (a move may
+    grow the last event instead of adding one). After a power cut, `lost` compares."""
 
     port: int
     token: str
@@ -313,7 +314,9 @@ class Play:
                 continue
             act = {"action": self.rng.choice(legal)}
             if http(self.port, "/api/digital/act", act, seat)[0] == 200:
-                self.acked[game] += 1
+                # what the journal holds once the move is acknowledged: the person's events (a
+                # move may grow the last event, as a discard of several cards is one)
+                self.acked[game] = self.kept(game)
 
     def kept(self, game: int) -> int:
         """What the journal holds of `game` now: its entries, or the person's moves."""
