@@ -319,7 +319,7 @@ class Play:
                 self.acked[game] = self.kept(game)
 
     def kept(self, game: int) -> int:
-        """What the journal holds of `game` now: its entries, or the person's moves."""
+        """What the journal holds of `game` now: its entries, or the person's events."""
         if game in self.digital:
             path = f"/api/games/{game}.jsonl?reveal=yes"
             status, body = http(self.port, path, headers=self.host(), timeout=30)
