@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "club": ("cli.commands.club", "every table on one page, from an MQTT broker (--mqtt URL)"),
     "install": ("cli.commands.install", "install the tray as this Pi's service (sudo; --root DIR)"),
     "uninstall": ("cli.commands.uninstall", "remove what install made (the journal stays)"),
+    "update": ("cli.commands.update", "install the newest signed release beside this one"),
+    "release": ("cli.commands.release", "a maintainer's release: sign a tag, pack an update file"),
 }
 
 
@@ -56,6 +58,29 @@ def _reader_gone() -> int:
 
 
 def version() -> str:
+    """The release that runs: its tag (a slot's RELEASE file, or the checkout's tag), else its
+    commit; the package's version where neither can be known."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        release = json.loads((root / "RELEASE").read_text())
+        return f"{release['tag']} ({str(release['commit'])[:12]})"
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "describe", "--tags", "--always", "--abbrev=12",
+             "--match", "v*", "--dirty"],
+            capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+        if head.returncode == 0 and head.stdout.strip():
+            described = head.stdout.strip()
+            return described if described.startswith("v") else f"commit {described}"
+    except (OSError, subprocess.SubprocessError):
+        pass
     from importlib import metadata  # only for --version and --help: it costs start-up time
 
     try:

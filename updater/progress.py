@@ -1,0 +1,44 @@
+"""What an update says: lines on stderr, and for the host's page the same as a JSON file.
+
+The page cannot watch a process it did not start (the update runs as root, from its own unit),
+so the update keeps its progress in a small file the page reads: written whole by a rename, so a
+reader never sees half of it, and bounded (the last lines only).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from updater.slots import _write_json
+
+KEPT_LINES = 30
+
+
+class Progress:
+    def __init__(self, status: Path | None) -> None:
+        self.status = status
+        self.lines: list[str] = []
+        self._write("running", None)
+
+    def say(self, line: str) -> None:
+        print(f"tinker-tray update: {line}" if not line.startswith("tinker-tray") else line,
+              file=sys.stderr, flush=True)  # fmt: skip
+        self.lines = [*self.lines, line][-KEPT_LINES:]
+        self._write("running", None)
+
+    def finish(self, last_line: str, *, ok: bool) -> None:
+        print(last_line, file=sys.stderr, flush=True)
+        self.lines = [*self.lines, last_line][-KEPT_LINES:]
+        self._write("done" if ok else "failed", last_line)
+
+    def _write(self, state: str, last: str | None) -> None:
+        if self.status is None:
+            return
+        with contextlib.suppress(OSError):  # the page's view is not worth failing an update
+            _write_json(
+                self.status,
+                {"state": state, "lines": self.lines, "last": last, "at": time.time()},
+            )
