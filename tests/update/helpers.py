@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -x "$here/.venv/bin/tinker-tray" ]; then
   {extra}
   mkdir -p "$here/.venv/bin"
-  printf '#!/bin/sh\\n{service}PYTHONPATH="%s" exec {python} -m cli.main "$@"\\n' "$here" \\
+  printf '#!/bin/sh\\n{service}PYTHONPATH="%s" exec {python} -P -m cli.main "$@"\\n' "$here" \\
     >"$here/.venv/bin/tinker-tray"
   chmod +x "$here/.venv/bin/tinker-tray"
 fi
@@ -167,7 +167,7 @@ def make_bench(where: Path) -> Bench:
     bin_.mkdir(parents=True)
     lines = {
         "python": f'exec {sys.executable} "$@"',
-        "tinker-tray": f'PYTHONPATH="{tray}" exec {sys.executable} -m cli.main "$@"',
+        "tinker-tray": f'PYTHONPATH="{tray}" exec {sys.executable} -P -m cli.main "$@"',
     }
     for name, line in lines.items():
         (bin_ / name).write_text(f"#!/bin/sh\n{line}\n")
