@@ -102,7 +102,7 @@ def test_a_release_that_cannot_serve_leaves_the_old_one(bench):
     assert bench.update().returncode == 0
     running = bench.version()
     broken = 'case "$1" in run) echo "ImportError: a broken release" >&2; exit 3;; esac; '
-    bench.release("v1.2.0", setup=stand_in(service=broken.replace('"', '\\"')))
+    bench.release("v1.2.0", setup=stand_in(service=broken))
     done = bench.update()
     assert done.returncode == 1, done.stderr
     assert "it stopped at its start (status 3)" in done.stderr
