@@ -138,10 +138,13 @@ def unpacked(
         manifest = unpack(file, folder)
         say(f"the update file is signed and whole: {manifest.get('tag', '?')}")
         wheels = folder / "wheels"
-        yield folder / "release.bundle", {
-            "PIP_NO_INDEX": "1",
-            "PIP_FIND_LINKS": str(wheels),
-        }
+        yield (
+            folder / "release.bundle",
+            {
+                "PIP_NO_INDEX": "1",
+                "PIP_FIND_LINKS": str(wheels),
+            },
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -185,4 +188,7 @@ def pack(
             for wheel in sorted(wheels.glob("*.whl")):
                 tar.add(wheel, arcname=f"wheels/{wheel.name}")
         os.replace(partial, out)
-        say(f"{out}: {tag} ({commit[:12]}), {len(files) - 1} wheels, {out.stat().st_size / 1e6:.1f} MB")
+        say(
+            f"{out}: {tag} ({commit[:12]}), {len(files) - 1} wheels, "
+            f"{out.stat().st_size / 1e6:.1f} MB"
+        )

@@ -82,7 +82,9 @@ class Repository:
 
     def fetch(self, source: str = "origin") -> None:
         """The origin's release tags (objects only: nothing is checked out or run)."""
-        self.git("fetch", "--quiet", "--no-tags", "--prune", source, f"+refs/tags/v*:{NAMESPACE}/v*")
+        self.git(
+            "fetch", "--quiet", "--no-tags", "--prune", source, f"+refs/tags/v*:{NAMESPACE}/v*"
+        )
 
     def candidates(self) -> list[str]:
         """Fetched release refs, newest name first."""
@@ -135,7 +137,15 @@ class Repository:
         """The release's tree into `folder` (git archive: no .git, nothing run)."""
         folder.mkdir(parents=True)
         archive = subprocess.Popen(
-            [*self.as_owner, "git", "-C", str(self.home), "archive", "--format=tar", release.commit],
+            [
+                *self.as_owner,
+                "git",
+                "-C",
+                str(self.home),
+                "archive",
+                "--format=tar",
+                release.commit,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
@@ -149,7 +159,9 @@ class Repository:
         archive.stdout.close()
         archive.wait()
         if archive.returncode != 0 or unpack.returncode != 0:
-            said = unpack.stderr.strip() or (archive.stderr.read().decode() if archive.stderr else "")
+            said = unpack.stderr.strip() or (
+                archive.stderr.read().decode() if archive.stderr else ""
+            )
             raise ReleaseError(f"the release's files could not be written: {said.strip()}")
 
 

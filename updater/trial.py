@@ -76,7 +76,9 @@ def trial_start(
                 _wait_ready(notify, service, within)
                 left = max(1.0, within - (time.monotonic() - started))
                 if not page_answers(port, within=left):
-                    raise TrialError(f"it said READY=1 but its page did not answer in {within:.0f} s")
+                    raise TrialError(
+                        f"it said READY=1 but its page did not answer in {within:.0f} s"
+                    )
                 return time.monotonic() - started
             except TrialError as exc:
                 raise TrialError(f"{exc}{_last_words(log)}") from None

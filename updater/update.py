@@ -22,7 +22,7 @@ from pathlib import Path
 
 from updater import releases, room, trial
 from updater.releases import Release, ReleaseError, Repository
-from updater.slots import HOME_SLOT, READY, RELEASE, Slots, SlotError, _sync, _write_json
+from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, _sync, _write_json
 
 UNIT = Path("/etc/systemd/system/tinker-tray.service")
 CONFIRM_SECONDS = 180.0
@@ -174,7 +174,10 @@ def set_up(
     repository.export(release, folder)
     _write_json(folder / RELEASE, {"tag": release.tag, "commit": release.commit})
     if as_owner:
-        subprocess.run(["chown", "-R", "--no-dereference", _owner_spec(repository.home), str(folder)], check=True)
+        subprocess.run(
+            ["chown", "-R", "--no-dereference", _owner_spec(repository.home), str(folder)],
+            check=True,
+        )
     log = folder / ".setup.log"
     with open(log, "wb") as out:
         done = subprocess.run(
@@ -226,7 +229,9 @@ class ServiceControl:
         return cls() if f"{home}/" in text else None
 
     def restart(self) -> bool:
-        return subprocess.run(["systemctl", "restart", self.unit], capture_output=True).returncode == 0
+        return (
+            subprocess.run(["systemctl", "restart", self.unit], capture_output=True).returncode == 0
+        )
 
     def switch_and_confirm(self, slots: Slots, name: str, say: Say) -> bool:
         try:

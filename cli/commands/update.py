@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[2]

@@ -73,7 +73,7 @@ def test_without_an_allowed_signers_file_every_release_is_refused(bench, tmp_pat
 
 
 def test_an_old_release_under_a_newer_name_is_not_newer(bench):
-    """A signed v1.1.0 pushed again as the tag v9.0.0 is still v1.1.0 (the name it was signed as)."""
+    """A signed v1.1.0 pushed again as the tag v9.0.0 is still v1.1.0 (its signed name)."""
     bench.release("v1.1.0")
     assert bench.update().returncode == 0
     old = git(bench.origin, "rev-parse", "v1.1.0")
@@ -90,7 +90,9 @@ def test_a_release_whose_set_up_fails_leaves_the_old_one(bench):
     )
     done = bench.update()
     assert done.returncode == 1
-    assert "v1.1.0 was not installed: its set-up failed: pip: no matching distribution" in done.stderr
+    assert (
+        "v1.1.0 was not installed: its set-up failed: pip: no matching distribution" in done.stderr
+    )
     line = last_line(done)
     assert line.startswith("tinker-tray update: tried v1.1.0") and "still running" in line
     assert bench.slots() == []

@@ -46,7 +46,9 @@ def test_a_kill_at_any_moment_leaves_a_tray_that_serves(tmp_path, moment):
     assert update.returncode == -signal.SIGKILL, "".join(seen)
     time.sleep(0.5)  # what the kill left behind (the trial's service dies with the update)
     assert bench.serves(), f"killed at {moment!r}"
-    assert bench.version() in ("tinker-tray " + v for v in (bench_version(bench), f"v1.1.0 ({commit[:12]})"))
+    assert bench.version() in (
+        "tinker-tray " + v for v in (bench_version(bench), f"v1.1.0 ({commit[:12]})")
+    )
     done = bench.update()
     assert done.returncode == 0, done.stderr
     assert bench.version() == f"tinker-tray v1.1.0 ({commit[:12]})"
