@@ -120,6 +120,11 @@ class Slots:
             self._set_link("previous", running)
         self._set_link("current", name)
 
+    def ensure_current(self) -> None:
+        """.releases/current exists (the installed unit starts the service through it)."""
+        if not os.path.lexists(self.root / "current"):
+            self._set_link("current", HOME_SLOT)
+
     def confirm(self) -> None:
         """The current slot is good: forget that it was on trial."""
         (self.root / "unconfirmed").unlink(missing_ok=True)
@@ -146,10 +151,9 @@ class Slots:
         """At a start: finish or undo a switch that was not confirmed. The first start after a
         switch tries the new slot; a start that finds it still unconfirmed goes back. Returns
         what to say (empty: nothing to do). Starts even where nothing can be written."""
-        if not os.path.lexists(self.root / "current"):  # the unit starts .releases/current
-            said = self._try_write(lambda: self._set_link("current", HOME_SLOT), "")
-            if said:
-                return said
+        said = self._try_write(self.ensure_current, "")
+        if said:
+            return said
         pending = self.unconfirmed()
         current = self.current()
         if not self.complete(current):  # a slot lost its files (a card's fault): the checkout

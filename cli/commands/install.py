@@ -5,7 +5,8 @@ What it makes, each under --root (default /):
   etc/sysusers.d/tinker-tray.conf      the system user tinker-tray, in the gpio and dialout groups
   etc/tinker-tray/pinmap.toml          the settings, copied from hardware/ unless already there
   etc/udev/rules.d/99-tinker-tray-*.rules   the GPIO chips and a USB tray for those groups
-  etc/systemd/system/tinker-tray.service    the unit, running this checkout's runtime venv
+  etc/systemd/system/tinker-tray.service    the unit, running this checkout's current release
+                                            (.releases/current: the checkout until an update)
   etc/tinker-tray/installed            what it made (files and new folders), for uninstall
 On the real system (no --root) it then creates the user (systemd-sysusers), reloads udev and
 enables and starts the unit; with --root nothing outside DIR is touched, for tests and packagers.
@@ -121,6 +122,9 @@ def place_files(root: Path, venv: Path) -> Made:
     for target, source in RULES.items():
         write(root, target, (CHECKOUT / source).read_text(), made)
     write(root, UNIT, unit_text(venv), made)
+    from updater.slots import Slots
+
+    Slots(CHECKOUT).ensure_current()  # the unit starts the current release slot (the checkout)
     (root / MANIFEST).write_text(made.to_json())
     return made
 

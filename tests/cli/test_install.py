@@ -92,11 +92,23 @@ def test_settings_changed_after_the_install_stay_until_purged(root, capsys):
     assert snapshot(root) == before
 
 
-def test_the_unit_runs_this_checkouts_venv(root):
+def test_the_unit_runs_this_checkouts_current_release(root):
+    """The service starts whichever release slot is current (the checkout until an update),
+    and the checkout's own slot logic finishes or undoes a switch around each start."""
     assert main(["install", "--root", str(root)]) == 0
     unit = (root / install.UNIT).read_text()
-    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
-    assert exec_start.split()[0] == f"ExecStart={sys.prefix}/bin/tinker-tray"
+
+    def setting(name: str) -> list[str]:
+        return next(line for line in unit.splitlines() if line.startswith(f"{name}=")).split()
+
+    checkout = install.CHECKOUT
+    assert (
+        setting("ExecStart")[0] == f"ExecStart={checkout}/.releases/current/.venv/bin/tinker-tray"
+    )
+    assert (checkout / ".releases" / "current").resolve() == checkout.resolve()
+    pre, post = setting("ExecStartPre"), setting("ExecStartPost")
+    assert pre[1:] == [f"{checkout}/updater/slots.py", "recover", str(checkout)]
+    assert post[1:4] == [f"{checkout}/updater/slots.py", "confirm", str(checkout)]
     settings = [line for line in unit.splitlines() if not line.startswith("#")]
     assert not [line for line in settings if "/opt/tinker-tray" in line]
     assert "LimitNOFILE=1024" in unit
