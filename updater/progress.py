@@ -21,6 +21,8 @@ class Progress:
     def __init__(self, status: Path | None) -> None:
         self.status = status
         self.lines: list[str] = []
+        self.extra: dict[str, object] = {}
+        """What the page shows beside the lines: the release that runs, the one available."""
         self._write("running", None)
 
     def say(self, line: str) -> None:
@@ -40,5 +42,11 @@ class Progress:
         with contextlib.suppress(OSError):  # the page's view is not worth failing an update
             _write_json(
                 self.status,
-                {"state": state, "lines": self.lines, "last": last, "at": time.time()},
+                {
+                    "state": state,
+                    "lines": self.lines,
+                    "last": last,
+                    "at": time.time(),
+                    **self.extra,
+                },
             )

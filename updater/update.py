@@ -104,13 +104,7 @@ def update(
     as_owner = owner_prefix(home)
     repository = Repository(home, as_owner)
     with one_update_at_a_time(slots):
-        running, running_commit, running_name = running_release(slots, repository)
-        signers = releases.allowed_signers()
-        say(f"looking for signed releases on {source} ...")
-        repository.fetch(source)
-        release, refused = releases.newest(repository, signers, running, running_commit)
-        for sentence in refused:
-            say(f"refused: {sentence}")
+        release, refused, running_name = _newest(slots, repository, source, say)
         if release is None:
             if refused:
                 raise UpdateError(
@@ -151,6 +145,28 @@ def update(
         if outcome.ok:
             slots.remove_others(keep=set())
         return outcome
+
+
+def _newest(
+    slots: Slots, repository: Repository, source: str, say: Say
+) -> tuple[Release | None, list[str], str]:
+    running, running_commit, running_name = running_release(slots, repository)
+    signers = releases.allowed_signers()
+    say(f"looking for signed releases on {source} ...")
+    repository.fetch(source)
+    release, refused = releases.newest(repository, signers, running, running_commit)
+    for sentence in refused:
+        say(f"refused: {sentence}")
+    return release, refused, running_name
+
+
+def check(home: Path, say: Say, *, source: str = "origin") -> tuple[Release | None, str]:
+    """(the newest signed release newer than what runs, or None; what runs): nothing set up."""
+    slots = Slots(home)
+    repository = Repository(home, owner_prefix(home))
+    with one_update_at_a_time(slots):
+        release, _, running_name = _newest(slots, repository, source, say)
+    return release, running_name
 
 
 class SetUpError(Exception):

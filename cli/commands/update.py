@@ -2,16 +2,25 @@
 
 `./tinker update` and the image's `sudo tinker-tray update` run this from the slot that runs, with
 TINKER_TRAY_HOME naming the checkout whose slots it manages. `--file F` installs from an update
-file instead of the origin (a tray with no network to it); `--check` only says what is there.
-The last line names the release tried and the one that runs; the exit status is 0 only when what
-runs is the newest release that could be trusted.
+file instead of the origin (a tray with no network to it); `--check` only says what is there;
+`--requests STATE` carries out what the host's page asked (the root unit
+tinker-tray-update.service), and `--card DIR` takes an update file a family copied to the boot
+partition. The last line names the release tried and the one that runs; the exit status is 0
+only when what runs is the newest release that could be trusted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from updater.progress import Progress
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -22,8 +31,24 @@ def home() -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--file", type=Path, metavar="FILE", help="an update file (tinker-tray-*.update) to install"
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--file", type=Path, metavar="FILE", help="install an update file (tinker-tray-*.update)"
+    )
+    what.add_argument(
+        "--check", action="store_true", help="only say whether a newer signed release exists"
+    )
+    what.add_argument(
+        "--requests",
+        type=Path,
+        metavar="STATE",
+        help="carry out what the host's page asked (STATE: the service's state folder)",
+    )
+    what.add_argument(
+        "--card",
+        type=Path,
+        metavar="DIR",
+        help="install an update file tinker-tray*.update found in DIR (the boot partition)",
     )
     parser.add_argument(
         "--status",
@@ -34,24 +59,89 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from updater.bundle import BundleError, unpacked
+    from updater.bundle import BundleError
     from updater.progress import Progress
     from updater.releases import ReleaseError
+    from updater.requests import RequestError
     from updater.room import RoomError
-    from updater.update import UpdateError, update
+    from updater.update import UpdateError
 
     progress = Progress(args.status)
-    outcome = None
     try:
-        if args.file is not None:
-            with unpacked(args.file, home(), progress.say) as (bundle, setup_env):
-                outcome = update(home(), progress.say, source=str(bundle), setup_env=setup_env)
-        else:
-            outcome = update(home(), progress.say)
-    except (UpdateError, ReleaseError, RoomError, BundleError) as exc:
+        return _run(args, progress)
+    except (UpdateError, ReleaseError, RoomError, BundleError, RequestError) as exc:
         progress.finish(f"tinker-tray update: {exc}", ok=False)
         return 1
+
+
+def _run(args: argparse.Namespace, progress: Progress) -> int:
+    from updater.requests import open_upload, take
+
+    if args.check:
+        return _check(progress)
+    if args.card is not None:
+        found = sorted(args.card.glob("tinker-tray*.update"))
+        if not found:
+            return 0
+        status = _install(progress, found[0])
+        found[0].rename(
+            found[0].with_name(found[0].name + (".done" if status == 0 else ".refused"))
+        )
+        return status
+    if args.requests is not None:
+        action = take(args.requests)
+        if action is None:
+            return 0
+        if action == "check":
+            return _check(progress)
+        if action == "install-file":
+            with _copied(open_upload(args.requests)) as file:
+                return _install(progress, file)
+        return _install(progress, None)
+    return _install(progress, args.file)
+
+
+def _check(progress: Progress) -> int:
+    from updater.update import check
+
+    release, running = check(home(), progress.say)
+    progress.extra = {"running": running, "available": release.tag if release else None}
+    line = (
+        f"tinker-tray update: {release.describe()} can be installed (running {running})."
+        if release
+        else f"tinker-tray update: nothing newer than {running}."
+    )
+    progress.finish(line, ok=True)
+    return 0
+
+
+def _install(progress: Progress, file: Path | None) -> int:
+    from updater.bundle import unpacked
+    from updater.update import update
+
+    say = progress.say
+    if file is not None:
+        with unpacked(file, home(), say) as (bundle, setup_env):
+            outcome = update(home(), say, source=str(bundle), setup_env=setup_env)
+    else:
+        outcome = update(home(), say)
     for sentence in outcome.said:
-        progress.say(sentence)
+        say(sentence)
+    progress.extra = {"running": outcome.running, "available": None}
     progress.finish(outcome.last_line(), ok=outcome.ok)
     return 0 if outcome.ok else 1
+
+
+@contextlib.contextmanager
+def _copied(fd: int) -> Iterator[Path]:
+    """An uploaded file (a descriptor opened without following links) copied beside the slots,
+    root's own, so what is verified is what is used."""
+    where = home() / ".releases"
+    where.mkdir(exist_ok=True)
+    target = where / "uploaded.update"
+    try:
+        with os.fdopen(fd, "rb") as source, open(target, "wb") as out:
+            shutil.copyfileobj(source, out)
+        yield target
+    finally:
+        target.unlink(missing_ok=True)
