@@ -70,7 +70,9 @@ def take(state: Path) -> str | None:
     except (ValueError, KeyError, TypeError):
         raise RequestError("the page's request is not one the update reads") from None
     if action not in ACTIONS or len(data) > MAX_REQUEST:
-        raise RequestError(f"no such update action: {str(action)[:40]!r}")
+        raise RequestError(
+            f"the page's request asks for no such update action: {str(action)[:40]!r}"
+        )
     return str(action)
 
 
