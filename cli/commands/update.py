@@ -83,10 +83,12 @@ def _run(args: argparse.Namespace, progress: Progress) -> int:
         found = sorted(args.card.glob("tinker-tray*.update"))
         if not found:
             return 0
-        status = _install(progress, found[0])
-        found[0].rename(
-            found[0].with_name(found[0].name + (".done" if status == 0 else ".refused"))
-        )
+        status = 1
+        try:  # taken once: renamed whatever came of it, so the next boot does not try again
+            status = _install(progress, found[0])
+        finally:
+            taken = found[0].name + (".done" if status == 0 else ".refused")
+            found[0].rename(found[0].with_name(taken))
         return status
     if args.requests is not None:
         action = take(args.requests)
