@@ -58,29 +58,13 @@ def _reader_gone() -> int:
 
 
 def version() -> str:
-    """The release that runs: its tag (a slot's RELEASE file, or the checkout's tag), else its
-    commit; the package's version where neither can be known."""
-    import json
-    import subprocess
-    from pathlib import Path
+    """The release that runs (its tag, else its commit); the package's version where neither
+    can be known."""
+    from updater.version import running_version
 
-    root = Path(__file__).resolve().parents[1]
-    try:
-        release = json.loads((root / "RELEASE").read_text())
-        return f"{release['tag']} ({str(release['commit'])[:12]})"
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "describe", "--tags", "--always", "--abbrev=12",
-             "--match", "v*", "--dirty"],
-            capture_output=True, text=True, timeout=10,
-        )  # fmt: skip
-        if head.returncode == 0 and head.stdout.strip():
-            described = head.stdout.strip()
-            return described if described.startswith("v") else f"commit {described}"
-    except (OSError, subprocess.SubprocessError):
-        pass
+    named = running_version()
+    if named:
+        return named
     from importlib import metadata  # only for --version and --help: it costs start-up time
 
     try:
