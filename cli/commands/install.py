@@ -26,6 +26,12 @@ from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 UNIT = "etc/systemd/system/tinker-tray.service"
+UPDATE_UNITS = {
+    f"etc/systemd/system/{name}": f"hardware/{name}"
+    for name in ("tinker-tray-update.path", "tinker-tray-update.service",
+                 "tinker-tray-update-card.service")
+}  # fmt: skip
+"""The root side of updates (docs/release.md): the page's requests, and a boot partition's file."""
 SETTINGS = "etc/tinker-tray/pinmap.toml"
 SYSUSERS = "etc/sysusers.d/tinker-tray.conf"
 MANIFEST = "etc/tinker-tray/installed"
@@ -82,10 +88,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def unit_text(venv: Path, checkout: Path = CHECKOUT) -> str:
-    """hardware/tinker-tray.service with this checkout and its venv in place of /opt's (in its
+def unit_text(venv: Path, checkout: Path = CHECKOUT, template: str = "tinker-tray.service") -> str:
+    """A unit of hardware/ with this checkout and its venv in place of /opt's (in its
     settings: the comments, which say what is replaced, stay as they are)."""
-    lines = (checkout / "hardware" / "tinker-tray.service").read_text().splitlines(keepends=True)
+    lines = (checkout / "hardware" / template).read_text().splitlines(keepends=True)
     return "".join(
         line
         if line.startswith("#")
@@ -122,6 +128,8 @@ def place_files(root: Path, venv: Path) -> Made:
     for target, source in RULES.items():
         write(root, target, (CHECKOUT / source).read_text(), made)
     write(root, UNIT, unit_text(venv), made)
+    for target, source in UPDATE_UNITS.items():
+        write(root, target, unit_text(venv, template=Path(source).name), made)
     from updater.slots import Slots
 
     Slots(CHECKOUT).ensure_current()  # the unit starts the current release slot (the checkout)
@@ -193,7 +201,8 @@ def activate() -> None:
         system("udevadm", "control", "--reload")
         system("udevadm", "trigger", "--subsystem-match=gpio", "--subsystem-match=tty")
     system("systemctl", "daemon-reload")
-    system("systemctl", "enable", "tinker-tray.service")
+    system("systemctl", "enable", "tinker-tray.service", "tinker-tray-update.path",
+           "tinker-tray-update-card.service")  # fmt: skip
     system("systemctl", "restart", "tinker-tray.service")  # (installed again: the new unit)
 
 

@@ -48,7 +48,11 @@ def where(root: Path | None) -> str:
 
 def deactivate() -> None:
     """Stop and disable the unit (the real system only); one that is not there is no error."""
-    subprocess.run(["systemctl", "disable", "--now", "tinker-tray.service"], capture_output=True)
+    subprocess.run(
+        ["systemctl", "disable", "--now", "tinker-tray.service", "tinker-tray-update.path",
+         "tinker-tray-update-card.service"],
+        capture_output=True,
+    )  # fmt: skip
 
 
 def remove(root: Path, made: Made, purge: bool) -> list[str]:
