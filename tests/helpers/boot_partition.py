@@ -1,4 +1,4 @@
-"""A card for the image's boot-time programs (image/boot_settings.py, image/imager): a boot
+"""A card for the image's boot-time programs (bootfiles/settings.py, bootfiles/imager): a boot
 partition and a root in a temporary folder, and the Wi-Fi profile they leave, as NetworkManager
 would read it."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import configparser
 from pathlib import Path
 
-from image import boot_settings as bs
+from bootfiles import settings as bs
 from tests.helpers.service import ROOT
 
 
@@ -21,7 +21,7 @@ def make_card(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def read_profile(root: Path) -> configparser.ConfigParser:
-    """The NetworkManager keyfile boot_settings wrote under `root`."""
+    """The NetworkManager keyfile bootfiles.settings wrote under `root`."""
     parser = configparser.ConfigParser(interpolation=None)
     parser.read_string((root / bs.PROFILE).read_text())
     return parser

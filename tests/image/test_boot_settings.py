@@ -1,4 +1,4 @@
-"""Wi-Fi and settings from the boot partition (image/boot_settings.py), with the files a family
+"""Wi-Fi and settings from the boot partition (bootfiles/settings.py), with the files a family
 writes: a good one becomes a NetworkManager profile and the pin map; a bad one is one sentence
 on the screen (the login banner) and in the journal, changes nothing, and the tray still
 starts (the program exits 0; the settings the tray reads are still the last good ones)."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from image import boot_settings as bs
+from bootfiles import settings as bs
 from tests.helpers.boot_partition import make_card, read_profile
 from tray import config as tray_config
 

@@ -1,4 +1,4 @@
-"""Raspberry Pi Imager's OS customisation on the tray's card (image/imager and the units in
+"""Raspberry Pi Imager's OS customisation on the tray's card (bootfiles/imager and the units in
 image/rootfs/etc/systemd/system), with Imager's firstrun.sh as Imager writes it: the scripts
 are built here line for line from Imager's own generators (rpi-imager v1.6.2 and v1.8.5:
 OptionsPopup.qml, applySettings(); v2.0.11.1: src/customization_generator.cpp,
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from image import boot_settings as bs
-from image.imager import honour as imager
+from bootfiles import settings as bs
+from bootfiles.imager import honour as imager
 from tests.helpers.boot_partition import make_card, read_profile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -549,13 +549,13 @@ def test_cloud_init_files_that_cannot_be_read_are_one_sentence_and_lose_nothing(
 
 def test_a_card_without_python3_yaml_still_reads_firstrun_sh_and_says_what_it_lacks(card):
     """A card built before python3-yaml was in the image and updated since: `python -m
-    image.imager`, as the unit runs it, with no YAML library to import."""
+    bootfiles.imager`, as the unit runs it, with no YAML library to import."""
     boot, _ = card
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
     (boot / "user-data").write_text(cloudinit_1_8_5("Fairy Dell", "pixie-dust-42")[0])
     blocked = (
         "import runpy, sys; sys.modules['yaml'] = None; sys.argv[1:] = [sys.argv[-1]]; "
-        "runpy.run_module('image.imager', run_name='__main__')"
+        "runpy.run_module('bootfiles.imager', run_name='__main__')"
     )
     done = subprocess.run(
         [sys.executable, "-c", blocked, str(boot)], capture_output=True, text=True, cwd=ROOT

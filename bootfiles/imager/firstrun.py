@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 import shlex
 
-from image import boot_settings
-from image.imager import Customisation, ImagerError, check_wifi
+from bootfiles import settings as boot_settings
+from bootfiles.imager import Customisation, ImagerError, check_wifi
 
 FIRSTRUN = "firstrun.sh"
 

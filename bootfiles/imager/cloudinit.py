@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from image import boot_settings
-from image.imager import Customisation, ImagerError, check_wifi
+from bootfiles import settings as boot_settings
+from bootfiles.imager import Customisation, ImagerError, check_wifi
 
 USER_DATA = "user-data"
 NETWORK_CONFIG = "network-config"

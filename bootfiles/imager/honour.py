@@ -1,5 +1,5 @@
 """Imager's customisation honoured as the tray's own boot-partition files, the rest refused in
-one sentence each; Imager's files renamed and its words out of cmdline.txt (image/imager)."""
+one sentence each; Imager's files renamed and its words out of cmdline.txt (bootfiles/imager)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from image import boot_settings
-from image.imager import Customisation, ImagerError, cloudinit, firstrun
+from bootfiles import settings as boot_settings
+from bootfiles.imager import Customisation, ImagerError, cloudinit, firstrun
 
 CMDLINE = "cmdline.txt"
 KEYS = "authorized_keys"
 FAT_MODE = 0o600
 """FAT keeps no modes: mounted with umask=0077, its files are root's and 0600, so ask that."""
-TEMPLATE = Path(__file__).parents[1] / "bootfs" / boot_settings.WIFI_FILE
+TEMPLATE = Path(__file__).parents[2] / "image" / "bootfs" / boot_settings.WIFI_FILE
 IMAGER_WORDS = ("systemd.run=", "systemd.run_success_action=", "systemd.run_failure_action=")
 IMAGER_UNIT = "systemd.unit=kernel-command-line.target"
 REGDOM = "cfg80211.ieee80211_regdom="
@@ -32,7 +32,9 @@ def wifi_file_text(current: str, wifi: boot_settings.Wifi) -> str:
     """The Wi-Fi file with Imager's network: its lines `country`, `ssid`, `password` filled in,
     the family's comments kept, read back as the tray reads it."""
     values = {"country": wifi.country, "ssid": wifi.ssid, "password": wifi.password}
-    lines = ["# Filled in from Raspberry Pi Imager's settings at the first start (image/imager)."]
+    lines = [
+        "# Filled in from Raspberry Pi Imager's settings at the first start (bootfiles/imager)."
+    ]
     for line in current.removeprefix("\ufeff").splitlines():
         key = line.split("=", 1)[0].strip()
         lines.append(f"{key} = {toml_string(values.pop(key))}" if key in values else line)
