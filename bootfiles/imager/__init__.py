@@ -1,6 +1,6 @@
 """Raspberry Pi Imager's OS customisation on the tray's card, read as data and turned into the
 tray's own boot-partition files, at every boot before tinker-tray-settings.service
-(tinker-tray-imager.service: `python -m bootfiles.imager BOOT_DIR`).
+(tinker-tray-imager.service: `python -m bootfiles.imager BOOT_DIR ROOT_DIR`).
 
 Imager writes its customisation (Wi-Fi, SSH keys, a user and its password, hostname, time zone)
 to the boot partition in one of two shapes (docs/image.md says which Imager writes which):
@@ -25,17 +25,24 @@ Imager's user and password, SSH with a password, hostname, time zone and keyboar
 each is one sentence on the screen and in the journal (the image has no user with a password).
 Imager's files are then renamed NAME.done (kept, so nothing is lost) and its words leave
 cmdline.txt, so this happens once. A file that cannot be read is one sentence and changes
-nothing but its name.
+nothing but its name. Card text is bounded like any other (bootfiles/card.py: 64 KB; YAML with
+no aliases and a few levels deep, yaml_bounded.py), and a value of the wrong shape (a key given
+as text, not a list; a list as a password) refuses the file: nothing is read into what it is not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bootfiles import settings as boot_settings
+from bootfiles.card import Refused
+from bootfiles.wifi import Wifi
+from bootfiles.wifi import check_wifi as _check_wifi
+
+MAX_KEY = 16 * 1024
+"""Characters of one SSH public key line: an RSA key of 16384 bits is under 3,000."""
 
 
-class ImagerError(ValueError):
+class ImagerError(Refused):
     """Imager's files cannot be read, as one sentence naming the file."""
 
 
@@ -43,7 +50,7 @@ class ImagerError(ValueError):
 class Customisation:
     """What Imager asks for, as data (nothing of it is run)."""
 
-    wifi: boot_settings.Wifi | None = None
+    wifi: Wifi | None = None
     hidden: bool = False
     keys: list[str] = field(default_factory=list)
     user: str | None = None
@@ -54,10 +61,22 @@ class Customisation:
     locale: bool = False
 
 
-def check_wifi(source: str, wifi: boot_settings.Wifi) -> boot_settings.Wifi:
+def check_wifi(source: str, wifi: Wifi) -> Wifi:
     """The network as the tray's own Wi-Fi file would be checked, or ImagerError."""
     try:
-        boot_settings.check_wifi(source, wifi.ssid, wifi.password, wifi.country)
-    except boot_settings.SettingsError as exc:
+        _check_wifi(source, wifi.ssid, wifi.password, wifi.country)
+    except Refused as exc:
         raise ImagerError(str(exc)) from None
     return wifi
+
+
+def check_keys(source: str, keys: list[str]) -> list[str]:
+    """The SSH public keys, each one line of printable text (they become lines of
+    authorized_keys: a newline in one would be a second key nobody saw), blanks left out."""
+    for key in keys:
+        if len(key) > MAX_KEY or not key.isprintable():
+            raise ImagerError(
+                f"{source}: an SSH key must be one line of plain text, like "
+                "'ssh-ed25519 AAAA... you@laptop'"
+            )
+    return [key.strip() for key in keys if key.strip()]
