@@ -7,6 +7,8 @@ escape byte, no line of its own), nothing used, and at the next boot nothing sai
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +248,31 @@ def test_the_units_old_names_still_run_for_cards_built_before(tmp_path):
         assert done.returncode == 0 and done.stderr == b"", done.stderr
     assert (boot / "cmdline.txt").read_bytes() == CMDLINE
     assert (root / bs.PROFILE).exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "sentence"),
+    [
+        (b"\xff\xfe not a key\n" + FORGED, "holds no SSH public key"),
+        ((KEY + b"\n") * 1000, "is over 64 KB: not a list of keys"),
+    ],
+    ids=["no key, not UTF-8", "over 64 KB"],
+)
+def test_an_authorized_keys_that_starts_no_ssh_is_one_sentence_once(tmp_path, data, sentence):
+    """image/onboard/ssh as tinker-tray-ssh.service runs it (where it is refused it stops before
+    touching /root or sshd)."""
+    keygen = shutil.which("ssh-keygen")
+    if keygen is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but ssh-keygen is missing (openssh-client)")
+        pytest.skip("no ssh-keygen here (apt-get install openssh-client)")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(data)
+    env = {**os.environ, "TINKER_TRAY_BOOT_STATE": str(tmp_path / "state")}
+    ssh = [str(ROOT / "image" / "onboard" / "ssh"), str(keys)]
+    first, second = (subprocess.run(ssh, capture_output=True, env=env) for _ in range(2))
+    assert first.returncode == 0 and first.stderr == b"", first.stderr
+    said = first.stdout.decode()
+    assert said.startswith(f"tinker-tray: {keys} {sentence}") and said.count("\n") == 1, said
+    assert said.endswith(": SSH stays off.\n")
+    assert (second.returncode, second.stdout, second.stderr) == (0, b"", b"")
