@@ -56,7 +56,7 @@ def apply_settings(text: str, root: Path) -> str:
     try:
         tray_config.parse(text, source=SETTINGS_FILE)
     except tray_config.ConfigError as exc:
-        problems = "; ".join(str(exc).splitlines())
+        problems = shown("; ".join(str(exc).splitlines()), 400)  # so that the end is seen
         raise Refused(f"{problems} (the tray keeps its previous settings)") from None
     changed = card.write_file(root / PINMAP, text)
     return f"Settings: {SETTINGS_FILE}{' (new)' if changed else ''}."

@@ -5,6 +5,7 @@ would use what nobody wrote. Empty (None) is the same as absent."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from bootfiles.imager import ImagerError
@@ -16,12 +17,17 @@ _KINDS: tuple[tuple[type, str], ...] = (
     (str, "text"),
     (list, "a list"),
     (dict, "a mapping"),
+    (datetime.date, "a date"),
+    (bytes, "binary data"),
+    (set, "a set"),
 )
 
 
 def kind(value: object) -> str:
     """What a value is, in the words of the sentence."""
-    return next((name for type_, name in _KINDS if isinstance(value, type_)), "a date or a value")
+    return next(
+        (name for type_, name in _KINDS if isinstance(value, type_)), "another kind of value"
+    )
 
 
 def text(value: object, source: str, what: str) -> str:

@@ -125,3 +125,13 @@ def test_bad_settings_keep_the_last_good_ones_and_the_tray_still_reads_them(card
 
 def test_a_backslash_in_a_problem_cannot_become_a_banner_escape(card):
     assert "\\\\4" in bs.banner(["ssid = \\4"])
+
+
+def test_a_settings_file_with_hundreds_of_mistakes_is_one_short_sentence_that_ends(card, capsys):
+    boot, root = card
+    (boot / bs.SETTINGS_FILE).write_text("".join(f"mistake_{n} = {n}\n" for n in range(500)))
+    assert bs.main([str(boot), str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and len(out) <= 700
+    assert "mistake_0" in out
+    assert out.endswith("… (the tray keeps its previous settings): nothing was changed.\n")
