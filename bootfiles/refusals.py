@@ -21,7 +21,7 @@ class Refusals:
         self.known: dict[str, dict[str, str]] = {}
         try:
             known = json.loads(card.read_text(self.path))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # lost, damaged, or not ours
             return
         if isinstance(known, dict):
             self.known = {

@@ -61,7 +61,9 @@ def test_a_refusal_is_remembered_by_the_files_bytes(tmp_path):
     assert Refusals(tmp_path).said(bad) is None
 
 
-@pytest.mark.parametrize("record", [b"{not json", b"[1, 2]", b'{"x.txt": 5}', b"\xff" * 70_000])
+@pytest.mark.parametrize(
+    "record", [b"{not json", b"[1, 2]", b'{"x.txt": 5}', b"\xff" * 70_000, b"[" * 60_000]
+)
 def test_a_damaged_record_only_means_a_sentence_said_again(tmp_path, record):
     (tmp_path / PATH).parent.mkdir(parents=True)
     (tmp_path / PATH).write_bytes(record)
