@@ -45,7 +45,16 @@ def test_mypy_is_clean_on_every_package():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-PACKAGES = ("engine", "tray", "firmware_bridge", "scoreboard", "digital", "cli", "club")
+PACKAGES = (
+    "engine",
+    "tray",
+    "firmware_bridge",
+    "scoreboard",
+    "digital",
+    "cli",
+    "club",
+    "bootfiles",
+)
 SCREEN = 65  # lines: a function a reader takes in at once
 
 

@@ -1,4 +1,4 @@
-"""Wi-Fi and settings from the boot partition (image/boot_settings.py), with the files a family
+"""Wi-Fi and settings from the boot partition (bootfiles/settings.py), with the files a family
 writes: a good one becomes a NetworkManager profile and the pin map; a bad one is one sentence
 on the screen (the login banner) and in the journal, changes nothing, and the tray still
 starts (the program exits 0; the settings the tray reads are still the last good ones)."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from image import boot_settings as bs
+from bootfiles import settings as bs
 from tests.helpers.boot_partition import make_card, read_profile
 from tray import config as tray_config
 
@@ -125,3 +125,13 @@ def test_bad_settings_keep_the_last_good_ones_and_the_tray_still_reads_them(card
 
 def test_a_backslash_in_a_problem_cannot_become_a_banner_escape(card):
     assert "\\\\4" in bs.banner(["ssid = \\4"])
+
+
+def test_a_settings_file_with_hundreds_of_mistakes_is_one_short_sentence_that_ends(card, capsys):
+    boot, root = card
+    (boot / bs.SETTINGS_FILE).write_text("".join(f"mistake_{n} = {n}\n" for n in range(500)))
+    assert bs.main([str(boot), str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and len(out) <= 700
+    assert "mistake_0" in out
+    assert out.endswith("… (the tray keeps its previous settings): nothing was changed.\n")

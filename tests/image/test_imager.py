@@ -1,4 +1,4 @@
-"""Raspberry Pi Imager's OS customisation on the tray's card (image/imager and the units in
+"""Raspberry Pi Imager's OS customisation on the tray's card (bootfiles/imager and the units in
 image/rootfs/etc/systemd/system), with Imager's firstrun.sh as Imager writes it: the scripts
 are built here line for line from Imager's own generators (rpi-imager v1.6.2 and v1.8.5:
 OptionsPopup.qml, applySettings(); v2.0.11.1: src/customization_generator.cpp,
@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from image import boot_settings as bs
-from image.imager import honour as imager
+from bootfiles import settings as bs
+from bootfiles import wifi
+from bootfiles.imager import honour as imager
 from tests.helpers.boot_partition import make_card, read_profile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,7 +271,7 @@ def imager_writes(boot: Path, script: str | bytes, regdom: str = "GB") -> None:
 
 def boots(boot: Path, root: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """The units of one boot, in their order: Imager's settings, then the tray's settings."""
-    assert imager.main([str(boot)]) == 0
+    assert imager.main([str(boot), str(root)]) == 0
     assert bs.main([str(boot), str(root)]) == 0
     return capsys.readouterr().out
 
@@ -302,7 +303,7 @@ def test_a_second_boot_finds_nothing_to_do_and_changes_nothing(card, capsys):
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
     boots(boot, root, capsys)
     before = {p.name: p.read_bytes() for p in boot.iterdir()}
-    assert imager.main([str(boot)]) == 0
+    assert imager.main([str(boot), str(root)]) == 0
     assert capsys.readouterr().out == ""
     assert {p.name: p.read_bytes() for p in boot.iterdir()} == before
 
@@ -407,20 +408,20 @@ def test_a_firstrun_sh_that_cannot_be_read_is_one_sentence_and_loses_nothing(
 
 
 def test_only_imagers_words_leave_cmdline_txt(card, capsys):
-    boot, _ = card
+    boot, root = card
     (boot / "cmdline.txt").write_text(
         "systemd.unit=rescue.target quiet" + IMAGER_CMDLINE + " systemd.run_failure_action=none"
     )
-    imager.main([str(boot)])
+    imager.main([str(boot), str(root)])
     assert (boot / "cmdline.txt").read_text() == "systemd.unit=rescue.target quiet\n"
     assert "Imager's systemd.run words are out of cmdline.txt." in capsys.readouterr().out
 
 
 def test_the_wifi_file_keeps_the_familys_comments_and_reads_back(card):
     boot, _ = card
-    wifi = bs.Wifi('Tink "Bell" \\ café', "pixie-dust-42", "GB")
-    text = imager.wifi_file_text((boot / bs.WIFI_FILE).read_text(), wifi)
-    assert bs.read_wifi(text) == wifi
+    network = wifi.Wifi('Tink "Bell" \\ café', "pixie-dust-42", "GB")
+    text = imager.wifi_file_text((boot / bs.WIFI_FILE).read_text(), network)
+    assert wifi.read_wifi(text) == network
     assert "# ssid: the network's name, exactly as phones show it." in text
     assert text.count("ssid = ") == 1
 
@@ -549,16 +550,19 @@ def test_cloud_init_files_that_cannot_be_read_are_one_sentence_and_lose_nothing(
 
 def test_a_card_without_python3_yaml_still_reads_firstrun_sh_and_says_what_it_lacks(card):
     """A card built before python3-yaml was in the image and updated since: `python -m
-    image.imager`, as the unit runs it, with no YAML library to import."""
-    boot, _ = card
+    bootfiles.imager`, as the unit runs it, with no YAML library to import."""
+    boot, root = card
     imager_writes(boot, firstrun_1_8_5("Fairy Dell", "pixie-dust-42"))
     (boot / "user-data").write_text(cloudinit_1_8_5("Fairy Dell", "pixie-dust-42")[0])
     blocked = (
-        "import runpy, sys; sys.modules['yaml'] = None; sys.argv[1:] = [sys.argv[-1]]; "
-        "runpy.run_module('image.imager', run_name='__main__')"
+        "import runpy, sys; sys.modules['yaml'] = None; sys.argv[1:] = sys.argv[-2:]; "
+        "runpy.run_module('bootfiles.imager', run_name='__main__')"
     )
     done = subprocess.run(
-        [sys.executable, "-c", blocked, str(boot)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-c", blocked, str(boot), str(root)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "Imager's Wi-Fi 'Fairy Dell' is now in tinker-tray-wifi.txt." in done.stdout
@@ -575,4 +579,4 @@ def test_a_card_without_a_wifi_file_gets_the_shipped_one_with_imagers_network(ca
     boots(boot, root, capsys)
     text = (boot / bs.WIFI_FILE).read_text()
     assert "# ssid: the network's name, exactly as phones show it." in text
-    assert bs.read_wifi(text) == bs.Wifi("Fairy Dell", psk("pixie-dust-42", "Fairy Dell"), "GB")
+    assert wifi.read_wifi(text) == wifi.Wifi("Fairy Dell", psk("pixie-dust-42", "Fairy Dell"), "GB")

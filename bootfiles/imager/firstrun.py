@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 import shlex
 
-from image import boot_settings
-from image.imager import Customisation, ImagerError, check_wifi
+from bootfiles.imager import Customisation, ImagerError, check_keys, check_wifi
+from bootfiles.wifi import WIFI_FILE, Wifi
 
 FIRSTRUN = "firstrun.sh"
 
@@ -56,13 +56,12 @@ def _ssid(value: str) -> str:
             return bytes.fromhex(value[4:]).decode()
         except ValueError:
             raise ImagerError(
-                f"{FIRSTRUN}: the network's name is not UTF-8 text: write it in "
-                f"{boot_settings.WIFI_FILE} instead"
+                f"{FIRSTRUN}: the network's name is not UTF-8 text: write it in {WIFI_FILE} instead"
             ) from None
     return value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value
 
 
-def _wifi(lines: list[str]) -> tuple[boot_settings.Wifi | None, bool]:
+def _wifi(lines: list[str]) -> tuple[Wifi | None, bool]:
     """The network of the wpa_supplicant.conf Imager's script writes (every Imager version
     writes it, its `imager_custom set_wlan` line beside it only from 1.7): (Wi-Fi, hidden)."""
     conf = _heredoc(lines, "WPAEOF")
@@ -75,7 +74,7 @@ def _wifi(lines: list[str]) -> tuple[boot_settings.Wifi | None, bool]:
     open_network = settings.get("key_mgmt") == "NONE"
     password = "" if open_network else settings.get("psk", "").strip('"')
     country = settings.get("country", "").strip().upper()
-    wifi = check_wifi(FIRSTRUN, boot_settings.Wifi(ssid, password, country))
+    wifi = check_wifi(FIRSTRUN, Wifi(ssid, password, country))
     return wifi, settings.get("scan_ssid") == "1"
 
 
@@ -99,12 +98,13 @@ def read(text: str) -> Customisation:
         keys = ssh[1:]
     else:  # Imager 1.6: install ... <(echo "KEY") ...
         keys = re.findall(r'<\(echo "([^"]+)"\)', text)
-    hostname = re.search(r"^\s*echo (\S+) >/etc/hostname$", text, re.MULTILINE)
+    # [ \t]*, not \s*: \s matches newlines, and 60 KB of them took quadratic time
+    hostname = re.search(r"^[ \t]*echo (\S+) >/etc/hostname$", text, re.MULTILINE)
     user, user_password = _user(lines, text)
     return Customisation(
         wifi=wifi,
         hidden=hidden,
-        keys=[key.strip() for key in keys if key.strip()],
+        keys=check_keys(FIRSTRUN, keys),
         user=user,
         user_password=user_password,
         password_ssh=not keys and (ssh == [] or (ssh is None and "systemctl enable ssh" in text)),
