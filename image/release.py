@@ -1,0 +1,138 @@
+"""The release files beside the image: `SHA256SUMS` (sha256sum's format: `sha256sum -c` checks a
+download with it) and Raspberry Pi Imager's OS list (`tinker-tray.rpi-imager.json`), so that a
+maintainer publishes a release by uploading three files (the `.img.xz`, these two) and a family
+adds the list to Imager. Run by build.sh on the host (Python's standard library only: no venv
+there); also on its own, to point the list at where the image was uploaded:
+
+    python3 image/release.py build/image/tinker-tray-v1-pi-arm64.img --url https://.../X.img.xz
+
+The list's fields are those of Imager's own `doc/json-schema/os-list-schema.json` and
+`doc/os-sublist-example.json` (rpi-imager): Imager checks the download against
+`image_download_sha256` and what it wrote against `extract_sha256`, and refuses a card smaller
+than `extract_size`. docs/image.md says how a family adds the list (Imager 1.8, 2.x)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+SUMS = "SHA256SUMS"
+IMAGER_LIST = "tinker-tray.rpi-imager.json"
+DEVICES = ["pi3-64bit", "pi4-64bit"]
+"""Imager's device tags for the boards the image boots: its device list files the Zero 2 W and
+the Pi 3 A+/B/B+ under `pi3-64bit`, the Pi 4 and 400 under `pi4-64bit`; not the Pi 5
+(docs/image.md says why)."""
+INIT_FORMAT = "systemd"
+"""What Imager writes for its OS customisation: with "systemd" its `firstrun.sh` and the words
+on cmdline.txt, which the image reads as data (image/imager); the one format every Imager since
+1.6 writes, and the one booted under qemu (docs/image.md)."""
+CHUNK = 1 << 20
+
+
+class ReleaseError(Exception):
+    """Why the release files could not be written, in one sentence."""
+
+
+def sha256_of(path: Path) -> str:
+    """The file's SHA-256, read a MiB at a time (an image is 2 GB; the Pi's memory is not)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def sums_text(files: dict[str, str]) -> str:
+    """sha256sum's own format (two spaces: a text-mode line), one file a line, by name."""
+    return "".join(f"{digest}  {name}\n" for name, digest in sorted(files.items()))
+
+
+def imager_entry(
+    image: Path,
+    image_sha: str,
+    download: Path,
+    download_sha: str,
+    url: str,
+    release_date: str,
+) -> dict[str, object]:
+    """One OS-list entry for `image`, downloaded as `download` (the `.img.xz`, or the `.img`)."""
+    version = image.stem.removeprefix("tinker-tray-")
+    return {
+        "name": f"Tinker Bell tray ({version})",
+        "description": "The Disney UNO Tinker Bell tray: the table's page on a Pi Zero 2 W, 3 or 4",
+        "url": url,
+        "icon": "",
+        "release_date": release_date,
+        "extract_size": image.stat().st_size,
+        "extract_sha256": image_sha,
+        "image_download_size": download.stat().st_size,
+        "image_download_sha256": download_sha,
+        "devices": DEVICES,
+        "init_format": INIT_FORMAT,
+    }
+
+
+def release_date() -> str:
+    """Today (UTC), or the day of SOURCE_DATE_EPOCH when set (a reproducible build's date)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.isdigit():
+        day = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+    else:
+        day = datetime.datetime.now(datetime.UTC)
+    return day.date().isoformat()
+
+
+def write_release(image: Path, url: str | None = None, date: str | None = None) -> list[Path]:
+    """SHA256SUMS and the Imager list beside `image` (and its `.xz`, when there is one)."""
+    if not image.is_file():
+        raise ReleaseError(f"there is no image at {image}")
+    compressed = image.with_name(image.name + ".xz")
+    download = compressed if compressed.is_file() else image
+    digests = {image.name: sha256_of(image)}
+    if download is compressed:
+        digests[compressed.name] = sha256_of(compressed)
+    entry = imager_entry(
+        image,
+        digests[image.name],
+        download,
+        digests[download.name],
+        url or download.name,
+        date or release_date(),
+    )
+    sums = image.with_name(SUMS)
+    listing = image.with_name(IMAGER_LIST)
+    sums.write_text(sums_text(digests))
+    listing.write_text(json.dumps({"os_list": [entry]}, indent=2) + "\n")
+    return [sums, listing]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="image/release.py", description=(__doc__ or "").split("\n\n")[0]
+    )
+    parser.add_argument("image", type=Path, help="the .img (its .img.xz beside it, if made)")
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="where a family's Imager downloads the image (default: its file name, beside the"
+        " list)",
+    )
+    parser.add_argument("--date", default=None, help="the release date (default: today, UTC)")
+    args = parser.parse_args(argv)
+    try:
+        written = write_release(args.image, args.url, args.date)
+    except (ReleaseError, OSError) as exc:
+        print(f"tinker image build: the release files were not written: {exc}.", file=sys.stderr)
+        return 1
+    print(f"tinker image build: release files: {', '.join(str(p) for p in written)}.",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

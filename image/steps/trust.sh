@@ -1,0 +1,12 @@
+#!/bin/sh
+# Step "trust": the SSH allowed-signers file (`--trust FILE`) whose signers' release tags the
+# tray's update installs (`git verify-tag`, docs/release.md), checked line by line
+# (image/signers.py) and put at /etc/tinker-tray/allowed_signers, root's, readable by all.
+#   steps/trust.sh DEST FILE
+# DEST is a root laid over the image's tree (build.sh).
+set -eu
+dest=$1 file=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+python3 "$here/signers.py" "$file" || exit 1
+install -D -m 0644 "$file" "$dest/etc/tinker-tray/allowed_signers"
+[ "$(id -u)" != 0 ] || chown -R 0:0 "$dest/etc/tinker-tray"
