@@ -66,7 +66,7 @@ while [ $# -gt 0 ]; do
 done
 fail() { echo "tinker image build: $*" >&2; exit 1; }
 [ -f "$here/boards/$board" ] || fail "no board '$board' (one of: $(ls "$here/boards" | paste -sd' '))."
-. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED
+. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED, WIFI_NOT_COVERED_BOARDS
 version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
 name="tinker-tray-$version-$board"
 work="$out/work-$board"
@@ -75,7 +75,7 @@ started=$(date +%s)
 step() { echo "tinker image build: [$(( $(date +%s) - started ))s] $*" >&2; }
 
 # --- 0. What the builder named, checked before the long build (seconds, not 46 minutes) -------
-rm -rf "$extra"; mkdir -p "$extra"
+rm -rf "$extra"; (umask 022 && mkdir -p "$extra")
 if [ -n "$trust" ]; then
   "$here/steps/trust.sh" "$extra" "$trust" || exit 1
 else
@@ -87,7 +87,10 @@ if [ -n "$wifi_firmware" ]; then
     exit 1
   WIFI_FIRMWARE="$WIFI_FIRMWARE $WIFI_NOT_COVERED" WIFI_NOT_COVERED=
 fi
-# (without --wifi-firmware, the board check below names the boards that will have no Wi-Fi)
+if [ -n "$WIFI_NOT_COVERED" ]; then
+  echo "tinker image build: no --wifi-firmware: $WIFI_NOT_COVERED_BOARDS will have no Wi-Fi" \
+    "on this image (its firmware is in no Debian package; docs/image.md, Wi-Fi on each board)." >&2
+fi
 
 # --- 1. The host: its tools (each with its Debian package), root, arm64 binaries running ------
 "$here/steps/host-check.sh" || exit 1
@@ -132,7 +135,8 @@ if [ ! -d "$built" ]; then
   rm -rf "$built.part"; mkdir -p "$built.part"
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
 fi
-cp -a "$extra/." "$work/root/"   # --trust, --wifi-firmware (step 0)
+# --trust, --wifi-firmware (step 0), laid over the tree; its own folders keep their modes
+tar -C "$extra" -cf - . | tar -C "$work/root" -xf - --no-overwrite-dir
 "$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" "$WIFI_NOT_COVERED" || exit 1
 
 # --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------

@@ -5,6 +5,7 @@
 #   steps/trust.sh DEST FILE
 # DEST is a root laid over the image's tree (build.sh).
 set -eu
+umask 022  # folders the image gets: readable by all, whatever the builder's umask
 dest=$1 file=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
 python3 "$here/signers.py" "$file" || exit 1

@@ -9,6 +9,7 @@
 # DEST is a root laid over the image's tree (build.sh): DEST/usr/lib/firmware/brcm (trixie's
 # /lib is /usr/lib) and DEST/usr/share/doc/tinker-tray-wifi-firmware/copyright.
 set -eu
+umask 022  # folders the image gets: readable by all, whatever the builder's umask
 dest=$1 source=$2 sums=$3
 say() { echo "tinker image build: --wifi-firmware $source: $*" >&2; exit 1; }
 
