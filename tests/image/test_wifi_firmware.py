@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -154,10 +155,8 @@ def test_with_the_files_the_board_check_covers_every_board(package, tmp_path):
         for name in pair.split("=", 1)[1].split("+"):
             (root / "usr/lib/firmware/brcm" / name).write_bytes(b"Debian's")
     assert _step(tmp_path / "extra", deb, sums).returncode == 0
-    subprocess.run(
-        f'tar -C "{tmp_path / "extra"}" -cf - . | tar -C "{root}" -xf - --no-overwrite-dir',
-        shell=True, check=True,
-    )  # fmt: skip  (build.sh's own way of laying it over)
+    lay_over = f'tar -C "{tmp_path / "extra"}" -cf - . | tar -C "{root}" -xf - --no-overwrite-dir'
+    subprocess.run(lay_over, shell=True, check=True)  # build.sh's own way of laying it over
     assert (root / "lib").is_symlink()
     done = subprocess.run(
         ["sh", CHECK, root, _board("DTBS"), f"{covered} {_board('WIFI_NOT_COVERED')}", ""],
@@ -189,8 +188,9 @@ def _bin_without_build_tools(tmp_path: Path) -> Path:
     for tool in ("sh", "id", "git", "python3", "ls", "paste", "date", "rm", "mkdir", "dirname",
                  "cat", "install", "chown", "find", "mktemp", "sha256sum", "cut", "grep", "ln",
                  "dpkg-deb", "tar"):  # fmt: skip
-        target = shutil.which(tool)
-        if target:
+        target = sys.executable if tool == "python3" else shutil.which(tool)
+        if target:  # python3: this one, resolved (a PATH's python3 may be a wrapper script)
+            target = str(Path(target).resolve()) if tool == "python3" else target
             (bin_dir / tool).symlink_to(target)
     return bin_dir
 
