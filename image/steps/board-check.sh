@@ -23,4 +23,5 @@ for pair in $wifi; do
 done
 missing=
 for pair in $not_covered; do missing="$missing ${pair%%=*}"; done
-echo "tinker image build: Wi-Fi firmware for:${covered:- none}; no Wi-Fi on:${missing:- none}${missing:+ (its firmware is in no Debian package: --wifi-firmware)}." >&2
+why=${missing:+ (its firmware is in no Debian package: --wifi-firmware)}
+echo "tinker image build: Wi-Fi firmware for:${covered:- none}; no Wi-Fi on:${missing:- none}$why." >&2

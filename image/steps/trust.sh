@@ -1,6 +1,6 @@
 #!/bin/sh
 # Step "trust": the SSH allowed-signers file (`--trust FILE`) whose signers' release tags the
-# tray's update installs (`git verify-tag`, docs/release.md), checked line by line
+# tray's update installs (`git verify-tag`; docs/image.md, Updates), checked line by line
 # (image/signers.py) and put at /etc/tinker-tray/allowed_signers, root's, readable by all.
 #   steps/trust.sh DEST FILE
 # DEST is a root laid over the image's tree (build.sh).

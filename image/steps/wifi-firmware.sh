@@ -59,7 +59,8 @@ done
 licence=$(find "$tree" -path "*/usr/share/doc/firmware-brcm80211/copyright" -print -quit)
 [ -n "$licence" ] || licence=$(find "$tree" -maxdepth 1 \( -name copyright -o -name 'LICEN[CS]E*' \
   \) -print -quit)
-[ -n "$licence" ] || say "it has no licence file (the package's copyright; a folder's copyright or LICENCE file): the image carries the firmware only with its licence."
+[ -n "$licence" ] || say "it has no licence file (the package's copyright; a folder's" \
+  "copyright or LICENCE file): the image carries the firmware only with its licence."
 install -D -m 0644 "$licence" "$dest/usr/share/doc/tinker-tray-wifi-firmware/copyright"
 
 echo "$LINKS" | while read -r link target; do
