@@ -66,7 +66,7 @@ while [ $# -gt 0 ]; do
 done
 fail() { echo "tinker image build: $*" >&2; exit 1; }
 [ -f "$here/boards/$board" ] || fail "no board '$board' (one of: $(ls "$here/boards" | paste -sd' '))."
-. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED, WIFI_NOT_COVERED_BOARDS
+. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED(_BOARDS)
 version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
 name="tinker-tray-$version-$board"
 work="$out/work-$board"
