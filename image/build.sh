@@ -42,7 +42,7 @@ release=trixie          # Debian release (docs/image.md says why this one)
 out="$repo/build/image" # the image, and a cache of the slow base system (out/cache)
 xz=
 origin=$(git -C "$repo" remote get-url origin 2>/dev/null || true)  # where `update` pulls from
-trust=                  # the allowed signers of the tray's releases (docs/image.md, Updates)
+trust=                  # the allowed signers of the tray's releases (docs/image.md)
 wifi_firmware=          # Raspberry Pi OS's firmware-brcm80211 (.deb or folder)
 release_url=            # the .img.xz's address in Imager's list
 while [ $# -gt 0 ]; do
@@ -80,7 +80,7 @@ if [ -n "$trust" ]; then
   "$here/steps/trust.sh" "$extra" "$trust" || exit 1
 else
   echo "tinker image build: no --trust FILE: updates will be refused: the image carries no" \
-    "allowed signers, so its update verifies no release (docs/image.md, Updates)." >&2
+    "allowed signers, so its update verifies no release (docs/image.md, The update's signers)." >&2
 fi
 if [ -n "$wifi_firmware" ]; then
   "$here/steps/wifi-firmware.sh" "$extra" "$wifi_firmware" "$here/steps/wifi-firmware.sha256" ||
