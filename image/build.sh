@@ -150,6 +150,8 @@ rm -rf "$work" "$extra"
 if [ -n "$xz" ]; then
   step "compressing ($name.img.xz) ..."
   xz -T0 -6 -k -f "$out/$name.img" || fail "xz failed (above)."
+else
+  rm -f "$out/$name.img.xz"  # an earlier build's, of another .img: never in this release
 fi
 
 # --- 6. The release files: SHA256SUMS and Imager's list, beside the image (image/release.py) --

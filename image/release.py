@@ -17,6 +17,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import lzma
 import os
 import sys
 from pathlib import Path
@@ -45,6 +46,17 @@ def sha256_of(path: Path) -> str:
         while chunk := file.read(CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def unpacked_sha256(path: Path) -> tuple[str, int]:
+    """The SHA-256 and size of what an .xz file holds, decompressed a MiB at a time: what Imager
+    will write, and check against the list's extract_sha256."""
+    digest, size = hashlib.sha256(), 0
+    with lzma.open(path, "rb") as file:
+        while chunk := file.read(CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
 
 
 def sums_text(files: dict[str, str]) -> str:
@@ -96,6 +108,15 @@ def write_release(image: Path, url: str | None = None, date: str | None = None) 
     digests = {image.name: sha256_of(image)}
     if download is compressed:
         digests[compressed.name] = sha256_of(compressed)
+        try:
+            inside = unpacked_sha256(compressed)
+        except (lzma.LZMAError, EOFError):
+            inside = ("", -1)
+        if inside != (digests[image.name], image.stat().st_size):
+            raise ReleaseError(
+                f"{compressed.name} does not hold this {image.name} (an older build's, or cut"
+                " short?): Imager would refuse the card it wrote"
+            )
     entry = imager_entry(
         image,
         digests[image.name],

@@ -87,6 +87,16 @@ def test_without_the_xz_the_download_is_the_image_itself(image):
     assert sums == f"{_sha(image)}  {image.name}\n"
 
 
+def test_an_xz_that_does_not_hold_the_image_is_refused(image):
+    """An older build's .img.xz beside a new .img: its list would make Imager refuse the card
+    it wrote (extract_sha256), so no release files are written."""
+    image.write_bytes(image.read_bytes()[:-1] + b"\1")  # the .img built again, one byte apart
+    done = _release(image)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "tinker-tray-v9-pi-arm64.img.xz does not hold this" in done.stderr
+    assert not (image.parent / "SHA256SUMS").exists()
+
+
 def test_a_missing_image_is_one_sentence(tmp_path):
     done = _release(tmp_path / "nothing.img")
     assert done.returncode == 1
