@@ -91,11 +91,12 @@ def imager_entry(
 
 def release_date() -> str:
     """Today (UTC), or the day of SOURCE_DATE_EPOCH when set (a reproducible build's date)."""
+    utc = datetime.timezone.utc  # noqa: UP017  (the build host's python3 may be 3.10: Ubuntu 22.04)
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.isdigit():
-        day = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+        day = datetime.datetime.fromtimestamp(int(epoch), utc)
     else:
-        day = datetime.datetime.now(datetime.UTC)
+        day = datetime.datetime.now(utc)
     return day.date().isoformat()
 
 

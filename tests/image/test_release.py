@@ -116,3 +116,13 @@ def test_build_help_lists_every_option_the_build_takes():
     assert {"--board", "--origin", "--xz", "--trust", "--wifi-firmware", "--release-url"} <= options
     for option in options:
         assert re.search(rf"^  {option}\b", done.stdout, re.MULTILINE), option
+
+
+def test_the_date_is_source_date_epochs_when_set(image):
+    """A reproducible build's date (SOURCE_DATE_EPOCH), in UTC: 86,399 s is still 1 January."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH="86399")
+    done = subprocess.run([sys.executable, RELEASE, image], capture_output=True, text=True,
+                          env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (entry,) = json.loads((image.parent / "tinker-tray.rpi-imager.json").read_text())["os_list"]
+    assert entry["release_date"] == "1970-01-01"
