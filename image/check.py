@@ -632,7 +632,25 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-icount", action="store_true", help="qemu's clock follows the host's (see ICOUNT)"
     )
+    parser.add_argument(
+        "--update",
+        action="store_true",
+        help="then `tinker-tray update` on a fresh copy (bench/image_update.py; IMG built with"
+        " --origin http://10.0.2.2:GIT_PORT/tinker-tray.git)",
+    )
+    parser.add_argument(
+        "--git-port", type=int, default=18090, help="the port --origin names (with --update)"
+    )
     return parser
+
+
+def update_check(image: Path, port: int, git_port: int) -> int:
+    """`tinker-tray update` on the image, as a family with SSH runs it: bench/image_update.py
+    on a copy of its own (its own boots), after the check's qemu is off. Its exit status."""
+    print("the update (bench/image_update.py):", flush=True)
+    command = [sys.executable, str(ROOT / "bench" / "image_update.py"), str(image),
+               "--port", str(port), "--git-port", str(git_port)]  # fmt: skip
+    return subprocess.run(command).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -660,7 +678,10 @@ def main(argv: list[str] | None = None) -> int:
         results = power_cuts(qemu, play, args.cuts, work)
         return summary(results, sum(play.acked.values()))
 
-    return bench_main("tinker image check", args.keep, check)
+    status = bench_main("tinker image check", args.keep, check)
+    if args.update:
+        status = max(status, update_check(args.image, args.port, args.git_port))
+    return status
 
 
 if __name__ == "__main__":

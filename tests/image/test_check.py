@@ -20,7 +20,7 @@ from image.boot_share import (
     parse_span,
     parse_startup,
 )
-from image.check import tray_in_boot
+from image.check import parser, tray_in_boot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,6 +66,13 @@ def test_a_negative_number_of_cuts_is_one_sentence(tmp_path):
     image.write_bytes(b"\0" * 512)
     done = _tinker("check", image, "--cuts", "-1")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_the_options_and_their_defaults():
+    args = parser().parse_args(["tray.img"])
+    assert (args.cuts, args.port, args.update, args.git_port) == (10, 18080, False, 18090)
+    args = parser().parse_args(["tray.img", "--cuts", "3", "--update", "--git-port", "18100"])
+    assert (args.cuts, args.update, args.git_port) == (3, True, 18100)
 
 
 def test_tinker_image_without_a_known_word_names_both():
