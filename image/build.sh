@@ -80,7 +80,7 @@ if [ -n "$trust" ]; then
   "$here/steps/trust.sh" "$extra" "$trust" || exit 1
 else
   echo "tinker image build: no --trust FILE: updates will be refused: the image carries no" \
-    "allowed signers, so its update verifies no release (docs/image.md, The update's signers)." >&2
+    "allowed signers, so its update verifies no release (docs/image.md: --trust)." >&2
 fi
 if [ -n "$wifi_firmware" ]; then
   "$here/steps/wifi-firmware.sh" "$extra" "$wifi_firmware" "$here/steps/wifi-firmware.sha256" ||
@@ -136,7 +136,8 @@ if [ ! -d "$built" ]; then
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
 fi
 # --trust, --wifi-firmware (step 0), laid over the tree; its own folders keep their modes
-tar -C "$extra" -cf - . | tar -C "$work/root" -xf - --no-overwrite-dir
+{ tar -C "$extra" -cf - . | tar -C "$work/root" -xf - --no-overwrite-dir; } ||
+  fail "the files of --trust and --wifi-firmware could not be laid over the tree (above)."
 "$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" "$WIFI_NOT_COVERED" || exit 1
 
 # --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------
