@@ -7,9 +7,10 @@ there); also on its own, to point the list at where the image was uploaded:
     python3 image/release.py build/image/tinker-tray-v1-pi-arm64.img --url https://.../X.img.xz
 
 The list's fields are those of Imager's own `doc/json-schema/os-list-schema.json` and
-`doc/os-sublist-example.json` (rpi-imager): Imager checks the download against
-`image_download_sha256` and what it wrote against `extract_sha256`, and refuses a card smaller
-than `extract_size`. docs/image.md says how a family adds the list (Imager 1.8, 2.x)."""
+`doc/os-sublist-example.json` (rpi-imager): Imager checks what it writes against
+`extract_sha256` and refuses a card smaller than `extract_size`; `image_download_sha256` is read
+by Imager 1.9's download cache only. docs/image.md says which Imager reads what, and how a family
+adds the list (Imager 1.8, 2.x)."""
 
 from __future__ import annotations
 
