@@ -26,9 +26,10 @@ from pathlib import Path
 SUMS = "SHA256SUMS"
 IMAGER_LIST = "tinker-tray.rpi-imager.json"
 DEVICES = ["pi3-64bit", "pi4-64bit"]
-"""Imager's device tags for the boards the image boots: its device list files the Zero 2 W and
-the Pi 3 A+/B/B+ under `pi3-64bit`, the Pi 4 and 400 under `pi4-64bit`; not the Pi 5
-(docs/image.md says why)."""
+"""Imager's device tags for the boards the image boots: Raspberry Pi's device list (the
+`imager.devices` of its os_list_imagingutility_v4.json, which Imager shows as "Choose Device")
+files the Zero 2 W and the Pi 3 A+/B/B+ under `pi3-64bit`, the Pi 4 and 400 under `pi4-64bit`;
+not the Pi 5 (docs/image.md says why)."""
 INIT_FORMAT = "systemd"
 """What Imager writes for its OS customisation: with "systemd" its `firstrun.sh` and the words
 on cmdline.txt, which the image reads as data (image/imager); the one format every Imager since
