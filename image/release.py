@@ -30,6 +30,14 @@ DEVICES = ["pi3-64bit", "pi4-64bit"]
 `imager.devices` of its os_list_imagingutility_v4.json, which Imager shows as "Choose Device")
 files the Zero 2 W and the Pi 3 A+/B/B+ under `pi3-64bit`, the Pi 4 and 400 under `pi4-64bit`;
 not the Pi 5 (docs/image.md says why)."""
+BOARDS = [
+    ("Raspberry Pi Zero 2 W", "pi3-64bit", "The tray's main board"),
+    ("Raspberry Pi 3", "pi3-64bit", "Raspberry Pi 3 Model A+, B and B+"),
+    ("Raspberry Pi 4", "pi4-64bit", "Raspberry Pi 4 Model B and 400"),
+]
+"""The list's own "Choose Device" step (`imager.devices`): Imager 2 builds that step from the list
+it was given (its hwlistmodel.cpp, v2.0.11, finds no device in a list without them); Imager 1.8
+shows these instead of its "[ All ]" (main.qml, v1.8.5)."""
 INIT_FORMAT = "systemd"
 """What Imager writes for its OS customisation: with "systemd" its `firstrun.sh` and the words
 on cmdline.txt, which the image reads as data (image/imager); the one format every Imager since
@@ -91,6 +99,16 @@ def imager_entry(
     }
 
 
+def device_list() -> list[dict[str, object]]:
+    """The boards, as Imager's device step reads them (name, tags, icon, description,
+    matching_type: "inclusive" keeps an entry without `devices`, as Raspberry Pi's list does)."""
+    return [
+        {"name": name, "tags": [tag], "icon": "", "description": description,
+         "matching_type": "inclusive", "default": False}
+        for name, tag, description in BOARDS
+    ]  # fmt: skip
+
+
 def release_date() -> str:
     """Today (UTC), or the day of SOURCE_DATE_EPOCH when set (a reproducible build's date)."""
     utc = datetime.timezone.utc  # noqa: UP017  (the build host's python3 may be 3.10: Ubuntu 22.04)
@@ -131,7 +149,8 @@ def write_release(image: Path, url: str | None = None, date: str | None = None) 
     sums = image.with_name(SUMS)
     listing = image.with_name(IMAGER_LIST)
     sums.write_text(sums_text(digests))
-    listing.write_text(json.dumps({"os_list": [entry]}, indent=2) + "\n")
+    document = {"imager": {"devices": device_list()}, "os_list": [entry]}
+    listing.write_text(json.dumps(document, indent=2) + "\n")
     return [sums, listing]
 
 

@@ -68,6 +68,12 @@ def test_the_imager_list_has_the_files_sizes_and_sums(image):
     assert entry["devices"] == ["pi3-64bit", "pi4-64bit"]  # Zero 2 W and Pi 3; Pi 4 and 400
     assert entry["init_format"] == "systemd"
     assert "v9-pi-arm64" in entry["name"]
+    boards = {device["name"]: device["tags"] for device in listing["imager"]["devices"]}
+    assert boards == {
+        "Raspberry Pi Zero 2 W": ["pi3-64bit"],
+        "Raspberry Pi 3": ["pi3-64bit"],
+        "Raspberry Pi 4": ["pi4-64bit"],
+    }  # Imager 2's "Choose Device" step is built from these: each offers the tray
 
 
 def test_by_default_the_url_is_the_downloads_name_beside_the_list(image):
