@@ -48,8 +48,8 @@ firmware="$dest/usr/lib/firmware/brcm"
 mkdir -p "$firmware"
 grep -v '^#' "$sums" | while read -r want name; do
   [ -n "$name" ] || continue
-  found=$(find "$tree" -path "*/brcm/$name" -print -quit)
-  [ -n "$found" ] || found=$(find "$tree" -name "$name" -print -quit)
+  found=$(find "$tree" -type f -path "*/brcm/$name" -print -quit)  # a file, never a link out
+  [ -n "$found" ] || found=$(find "$tree" -type f -name "$name" -print -quit)
   [ -n "$found" ] || say "it has no $name (Raspberry Pi OS's firmware-brcm80211 has it)."
   got=$(sha256sum <"$found" | cut -d' ' -f1)
   [ "$got" = "$want" ] || say "$name's SHA-256 is $got, not the recipe's $want ($sums): refused."

@@ -102,6 +102,14 @@ def test_a_file_with_no_signer_or_not_text_is_refused(tmp_path, text):
     assert "no signer" in done.stderr or "not UTF-8" in done.stderr
 
 
+def test_a_missing_file_or_a_folder_is_one_sentence(tmp_path):
+    for path in (tmp_path / "nothing", tmp_path):
+        done = subprocess.run(["sh", STEP, tmp_path / "extra", path], capture_output=True,
+                              text=True)  # fmt: skip
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"tinker image build: --trust {path}: ")
+
+
 def test_a_build_without_trust_says_updates_will_be_refused_and_goes_on(tmp_path):
     done = _build(tmp_path)
     said = [line for line in done.stderr.splitlines() if "--trust" in line]

@@ -122,6 +122,19 @@ def test_a_file_whose_sum_differs_is_refused_in_one_sentence(package, tmp_path):
     assert f"{FILES[0]}'s SHA-256 is " in done.stderr and done.stderr.endswith("refused.\n")
 
 
+def test_a_link_in_the_source_is_not_taken_for_the_file(tmp_path):
+    """A folder whose firmware file is a link (to a file outside it, here one with the right
+    content): only regular files are taken, so the file is missing, in one sentence."""
+    tree = _package_tree(tmp_path)
+    sums = _sums(tree, tmp_path)
+    brcm = tree / "usr" / "lib" / "firmware" / "brcm"
+    outside = tmp_path / "outside.bin"
+    (brcm / FILES[0]).rename(outside)
+    (brcm / FILES[0]).symlink_to(outside)
+    done = _step(tmp_path / "extra", tree, sums)
+    assert done.returncode == 1 and f"it has no {FILES[0]}" in done.stderr
+
+
 def test_a_source_without_the_licence_is_refused(tmp_path):
     tree = _package_tree(tmp_path)
     shutil.rmtree(tree / "usr" / "share")
