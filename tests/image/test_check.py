@@ -40,9 +40,11 @@ tinker-tray.service @1min 41.204s +31.879s
 
 
 def _tinker(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """`./tinker image ...` run from another folder, as a maintainer may (cwd "/")."""
     return subprocess.run(
-        [ROOT / "tinker", "image", *args], capture_output=True, text=True, env=dict(os.environ)
-    )
+        [ROOT / "tinker", "image", *args], capture_output=True, text=True, env=dict(os.environ),
+        cwd="/",
+    )  # fmt: skip
 
 
 def test_help_names_the_image_and_the_cuts():
