@@ -2,7 +2,7 @@
 # The tray's SD-card image, as one recipe: the steps below run top to bottom, each a declared
 # value or a small script in steps/. Board and release are parameters, not copies.
 #
-#   ./tinker image build [--board pi-arm64] [--release trixie] [--out DIR] [--xz]
+#   ./tinker image build [OPTION ...]    (./tinker image build --help lists them)
 #
 # Rootless in the sense that matters here: no loop device and no mount of the image. Debian's
 # mmdebstrap builds the arm64 system under qemu-user-static (binfmt), the tray is set up inside
@@ -13,31 +13,84 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 
+usage() {
+  cat <<'HELP'
+usage: sudo ./tinker image build [OPTION ...]
+
+The tray's SD-card image (as root, on Debian or Ubuntu: docs/image.md), and beside it the
+release files: SHA256SUMS and Raspberry Pi Imager's list, tinker-tray.rpi-imager.json.
+
+  --board NAME          the boards the image boots (image/boards/NAME; default pi-arm64)
+  --release NAME        the Debian release (default trixie)
+  --out DIR             where the image, its release files and the cache go (default build/image)
+  --xz                  also the image compressed, .img.xz (what a release publishes)
+  --origin URL          the repository the tray's update pulls from (default this checkout's
+                        origin)
+  --trust FILE          an SSH allowed-signers file (git's gpg.ssh.allowedSignersFile): the
+                        signers whose releases the tray's update installs
+  --wifi-firmware SRC   Raspberry Pi OS's firmware-brcm80211 .deb, or a folder with its files:
+                        the Wi-Fi of a Pi Zero 2 W with the BCM43430/2 chip
+  --release-url URL     where Imager downloads the image from, for its list (default the file's
+                        name, beside the list)
+  --help                this help
+HELP
+}
+
 # --- Parameters ------------------------------------------------------------------------------
 board=pi-arm64          # boards/NAME: the device trees and Wi-Fi firmware the image must carry
 release=trixie          # Debian release (docs/image.md says why this one)
 out="$repo/build/image" # the image, and a cache of the slow base system (out/cache)
 xz=
 origin=$(git -C "$repo" remote get-url origin 2>/dev/null || true)  # where `update` pulls from
+trust=                  # the allowed signers of the tray's releases (docs/image.md)
+wifi_firmware=          # Raspberry Pi OS's firmware-brcm80211 (.deb or folder)
+release_url=            # the .img.xz's address in Imager's list
 while [ $# -gt 0 ]; do
+  case "$1" in
+    --board|--release|--out|--origin|--trust|--wifi-firmware|--release-url)
+      [ $# -gt 1 ] || { echo "tinker image build: $1 needs a value (see --help)." >&2; exit 2; } ;;
+  esac
   case "$1" in
     --board) board=$2; shift ;;
     --release) release=$2; shift ;;
     --out) out=$2; shift ;;
     --origin) origin=$2; shift ;;
+    --trust) trust=$2; shift ;;
+    --wifi-firmware) wifi_firmware=$2; shift ;;
+    --release-url) release_url=$2; shift ;;
     --xz) xz=1 ;;
-    *) echo "tinker image build: unknown option '$1' (see image/build.sh)." >&2; exit 2 ;;
+    --help|-h) usage; exit 0 ;;
+    *) echo "tinker image build: unknown option '$1' (see --help)." >&2; exit 2 ;;
   esac
   shift
 done
 fail() { echo "tinker image build: $*" >&2; exit 1; }
 [ -f "$here/boards/$board" ] || fail "no board '$board' (one of: $(ls "$here/boards" | paste -sd' '))."
-. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED
+. "$here/boards/$board"   # DTBS, WIFI_FIRMWARE, WIFI_NOT_COVERED(_BOARDS)
 version=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo unknown)
 name="tinker-tray-$version-$board"
 work="$out/work-$board"
+extra="$out/extra-$board"  # files laid over the tree after its set-up: --trust, --wifi-firmware
 started=$(date +%s)
 step() { echo "tinker image build: [$(( $(date +%s) - started ))s] $*" >&2; }
+
+# --- 0. What the builder named, checked before the long build (seconds, not 46 minutes) -------
+rm -rf "$extra"; (umask 022 && mkdir -p "$extra")
+if [ -n "$trust" ]; then
+  "$here/steps/trust.sh" "$extra" "$trust" || exit 1
+else
+  echo "tinker image build: no --trust FILE: updates will be refused: the image carries no" \
+    "allowed signers, so its update verifies no release (docs/image.md: --trust)." >&2
+fi
+if [ -n "$wifi_firmware" ]; then
+  "$here/steps/wifi-firmware.sh" "$extra" "$wifi_firmware" "$here/steps/wifi-firmware.sha256" ||
+    exit 1
+  WIFI_FIRMWARE="$WIFI_FIRMWARE $WIFI_NOT_COVERED" WIFI_NOT_COVERED=
+fi
+if [ -n "$WIFI_NOT_COVERED" ]; then
+  echo "tinker image build: no --wifi-firmware: $WIFI_NOT_COVERED_BOARDS will have no Wi-Fi" \
+    "on this image (its firmware is in no Debian package; docs/image.md, Wi-Fi on each board)." >&2
+fi
 
 # --- 1. The host: its tools (each with its Debian package), root, arm64 binaries running ------
 "$here/steps/host-check.sh" || exit 1
@@ -82,6 +135,9 @@ if [ ! -d "$built" ]; then
   rm -rf "$built.part"; mkdir -p "$built.part"
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
 fi
+# --trust, --wifi-firmware (step 0), laid over the tree; its own folders keep their modes
+{ tar -C "$extra" -cf - . | tar -C "$work/root" -xf - --no-overwrite-dir; } ||
+  fail "the files of --trust and --wifi-firmware could not be laid over the tree (above)."
 "$here/steps/board-check.sh" "$work/root" "$DTBS" "$WIFI_FIRMWARE" "$WIFI_NOT_COVERED" || exit 1
 
 # --- 5. The card: boot (FAT), data (the journal), root (grown to the card on first boot) ------
@@ -91,10 +147,15 @@ cp "$here"/bootfs/* "$work/bootfs/"
 cp "$repo/hardware/pinmap.toml" "$work/bootfs/tinker-tray-settings.txt"
 "$here/steps/card.sh" "$work/root" "$work/bootfs" "$out/$name.img" ||
   fail "assembling the card image failed (above)."
-rm -rf "$work"
+rm -rf "$work" "$extra"
 if [ -n "$xz" ]; then
   step "compressing ($name.img.xz) ..."
   xz -T0 -6 -k -f "$out/$name.img" || fail "xz failed (above)."
+else
+  rm -f "$out/$name.img.xz"  # an earlier build's, of another .img: never in this release
 fi
+
+# --- 6. The release files: SHA256SUMS and Imager's list, beside the image (image/release.py) --
+python3 "$here/release.py" "$out/$name.img" ${release_url:+--url "$release_url"} || exit 1
 step "done: $out/$name.img ($(du -h --apparent-size "$out/$name.img" | cut -f1) raw," \
   "$(du -h "$out/$name.img" | cut -f1) used${xz:+, $(du -h "$out/$name.img.xz" | cut -f1) as .xz})."

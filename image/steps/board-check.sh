@@ -1,7 +1,8 @@
 #!/bin/sh
 # Step "board check": the built tree carries the board's device trees and every covered board's
 # Wi-Fi firmware (else the build fails, naming what is missing), and says which boards' Wi-Fi
-# it covers and which no Debian package covers.
+# it covers and which will have none (no Debian package has their firmware, and the build was
+# given no --wifi-firmware).
 #   steps/board-check.sh ROOT "DTB ..." "BOARD=FILE+FILE ..." "BOARD=FILE ..."
 set -eu
 root=$1 dtbs=$2 wifi=$3 not_covered=${4:-}
@@ -22,4 +23,5 @@ for pair in $wifi; do
 done
 missing=
 for pair in $not_covered; do missing="$missing ${pair%%=*}"; done
-echo "tinker image build: Wi-Fi firmware for:${covered:- none}; in no Debian package:${missing:- none}." >&2
+why=${missing:+ (its firmware is in no Debian package: --wifi-firmware)}
+echo "tinker image build: Wi-Fi firmware for:${covered:- none}; no Wi-Fi on:${missing:- none}$why." >&2

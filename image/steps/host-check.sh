@@ -6,7 +6,7 @@ set -eu
 missing=
 for pair in mmdebstrap:mmdebstrap qemu-aarch64-static:qemu-user-static \
     update-binfmts:binfmt-support arch-test:arch-test mkfs.vfat:dosfstools mcopy:mtools \
-    mkfs.ext4:e2fsprogs sfdisk:fdisk xz:xz-utils git:git; do
+    mkfs.ext4:e2fsprogs sfdisk:fdisk xz:xz-utils git:git python3:python3; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
 done
 if [ -n "$missing" ]; then

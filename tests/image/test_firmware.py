@@ -86,7 +86,8 @@ def test_a_tree_with_every_file_passes_and_says_what_is_covered(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stderr == (
         "tinker image build: Wi-Fi firmware for: zero-2-w 3-b 3-a-plus 3-b-plus 4-b;"
-        " in no Debian package: zero-2-w-43430b0.\n"
+        " no Wi-Fi on: zero-2-w-43430b0 (its firmware is in no Debian package:"
+        " --wifi-firmware).\n"
     )
 
 
