@@ -14,12 +14,16 @@ rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
 
 # lgpio, the pins' library: PyPI has no wheel of it for trixie's Python 3.13 and Debian no
 # python3-lgpio, so it is compiled here from lgpio's own source with its C library inside
-# (PYPI=1, as its wheels are built), Debian's swig lent for the build only. Without it the tray
-# would start on no pins.
+# (PYPI=1, as its wheels are built), Debian's swig lent for the build only. It goes into the
+# system's Python (/usr/local), which every release slot's venv sees (./tinker makes them with
+# --system-site-packages on a Pi): an update installs no lgpio of its own, and compiles none.
+# Without it the tray would start on no pins.
 if ! .venv/bin/python -c 'import lgpio' 2>/dev/null; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends swig >/dev/null
-  PYPI=1 .venv/bin/python -m pip install --quiet --no-binary lgpio "lgpio>=0.2"
+  site=/usr/local/lib/python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
+  PYPI=1 .venv/bin/python -m pip install --quiet --no-cache-dir --no-binary lgpio \
+    --target "$site" "lgpio>=0.2"
   apt-get purge -y -qq --autoremove swig >/dev/null
 fi
 .venv/bin/python -c 'import lgpio' || { echo "lgpio did not build (above)." >&2; exit 1; }
@@ -28,7 +32,8 @@ fi
 # the user made now (systemd-sysusers), the units enabled offline.
 .venv/bin/tinker-tray install --root /
 systemd-sysusers
-systemctl enable tinker-tray.service tinker-tray-settings.service tinker-tray-imager.service \
+systemctl enable tinker-tray.service tinker-tray-update.path tinker-tray-update-card.service \
+  tinker-tray-settings.service tinker-tray-imager.service \
   tinker-tray-growfs.service tinker-tray-ssh.service NetworkManager.service avahi-daemon.service \
   systemd-timesyncd.service
 systemctl disable ssh.service
