@@ -491,6 +491,63 @@ class Journal:
             self.results_version += 1
             return _row_id(cur)
 
+    # --- backup and restore (`scoreboard.backup`) ---
+
+    def copy_to(self, target: Path) -> None:
+        """A consistent copy of the whole journal (every game, the token, every setting kept in
+        it) as a new SQLite file at `target`: SQLite's backup API in one step, which reads
+        everything in one read transaction, so the copy is the journal at one moment. Read
+        through a connection of its own, so the table goes on saving meanwhile (WAL); while
+        nothing can be saved, the journal as it is read now (in memory) is copied instead."""
+        copy = sqlite3.connect(target, isolation_level=None)
+        try:
+            with self._lock:
+                if self._cannot_write is not None:
+                    self._db.backup(copy)
+                    return
+            source = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                source.backup(copy)
+            finally:
+                source.close()
+        finally:
+            copy.close()
+
+    def replace_with(self, source: Path, *, replace: bool = False) -> int:
+        """Make this journal a copy of the checked journal file at `source` (a restore): in one
+        SQLite transaction on the journal's own connection (SQLite's backup API into it), so a
+        power cut leaves the journal as it was or as restored, and the connection every reader
+        holds stays open. Returns how many games it held before.
+
+        Refused, with nothing changed: while a game is being played (`hold`: InPlayError), while
+        it holds games unless `replace` (ConfirmError), while nothing can be saved
+        (JournalWriteError)."""
+        with self._lock:
+            db = self._writable()
+            held = self._in_play
+            if held is not None and held[2]():
+                raise InPlayError(
+                    f"game {held[0]} is being played in {held[1]}: finish it before restoring "
+                    "a backup over this journal"
+                )
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            if games and not replace:
+                raise ConfirmError(
+                    f"this tray's journal holds {games} games: a restore replaces them all with "
+                    "the backup's; confirm to replace them"
+                )
+            kept = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                kept.backup(db)
+            except sqlite3.OperationalError as exc:
+                raise JournalWriteError(exc) from exc
+            finally:
+                kept.close()
+            self._in_play, self._run_token = None, None
+            self.damaged.clear()  # what was said of the journal replaced
+            self.results_version += 1
+        return games
+
     def token(self) -> str:
         """The table's write token, made once and kept, so phones stay paired across restarts
         (while nothing can be saved, a new one is kept once it can). A kept token that is
