@@ -71,16 +71,17 @@ def restore_file(file: Path, journal_path: Path) -> int:
     and what it makes beside it keep the owner of the folder it is in (run as root, for the
     tray's user)."""
     owner = _owner(journal_path)
-    journal = Journal(journal_path, exclusive=True)
     try:
-        with backup.checked(file, journal_path.parent) as kept:
-            backup.restore(journal, kept)
-            journal.token()  # a backup without one gets one now, kept for the tray
-            games = kept.games
+        with backup.checked(file, journal_path.parent) as kept:  # before the journal is opened
+            journal = Journal(journal_path, exclusive=True)
+            try:
+                backup.restore(journal, kept)
+                journal.token()  # a backup without one gets one now, kept for the tray
+            finally:
+                journal.close()
     finally:
-        journal.close()
         _give_back(journal_path, owner)
-    return games
+    return kept.games
 
 
 def _owner(journal_path: Path) -> tuple[Path, int, int]:
