@@ -532,9 +532,10 @@ class Journal:
                 )
             games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             if games and not replace:
+                held_games = f"{games} game" + ("s" if games != 1 else "")
                 raise ConfirmError(
-                    f"this tray's journal holds {games} games: a restore replaces them all with "
-                    "the backup's; confirm to replace them"
+                    f"this tray's journal holds {held_games}: a restore replaces them with the "
+                    "backup's games; confirm to replace them"
                 )
             kept = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
             try:

@@ -163,7 +163,7 @@ def test_a_journal_with_games_is_replaced_only_once_the_host_confirms(old, fresh
     before = records(fresh)
     res = fresh.call("POST", "/api/restore", content=data)
     assert res.status_code == 409 and res.json()["confirm"] is True
-    assert "holds 1 games" in res.json()["error"] and "confirm" in res.json()["error"]
+    assert "holds 1 game:" in res.json()["error"] and "confirm" in res.json()["error"]
     assert records(fresh) == before
     assert fresh.call("POST", "/api/restore?replace=yes", content=data).status_code == 400
     res = fresh.call("POST", "/api/restore?replace=1", content=data)
