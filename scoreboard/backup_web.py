@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +118,14 @@ def _reason(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower() + " (is the card full?)"
 
 
-def journal_replaced_hooks(states: Any) -> list[Callable[[], None]]:
-    """What each extension does once the journal is replaced (its `journal_replaced`)."""
-    return [s.journal_replaced for s in states if hasattr(s, "journal_replaced")]
+def lifespan_state(token: str, extensions: Iterable[Any]) -> dict[str, Any]:
+    """The app's state for a restore: the table's token, held so a restore can change it for
+    every request (`auth.TableToken`), and what each extension does once the journal is
+    replaced (its `journal_replaced`, if it has one)."""
+    hooks: list[Callable[[], None]] = [
+        s.journal_replaced for s in extensions if hasattr(s, "journal_replaced")
+    ]
+    return {"token": auth.TableToken(token), "on_restore": hooks}
 
 
 routes = [

@@ -520,7 +520,7 @@ def create_app(
         parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
-            "token": auth.TableToken(token),
+            **backup_web.lifespan_state(token, added.values()),  # "token", "on_restore"
             "journal": journal,
             "table": session,
             "clients": clients,
@@ -531,7 +531,6 @@ def create_app(
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
             "pairing": pairing,
             "view_json": view_with_pairing(session, pairing),
-            "on_restore": backup_web.journal_replaced_hooks(added.values()),
             **added,
         }
         app.state.session, app.state.clients, app.state.pairing = session, clients, pairing
