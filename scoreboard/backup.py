@@ -48,6 +48,8 @@ MAX_BYTES = 256 * 1024 * 1024
 MAX_JOURNAL_BYTES = 2 * 1024 * 1024 * 1024
 """The largest journal a backup may unpack to: a file that claims more is refused unread."""
 MAX_HEADER = 4096
+SCRATCH = ".tinker-backup-"
+"""How the scratch files beside the journal begin (`sweep` removes those a power cut left)."""
 CHUNK = 1024 * 1024
 _FIRST_LINE = re.compile(rb"tinker-tray backup (\d{1,6}) sha256=([0-9a-f]{64})\n")
 _FIRST_LINE_BYTES = len(f"{FORMAT} {VERSION} sha256=") + 64 + 1
@@ -100,7 +102,7 @@ def make(journal: Journal, folder: Path, clock: Callable[[], float] = time.time)
             "games": games,
             "bytes": copy.stat().st_size,
         }
-        handle, name = tempfile.mkstemp(prefix=".tinker-backup-", suffix=SUFFIX, dir=folder)
+        handle, name = tempfile.mkstemp(prefix=SCRATCH, suffix=SUFFIX, dir=folder)
         path = Path(name)
         try:
             with os.fdopen(handle, "w+b") as out:
@@ -145,12 +147,7 @@ def checked(backup: Path, folder: Path) -> Iterator[Checked]:
         about = _about(file)
         with _scratch(folder, ".restore") as database:
             _unpack(file, database, about["bytes"])
-            games = _check_journal(database)
-            if games != about["games"]:
-                raise BackupRefused(
-                    f"the backup says it holds {about['games']} games but its journal holds "
-                    f"{games}: it was not made by tinker-tray, or was changed since"
-                )
+            games = _check_journal(database, about["games"])
             yield Checked(database, games, about["made"])
 
 
@@ -232,9 +229,10 @@ def _unpack(file: BinaryIO, database: Path, size: int) -> None:
         os.fsync(out.fileno())
 
 
-def _check_journal(database: Path) -> int:
+def _check_journal(database: Path, games: int) -> int:
     """The unpacked journal: SQLite's integrity check, a tinker-tray journal of a version this
-    one reads; an older one upgraded (as the journal upgrades on open). Its number of games."""
+    one reads, holding the `games` its description counts; an older one upgraded (as the
+    journal upgrades on open). Its number of games, once upgraded."""
     try:
         with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as db:
             db.execute("PRAGMA journal_mode=DELETE")  # no WAL beside a scratch file
@@ -249,10 +247,16 @@ def _check_journal(database: Path) -> int:
                     "the backup's journal fails SQLite's integrity check "
                     f"({'; '.join(problems)[:200]}): nothing was restored"
                 )
+            held = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise BackupRefused(f"its journal cannot be read ({exc}): the file {_FOREIGN}") from None
     if not 0 < version <= SCHEMA_VERSION:
         raise BackupRefused(f"its journal has no version this tray reads: the file {_FOREIGN}")
+    if held != games:
+        raise BackupRefused(
+            f"the backup says it holds {games} games but its journal holds {held}: it was not "
+            "made by tinker-tray, or was changed since"
+        )
     if version < SCHEMA_VERSION:
         _upgrade(database)
     with contextlib.closing(sqlite3.connect(database)) as db:
@@ -285,12 +289,20 @@ def restore(journal: Journal, backup: Checked, *, replace: bool = False) -> int:
     return journal.replace_with(backup.database, replace=replace)
 
 
+def sweep(folder: Path) -> None:
+    """Remove the scratch files a backup or a restore cut short (a power cut) left in `folder`:
+    called as the service starts, when none is in use."""
+    for left in folder.glob(f"{SCRATCH}*"):
+        with contextlib.suppress(OSError):
+            left.unlink()
+
+
 @contextlib.contextmanager
 def _scratch(folder: Path, suffix: str) -> Iterator[Path]:
     """A name for a scratch file in `folder` (created empty), removed on leaving with what
     SQLite made beside it."""
     folder.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=".tinker-backup-", suffix=suffix, dir=folder)
+    handle, name = tempfile.mkstemp(prefix=SCRATCH, suffix=suffix, dir=folder)
     os.close(handle)
     path = Path(name)
     try:

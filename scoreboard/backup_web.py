@@ -45,7 +45,7 @@ async def make_backup(request: Request) -> Response:
         made.path,
         media_type="application/octet-stream",
         filename=made.name,
-        headers={"Cache-Control": "no-store", "X-Games": str(made.games)},
+        headers={"Cache-Control": "no-store"},
         background=BackgroundTask(made.path.unlink, missing_ok=True),
     )
 
@@ -92,7 +92,7 @@ async def _received(request: Request, folder: Path) -> Path:
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > backup.MAX_BYTES:
         raise BadRequest(_too_large(), 413)
-    handle, name = tempfile.mkstemp(prefix=".tinker-backup-", suffix=".upload", dir=folder)
+    handle, name = tempfile.mkstemp(prefix=backup.SCRATCH, suffix=".upload", dir=folder)
     path, size = Path(name), 0
     try:
         with os.fdopen(handle, "wb") as out:
@@ -118,10 +118,12 @@ def _reason(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower() + " (is the card full?)"
 
 
-def lifespan_state(token: str, extensions: Iterable[Any]) -> dict[str, Any]:
+def lifespan_state(token: str, extensions: Iterable[Any], journal: Journal) -> dict[str, Any]:
     """The app's state for a restore: the table's token, held so a restore can change it for
     every request (`auth.TableToken`), and what each extension does once the journal is
-    replaced (its `journal_replaced`, if it has one)."""
+    replaced (its `journal_replaced`, if it has one). The scratch files of a backup or restore
+    that a power cut stopped are removed now, as the app starts."""
+    backup.sweep(journal.path.parent)
     hooks: list[Callable[[], None]] = [
         s.journal_replaced for s in extensions if hasattr(s, "journal_replaced")
     ]

@@ -520,7 +520,7 @@ def create_app(
         parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
-            **backup_web.lifespan_state(token, added.values()),  # "token", "on_restore"
+            **backup_web.lifespan_state(token, added.values(), journal),  # token, on_restore
             "journal": journal,
             "table": session,
             "clients": clients,

@@ -6,11 +6,14 @@ either; a journal that holds games is replaced only when the host confirms."""
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from scoreboard import backup
+from scoreboard.journal import Journal
 from tests.helpers.backup import Tray, play_a_digital_game, play_a_table_game, records
 
 
@@ -192,3 +195,41 @@ def test_the_backup_is_a_consistent_copy_while_the_table_plays(old, tmp_path):
             assert db.execute("SELECT COUNT(*) FROM moves").fetchone()[0] > 10
     made.path.unlink()
     assert sorted(p.name for p in tmp_path.glob(".tinker-backup-*")) == []
+
+
+def test_a_backup_holding_an_older_journal_is_upgraded_as_the_journal_would_be(tmp_path):
+    """A backup's journal of an older version (version 3, as main wrote it at 14f5ae9) is
+    upgraded in the checked copy: restored, every game reads as the journal itself upgrades it."""
+    fixture = Path(__file__).parent / "journals" / "main-14f5ae9.sqlite3"
+    with sqlite3.connect(f"{fixture.resolve().as_uri()}?mode=ro", uri=True) as db:
+        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    with (tmp_path / "old.ttb").open("w+b") as out:
+        about = {"made": "x", "schema": 3, "games": games, "bytes": fixture.stat().st_size}
+        backup._write(out, fixture, about)
+    shutil.copyfile(fixture, tmp_path / "upgraded.sqlite3")
+    upgraded = Journal(tmp_path / "upgraded.sqlite3")
+    restored = Journal(tmp_path / "fresh" / "journal.sqlite3")
+    try:
+        with backup.checked(tmp_path / "old.ttb", tmp_path / "fresh") as kept:
+            assert kept.games == len(upgraded.games()) > games  # UNO Elite's games folded in
+            backup.restore(restored, kept)
+        assert restored.games() == upgraded.games()
+        for game in upgraded.games():
+            if game.digital:
+                assert restored.export_record(game.id) == upgraded.export_record(game.id)
+            if game.entries:
+                assert restored.export_json(game.id) == upgraded.export_json(game.id)
+    finally:
+        upgraded.close()
+        restored.close()
+
+
+def test_scratch_files_a_power_cut_left_are_removed_as_the_tray_starts(tmp_path):
+    left = tmp_path / "journal" / f"{backup.SCRATCH}abc.restore"
+    left.parent.mkdir()
+    left.write_bytes(b"half a journal")
+    tray = Tray(tmp_path / "journal" / "journal.sqlite3").start()
+    try:
+        assert not left.exists()
+    finally:
+        tray.stop()
