@@ -539,9 +539,7 @@ class Journal:
                 )
             kept = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
             try:
-                kept.backup(db)
-            except sqlite3.OperationalError as exc:
-                raise JournalWriteError(exc) from exc
+                _copy_over(kept, db)
             finally:
                 kept.close()
             self._in_play, self._run_token = None, None
@@ -815,6 +813,25 @@ class Journal:
         if self._cannot_write is not None:
             raise JournalWriteError(self._cannot_write)
         return self._db
+
+
+def _copy_over(source: sqlite3.Connection, db: sqlite3.Connection) -> None:
+    """`source` copied over `db` in one transaction (SQLite's backup API, in one step; the
+    caller holds the journal's lock, so no write is under way). A page reading from `db` in
+    another thread has it "in use" for a moment: tried again, a few times, meanwhile. Anything
+    else SQLite refuses (a full card) is rolled back whole: JournalWriteError."""
+    for attempt in range(RESTORE_TRIES):
+        try:
+            source.backup(db)
+            return
+        except sqlite3.OperationalError as exc:
+            if "in use" not in str(exc) or attempt == RESTORE_TRIES - 1:
+                raise JournalWriteError(exc) from exc
+            time.sleep(0.05)
+
+
+RESTORE_TRIES = 40
+"""How often a restore tries while readers have the journal in use (2 s in all)."""
 
 
 def _entry(text: str, row: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,19 @@ def test_scratch_files_a_power_cut_left_are_removed_as_the_tray_starts(tmp_path)
         assert not left.exists()
     finally:
         tray.stop()
+
+
+def test_a_page_reading_the_journal_meanwhile_does_not_stop_a_restore(old, fresh):
+    """A read in another thread has the journal's connection in use for a moment (SQLite
+    refuses to copy over it then): the restore waits for it, as it would for a write."""
+    data = backed_up(old)
+    reading = fresh.journal._db.execute("SELECT name FROM sqlite_master")
+    assert reading.fetchone() is not None  # the statement stays open: more rows to read
+    done = threading.Timer(0.3, reading.fetchall)
+    done.start()
+    try:
+        res = fresh.call("POST", "/api/restore", content=data)
+    finally:
+        done.join()
+    assert res.status_code == 200, res.text
+    assert records(fresh, old.token) == records(old)
