@@ -238,7 +238,10 @@ class DigitalSession:
             old, self.link, self.keys = self.link, None, {}
             self._saved, self._mirrored, self._tallied = None, 0, False
             self.journal_error, self._declared = None, None
+            retry, self._retry = self._retry, None  # owed to the journal replaced: not here
             self.version += 1
+        if retry is not None:
+            retry.cancel()
         if old is not None:
             old.close()
         if self.table is not None:
