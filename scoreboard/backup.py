@@ -138,7 +138,8 @@ def _write(out: BinaryIO, copy: Path, about: dict[str, Any]) -> None:
 def checked(backup: Path, folder: Path) -> Iterator[Checked]:
     """The backup at `backup`, checked through and unpacked into a scratch file in `folder`
     (removed on leaving). BackupRefused, one sentence, for anything that is not a whole
-    tinker-tray backup this version can take."""
+    tinker-tray backup this version can take; OSError or sqlite3.OperationalError when the card
+    cannot take the check (full, failing)."""
     size = backup.stat().st_size
     if size > MAX_BYTES:
         raise BackupRefused(f"the file is over {MAX_BYTES // 2**20} MB: it {_FOREIGN}")
@@ -248,6 +249,10 @@ def _check_journal(database: Path, games: int) -> int:
                     f"({'; '.join(problems)[:200]}): nothing was restored"
                 )
             held = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError as exc:
+        if _card_trouble(exc):
+            raise  # the card (full, failing), not the file: said as such by the caller
+        raise BackupRefused(f"its journal cannot be read ({exc}): the file {_FOREIGN}") from None
     except sqlite3.DatabaseError as exc:
         raise BackupRefused(f"its journal cannot be read ({exc}): the file {_FOREIGN}") from None
     if not 0 < version <= SCHEMA_VERSION:
@@ -264,6 +269,12 @@ def _check_journal(database: Path, games: int) -> int:
 
 
 _IDENTITY = ("application_id", "user_version")
+_CARD_TROUBLE = ("full", "disk i/o", "readonly", "unable to open")
+
+
+def _card_trouble(exc: sqlite3.OperationalError) -> bool:
+    """SQLite's error is the card's (full, failing, read-only), not the file's."""
+    return any(words in str(exc).lower() for words in _CARD_TROUBLE)
 
 
 def _upgrade(database: Path) -> None:

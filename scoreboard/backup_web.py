@@ -12,7 +12,9 @@ too, and the phone that restored is given it.
 
 from __future__ import annotations
 
+import errno
 import os
+import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -39,7 +41,7 @@ async def make_backup(request: Request) -> Response:
     journal: Journal = request.state.journal
     try:
         made = await run_in_threadpool(backup.make, journal, journal.path.parent)
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:
         raise BadRequest(f"the backup could not be made: {_reason(exc)}", 503) from None
     return FileResponse(
         made.path,
@@ -78,7 +80,7 @@ def _restore(state: Any, upload: Path, replace: bool) -> dict[str, Any]:
             )
     except backup.BackupRefused as exc:
         raise BadRequest(f"{exc}. Nothing was changed.", 422) from None
-    except OSError as exc:
+    except (OSError, sqlite3.OperationalError) as exc:
         raise BadRequest(f"the backup could not be checked: {_reason(exc)}", 503) from None
     state.token.value = journal.token()  # the backup's: phones paired with it are host here
     for journal_replaced in state.on_restore:
@@ -92,7 +94,10 @@ async def _received(request: Request, folder: Path) -> Path:
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > backup.MAX_BYTES:
         raise BadRequest(_too_large(), 413)
-    handle, name = tempfile.mkstemp(prefix=backup.SCRATCH, suffix=".upload", dir=folder)
+    try:
+        handle, name = tempfile.mkstemp(prefix=backup.SCRATCH, suffix=".upload", dir=folder)
+    except OSError as exc:
+        raise BadRequest(f"the backup could not be received: {_reason(exc)}", 503) from None
     path, size = Path(name), 0
     try:
         with os.fdopen(handle, "wb") as out:
@@ -101,6 +106,9 @@ async def _received(request: Request, folder: Path) -> Path:
                 if size > backup.MAX_BYTES:
                     raise BadRequest(_too_large(), 413)
                 await run_in_threadpool(out.write, chunk)
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        raise BadRequest(f"the backup could not be received: {_reason(exc)}", 503) from None
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -114,8 +122,12 @@ def _too_large() -> str:
     return f"the file is over {backup.MAX_BYTES // 2**20} MB: it is not a tinker-tray backup"
 
 
-def _reason(exc: OSError) -> str:
-    return (exc.strerror or str(exc)).lower() + " (is the card full?)"
+def _reason(exc: OSError | sqlite3.Error) -> str:
+    """What stopped it, in words: the card is full, or what the system said."""
+    said = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+    if (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)) or "full" in said:
+        return "the card is full; free some space. Nothing was changed"
+    return f"{said.lower()}. Nothing was changed"
 
 
 def lifespan_state(token: str, extensions: Iterable[Any], journal: Journal) -> dict[str, Any]:

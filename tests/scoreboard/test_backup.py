@@ -5,6 +5,7 @@ either; a journal that holds games is replaced only when the host confirms."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
@@ -14,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from scoreboard import backup
+from scoreboard import journal as J
 from scoreboard.journal import Journal
 from tests.helpers.backup import Tray, play_a_digital_game, play_a_table_game, records
+from tests.scoreboard.test_disk_full import fill, small_tmpfs
 
 
 @pytest.fixture
@@ -250,3 +253,38 @@ def test_a_page_reading_the_journal_meanwhile_does_not_stop_a_restore(old, fresh
         done.join()
     assert res.status_code == 200, res.text
     assert records(fresh, old.token) == records(old)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_on_a_full_card_backup_and_restore_are_a_sentence_and_change_nothing(old):
+    data = backed_up(old)
+    with small_tmpfs(1024) as card:
+        tray = Tray(card / "journal.sqlite3").start()
+        try:
+            play_a_table_game(tray)
+            before = records(tray)
+            fill(card / "filler")
+            for res in (
+                tray.call("GET", "/api/backup"),
+                tray.call("POST", "/api/restore?replace=1", content=data),
+            ):
+                assert res.status_code == 503, res.text
+                assert "full" in res.json()["error"]
+            assert records(tray) == before
+            assert not list(card.glob(f"{backup.SCRATCH}*"))
+            (card / "filler").unlink()
+            assert tray.call("GET", "/api/backup").status_code == 200
+            res = tray.call("POST", "/api/restore?replace=1", content=data)
+            assert res.status_code == 200, res.text
+        finally:
+            tray.stop()
+
+
+def test_a_journal_of_ours_without_its_tables_is_refused_as_not_a_backup(fresh, tmp_path):
+    bare = tmp_path / "bare.sqlite3"
+    with sqlite3.connect(bare) as db:
+        db.execute(f"PRAGMA application_id={J.APPLICATION_ID}")
+        db.execute("PRAGMA user_version=4")
+        db.execute("CREATE TABLE other (x)")
+    res = fresh.call("POST", "/api/restore", content=forged(tmp_path, bare, 0))
+    assert res.status_code == 422 and "not a tinker-tray backup" in res.json()["error"]
