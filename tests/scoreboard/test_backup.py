@@ -17,7 +17,13 @@ import pytest
 from scoreboard import backup
 from scoreboard import journal as J
 from scoreboard.journal import Journal
-from tests.helpers.backup import Tray, play_a_digital_game, play_a_table_game, records
+from tests.helpers.backup import (
+    DIGITAL,
+    Tray,
+    play_a_digital_game,
+    play_a_table_game,
+    records,
+)
 from tests.scoreboard.test_disk_full import fill, small_tmpfs
 
 
@@ -288,3 +294,22 @@ def test_a_journal_of_ours_without_its_tables_is_refused_as_not_a_backup(fresh, 
         db.execute("CREATE TABLE other (x)")
     res = fresh.call("POST", "/api/restore", content=forged(tmp_path, bare, 0))
     assert res.status_code == 422 and "not a tinker-tray backup" in res.json()["error"]
+
+
+def test_a_digital_game_in_play_when_backed_up_plays_on_with_its_seat_links(fresh, tmp_path):
+    old = Tray(tmp_path / "mid" / "journal.sqlite3").start()
+    try:
+        res = old.call("POST", "/api/digital/new", json=DIGITAL)
+        key = res.json()["keys"]["0"]
+        seat = {"X-Seat-Key": key}
+        was = old.client.get("/api/digital/view", headers=seat).json()
+        data = backed_up(old)
+    finally:
+        old.stop()
+    assert fresh.call("POST", "/api/restore", content=data).status_code == 200
+    fresh.client.cookies.clear()
+    now = fresh.client.get("/api/digital/view", headers=seat)
+    assert now.status_code == 200  # the seat's link from the old card
+    now = now.json()
+    assert now.pop("version") > 0 and was.pop("version") > 0
+    assert now == was
