@@ -68,7 +68,6 @@ class Made:
 
     path: Path
     name: str  # the name to save it under: tinker-tray-backup-YYYYMMDD-HHMM.ttb
-    games: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,8 +86,8 @@ def file_name(when: float) -> str:
 
 def make(journal: Journal, folder: Path, clock: Callable[[], float] = time.time) -> Made:
     """Back up `journal` into a new file in `folder` (the journal's own card: as much room as
-    the journal, at most, is needed for the copy while it is packed). OSError if the card has
-    no room; nothing is left behind then."""
+    the journal, at most, is needed for the copy while it is packed). OSError or
+    sqlite3.Error if the card has no room; nothing is left behind then."""
     with _scratch(folder, ".copy") as copy:
         journal.copy_to(copy)
         with contextlib.closing(sqlite3.connect(copy, isolation_level=None)) as db:
@@ -110,7 +109,7 @@ def make(journal: Journal, folder: Path, clock: Callable[[], float] = time.time)
         except BaseException:
             path.unlink(missing_ok=True)
             raise
-    return Made(path, file_name(now), games)
+    return Made(path, file_name(now))
 
 
 def _write(out: BinaryIO, copy: Path, about: dict[str, Any]) -> None:
@@ -130,8 +129,7 @@ def _write(out: BinaryIO, copy: Path, about: dict[str, Any]) -> None:
     put(packer.flush())
     out.seek(0)
     out.write(f"{FORMAT} {VERSION} sha256={digest.hexdigest()}\n".encode())
-    out.flush()
-    os.fsync(out.fileno())
+    out.flush()  # (no fsync: the file is sent, then removed; a power cut meanwhile loses nothing)
 
 
 @contextlib.contextmanager
