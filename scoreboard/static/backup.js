@@ -13,6 +13,7 @@
   function ask(why) {
     $("restorewhy").textContent = why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : "";
     $("restoreask").classList.toggle("hidden", !why);
+    if (why) $("restoreno").focus();  // the safe answer first: a stray tap keeps the games
   }
 
   async function restore(replace) {

@@ -13,6 +13,7 @@ import pytest
 from cli.app import create_app
 from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
+from tests.browser_audit.axe import serious_violations
 from tests.helpers.browser import WAIT, chromium
 from tray.bus import Bus
 
@@ -97,6 +98,8 @@ def test_back_up_on_one_tray_and_restore_on_another_after_the_confirm_step(
         page.wait_for_selector("#restoreask:not(.hidden)", timeout=WAIT)
         assert "holds 1 game" in page.text_content("#restorewhy")
         assert fits(page)
+        assert page.evaluate("document.activeElement.id") == "restoreno"
+        assert serious_violations(page) == []
         page.click("#restoreno")  # keep them: nothing changes
         page.wait_for_selector("#backupmessage .ok:text('Nothing was changed')", timeout=WAIT)
         assert new.call("GET", "/api/games").json()["games"][0]["name"] == "On the new card"
