@@ -231,6 +231,24 @@ class DigitalSession:
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
+    def journal_replaced(self) -> None:
+        """The table's journal is another one now (a restore, which the journal refuses while a
+        game is in play): the game shown is the restored journal's, as at a start."""
+        with self._lock:
+            old, self.link, self.keys = self.link, None, {}
+            self._saved, self._mirrored, self._tallied = None, 0, False
+            self.journal_error, self._declared = None, None
+            retry, self._retry = self._retry, None  # owed to the journal replaced: not here
+            self.version += 1
+        if retry is not None:
+            retry.cancel()
+        if old is not None:
+            old.close()
+        if self.table is not None:
+            self._resume()
+        if self.on_change is not None:
+            self.on_change()
+
     def _unresumable(self, game_id: int | None, exc: Exception) -> None:
         """The journal's latest digital game does not replay: it is left as it is, and the
         scoreboard's page and this one say which and why."""

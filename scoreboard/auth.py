@@ -74,6 +74,15 @@ class Visitor(BaseUser):
         ]
 
 
+class TableToken:
+    """The table's token as the app holds it: one object shared by every request (the lifespan
+    state is copied into each), so a restore, which brings the backed-up table's token
+    (`scoreboard.backup_web`), changes it for every request after it."""
+
+    def __init__(self, value: str):
+        self.value = value
+
+
 def same_token(given: str, token: str) -> bool:
     """The one comparison of a token: in constant time (how much of it matched must not show in
     the time taken), and never true for an empty token."""
@@ -85,7 +94,8 @@ class TableAuth(AuthenticationBackend):
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser]:
         state = conn.scope.get("state") or {}
-        token = state.get("token", "")
+        held = state.get("token")
+        token = held.value if isinstance(held, TableToken) else ""
         given = conn.headers.get("x-table-token") or conn.cookies.get(TOKEN_COOKIE) or ""
         host = same_token(given, token)
         keys = [conn.headers.get("x-seat-key", "")]

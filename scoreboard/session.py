@@ -382,5 +382,20 @@ class TableSession:
             self._change = (old, new, text)
         return text
 
+    def replace_journal(self, swap: Callable[[], int]) -> int:
+        """Run `swap`, which makes the journal another one (a restore: `scoreboard.backup`),
+        with every entry and pick held back meanwhile (they would go to a game of the journal
+        replaced), then take the table up from the journal as it is now, as at a start, and
+        tell every page. Returns what `swap` returns; if it raises, nothing changed here."""
+        with self._lock:
+            done = swap()
+            self.game_id, self.table = self._latest(self.journal)
+            self.version = self.journal.last_id()
+            self._wins = self._won_at = self._showing = None
+            self._cached = self._change = None
+            self.unsaved, self.unkept_pick = self.journal.unwritable, None
+        self.bus.publish(TableChanged(self.version, self.game_id, "restored"))
+        return done
+
     def close(self) -> None:
         self._unsubscribe()

@@ -16,6 +16,8 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/qr.svg                     the entry page's QR code, with the token (host)
     GET  /api/pairing  /api/pair-qr.svg  the pairing window; the pairing page's QR code (no token)
     POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
+    GET  /api/backup  POST /api/restore  the whole journal as one file, and back (host;
+                                         `scoreboard.backup_web`)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
@@ -45,7 +47,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
-from scoreboard import auth, bodies, stream
+from scoreboard import auth, backup_web, bodies, stream
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -141,7 +143,7 @@ def page(request: Request, path: Path) -> Response:
     the page strips the token from the address bar, so it lives in no URL after this visit."""
     response = FileResponse(path, headers={"Cache-Control": "no-cache"})
     given = request.query_params.get("token")
-    if given is not None and auth.same_token(given, request.state.token):
+    if given is not None and auth.same_token(given, request.state.token.value):
         response.set_cookie(auth.TOKEN_COOKIE, given, **auth.cookie_options())
     return response
 
@@ -285,7 +287,7 @@ async def export(request: Request) -> Response:
 @needs("host")
 async def qr(request: Request) -> Response:
     """The entry page's QR code: it carries the token once, for the phone's first visit."""
-    return qr_response(request, f"/enter?token={request.state.token}")
+    return qr_response(request, f"/enter?token={request.state.token.value}")
 
 
 def qr_response(request: Request, path: str) -> Response:
@@ -375,7 +377,7 @@ async def press_button(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     """Trade the token typed on a page for the cookie (the page never stores the token)."""
     data = await bodies.read(request, LOGIN)
-    if not auth.same_token(data["token"], request.state.token):
+    if not auth.same_token(data["token"], request.state.token.value):
         raise HTTPException(403, "that is not the table's token (the display printed it)")
     response = JSONResponse({"host": True})
     response.set_cookie(auth.TOKEN_COOKIE, data["token"], **auth.cookie_options())
@@ -398,7 +400,7 @@ async def pair(request: Request) -> Response:
     if not request.state.pairing.claim():
         raise HTTPException(403, NO_WINDOW)
     response = JSONResponse({"host": True})
-    response.set_cookie(auth.TOKEN_COOKIE, request.state.token, **auth.cookie_options())
+    response.set_cookie(auth.TOKEN_COOKIE, request.state.token.value, **auth.cookie_options())
     return response
 
 
@@ -481,6 +483,7 @@ routes: list[BaseRoute] = [
     Route("/api/pairing", pairing_state),
     Route("/api/pair-qr.svg", pairing_qr),
     Route("/api/pair", pair, methods=["POST"]),
+    *backup_web.routes,
 ]
 
 
@@ -517,7 +520,7 @@ def create_app(
         parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
-            "token": token,
+            **backup_web.lifespan_state(token, added.values(), journal),  # token, on_restore
             "journal": journal,
             "table": session,
             "clients": clients,

@@ -33,7 +33,7 @@ fi
 .venv/bin/tinker-tray install --root /
 systemd-sysusers
 systemctl enable tinker-tray.service tinker-tray-update.path tinker-tray-update-card.service \
-  tinker-tray-settings.service tinker-tray-imager.service \
+  tinker-tray-settings.service tinker-tray-imager.service tinker-tray-restore.service \
   tinker-tray-growfs.service tinker-tray-ssh.service NetworkManager.service avahi-daemon.service \
   systemd-timesyncd.service
 systemctl disable ssh.service

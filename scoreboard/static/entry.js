@@ -210,6 +210,8 @@
 
   $("press").onclick = () => send("/api/press", {});
   $("moregames").onclick = () => loadGames(true);
+  // A restore (backup.js) brings another journal: its games may have the same ids as these.
+  document.addEventListener("tinker:restored", () => { resetForm(); loadGames(); });
 
   $("newgame").onclick = async () => {
     const players = $("names").value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);

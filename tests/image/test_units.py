@@ -19,6 +19,7 @@ NAMES = [
     "tinker-tray-growfs.service",
     "tinker-tray-ssh.service",
     "tinker-tray-imager.service",
+    "tinker-tray-restore.service",
 ]
 
 
