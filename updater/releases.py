@@ -135,7 +135,7 @@ class Repository:
 
     def export(self, release: Release, folder: Path) -> None:
         """The release's tree into `folder` (git archive: no .git, nothing run)."""
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
         archive = subprocess.Popen(
             [
                 *self.as_owner,

@@ -15,8 +15,9 @@ from pathlib import Path
 
 MARGIN = 64 * 1024 * 1024
 """pip's build and cache files during a set-up, and room left for the journal afterwards."""
-SKIPPED = {".git", ".releases", "build", "node_modules", "__pycache__"}
-"""Not part of what a slot carries (the checkout's history, the other slots, build leftovers)."""
+SKIPPED = {".git", ".releases", "mypyc-c", "mypyc-tmp", "node_modules", "__pycache__"}
+"""Not part of what a slot carries (the checkout's history, the other slots, the compiler's
+C files: only build/mypyc, the compiled engine, is)."""
 
 
 class RoomError(Exception):

@@ -117,3 +117,15 @@ def test_a_release_that_cannot_serve_leaves_the_old_one(bench):
     assert done.returncode == 0, done.stderr
     assert bench.version() == f"tinker-tray v1.2.1 ({fixed[:12]})"
     assert len(bench.slots()) == 2  # the running one and the previous (the way back)
+
+
+def test_the_running_slots_compiled_engine_is_offered_to_the_new_one(bench):
+    """Used only where its recorded sources match (engine/__init__.py), so a release that did
+    not change the engine compiles nothing on the Pi."""
+    compiled = bench.tray / "build" / "mypyc" / "engine"
+    compiled.mkdir(parents=True)
+    (compiled / "SOURCES").write_text("engine/cards.py 0123\n")
+    commit = bench.release("v1.1.0")
+    assert bench.update().returncode == 0
+    slot = bench.tray / ".releases" / "slots" / f"v1.1.0-{commit[:12]}"
+    assert (slot / "build" / "mypyc" / "engine" / "SOURCES").read_text() == "engine/cards.py 0123\n"
