@@ -285,6 +285,8 @@ class Journal:
             self._owner.acquire()
         if unreadable is not None:
             self._move_aside(unreadable)
+            if self._owner is not None:
+                self._owner.renewed()
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
