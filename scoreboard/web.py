@@ -45,7 +45,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
-from scoreboard import auth, bodies, stream
+from scoreboard import auth, bodies, guard, stream
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -555,6 +555,7 @@ def create_app(
 MIDDLEWARE = [
     Middleware(auth.SameOrigin),
     Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
+    Middleware(guard.Budget),  # one seat's key buys one seat's share of the connections
 ]
 
 
