@@ -541,6 +541,19 @@ class Journal:
             self._run_token = self._run_token or secrets.token_urlsafe(12)
             return self._run_token
 
+    def new_token(self) -> str:
+        """A new table token, kept in place of the old one, which works no more ("New table
+        key": a leaked token locks nobody in). JournalWriteError while nothing can be saved:
+        a key a restart would forget must not replace the one it would bring back."""
+        value = secrets.token_urlsafe(12)
+        with self._tx():
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
+            )
+        with self._lock:
+            self._run_token = None
+        return value
+
     # --- reading ---
 
     def games(self, *, before: int | None = None, limit: int | None = None) -> list[GameInfo]:

@@ -16,6 +16,7 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/qr.svg                     the entry page's QR code, with the token (host)
     GET  /api/pairing  /api/pair-qr.svg  the pairing window; the pairing page's QR code (no token)
     POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
+    POST /api/new-key                    a new table token: every other phone is unpaired (host)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
@@ -141,7 +142,7 @@ def page(request: Request, path: Path) -> Response:
     the page strips the token from the address bar, so it lives in no URL after this visit."""
     response = FileResponse(path, headers={"Cache-Control": "no-cache"})
     given = request.query_params.get("token")
-    if given is not None and auth.same_token(given, request.state.token):
+    if given is not None and auth.same_token(given, request.state.table_key.value):
         response.set_cookie(auth.TOKEN_COOKIE, given, **auth.cookie_options())
     return response
 
@@ -285,7 +286,7 @@ async def export(request: Request) -> Response:
 @needs("host")
 async def qr(request: Request) -> Response:
     """The entry page's QR code: it carries the token once, for the phone's first visit."""
-    return qr_response(request, f"/enter?token={request.state.token}")
+    return qr_response(request, f"/enter?token={request.state.table_key.value}")
 
 
 def qr_response(request: Request, path: str) -> Response:
@@ -375,7 +376,7 @@ async def press_button(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     """Trade the token typed on a page for the cookie (the page never stores the token)."""
     data = await bodies.read(request, LOGIN)
-    if not auth.same_token(data["token"], request.state.token):
+    if not auth.same_token(data["token"], request.state.table_key.value):
         raise HTTPException(403, "that is not the table's token (the display printed it)")
     response = JSONResponse({"host": True})
     response.set_cookie(auth.TOKEN_COOKIE, data["token"], **auth.cookie_options())
@@ -398,7 +399,21 @@ async def pair(request: Request) -> Response:
     if not request.state.pairing.claim():
         raise HTTPException(403, NO_WINDOW)
     response = JSONResponse({"host": True})
-    response.set_cookie(auth.TOKEN_COOKIE, request.state.token, **auth.cookie_options())
+    response.set_cookie(auth.TOKEN_COOKIE, request.state.table_key.value, **auth.cookie_options())
+    return response
+
+
+@needs("host")
+async def new_key(request: Request) -> Response:
+    """ "New table key": a new token replaces the table's, kept in the journal, so every phone
+    that held the old one (a leaked photo of the QR code) is a reader again, and is told so
+    (401). The phone asking keeps its place: its cookie is the new token, which it is also
+    given to pass on. The games and the seats' links are untouched."""
+    await bodies.read(request, EMPTY)
+    token = await run_in_threadpool(request.state.journal.new_token)
+    request.state.table_key.value = token
+    response = JSONResponse({"host": True, "token": token}, headers={"Cache-Control": "no-store"})
+    response.set_cookie(auth.TOKEN_COOKIE, token, **auth.cookie_options())
     return response
 
 
@@ -438,8 +453,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail
     if exc.status_code == 403 and detail == "Forbidden":  # from `requires`: say what it needs
+        if getattr(request.user, "stale", False) and _wanted(request) in ("host", "player"):
+            return JSONResponse({"error": auth.REPLACED}, status_code=401)
         detail = auth.refusal(request.scope)
     return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+def _wanted(request: Request) -> str:
+    """The role the endpoint asked for (`needs`)."""
+    return str(getattr(request.scope.get("endpoint"), "needs", ""))
 
 
 def auth_error(conn: HTTPConnection, exc: Exception) -> Response:
@@ -481,6 +503,7 @@ routes: list[BaseRoute] = [
     Route("/api/pairing", pairing_state),
     Route("/api/pair-qr.svg", pairing_qr),
     Route("/api/pair", pair, methods=["POST"]),
+    Route("/api/new-key", new_key, methods=["POST"]),
 ]
 
 
@@ -517,7 +540,7 @@ def create_app(
         parts = Parts(bus, clients, session, press is not None, tray_press or press)
         added = {ext.name: ext.start(parts) for ext in extensions}
         state = {
-            "token": token,
+            "table_key": auth.TableKey(token),
             "journal": journal,
             "table": session,
             "clients": clients,

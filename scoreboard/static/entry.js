@@ -230,6 +230,15 @@
     loadGames();
   };
 
+  // A new table key: the old one (every other phone's cookie) works no more; this phone's
+  // cookie is the new one, and the key is shown to pass on (typed on the entry page).
+  $("newkey").onclick = async () => {
+    if (!confirm("Make a new table key? Every other phone stops being the host's and must "
+                 + "pair again; the games are kept.")) return;
+    const res = await send("/api/new-key", {});
+    $("newkeysaid").textContent = `New table key: ${res.token}. Every other phone must pair again.`;
+  };
+
   // A kept game in words: its name (a digital game's says its rules and players), when it was
   // started, and who won it or whether it is the one in play.
   function gameWords(g, current) {
