@@ -163,5 +163,8 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         if script is not None:  # presses begin once the service is listening
             threading.Thread(target=script, name="emulator-script", daemon=True).start()
 
-    service.run_forever(ready=ready)
+    from tray.signals import StopSignals
+
+    with StopSignals(then_ignore=True) as stops:  # then more, as the display closes, do nothing
+        service.run_forever(ready=ready, stops=stops)
     return 0
