@@ -138,7 +138,7 @@ class Gate:
         host's are never shed; a connection keeps the credential it first showed (or the
         host's, if it shows the token later)."""
         had = self.credential.get(conn)
-        if conn not in self.held or had == credential or had == HOST:
+        if conn not in self.held or had in (credential, HOST):
             return
         if had is not None:
             self._uncount(conn)

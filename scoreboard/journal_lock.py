@@ -49,9 +49,9 @@ class JournalLock:
 
     def acquire(self) -> None:
         """Take the lock (if held already: the journal file's too, if it has none yet, as
-        after a start on a read-only card without a journal). JournalInUse, naming the holder, if another
-        process holds it; OSError if no lock file can be opened here (a read-only or missing
-        folder with none in it): then nothing may be written either."""
+        after a start on a read-only card without a journal). JournalInUse, naming the
+        holder, if another process holds it; OSError if no lock file can be opened here (a
+        read-only or missing folder with none in it): then nothing may be written either."""
         if self._fd is not None:
             if self._file_fd is None:  # started on a read-only card without a journal
                 self.renewed()

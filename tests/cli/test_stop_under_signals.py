@@ -71,7 +71,7 @@ def wait_ready(process: subprocess.Popen[str], lines: queue.Queue[str], marker: 
                 return
         except queue.Empty:
             if process.poll() is not None:
-                raise AssertionError(f"it stopped before it was ready ({process.returncode})")
+                raise AssertionError(f"it stopped before ready ({process.returncode})") from None
     raise AssertionError(f"not ready within 60 s (no {marker!r})")
 
 

@@ -11,6 +11,7 @@ and the real `tinker-tray display` with the unit's open-file limit for the issue
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import socket
 import statistics
@@ -79,10 +80,8 @@ def streams_shed_or_not(port: int, sources: list[str], each: int, headers: dict[
             sock = socket.create_connection(("127.0.0.1", port), 10, source_address=(source, 0))
             sock.sendall(request)
             held.append(sock)
-            try:
+            with contextlib.suppress(OSError):  # reset: shed for a newer one of the same seat
                 flood.read_until(sock, b"\ndata:")
-            except OSError:
-                pass  # reset: shed for a newer one of the same seat
     return held
 
 
