@@ -198,6 +198,7 @@ async def whoami(request: Request) -> Response:
             "seats": sorted(visitor.seats),
             "press": request.state.press is not None,
             "tray": request.state.tray,  # a tray runs here (the emulator's, with `press`)
+            "replaced": visitor.stale,  # it showed a token that is not the table's (a new key)
         },
         headers={"Cache-Control": "no-store"},
     )

@@ -54,9 +54,10 @@ class StopSignals:
         self._previous: dict[int, Any] = {}
         self._previous_fd: int | None = None
         self._installed = False
+        self._open = True
 
     def __enter__(self) -> StopSignals:
-        if threading.current_thread() is threading.main_thread():
+        if self.signals and threading.current_thread() is threading.main_thread():
             self._previous_fd = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
             for number in self.signals:
                 self._previous[number] = signal.signal(number, _ignore)
@@ -74,6 +75,7 @@ class StopSignals:
                 signal.signal(number, signal.SIG_IGN if self.then_ignore else handler)
             signal.set_wakeup_fd(-1 if self._previous_fd is None else self._previous_fd)
             self._installed = False
+        self._open = False  # before the pipe is closed: its numbers may be reused at once
         os.close(self._read)
         os.close(self._write)
 
@@ -81,8 +83,9 @@ class StopSignals:
         """Ask for the stop from any thread (one write that never blocks: a full pipe has a
         stop in it already)."""
         self.asked = True
-        with contextlib.suppress(OSError):  # full, or closed once the owner has finished
-            os.write(self._write, bytes([_ASKED]))
+        if self._open:
+            with contextlib.suppress(OSError):  # full, or closed this very moment
+                os.write(self._write, bytes([_ASKED]))
 
     def wait(self, timeout: float | None) -> bool:
         """Wait up to `timeout` seconds for a stop signal or `request`; True once one came."""

@@ -28,6 +28,7 @@
     me = who;
     document.body.classList.toggle("host", who.host);
     $("notoken").classList.toggle("hidden", who.host);
+    $("replaced").classList.toggle("hidden", !who.replaced);
   }
   $("tokensave").onclick = async () => {
     try {
