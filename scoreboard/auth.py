@@ -11,6 +11,9 @@ that a page sets on its first visit (`?token=` / `?key=` from a QR code or a pri
 page then strips it from the address bar). Never in the query string of an API call. A phone
 can also be given the host cookie without the token: while the tray's button has opened a
 pairing window, the first phone that asks (`scoreboard.pairing`).
+The host can replace the token ("New table key", `POST /api/new-key`): every phone that held
+the old one is a reader again, and a request that still shows it is answered 401 with a
+sentence (`replaced`), so a leaked token (a photo of the QR code) locks nobody in.
 Endpoints declare their role with `needs("host")` (Starlette's `requires` plus the sentence a
 refusal says). Writes from another site are refused before any of this (`SameOrigin`).
 """
@@ -44,6 +47,22 @@ REFUSALS = {
     "player": "this needs the table's token or a seat's link",
 }
 
+REPLACED = (
+    "this phone's table key is not the table's (it was replaced, or mistyped): it is not the "
+    "host's any more. Hold the Tinker Bell button on the tray for 3 seconds and open /pair, "
+    "or enter the new key on the entry page"
+)
+"""The 401 to a request that shows a token, but not the table's."""
+
+
+class TableKey:
+    """The table's token as it stands, shared by every request: a request's state is a copy
+    of the app's, so a token replaced as a string would never reach the next request."""
+
+    def __init__(self, value: str):
+        self.value = value
+
+
 SeatLookup = Callable[[str], int | None]
 """A seat key -> its seat in the game in play (None: no such key)."""
 
@@ -52,9 +71,10 @@ class Visitor(BaseUser):
     """Whoever sent the request: the host (with the table token), and the seats whose keys they
     hold. Every visitor is at least a reader."""
 
-    def __init__(self, host: bool = False, seats: Iterable[int] = ()):
+    def __init__(self, host: bool = False, seats: Iterable[int] = (), *, stale: bool = False):
         self.host = host
         self.seats = frozenset(seats)
+        self.stale = stale  # it showed a token that is not the table's (replaced: 401)
 
     @property
     def is_authenticated(self) -> bool:
@@ -74,15 +94,6 @@ class Visitor(BaseUser):
         ]
 
 
-class TableToken:
-    """The table's token as the app holds it: one object shared by every request (the lifespan
-    state is copied into each), so a restore, which brings the backed-up table's token
-    (`scoreboard.backup_web`), changes it for every request after it."""
-
-    def __init__(self, value: str):
-        self.value = value
-
-
 def same_token(given: str, token: str) -> bool:
     """The one comparison of a token: in constant time (how much of it matched must not show in
     the time taken), and never true for an empty token."""
@@ -90,12 +101,13 @@ def same_token(given: str, token: str) -> bool:
 
 
 class TableAuth(AuthenticationBackend):
-    """Reads the table token and seat keys from the lifespan state (`token`, `seat_lookups`)."""
+    """Reads the table token and seat keys from the lifespan state (`table_key`,
+    `seat_lookups`)."""
 
     async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser]:
         state = conn.scope.get("state") or {}
-        held = state.get("token")
-        token = held.value if isinstance(held, TableToken) else ""
+        key = state.get("table_key")
+        token = key.value if isinstance(key, TableKey) else ""
         given = conn.headers.get("x-table-token") or conn.cookies.get(TOKEN_COOKIE) or ""
         host = same_token(given, token)
         keys = [conn.headers.get("x-seat-key", "")]
@@ -107,7 +119,7 @@ class TableAuth(AuthenticationBackend):
             for lookup in state.get("seat_lookups", ())
             if (seat := lookup(key)) is not None
         }
-        visitor = Visitor(host, seats)
+        visitor = Visitor(host, seats, stale=bool(given) and not host)
         return AuthCredentials(visitor.scopes()), visitor
 
 

@@ -64,7 +64,7 @@ async def restore(request: Request) -> Response:
     finally:
         upload.unlink(missing_ok=True)
     response = JSONResponse(answer)
-    token = request.state.token.value
+    token = request.state.table_key.value
     response.set_cookie(auth.TOKEN_COOKIE, token, **auth.cookie_options())
     return response
 
@@ -82,7 +82,7 @@ def _restore(state: Any, upload: Path, replace: bool) -> dict[str, Any]:
         raise BadRequest(f"{exc}. Nothing was changed.", 422) from None
     except (OSError, sqlite3.OperationalError) as exc:
         raise BadRequest(f"the backup could not be checked: {_reason(exc)}", 503) from None
-    state.token.value = journal.token()  # the backup's: phones paired with it are host here
+    state.table_key.value = journal.token()  # the backup's: phones paired with it are host here
     for journal_replaced in state.on_restore:
         journal_replaced()
     return {"restored": kept.games, "made": kept.made, "replaced": replaced}
@@ -132,14 +132,14 @@ def _reason(exc: OSError | sqlite3.Error) -> str:
 
 def lifespan_state(token: str, extensions: Iterable[Any], journal: Journal) -> dict[str, Any]:
     """The app's state for a restore: the table's token, held so a restore can change it for
-    every request (`auth.TableToken`), and what each extension does once the journal is
+    every request (`auth.TableKey`), and what each extension does once the journal is
     replaced (its `journal_replaced`, if it has one). The scratch files of a backup or restore
     that a power cut stopped are removed now, as the app starts."""
     backup.sweep(journal.path.parent)
     hooks: list[Callable[[], None]] = [
         s.journal_replaced for s in extensions if hasattr(s, "journal_replaced")
     ]
-    return {"token": auth.TableToken(token), "on_restore": hooks}
+    return {"table_key": auth.TableKey(token), "on_restore": hooks}
 
 
 routes = [

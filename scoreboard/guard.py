@@ -16,8 +16,15 @@ the connection (and its file) is taken, and never to a connection that sends no 
   streams each never keep the host, a seat or the TV out. Who asked is known only once a
   request is read (`scope["user"]`, Starlette's authentication); a connection that has sent
   one request as host or seat keeps its role while it lives, and one from the table's own
-  screen (the kiosk on the Pi, `127.0.0.1`/`::1`) has it from the start. Only when every
-  connection has a role is a new one refused;
+  screen (the kiosk on the Pi, `127.0.0.1`/`::1`) has it from the start;
+- by credential as well as by address: one seat's key buys one seat's share, never the table.
+  A seat's connections (whatever addresses they come from) are capped like one address's
+  (`limits.per_client`): the one over it sheds the oldest of that seat's. When the server is
+  full and holds no reader, a newcomer sheds the oldest connection of the seat holding the
+  most, so the host's token and the TV (its loopback address) always have the rest: theirs
+  are never shed. `Budget`, a middleware placed after the authentication, tells the gate
+  whose a request is. Only when every connection is the host's or the TV's is a new one
+  refused;
 - a request's header must be complete within `limits.header_s` of the connection opening (or of
   the previous response ending, on a kept-alive connection), else the connection is closed;
   once a header has arrived the deadline is off, so an event stream (SSE) lives as long as
@@ -77,6 +84,12 @@ class Limits:
             raise ValueError("backlog must be at least 1")
 
 
+HOST = "host"
+"""The credential of the host's token, and of the TV (the kiosk's address): never shed."""
+CONNECTION = "tinker.connection"
+"""The scope's key for the connection a request came on (`Budget` tells it whose it is)."""
+
+
 class Held(Protocol):
     """A connection the gate holds: whether it has a role, and how to drop it."""
 
@@ -94,6 +107,8 @@ class Gate:
         self.open: collections.Counter[str] = collections.Counter()
         self.held: dict[Held, str] = {}  # insertion order: the oldest first
         self.shed = 0  # connections shed to admit others, since the server started
+        self.credential: dict[Held, str] = {}  # whose each connection is, once known
+        self.of_credential: collections.Counter[str] = collections.Counter()
 
     @property
     def total(self) -> int:
@@ -101,29 +116,67 @@ class Gate:
 
     def admit(self, conn: Held, client: str) -> str | None:
         """Hold `conn` from `client`, shedding the oldest connection without a role if the
-        server is full; or why it is refused (then it is not held)."""
+        server is full (else the oldest of the seat holding the most); or why it is refused
+        (then it is not held)."""
         if self.open[client] >= self.limits.per_client:
             return f"{client} already has {self.open[client]} connections open"
         if self.total >= self.limits.connections:
             oldest = next((c for c in self.held if not c.has_role()), None)
-            if oldest is None:
-                return f"all {self.total} connections are the host's, seats' or the TV's"
-            log.warning("shed the oldest connection without a role (%s)", self.held[oldest])
-            self.release(oldest)
-            self.shed += 1
-            oldest.shed()
+            if oldest is not None:
+                self._shed(oldest, "the oldest connection without a role")
+            elif (seat := self._largest_seat()) is not None:
+                self._shed(self._oldest_of(seat), f"the oldest connection of {seat}")
+            else:
+                return f"all {self.total} connections are the host's or the TV's"
         self.held[conn] = client
         self.open[client] += 1
         return None
+
+    def known(self, conn: Held, credential: str) -> None:
+        """A request on `conn` was found to be `credential`'s (`HOST`, or a seat's): counted
+        against that credential's share, shedding its oldest connection when over it. The
+        host's are never shed; a connection keeps the credential it first showed (or the
+        host's, if it shows the token later)."""
+        had = self.credential.get(conn)
+        if conn not in self.held or had in (credential, HOST):
+            return
+        if had is not None:
+            self._uncount(conn)
+        self.credential[conn] = credential
+        self.of_credential[credential] += 1
+        if credential != HOST and self.of_credential[credential] > self.limits.per_client:
+            self._shed(self._oldest_of(credential), f"the oldest connection of {credential}")
 
     def release(self, conn: Held) -> None:
         """Forget `conn` (once: a shed connection is released before it closes)."""
         client = self.held.pop(conn, None)
         if client is None:
             return
+        self._uncount(conn)
         self.open[client] -= 1
         if not self.open[client]:
             del self.open[client]
+
+    def _shed(self, conn: Held, which: str) -> None:
+        log.warning("shed %s (%s)", which, self.held[conn])
+        self.release(conn)
+        self.shed += 1
+        conn.shed()
+
+    def _uncount(self, conn: Held) -> None:
+        credential = self.credential.pop(conn, None)
+        if credential is not None:
+            self.of_credential[credential] -= 1
+            if not self.of_credential[credential]:
+                del self.of_credential[credential]
+
+    def _largest_seat(self) -> str | None:
+        """The seat credential that holds the most connections (None: no seat holds any)."""
+        seats = [(n, c) for c, n in self.of_credential.items() if c != HOST]
+        return max(seats)[1] if seats else None
+
+    def _oldest_of(self, credential: str) -> Held:
+        return next(c for c in self.held if self.credential.get(c) == credential)
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -193,6 +246,18 @@ class GuardedH11Protocol(H11Protocol):
         super().handle_events()
         if self.cycle is not cycle:  # a request's header arrived
             self._header_timer = _cancelled(self._header_timer)
+            if self.cycle is not None:  # for `Budget`, before the app runs (a task, later)
+                self.cycle.scope[CONNECTION] = self  # type: ignore[literal-required]
+
+    def credential(self, user: Any) -> None:
+        """The request on this connection was `user`'s (Starlette's authenticated user): the
+        host's token, or the seats whose keys it holds; a reader's counts against nothing."""
+        if self._admitted is None:
+            return
+        if self._admitted in self.limits.kiosk or getattr(user, "host", False):
+            self.gate.known(self, HOST)
+        elif seats := sorted(getattr(user, "seats", ())):
+            self.gate.known(self, "seat " + ",".join(map(str, seats)))
 
     def on_response_complete(self) -> None:
         self.has_role()  # kept: the next request on this connection starts a new cycle
@@ -213,6 +278,21 @@ class GuardedH11Protocol(H11Protocol):
             self.limits.header_s,
         )
         self.transport.close()  # uvicorn's connection_lost tells h11
+
+
+class Budget:
+    """ASGI middleware, placed after the authentication: tells the connection a request came
+    on whose the request is (`GuardedH11Protocol.credential`), so the gate counts it against
+    that credential's share. Nothing under another server (the tests' client)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        conn = scope.get(CONNECTION)
+        if isinstance(conn, GuardedH11Protocol):
+            conn.credential(scope.get("user"))
+        await self.app(scope, receive, send)
 
 
 def guarded_protocol(limits: Limits) -> type[GuardedH11Protocol]:

@@ -228,6 +228,8 @@ class Journal:
         self._writable_again: list[Callable[[], None]] = []
         self._closed = threading.Event()
         self._retry_s = retry_s
+        self._retrying = False  # a thread tries to open for writing again
+        self._retry_lock = threading.Lock()
         self._run_token: str | None = None  # a token made while it could not be kept
         try:
             self._db, lost = self._open_for_writing()
@@ -285,11 +287,14 @@ class Journal:
             self._owner.acquire()
         if unreadable is not None:
             self._move_aside(unreadable)
+            if self._owner is not None:
+                self._owner.renewed()
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             lost = self._prepare(db)
+            _probe_write(db)
             if self._run_token is not None:  # the token the pages were given meanwhile
                 with _Transaction(lambda: db, self._lock):
                     db.execute(
@@ -318,6 +323,15 @@ class Journal:
             )
         return db, lost
 
+    def _write_failed(self, cause: sqlite3.Error) -> None:
+        """A write failed (`cause`, rolled back). If the journal is read-only now (a card that
+        turned read-only, or a journal SQLite opened read-only without a word), this connection
+        can never write again, even once the card can: stop writing and keep trying to open it
+        anew, as a start on a read-only card does. A full disk is left to the next write: the
+        same connection saves again once there is space."""
+        if self._cannot_write is None and not self._closed.is_set() and _read_only(cause):
+            self._stop_writing(sqlite3.OperationalError(f"readonly: {cause}"))
+
     def _stop_writing(self, cause: sqlite3.Error) -> None:
         """Nothing can be saved (`cause`): refuse every write, say why, and keep trying to open
         the journal for writing."""
@@ -327,6 +341,10 @@ class Journal:
             "saving starts again by itself once it is fixed."
         )
         log.warning("the journal %s: %s", self.path, self.unwritable)
+        with self._retry_lock:  # one thread tries again, however many writes failed
+            if self._retrying:
+                return
+            self._retrying = True
         threading.Thread(target=self._keep_trying, name="journal-retry", daemon=True).start()
 
     def _keep_trying(self) -> None:
@@ -344,6 +362,8 @@ class Journal:
                     db.close()
                     return
                 # the memory copy is left to readers still holding it, and to the collector
+                with self._retry_lock:  # before saving starts: a failure from now on retries
+                    self._retrying = False
                 self._db, self.unwritable, self._cannot_write = db, None, None
                 self.results_version += 1
             for table in lost:
@@ -577,6 +597,19 @@ class Journal:
             self._run_token = self._run_token or secrets.token_urlsafe(12)
             return self._run_token
 
+    def new_token(self) -> str:
+        """A new table token, kept in place of the old one, which works no more ("New table
+        key": a leaked token locks nobody in). JournalWriteError while nothing can be saved:
+        a key a restart would forget must not replace the one it would bring back."""
+        value = secrets.token_urlsafe(12)
+        with self._tx():
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('token', ?)", (value,)
+            )
+        with self._lock:
+            self._run_token = None
+        return value
+
     # --- reading ---
 
     def games(self, *, before: int | None = None, limit: int | None = None) -> list[GameInfo]:
@@ -805,7 +838,7 @@ class Journal:
         raise UnknownGameError(f"no game {game} in this journal")
 
     def _tx(self) -> _Transaction:
-        return _Transaction(self._writable, self._lock)
+        return _Transaction(self._writable, self._lock, self._write_failed)
 
     def _writable(self) -> sqlite3.Connection:
         """The connection to write on (under the lock); JournalWriteError while nothing can
@@ -983,10 +1016,16 @@ def _json(obj: Mapping[str, Any]) -> str:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the journal's lock (ROLLBACK if the body raises)."""
+    """BEGIN IMMEDIATE ... COMMIT under the journal's lock (ROLLBACK if the body raises);
+    `failed` is told what SQLite could not write, once the lock is let go."""
 
-    def __init__(self, db: Callable[[], sqlite3.Connection], lock: threading.Lock):
-        self._connection, self._lock = db, lock
+    def __init__(
+        self,
+        db: Callable[[], sqlite3.Connection],
+        lock: threading.Lock,
+        failed: Callable[[sqlite3.Error], None] = lambda _cause: None,
+    ):
+        self._connection, self._lock, self._failed = db, lock, failed
 
     def __enter__(self) -> None:
         self._lock.acquire()
@@ -995,6 +1034,7 @@ class _Transaction:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             self._lock.release()
+            self._failed(exc)
             raise JournalWriteError(exc) from exc
         except BaseException:
             self._lock.release()
@@ -1004,23 +1044,48 @@ class _Transaction:
         """COMMIT (ROLLBACK if the body raised). A write or a commit that SQLite could not
         make (a full disk, an I/O error) is rolled back and raised as `JournalWriteError`:
         the caller changes nothing, so nothing unsaved is ever acknowledged."""
+        cause: sqlite3.OperationalError | None = None
         try:
             if exc_type is None:
                 self._db.execute("COMMIT")
             else:
                 self._rollback()
                 if isinstance(exc, sqlite3.OperationalError):
+                    cause = exc
                     raise JournalWriteError(exc) from exc
         except sqlite3.OperationalError as failed:
             self._rollback()
+            cause = failed
             raise JournalWriteError(failed) from failed
         finally:
             self._lock.release()
+            if cause is not None:
+                self._failed(cause)
 
     def _rollback(self) -> None:
         with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back by itself
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
+
+
+def _probe_write(db: sqlite3.Connection) -> None:
+    """Raise what SQLite says (SQLITE_READONLY) if `db` cannot write: on a read-only card whose
+    journal has its `-wal` and `-shm` beside it (a power cut), SQLite opens it read-only
+    without an error, and says so only at the first write. A write of the version it holds,
+    rolled back: nothing reaches the card."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(f"PRAGMA user_version={int(version)}")
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+
+
+def _read_only(cause: sqlite3.Error) -> bool:
+    """SQLite's error says the journal cannot be written (SQLITE_READONLY and its variants)."""
+    name = getattr(cause, "sqlite_errorname", "") or ""
+    return name.startswith("SQLITE_READONLY") or "readonly" in str(cause)
 
 
 def _check_file(path: Path) -> None:

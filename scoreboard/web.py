@@ -18,6 +18,7 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
     GET  /api/backup  POST /api/restore  the whole journal as one file, and back (host;
                                          `scoreboard.backup_web`)
+    POST /api/new-key                    a new table token: every other phone is unpaired (host)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
@@ -47,7 +48,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
-from scoreboard import auth, backup_web, bodies, stream
+from scoreboard import auth, backup_web, bodies, guard, stream
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -143,7 +144,7 @@ def page(request: Request, path: Path) -> Response:
     the page strips the token from the address bar, so it lives in no URL after this visit."""
     response = FileResponse(path, headers={"Cache-Control": "no-cache"})
     given = request.query_params.get("token")
-    if given is not None and auth.same_token(given, request.state.token.value):
+    if given is not None and auth.same_token(given, request.state.table_key.value):
         response.set_cookie(auth.TOKEN_COOKIE, given, **auth.cookie_options())
     return response
 
@@ -199,6 +200,7 @@ async def whoami(request: Request) -> Response:
             "seats": sorted(visitor.seats),
             "press": request.state.press is not None,
             "tray": request.state.tray,  # a tray runs here (the emulator's, with `press`)
+            "replaced": visitor.stale,  # it showed a token that is not the table's (a new key)
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -287,7 +289,7 @@ async def export(request: Request) -> Response:
 @needs("host")
 async def qr(request: Request) -> Response:
     """The entry page's QR code: it carries the token once, for the phone's first visit."""
-    return qr_response(request, f"/enter?token={request.state.token.value}")
+    return qr_response(request, f"/enter?token={request.state.table_key.value}")
 
 
 def qr_response(request: Request, path: str) -> Response:
@@ -377,7 +379,7 @@ async def press_button(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     """Trade the token typed on a page for the cookie (the page never stores the token)."""
     data = await bodies.read(request, LOGIN)
-    if not auth.same_token(data["token"], request.state.token.value):
+    if not auth.same_token(data["token"], request.state.table_key.value):
         raise HTTPException(403, "that is not the table's token (the display printed it)")
     response = JSONResponse({"host": True})
     response.set_cookie(auth.TOKEN_COOKIE, data["token"], **auth.cookie_options())
@@ -400,7 +402,21 @@ async def pair(request: Request) -> Response:
     if not request.state.pairing.claim():
         raise HTTPException(403, NO_WINDOW)
     response = JSONResponse({"host": True})
-    response.set_cookie(auth.TOKEN_COOKIE, request.state.token.value, **auth.cookie_options())
+    response.set_cookie(auth.TOKEN_COOKIE, request.state.table_key.value, **auth.cookie_options())
+    return response
+
+
+@needs("host")
+async def new_key(request: Request) -> Response:
+    """ "New table key": a new token replaces the table's, kept in the journal, so every phone
+    that held the old one (a leaked photo of the QR code) is a reader again, and is told so
+    (401). The phone asking keeps its place: its cookie is the new token, which it is also
+    given to pass on. The games and the seats' links are untouched."""
+    await bodies.read(request, EMPTY)
+    token = await run_in_threadpool(request.state.journal.new_token)
+    request.state.table_key.value = token
+    response = JSONResponse({"host": True, "token": token}, headers={"Cache-Control": "no-store"})
+    response.set_cookie(auth.TOKEN_COOKIE, token, **auth.cookie_options())
     return response
 
 
@@ -440,8 +456,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     detail = exc.detail
     if exc.status_code == 403 and detail == "Forbidden":  # from `requires`: say what it needs
+        if getattr(request.user, "stale", False) and _wanted(request) in ("host", "player"):
+            return JSONResponse({"error": auth.REPLACED}, status_code=401)
         detail = auth.refusal(request.scope)
     return JSONResponse({"error": detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+def _wanted(request: Request) -> str:
+    """The role the endpoint asked for (`needs`)."""
+    return str(getattr(request.scope.get("endpoint"), "needs", ""))
 
 
 def auth_error(conn: HTTPConnection, exc: Exception) -> Response:
@@ -484,6 +507,7 @@ routes: list[BaseRoute] = [
     Route("/api/pair-qr.svg", pairing_qr),
     Route("/api/pair", pair, methods=["POST"]),
     *backup_web.routes,
+    Route("/api/new-key", new_key, methods=["POST"]),
 ]
 
 
@@ -558,6 +582,7 @@ def create_app(
 MIDDLEWARE = [
     Middleware(auth.SameOrigin),
     Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
+    Middleware(guard.Budget),  # one seat's key buys one seat's share of the connections
 ]
 
 

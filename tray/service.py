@@ -26,7 +26,8 @@ pick (for the player who looked away), "selftest" walks the four lights, "none" 
 
 `run_forever()` blocks until SIGINT/SIGTERM (or `request_stop()`), tells systemd READY=1 and pings
 its watchdog after a health check (the service loop, the relay and the tray all answer), then
-stops cleanly: lights off, pins released.
+stops cleanly: lights off, pins released. The signals' handlers do nothing that can block: the
+signal is a byte on a pipe the loop waits on (`tray.signals`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import logging
-import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -47,6 +47,7 @@ from tray.config import Config
 from tray.events import ButtonHeld, ButtonPressed, Event, Fault, Pick, PickSettled
 from tray.pick import Picker
 from tray.player import Scheduler
+from tray.signals import STOP, StopSignals
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class TrayService:
         self._loop: Loop | None = None
         self._relay: Relay | None = None
         self._stop_requested = threading.Event()
+        self._stops: StopSignals | None = None  # what run_forever waits on, while it runs
         self._stopped = False
         self._own_loop = True
 
@@ -101,30 +103,48 @@ class TrayService:
         log.info("tray service stopped")
 
     def request_stop(self) -> None:
-        """Make `run_forever` return (thread-safe, signal-safe)."""
+        """Make `run_forever` return (from any thread; never from a signal handler: that is
+        `tray.signals`' job)."""
         self._stop_requested.set()
+        stops = self._stops
+        if stops is not None:
+            stops.request()
 
-    def run_forever(self, *, signals: bool = True, ready: Callable[[], Any] | None = None) -> None:
-        """Block until SIGINT/SIGTERM or `request_stop()`, then `stop()`.
+    def run_forever(
+        self,
+        *,
+        signals: bool = True,
+        ready: Callable[[], Any] | None = None,
+        stops: StopSignals | None = None,
+    ) -> None:
+        """Block until SIGINT/SIGTERM (with `signals`) or `request_stop()`, then `stop()`.
 
-        `ready()` is called once the signal handlers are in place (so a "ready" message is
-        never printed before a signal can stop the service cleanly)."""
-        previous: dict[signal.Signals, Any] = {}
-        if signals and threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                previous[sig] = signal.signal(sig, lambda *_: self._stop_requested.set())
+        The signals only write to a pipe that this loop waits on (`tray.signals`): a handler
+        that took a lock could hang the stop. `stops`: a command's own `StopSignals`, already
+        entered (it outlives this call, while the command closes the rest); else one of this
+        call's, with the handlers put back on return. `ready()` is called once they are
+        in place (so a "ready" message is never printed before a signal can stop the service
+        cleanly)."""
+        owned = stops is None
+        if stops is None:
+            stops = StopSignals(STOP if signals else ())
+            stops.__enter__()
+        self._stops = stops
         try:
+            if self._stop_requested.is_set():  # asked before there was a pipe to write to
+                stops.request()
             if ready is not None:
                 ready()
             systemd.notify("READY=1")
             interval = systemd.watchdog_interval()
-            while not self._stop_requested.wait(interval if interval else 0.5):
+            while not stops.wait(interval if interval else 0.5):
                 if interval and self.healthy():
                     systemd.notify("WATCHDOG=1")
         finally:
-            self.stop()
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
+            self.stop()  # a signal meanwhile is one more byte on the pipe: nothing else
+            self._stops = None
+            if owned:
+                stops.__exit__(None, None, None)
 
     def healthy(self) -> bool:
         """The loop runs a job, the relay gets through its queue, and the tray says it is well."""

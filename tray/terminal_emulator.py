@@ -108,14 +108,21 @@ class TerminalEmulator:
         elif key in "qQ\x1b":
             self._quit.set()
 
+    _sigterm = False
+
+    def _terminated(self, _signum: int, _frame: object) -> None:
+        """SIGTERM: a flag the loop reads within 50 ms. Nothing that takes a lock: the handler
+        runs in this thread, which may hold `_quit`'s own lock (a q pressed at that moment)."""
+        self._sigterm = True
+
     def run(self) -> None:
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
-        previous = signal.signal(signal.SIGTERM, lambda *_: self._quit.set())
+        previous = signal.signal(signal.SIGTERM, self._terminated)
         try:
             tty.setcbreak(fd)
             with Live(get_renderable=self.render, refresh_per_second=20, screen=False):
-                while not self._quit.is_set():
+                while not self._quit.is_set() and not self._sigterm:
                     ready, _, _ = select.select([fd], [], [], 0.05)
                     if ready:
                         self._key(sys.stdin.read(1))

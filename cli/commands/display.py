@@ -21,6 +21,8 @@ from cli.arguments import port_number
 from cli.network import DEFAULT_HOST, DEFAULT_PORT, MDNS_NAME
 
 if TYPE_CHECKING:
+    import threading
+
     from tray.config import ShowSettings
 
 
@@ -259,6 +261,17 @@ class VirtualButton:
         landed.start()
 
 
+def _serve_until_stopped(server: threading.Thread) -> None:
+    """Until SIGINT or SIGTERM (or the server ends by itself). The signals only write to a pipe
+    (`tray.signals`), then are ignored, so a KeyboardInterrupt never lands half-way through
+    closing the display, and SIGTERM closes it as cleanly as Ctrl-C."""
+    from tray.signals import StopSignals
+
+    with StopSignals(then_ignore=True) as stops:
+        while server.is_alive() and not stops.wait(0.5):
+            pass
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.commands.run import attach_mqtt, open_mqtt
     from tray import config as tray_config
@@ -304,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
 
             run_live(display.session, bus)
         else:
-            display.server.thread.join()
+            _serve_until_stopped(display.server.thread)
     except KeyboardInterrupt:
         pass
     finally:

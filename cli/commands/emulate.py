@@ -163,5 +163,14 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         if script is not None:  # presses begin once the service is listening
             threading.Thread(target=script, name="emulator-script", daemon=True).start()
 
-    service.run_forever(ready=ready)
+    _run_until_stopped(service, ready)
     return 0
+
+
+def _run_until_stopped(service: Any, ready: Callable[[], None]) -> None:
+    """The service's loop until SIGINT/SIGTERM or the script's stop (`tray.signals`); more
+    signals then, while the display closes, are ignored."""
+    from tray.signals import StopSignals
+
+    with StopSignals(then_ignore=True) as stops:
+        service.run_forever(ready=ready, stops=stops)

@@ -370,26 +370,31 @@ def log_picks_when_settled(bus: Any) -> None:
 
 
 def serve(tray: Any, config: tray_config.Config, args: argparse.Namespace) -> int:
-    """Run the service headless until SIGINT/SIGTERM, logging every pick."""
+    """Run the service headless until SIGINT/SIGTERM, logging every pick. From the start on, a
+    signal only asks for the stop (`tray.signals`): one during the start stops the service
+    once it has started, and more during the stop do nothing (ignored once it is done)."""
     from tray.bus import Bus
     from tray.events import Fault
+    from tray.signals import StopSignals
 
     bus = Bus()
     log_picks_when_settled(bus)
     bus.subscribe(lambda e: log.warning("fault %s: %s", e.kind, e.message), Fault)
-    try:
-        service, close_display = start_service(tray, config, args, bus)
-    except StartError as exc:
-        print(f"tinker-tray: {exc}", file=sys.stderr)
-        return 1
-    try:
-        service.run_forever(
-            ready=lambda: log.info(
-                "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name
+    with StopSignals(then_ignore=True) as stops:
+        try:
+            service, close_display = start_service(tray, config, args, bus)
+        except StartError as exc:
+            print(f"tinker-tray: {exc}", file=sys.stderr)
+            return 1
+        try:
+            service.run_forever(
+                ready=lambda: log.info(
+                    "tray ready on %s: tap the Tinker Bell button (Ctrl-C to stop)", tray.name
+                ),
+                stops=stops,
             )
-        )
-    finally:
-        close_display()
+        finally:
+            close_display()
     return 0
 
 

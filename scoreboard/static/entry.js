@@ -28,6 +28,7 @@
     me = who;
     document.body.classList.toggle("host", who.host);
     $("notoken").classList.toggle("hidden", who.host);
+    $("replaced").classList.toggle("hidden", !who.replaced);
   }
   $("tokensave").onclick = async () => {
     try {
@@ -230,6 +231,15 @@
     await send("/api/new-game", body, "New game started.");
     resetForm();
     loadGames();
+  };
+
+  // A new table key: the old one (every other phone's cookie) works no more; this phone's
+  // cookie is the new one, and the key is shown to pass on (typed on the entry page).
+  $("newkey").onclick = async () => {
+    if (!confirm("Make a new table key? Every other phone stops being the host's and must "
+                 + "pair again; the games are kept.")) return;
+    const res = await send("/api/new-key", {});
+    $("newkeysaid").textContent = `New table key: ${res.token}. Every other phone must pair again.`;
   };
 
   // A kept game in words: its name (a digital game's says its rules and players), when it was

@@ -17,6 +17,7 @@ def test_a_reader_reads_scores_and_nothing_else(client):
         "seats": [],
         "press": True,
         "tray": False,
+        "replaced": False,
     }
     for path in ("/api/qr.svg", "/api/games/1.csv", "/api/games/1.json", "/api/digital/links"):
         res = client.get(path)
