@@ -109,7 +109,17 @@ async def view(request: Request) -> Response:
 
 async def events(request: Request) -> Response:
     seat = _seat(request)  # refuse a seat that is not yours before the stream starts
-    return stream.respond(request, lambda: _view_json(request, seat), "digital")
+    session: DigitalSession = request.state.digital
+    held = session.keys.get(seat) if seat is not None else None
+
+    def snapshot() -> tuple[int, str]:
+        # A new game since the stream opened gives the seat a new key: the key this stream was
+        # opened with no longer holds it, so it gets what anybody sees (`seat` null, which the
+        # page reads as its link being for the last game), never the new game's hand.
+        same = seat is not None and session.keys.get(seat) == held
+        return _view_json(request, seat if same else None)
+
+    return stream.respond(request, snapshot, "digital")
 
 
 @needs("host")

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from cli.app import create_app
 from scoreboard.journal import Journal
+from tests.helpers import children
 from tests.helpers.gpio import installed_factory
 from tests.helpers.web import TOKEN
 from tray import config as tray_config
@@ -31,6 +32,14 @@ settings.register_profile("thorough", deadline=None, max_examples=400)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("thorough" if os.environ.get("CI") else "quick")
 )
+
+
+@pytest.fixture(autouse=True)
+def _no_child_left_running():
+    """A service a test started and did not stop (it failed half-way, or its stop was ignored)
+    is ended when the test ends: SIGTERM to its process group, then SIGKILL."""
+    yield
+    children.reap()
 
 
 @pytest.fixture

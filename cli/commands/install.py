@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,7 @@ RULES = {
     "etc/udev/rules.d/99-tinker-tray-usb.rules": "firmware_bridge/99-tinker-tray-usb.rules",
 }
 USER = "tinker-tray"
+TEMPLATE = CHECKOUT / "hardware" / "tinker-tray.service"
 TEMPLATE_HOME = "/opt/tinker-tray"
 """Where hardware/tinker-tray.service expects the checkout; replaced by the real one."""
 SYSUSERS_TEXT = f"""\
@@ -88,18 +90,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def unit_text(venv: Path, checkout: Path = CHECKOUT, template: str = "tinker-tray.service") -> str:
+def unit_text(venv: Path, checkout: Path = CHECKOUT, template: Path | None = None) -> str:
     """A unit of hardware/ with this checkout and its venv in place of /opt's (in its
     settings: the comments, which say what is replaced, stay as they are)."""
-    lines = (checkout / "hardware" / template).read_text().splitlines(keepends=True)
+    lines = (template or TEMPLATE).read_text().splitlines(keepends=True)
     return "".join(
-        line
-        if line.startswith("#")
-        else line.replace(f"{TEMPLATE_HOME}/.venv/", f"{venv}/").replace(
-            TEMPLATE_HOME, str(checkout)
-        )
-        for line in lines
+        line if line.startswith("#") else home_replaced(line, venv, checkout) for line in lines
     )
+
+
+HOME_PATH = re.compile(
+    rf"(?<![\w.\-~]){re.escape(TEMPLATE_HOME)}(?![\w.\-~])(?P<venv>/\.venv(?![\w.\-~]))?"
+)
+"""/opt/tinker-tray as a whole path (its venv, /opt/tinker-tray/.venv, as one), wherever a line
+names it (ExecStart=, an argument, file:///opt/tinker-tray/docs): never the start of a longer
+name (/opt/tinker-tray2), nor a folder of that name inside another path (/srv/opt/tinker-tray)."""
+
+
+def home_replaced(text: str, venv: Path, checkout: Path) -> str:
+    """`text` with each /opt/tinker-tray path naming `checkout` (its .venv: `venv`), in one
+    pass: a checkout whose own name starts with /opt/tinker-tray (/opt/tinker-tray2) is not
+    replaced again, and its characters are taken as they are (no regex escapes)."""
+    return HOME_PATH.sub(lambda m: str(venv if m["venv"] else checkout), text)
 
 
 def write(root: Path, relative: str, text: str, made: Made) -> None:
@@ -129,7 +141,7 @@ def place_files(root: Path, venv: Path) -> Made:
         write(root, target, (CHECKOUT / source).read_text(), made)
     write(root, UNIT, unit_text(venv), made)
     for target, source in UPDATE_UNITS.items():
-        write(root, target, unit_text(venv, template=Path(source).name), made)
+        write(root, target, unit_text(venv, template=CHECKOUT / source), made)
     from updater.slots import Slots
 
     Slots(CHECKOUT).ensure_current()  # the unit starts the current release slot (the checkout)
@@ -249,6 +261,6 @@ def run(args: argparse.Namespace) -> int:
     where = f" under {root}" if root is not None else ""
     print(f"Installed{where}: the service, its user and its udev rules.")
     kept = "kept as it was" if made.settings is None else "edit it, then restart the service"
-    print(f"Settings: /{SETTINGS} ({kept}).")
+    print(f"Settings: {(root or Path('/')) / SETTINGS} ({kept}).")
     print(f"The phones at the table open {address()}")
     return 0

@@ -12,6 +12,8 @@
   let me = { host: false, seats: [], press: false };
   let view = null;
   let pending = null; // the Wild waiting for its colour
+  let started = null; // the game this page just started for several people: {links, names}
+  let shownWinner = false; // this game's end has been scrolled to
 
   function say(text) {
     $("message").replaceChildren(text ? el("div", { class: "error", text }) : "");
@@ -69,9 +71,11 @@
     try {
       const res = await post("/api/digital/new", body);
       const links = Object.entries(res.links);
-      // one person: straight to their seat, hand on screen (from ?new=1 too)
+      // one person: straight to their seat, hand on screen (from ?new=1 too); bots only: watch
       if (links.length === 1) { location.href = links[0][1]; return; }
-      showLinks(res.links, body.players);
+      if (links.length === 0) { location.href = "/play"; return; }
+      started = { links: res.links, names: body.players };
+      showStarted();
       say("");
     } catch (err) {
       if (err.confirm && window.confirm(err.message)) return start(true);
@@ -89,20 +93,31 @@
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link
   // works on its own (it carries the seat's key once, then a cookie takes over).
-  function showLinks(links, names) {
-    const rows = Object.entries(links).map(([s, href]) => el("div", { class: "seatlink" },
+  function linkRows(links, names) {
+    return Object.entries(links).map(([s, href]) => el("div", { class: "seatlink" },
       el("img", { src: `/api/digital/qr/${s}.svg`, alt: `QR code: the link for ${names[s]}'s seat` }),
       el("div", {}, el("b", { text: names[s] }), el("br"),
         el("a", { href, text: `open seat ${Number(s) + 1} here` }),
         el("div", { class: "muted", text: "Scan it with that player's own phone." }))));
-    $("links").replaceChildren(el("h2", { text: "Links for the people playing" }), ...rows);
   }
+  // Said at the top of the first screen, the links right under it: the form is done with.
+  function showStarted() {
+    const people = Object.keys(started.links).map((s) => started.names[s]);
+    $("startedsays").textContent = `${people.join(", ")}: each of you scans your own seat's QR ` +
+      "code with your phone (or opens its link); your hand shows only there.";
+    $("links").replaceChildren(...linkRows(started.links, started.names));
+    $("started").classList.remove("hidden");
+    $("setup").classList.add("hidden");
+    window.scrollTo(0, 0);
+    $("started").focus({ preventScroll: true });
+  }
+  $("another").onclick = () => { started = null; $("started").classList.add("hidden"); if (view) render(view); };
   async function loadLinks() {
     if (!me.host || !view || !view.game) return;
     const res = await fetch("/api/digital/links", { cache: "no-store" });
-    if (res.ok) showLinks((await res.json()).links, view.players.map((p) => p.name));
-    $("seatlinks").replaceChildren(...$("links").childNodes);
-    $("seatlinksbox").classList.toggle("hidden", !$("seatlinks").childNodes.length);
+    const rows = res.ok ? linkRows((await res.json()).links, view.players.map((p) => p.name)) : [];
+    $("seatlinks").replaceChildren(...(rows.length ? [el("h2", { text: "Links for the people playing" }), ...rows] : []));
+    $("seatlinksbox").classList.toggle("hidden", !rows.length);
   }
   $("showlinks").onclick = loadLinks;
 
@@ -116,9 +131,14 @@
     document.body.dataset.version = v.version;
     $("journalerr").textContent = v.journal_error || "";
     $("journalerr").classList.toggle("hidden", !v.journal_error);
-    const setup = (!v.game || params.has("new")) && seat === null;
-    $("setup").classList.toggle("hidden", !setup);
+    if (seat !== null && v.game && v.seat === null) seatGone();
+    // ?new=1 is the host's, seated in the last game or not (a guest without a seat is asked
+    // for the token there); with no game at all anybody sees the form
+    const setup = !v.game || (params.has("new") && (me.host || seat === null));
+    $("setup").classList.toggle("hidden", !setup || started !== null);
+    $("started").classList.toggle("hidden", !setup || started === null);
     $("game").classList.toggle("hidden", setup);
+    $("over").classList.toggle("hidden", setup || !v.winner);
     $("seatlinksbox").classList.toggle("hidden", setup || !$("seatlinks").childNodes.length);
     if (setup) { renderSetup(); return; }
     const has = (f) => (v.features || []).includes(f);
@@ -142,8 +162,27 @@
     } else renderTally(v);
     $("record").classList.toggle("hidden", !me.host);
     $("newlink").classList.toggle("hidden", !me.host);
-    $("banner").classList.toggle("hidden", !v.winner);
-    if (v.winner) $("banner").textContent = `★ ${v.winner} won ${has("points") ? "the game" : v.title} ★`;
+    renderOver(v, has);
+  }
+
+  // The end of the game at the top of the page, scrolled to and focused once (a phone was down
+  // at its hand or the log): who won, and the next game (the host's) or who starts it.
+  function renderOver(v, has) {
+    if (!v.winner) { shownWinner = false; return; }
+    $("banner").textContent = `★ ${v.winner} won ${has("points") ? "the game" : v.title} ★`;
+    $("nextsays").textContent = me.host ? "" : "The host starts the next game.";
+    if (shownWinner) return;
+    shownWinner = true;
+    window.scrollTo(0, 0);
+    $("over").focus({ preventScroll: true });
+  }
+
+  // This page's seat belonged to the last game: the host has started another since. Watch it,
+  // and say why the hand is gone.
+  function seatGone() {
+    seat = null;
+    $("who").textContent = "watching (no hand shown)";
+    say("A new game has started: this seat's link was for the last one. The host has the new links.");
   }
 
   function cardName(card) { return card.name || card.words; }
@@ -222,7 +261,7 @@
       el("h3", { text: box.name + who + (box.called_uno ? " · UNO!" : "") }),
       el("div", { class: "facts", text: `${box.hand_count} card${box.hand_count === 1 ? "" : "s"} · ` +
         `Player Deck ${box.player_deck} · ${s === turn ? "to move" : "waiting"}` }),
-      el("div", { class: "elineup", "aria-label": `${box.name}'s Lineup` },
+      el("div", { class: "elineup", role: "group", "aria-label": `${box.name}'s Lineup` },
         ...(box.lineup.length ? box.lineup.map(eliteCard) : [el("span", { class: "muted", text: "Lineup empty" })])),
       el("details", { class: "edisc" }, el("summary", { text: `Elite discard pile: ${discards.length}` }),
         ...discards.map(eliteCard)));
@@ -281,12 +320,21 @@
       el("button", { class: "primary", "data-action": m.action, onclick: () => send(m.action) },
         el("span", { class: "words", text: m.words }),
         hints[m.action] ? el("span", { class: "hint", text: hints[m.action] }) : null))
-      : legal.length ? [] : [el("span", { class: "muted", text: mine ? "No move for you now." : "Open your seat's link to play." })]));
+      : legal.length ? [] : [el("span", { class: "muted", text: idle(v, mine) })]));
     $("actions").classList.toggle("hidden", !$("actions").childNodes.length);
     $("calls").replaceChildren(...legal.filter((m) => m.out_of_turn).map((m) =>
       el("button", { class: "danger", "data-action": m.action, text: m.words, onclick: () => send(m.action) })));
     if (pending && !hand.some((c) => c.code === pending.code && legal.some((m) => onCard(m) && m.card === c.code))) pending = null;
     $("colours").classList.toggle("hidden", !pending);
+  }
+
+  // what a page with no move says: whose move it is not, or, watching, how to play or what next
+  function idle(v, mine) {
+    if (v.winner) return me.host ? "The game is over: start the next one with “Start the next game” at the top."
+      : "The game is over: the host starts the next one.";
+    if (mine) return "No move for you now.";
+    return me.host ? "Watching: each person plays from their own seat's link (Seat links, below)."
+      : "Watching: to play, open your seat's link from the host (its QR code).";
   }
 
   // a card of the hand: a tap makes its move (named by what it shows: "Villain Draw 4 play")

@@ -213,3 +213,47 @@ def test_a_root_that_cannot_be_written_names_the_file(capsys):
     assert main(["install", "--root", "/proc"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("tinker-tray install: cannot write /proc/") and "Errno" not in err
+
+
+def test_a_checkout_whose_name_starts_like_the_templates_gets_its_own_path():
+    """Issue 41, 11: /opt/tinker-tray2 was replaced twice (ExecStart=/opt/tinker-tray22/...)."""
+    checkout = Path("/opt/tinker-tray2")
+    unit = install.unit_text(checkout / ".venv", checkout)
+    settings = [line for line in unit.splitlines() if not line.startswith("#")]
+    exec_start = next(line for line in settings if line.startswith("ExecStart="))
+    assert exec_start.split()[0] == "ExecStart=/opt/tinker-tray2/.venv/bin/tinker-tray"
+    assert "Documentation=file:///opt/tinker-tray2/docs/install.md" in settings
+    assert not [line for line in settings if "tinker-tray22" in line]
+
+
+@pytest.mark.parametrize(
+    ("line", "placed"),
+    [
+        ("ExecStart=/opt/tinker-tray/tinker run --host 0.0.0.0",
+         "ExecStart=/srv/t2/tinker run --host 0.0.0.0"),
+        ("ExecStartPre=/opt/tinker-tray/.venv/bin/python -m cli check /opt/tinker-tray",
+         "ExecStartPre=/venvs/t2/bin/python -m cli check /srv/t2"),
+        ("Environment=PATH=/opt/tinker-tray/.venv/bin:/usr/bin",
+         "Environment=PATH=/venvs/t2/bin:/usr/bin"),
+        ("ReadOnlyPaths=/opt/tinker-tray", "ReadOnlyPaths=/srv/t2"),
+        ("ExecStart=/bin/sh -c 'exec /opt/tinker-tray/tinker run'",
+         "ExecStart=/bin/sh -c 'exec /srv/t2/tinker run'"),
+        ("ExecStart=/opt/tinker-tray/.venvs/x", "ExecStart=/srv/t2/.venvs/x"),
+        # not the template's path: a longer name, or a folder of that name elsewhere
+        ("ExecStart=/opt/tinker-tray2/tinker run", None),
+        ("ReadOnlyPaths=/opt/tinker-tray.old /opt/tinker-tray-dev", None),
+        ("ReadOnlyPaths=/srv/opt/tinker-tray ~/opt/tinker-tray", None),
+    ],
+)  # fmt: skip
+def test_only_the_whole_path_of_the_template_is_replaced(line, placed):
+    """Any setting that names /opt/tinker-tray as a whole path, so a unit that changes its
+    ExecStart lines is installed right too; a longer name is left alone."""
+    got = install.home_replaced(line, Path("/venvs/t2"), Path("/srv/t2"))
+    assert got == (line if placed is None else placed)
+
+
+def test_the_settings_line_names_the_root_it_installed_under(root, capsys):
+    assert main(["install", "--root", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert f"Settings: {root}/etc/tinker-tray/pinmap.toml (edit it" in out
+    assert (root / "etc" / "tinker-tray" / "pinmap.toml").is_file()

@@ -7,7 +7,6 @@ import fcntl
 import io
 import os
 import re
-import subprocess
 import sys
 import termios
 import threading
@@ -40,6 +39,7 @@ from engine import cards as C
 from engine import record
 from engine.hand import RuleError
 from engine.observation import move
+from tests.helpers import children
 from tray.bus import Bus
 from tray.events import Pick
 from tray.pick import Picker
@@ -560,7 +560,7 @@ class Pty:
             "PYTHONUNBUFFERED": "1",
         }
         env.pop("NO_COLOR", None)
-        self.proc = subprocess.Popen(
+        self.proc = children.popen(  # its own session, SIGINT at its default: a terminal's
             argv,
             stdin=slave,
             stdout=slave,
@@ -568,8 +568,7 @@ class Pty:
             env=env,
             cwd=ROOT,
             close_fds=True,
-            start_new_session=True,
-            preexec_fn=_controlling_terminal,
+            preexec=_controlling_terminal,
         )
         os.close(slave)
         self.master = master

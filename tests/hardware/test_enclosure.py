@@ -196,6 +196,7 @@ def test_a_missing_tool_is_one_line_naming_the_package(monkeypatch, capsys):
 
 
 def test_a_broken_pin_map_is_reported_and_nothing_is_drawn(tmp_path, capsys):
+    need("dot")  # the wiring step asks for graphviz first (its neighbours skip without it too)
     before = (render.WIRING_DIR / "tray-gpio.yml").read_bytes()
     pinmap = tmp_path / "pinmap.toml"
     pinmap.write_text("[leds]\nred = { pin = 2 }\n", encoding="utf-8")

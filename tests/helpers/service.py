@@ -17,6 +17,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.helpers import children
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,8 +29,9 @@ def free_port() -> int:
 
 
 def spawn(*args: str, env: dict[str, str], **kw: Any) -> subprocess.Popen[str]:
-    """`python -m cli ARGS` from the repository, its output (text) piped to the test."""
-    return subprocess.Popen(
+    """`python -m cli ARGS` from the repository, its output (text) piped to the test; it stops
+    on SIGINT however the test run was started, and never outlives its test (`children`)."""
+    return children.popen(
         [sys.executable, "-m", "cli", *args],
         cwd=ROOT,
         env=env,
@@ -111,11 +114,17 @@ class Service:
         self.kill()
         return Service.ready(self.journal)
 
-    def stop(self) -> tuple[int, str]:
-        """Ctrl-C (`display` stops cleanly on it); (exit code, what it said on stderr)."""
+    def stop(self, timeout: float = 15) -> tuple[int, str]:
+        """Ctrl-C (`display` stops cleanly on it); (exit code, what it said on stderr). Not
+        stopped within `timeout` seconds: ended (`children.end`), and its stderr says so."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
-        _out, err = self.proc.communicate(timeout=15)
+        try:
+            _out, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            children.end(self.proc)
+            _out, err = self.proc.communicate()
+            err += f"\n(tests: it did not stop on SIGINT within {timeout} s, so it was ended)"
         return self.proc.returncode, err
 
     def ended(self, timeout: float = 30) -> tuple[int, str]:
