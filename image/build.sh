@@ -99,8 +99,9 @@ mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p; s/^deb \(http[^ ]*\/debi
 mirror=${mirror:-http://deb.debian.org/debian}
 
 # --- 2. The base system: Debian's packages (packages.txt), cached until that list changes -----
-key=$(cat "$here/packages.txt" "$here/steps/initramfs.conf" "$here/steps/initramfs-hook" |
-  cksum | cut -d' ' -f1)
+# (The list's comments are not the list: a reworded comment keeps the cache.)
+key=$({ grep -v '^#' "$here/packages.txt"; cat "$here/steps/initramfs.conf" \
+  "$here/steps/initramfs-hook"; } | cksum | cut -d' ' -f1)
 base="$out/cache/base-$release-$key"
 if [ ! -d "$base" ]; then
   step "the base system ($release, arm64) from $mirror: 10-40 minutes ..."
