@@ -21,9 +21,10 @@ from pathlib import Path
 
 from updater.slots import page_answers
 
-TRIAL_SECONDS = 120.0
-"""How long a release may take to say READY=1 and answer its page (a Pi Zero 2 W starts the
-service in about 10 s; a busy one, with the compiled engine's first import, in a few times that)."""
+TRIAL_SECONDS = 300.0
+"""How long a release may take to say READY=1 and answer its page: a Pi Zero 2 W starts the
+service in about 10 s, a busy one (the first imports of a new slot) in a few times that, an
+emulated one in minutes; a release slower than this is not one a family could use."""
 
 
 class TrialError(Exception):

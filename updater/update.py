@@ -25,7 +25,7 @@ from updater.releases import Release, ReleaseError, Repository
 from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, _sync, _write_json
 
 UNIT = Path("/etc/systemd/system/tinker-tray.service")
-CONFIRM_SECONDS = 180.0
+CONFIRM_SECONDS = 300.0
 """How long the restarted service may take to be confirmed (READY=1 and its page)."""
 
 
