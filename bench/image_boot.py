@@ -1,6 +1,6 @@
 """The boot check is a command now: `./tinker image check IMG [--cuts N]` (image/check.py).
 This script stays, a thin wrapper, for the benches and tests that import the check's parts
-(bench/image_update.py, tests/image/test_bench_play.py) and for its old command line."""
+(tests/image/test_bench_play.py) and for its old command line."""
 
 from __future__ import annotations
 

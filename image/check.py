@@ -178,6 +178,9 @@ class Qemu:
     process: subprocess.Popen[bytes] | None = None
     started: float = 0.0
     log: Path | None = None
+    restrict: bool = False
+    """The guest's network cut (qemu's restrict=on): it reaches nothing outside; the forwarded
+    ports still answer."""
 
     def start(self, log: Path) -> None:
         self.log = log
@@ -191,7 +194,8 @@ class Qemu:
             "-dtb", str(self.card.dtb), "-append", self.card.cmdline,
             "-drive", f"if=sd,format=raw,file={self.card.image}",
             "-serial", "null", "-serial", f"file:{log}",
-            "-device", "usb-net,netdev=n0", "-netdev", f"user,id=n0,{forward}",
+            "-device", "usb-net,netdev=n0",
+            "-netdev", f"user,id=n0,{forward}{',restrict=on' if self.restrict else ''}",
             *self.extra,
         ]  # fmt: skip
         self.process = subprocess.Popen(
@@ -635,8 +639,13 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--update",
         action="store_true",
-        help="then `tinker-tray update` on a fresh copy (bench/image_update.py; IMG built with"
-        " --origin http://10.0.2.2:GIT_PORT/tinker-tray.git)",
+        help="then the update on a fresh copy: the page's Update button to a signed release from"
+        " the origin, and an update file on the boot partition with the network cut"
+        " (image/update_check.py; IMG built with --trust and --origin"
+        " http://10.0.2.2:GIT_PORT/tinker-tray.git)",
+    )
+    parser.add_argument(
+        "--release-key", type=Path, help="the SSH key whose public half --trust named (--update)"
     )
     parser.add_argument(
         "--git-port", type=int, default=18090, help="the port --origin names (with --update)"
@@ -644,13 +653,18 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
-def update_check(image: Path, port: int, git_port: int) -> int:
-    """`tinker-tray update` on the image, as a family with SSH runs it: bench/image_update.py
-    on a copy of its own (its own boots), after the check's qemu is off. Its exit status."""
-    print("the update (bench/image_update.py):", flush=True)
-    command = [sys.executable, str(ROOT / "bench" / "image_update.py"), str(image),
-               "--port", str(port), "--git-port", str(git_port)]  # fmt: skip
-    return subprocess.run(command).returncode
+def update_check(image: Path, port: int, git_port: int, key: Path) -> int:
+    """The update on a copy of its own (its own boots), after the check's qemu is off."""
+    from image import update_check
+
+    print("the update (image/update_check.py):", flush=True)
+    return bench_main(
+        "tinker image check --update",
+        None,
+        lambda work, running: update_check.check(
+            image, work, running, key=key, port=port, git_port=git_port
+        ),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -678,9 +692,15 @@ def main(argv: list[str] | None = None) -> int:
         results = power_cuts(qemu, play, args.cuts, work)
         return summary(results, sum(play.acked.values()))
 
-    status = bench_main("tinker image check", args.keep, check)
+    if args.update and args.release_key is None:
+        print("tinker image check: --update needs --release-key KEY (the key --trust named).",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    status = (
+        bench_main("tinker image check", args.keep, check) if args.cuts or not args.update else 0
+    )
     if args.update:
-        status = max(status, update_check(args.image, args.port, args.git_port))
+        status = max(status, update_check(args.image, args.port, args.git_port, args.release_key))
     return status
 
 
