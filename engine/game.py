@@ -56,6 +56,8 @@ class Game:
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
+        self.deck = self.rules.deck_for(n)
+        """The cards this table deals from (two decks for a classic game of 11 to 20)."""
         self.features: frozenset[str] = (
             features_of(self.rules, self.options) if checked is None else checked.features
         )
@@ -221,11 +223,11 @@ class Game:
 
     def check_deck(self, deck: Sequence[int]) -> None:
         """RuleError ("chance", a ValueError) unless `deck` is this ruleset's deck in some order."""
-        what = f"the {self.rules.name} deck of {len(self.rules.deck)} cards"
-        chance.check(deck, self.rules.deck, what, deckchance.RULES.key, C.code)
+        what = f"the {self.rules.name} deck of {len(self.deck)} cards"
+        chance.check(deck, self.deck, what, deckchance.RULES.key, C.code)
 
     def shuffled_deck(self, rng: random.Random) -> list[int]:
-        deck = list(self.rules.deck)
+        deck = list(self.deck)
         rng.shuffle(deck)
         return deck
 
@@ -447,6 +449,7 @@ class Game:
         g = Game.__new__(Game)
         g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
         g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
+        g.deck = self.deck
         g.features = self.features
         g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
         g.hand = self.hand.clone() if self.hand is not None else None

@@ -232,18 +232,23 @@ PROTECTION: Final = "protection"  # Villain Draw 4: `seat` lays Tinker Bell's co
 VILLAIN_DONE: Final = "villain_done"  # Villain Draw 4 resolved: the turn passes `count` on
 STEP_NAMES: Final = (OWED, PENALTY, CHALLENGE_WINDOW, PROTECTION, VILLAIN_DONE)
 
+MOST_SEATS: Final = 20
+"""The most players a hand of the Disney family seats (classic's 20, with two decks): the shared
+steps below are made for each position up to it (tests/engine/test_rules_classic.py holds every
+ruleset's `max_players` to it)."""
+
 # Steps made once and shared (a step never changes): making one costs pure Python about a
 # microsecond, and a Disney hand makes dozens (docs/engine.md, "One step model").
-PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(16))
+PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(MOST_SEATS))
 """The decision to play, for each position: almost every move hands the turn on to one."""
-PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(16))
+PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(MOST_SEATS))
 """A Villain Draw 4's protection, for each position: lay Tinker Bell's colour, or four cards."""
-PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(16))
+PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(MOST_SEATS))
 """The same, queued for each other player until their turn to protect comes."""
-_DRAWN_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_TINKER_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_TARGET_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_DISCARD_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_DRAWN_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_TINKER_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_TARGET_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_DISCARD_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
 
 
 def about(kind: str, seat: int, card: int) -> Step:

@@ -51,7 +51,7 @@ def pick(rng: random.Random, n: int) -> int:
 
 def new_deck(game: Game, rng: random.Random) -> list[int]:
     """The game's deck, shuffled with `shuffle`."""
-    deck = list(game.rules.deck)
+    deck = list(game.deck)
     shuffle(deck, rng)
     return deck
 
@@ -221,7 +221,7 @@ def _whole_game(
     """A game to its end, the dealer found by the highest card; its hands and win counted."""
     players = len(seat_names)
     game = Game(ruleset, seat_names, 0, options, record=record)
-    game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
+    game.dealer = game.first_dealer = choose_dealer(players, rng, game.deck)[0]
     while not game.is_terminal():
         game.start_hand(new_deck(game, rng), check=False)
         play_hand(game, bot_list, rng)

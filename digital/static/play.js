@@ -50,7 +50,9 @@
     $("notoken").classList.toggle("hidden", me.host);
     $("start").disabled = !me.host;
   }
-  $("addseat").onclick = () => { if (seats.length < 10) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
+  // the most players of the chosen rules: its <option>'s data-max (classic's two decks), else 10
+  const mostSeats = () => Number($("ruleset").selectedOptions[0].dataset.max || 10);
+  $("addseat").onclick = () => { if (seats.length < mostSeats()) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
   $("tokensave").onclick = async () => {
     try { me = await Tinker.signIn($("tokenin").value.trim()); $("tokenin").value = ""; say(""); }
     catch (err) { say(err.message); }
