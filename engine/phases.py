@@ -27,6 +27,7 @@ FLIP: Final = "flip"  # Vegas: turn over the top card of the draw pile
 TINKER: Final = "tinker_bell"  # chance: Tinker Bell's pick
 RESHUFFLE: Final = "reshuffle"  # chance: the discard pile shuffled into a new draw pile
 SHUFFLE: Final = "shuffle_hands"  # chance: Wild Shuffle Hands deals every held card again
+SMACKDOWN: Final = "smackdown"  # 6-Smackdown: every player's hand on the 6, out of turn (a race)
 OVER: Final = "over"
 
 PHASE_WORDS: Final[dict[str, str]] = {
@@ -49,6 +50,7 @@ PHASE_WORDS: Final[dict[str, str]] = {
     "tinker_bell": "Tinker Bell's pick",
     "reshuffle": "the reshuffle",
     "shuffle_hands": "the hands to be shuffled and dealt again",
+    "smackdown": "every hand on the 6 (the last one draws 2)",
     "deal": "the deal",
     "elite_shuffle": "the Elite Action Cards' shuffle",
     "player_decks": "the Player Decks",
@@ -69,11 +71,13 @@ PHASE_NAMES: Final = (
     TINKER,
     RESHUFFLE,
     SHUFFLE,
+    SMACKDOWN,
     OVER,
 )
 """The Disney family's phases: the kinds of its decision steps (their words in `PHASE_WORDS`)."""
-NOBODY_MOVES: Final = frozenset({TINKER, RESHUFFLE, SHUFFLE, OVER})
-"""The Disney family's phases in which no player moves: chance, and the end."""
+NOBODY_MOVES: Final = frozenset({TINKER, RESHUFFLE, SHUFFLE, SMACKDOWN, OVER})
+"""The Disney family's phases in which no player moves in turn: chance, the end, and the
+6-Smackdown race (every player's hand on the 6 is a call out of turn, or chance's)."""
 
 
 def phase_words(name: str, power: str = "") -> str:
@@ -105,7 +109,7 @@ class Step:
     subject: Final[int]  # the other seat it is about (Elite); whose card is resolved (Disney)
     card: Final[EliteCard | None]  # (Elite) the Elite card being retired
     drawn: Final[UnoCard | None]  # (Elite) the card just drawn, which may be played
-    extra: Final[tuple[int, ...]]  # (Elite) seats a discard also concerns
+    extra: Final[tuple[int, ...]]  # seats a discard also concerns (Elite); hands on the 6 (Disney)
     item: Final[int]  # (Disney) the card it is about: the one that called for it, or just drawn
     reneged: Final[bool]  # (Disney) would a challenge of the Draw 4 it is about succeed?
 

@@ -249,6 +249,13 @@ HOUSE_OPTIONS: dict[str, Option] = {
         'Jump-In: "If a player has exactly the same card (both number and color) as the top card '
         'of the discard pile, they may play it immediately, even if it is not their turn."',
     ),
+    "six_smackdown": Option(
+        False,
+        (False, True),
+        '6-Smackdown: "When a \u201c6\u201d is played, players must place their hand on top of '
+        "the card, whoever is the last player to place their hand on the card will have to draw 2 "
+        'cards."',
+    ),
     "keep_drawing": Option(
         False,
         (False, True),

@@ -17,7 +17,7 @@ from engine import scoring
 from engine.bots import shuffle
 from engine.game import Game
 from engine.listing import legal_actions
-from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, TINKER
+from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 
 
 def choose_dealer(
@@ -100,6 +100,14 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 game.apply_action(A.PICK + colour)  # her outcome (`engine.chance`)
             else:
                 h.apply_tinker_bell(colour)
+        elif phase == SMACKDOWN:  # the race: which bot's hand is next on the 6 is chance
+            outcomes = h.chance_outcomes()
+            action = outcomes[int(draw_chance() * len(outcomes))][0]
+            if recording:
+                game.apply_action(action)
+            else:
+                h.apply(action)
+            decisions += 1
         elif phase == RESHUFFLE:
             pool = h.reshuffle_pool()
             shuffle(pool, rng)
