@@ -33,7 +33,7 @@ PICK: Final = 3500  # + colour: Tinker Bell's pick, a chance outcome (OpenSpiel'
 SLAP: Final = 3520  # + seat: that seat's hand on the 6 (6-Smackdown), its call or chance's outcome
 CARD_NEXT: Final = 3600  # + card: the next card of an order of cards, a chance outcome
 SIZE: Final = CARD_NEXT + C.NCARDS  # every action is below this
-SEATS: Final = CARD_NEXT - SLAP  # the seats a SLAP can name (80: more than any table)
+SEATS: Final = 60  # the seats a SLAP can name: more than any table (3520 to 3579)
 
 
 class Kind(IntEnum):
