@@ -381,3 +381,18 @@ def test_six_smackdown_bots_play_it_in_a_simulation_and_its_records_replay():
         replayed, _ = record.replay(g.record())
         assert replayed.summary() == g.summary()
     assert races > 0
+
+
+def test_six_smackdown_calls_stay_open_during_the_race():
+    """Corner (smackdown-calls): a 6 played from two cards without UNO can be caught while the
+    hands are on it (nobody has begun a turn), and the race goes on after the catch."""
+    g = og(3, {1: ["R6", "B1", "B2"], 2: ["G1", "G2"]}, top="R5", draw=["G7", "G8"], options=SIX)
+    g.dealt().hands[1].remove(C.card("B2"))  # (two cards: the R6 leaves one)
+    g.dealt().draw.insert(0, C.card("B2"))
+    play(g, "R6")
+    assert (0, A.CATCH + 1) in g.interjections() and (0, A.SLAP + 0) in g.interjections()
+    act(g, "catch", seat=0, target=1)
+    assert len(hand_of(g, 1)) == 1 + 2 and g.chance_kind() == "smackdown"
+    for seat in (0, 1, 2):
+        slap(g, seat)
+    assert g.awaiting() == {"kind": "play", "seat": 2} and len(hand_of(g, 2)) == 4
