@@ -16,6 +16,7 @@ from engine import cards as C
 from engine import scoring
 from engine.bots import shuffle
 from engine.game import Game
+from engine.hand import Hand
 from engine.listing import legal_actions
 from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 
@@ -100,31 +101,41 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 game.apply_action(A.PICK + colour)  # her outcome (`engine.chance`)
             else:
                 h.apply_tinker_bell(colour)
-        elif phase == SMACKDOWN:  # the race: which bot's hand is next on the 6 is chance
-            outcomes = h.chance_outcomes()
-            action = outcomes[int(draw_chance() * len(outcomes))][0]
-            if recording:
-                game.apply_action(action)
-            else:
-                h.apply(action)
-            decisions += 1
-        elif phase == RESHUFFLE:
-            pool = h.reshuffle_pool()
-            shuffle(pool, rng)
-            if recording:
-                game.apply_reshuffle(pool)
-            else:
-                h.apply_reshuffle(pool)
-        else:  # SHUFFLE: Wild Shuffle Hands
-            pool = h.shuffle_pool()
-            shuffle(pool, rng)
-            if recording:
-                game.apply_shuffle_hands(pool)
-            else:
-                h.apply_shuffle_hands(pool)
+        else:  # the rarer chance events
+            decisions += _rare_chance(game, h, phase, rng)
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
+
+
+def _rare_chance(game: Game, h: Hand, phase: str, rng: random.Random) -> int:
+    """A reshuffle, Wild Shuffle Hands, or the next hand on the 6 in a 6-Smackdown race (the
+    bots are equally quick, so chance orders their hands: each a decision). Returns the
+    decisions taken."""
+    recording = game.recording
+    if phase == SMACKDOWN:
+        outcomes = h.chance_outcomes()
+        action = outcomes[int(rng.random() * len(outcomes))][0]
+        if recording:
+            game.apply_action(action)
+        else:
+            h.apply(action)
+        return 1
+    if phase == RESHUFFLE:
+        pool = h.reshuffle_pool()
+        shuffle(pool, rng)
+        if recording:
+            game.apply_reshuffle(pool)
+        else:
+            h.apply_reshuffle(pool)
+    else:  # SHUFFLE: Wild Shuffle Hands
+        pool = h.shuffle_pool()
+        shuffle(pool, rng)
+        if recording:
+            game.apply_shuffle_hands(pool)
+        else:
+            h.apply_shuffle_hands(pool)
+    return 0
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
