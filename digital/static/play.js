@@ -66,7 +66,8 @@
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
       bots_press: !$("peoplepress").checked,
       options: hasModes() ? { mode: $("mode").value }
-        : { target: Number($("target").value) }, confirm: !!confirm,
+        : { target: Number($("target").value), ...(smackdown() ? { six_smackdown: true } : {}) },
+      confirm: !!confirm,
     };
     try {
       const res = await post("/api/digital/new", body);
@@ -83,9 +84,13 @@
   $("start").onclick = () => start(false);
   // a ruleset without points has no target to play to, and modes instead (its <option> says)
   const hasModes = () => $("ruleset").selectedOptions[0].hasAttribute("data-modes");
+  // the 6-Smackdown house rule, where the rules have it (its <option>'s data-smackdown)
+  const hasSmackdown = () => $("ruleset").selectedOptions[0].hasAttribute("data-smackdown");
+  const smackdown = () => hasSmackdown() && $("smackdown").checked;
   $("ruleset").onchange = () => {
     $("modebox").classList.toggle("hidden", !hasModes());
     $("targetbox").classList.toggle("hidden", hasModes());
+    $("smackdownbox").classList.toggle("hidden", !hasSmackdown());
     $("peoplepressbox").classList.toggle("hidden", !$("ruleset").selectedOptions[0].hasAttribute("data-tinker"));
   };
 
