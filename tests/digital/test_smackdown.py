@@ -169,3 +169,24 @@ def test_a_race_with_two_people_and_two_bots_in_the_browser(served, browser):  #
     finally:
         for phone in phones:
             phone.close()
+
+
+def test_a_restart_in_the_middle_of_a_race_carries_it_on(tmp_path):
+    """The hands on the 6 so far are in the journal: after a restart the race waits for the
+    same people, and the last of them draws two."""
+    from tests.helpers.digital import Table
+
+    first = Table(tmp_path / "journal.sqlite3")
+    keys = first.digital.new_game(
+        PLAYERS, [2, 3], "greedy", ruleset="official-2018", options=SIX, seed=SEED
+    )
+    first.digital.act(2, keys[2], A.SLAP + 2)
+    first.stop()
+    again = Table(tmp_path / "journal.sqlite3")
+    try:
+        assert slaps(again.digital) == [1, 0, 2]
+        assert again.digital.view(3, keys[3])["prompt"].startswith("A 6! Slap it")
+        again.digital.act(3, keys[3], A.SLAP + 3)
+        assert slaps(again.digital) == [1, 0, 2, 3] and held(again.digital, 3) == 9
+    finally:
+        again.stop()
