@@ -142,9 +142,7 @@ class GameLink(PacedLink):
         self._failures = 0  # saves that failed (a person's move learns if its own did)
         self.reason = ""  # why the journal could not save, in words
         self._retry_due = False
-        self._races = (
-            0  # races whose bots' hands were timed (a hand due in an earlier one is dropped)
-        )
+        self._races = 0  # races timed so far (a bot's hand due in an earlier one is dropped)
         self._timed = False  # the race on now has its bots' hands timed
         self._unsubscribe = (
             bus.subscribe(self._on_pick, Pick) if "tinker_bell" in self.features else None
