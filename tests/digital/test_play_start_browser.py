@@ -148,6 +148,7 @@ def test_classic_seats_up_to_twenty_and_deals_from_two_decks(served, browser):  
             page.locator("#seatrows button[aria-label^='remove seat']").last.click()
         assert rows.count() == 12
         page.check("#smackdown")  # the house rule, offered for classic
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click("#start")
         page.wait_for_selector("#hand .card", timeout=WAIT)
         game = served.app.state.digital.link.game
