@@ -27,9 +27,10 @@ import logging
 import random
 import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, Protocol
 
-from digital import games
+from digital import games, race
 from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
 from engine.bots import Bot, offer_calls
@@ -141,6 +142,8 @@ class GameLink(PacedLink):
         self._failures = 0  # saves that failed (a person's move learns if its own did)
         self.reason = ""  # why the journal could not save, in words
         self._retry_due = False
+        self._races = 0  # races timed so far (a bot's hand due in an earlier one is dropped)
+        self._timed = False  # the race on now has its bots' hands timed
         self._unsubscribe = (
             bus.subscribe(self._on_pick, Pick) if "tinker_bell" in self.features else None
         )
@@ -255,6 +258,11 @@ class GameLink(PacedLink):
         g = self.game
         while not self._closed and not g.is_terminal() and not self.waiting_for_tinker_bell:
             seat = g.current_player()
+            if race.racing(g, self.features):  # every hand on the 6: the people's are theirs
+                if self._timed or self._time_hands():
+                    break
+                continue  # (the bots' hands, laid at once, ended it)
+            self._timed = False
             if seat == CHANCE:
                 g.sample_chance(self.rng)
                 continue
@@ -284,6 +292,30 @@ class GameLink(PacedLink):
         if not self._bot_interjects() and g.current_player() not in self.humans:
             self._interjected = 0
             g.apply_action(self._bot(g.current_player()).act(g))
+
+    def _time_hands(self) -> bool:
+        """A race has begun: each bot lays its hand after a human-like delay (`digital.race`),
+        on the link's timer; at pace 0 at once, in the order of their delays. True while the
+        race still waits for hands."""
+        self._timed, self._races = True, self._races + 1
+        due = race.hands_due(self.game)
+        for delay, seat in race.bot_delays(due, self.humans, self.rng):
+            if self.pace <= 0:
+                self.game.apply_action(due[seat], seat)
+            else:
+                self.call_later(delay, partial(self._bot_hand, self._races, seat, due[seat]))
+        return race.racing(self.game, self.features)
+
+    def _bot_hand(self, number: int, seat: int, action: int) -> None:
+        """A bot's hand in race `number`, its delay over: laid if that race is still on and
+        waits for it (the game was not replaced, nor sent back to its last saved move)."""
+        with self.lock:
+            if self._closed or number != self._races or not self._timed:
+                return
+            if race.hands_due(self.game).get(seat) != action:
+                return
+            self.game.apply_action(action, seat)
+            self._advance()
 
     def _bot(self, seat: int) -> Bot:
         bot = self.bots[seat]
@@ -326,6 +358,7 @@ class GameLink(PacedLink):
             self.game = restored
             self._published = len(restored.events)
         self._step_due = False
+        self._timed = False  # a race there times its bots' hands again
         if self._retry_due or self._closed:
             return
         if self._loop is None:

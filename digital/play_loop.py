@@ -46,6 +46,7 @@ from digital.play_menu import (
     parse,
     tinker_bell_waits,
 )
+from digital.race import RACE
 from digital.session import DigitalSession
 from digital.terminal_seats import Left, TerminalSeats
 from engine.errors import RuleError
@@ -233,7 +234,10 @@ class TerminalPlay(TerminalSeats):
 
 
 def _person_to_move(view: Mapping[str, Any], keys: Mapping[int, str]) -> int | None:
-    seat = (view.get("awaiting") or {}).get("seat")
+    awaiting = view.get("awaiting") or {}
+    if awaiting.get("kind") == RACE:  # every hand on the 6: the first person's not yet there
+        return next((s for s in sorted(keys) if s not in awaiting.get("slapped", ())), None)
+    seat = awaiting.get("seat")
     return seat if seat in keys and not tinker_bell_waits(view) else None
 
 

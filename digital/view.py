@@ -5,12 +5,13 @@ view has on top, so the page and the terminal read one shape and tell what to dr
 
     game      True while there is a game
     ruleset   its name; title: its name for a person
-    features  what the ruleset declares: "tinker_bell", "points", "lineups"
+    features  what the ruleset declares: "tinker_bell", "points", "lineups", "smackdown"
     seat      whose view this is (None: a spectator, who sees no hand)
     choosing  the tray's pick is made and its lights are still spinning (the game takes it
               once they settle): digital play's own state, so `prompt` says so meanwhile
     players   [{"seat", "name", "person", ...}]: the observation's own facts kept
-    awaiting  {"kind", "seat"}: "tinker_bell" waits for the button; a seat, for its move
+    awaiting  {"kind", "seat"}: "tinker_bell" waits for the button; a seat, for its move;
+              "smackdown" (a race) lists in "slapped" the seats whose hand is on the 6
     prompt    the observation's own (what the game waits for, in words), with what only
               digital play knows: the lights spinning, the bot pressing for its own card
     bot_presses  the name of the bot pressing Tinker Bell for its own card now, or None

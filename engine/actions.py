@@ -30,8 +30,10 @@ TARGET: Final = 3200  # + seat: who draws 2 when Tinker Bell matches a Draw 2 (o
 CATCH: Final = 3300  # + seat: catch that seat holding one card without having called UNO
 MISPLAY: Final = 3400  # + card: a wrong card was laid, is taken back, its player draws the penalty
 PICK: Final = 3500  # + colour: Tinker Bell's pick, a chance outcome (OpenSpiel's chance action)
+SLAP: Final = 3520  # + seat: that seat's hand on the 6 (6-Smackdown), its call or chance's outcome
 CARD_NEXT: Final = 3600  # + card: the next card of an order of cards, a chance outcome
 SIZE: Final = CARD_NEXT + C.NCARDS  # every action is below this
+SEATS: Final = 60  # the seats a SLAP can name: more than any table (3520 to 3579)
 
 
 class Kind(IntEnum):
@@ -54,6 +56,7 @@ class Kind(IntEnum):
     PICK = 14
     CARD_NEXT = 15
     UNKNOWN = 16
+    SLAP = 17
 
 
 class Decoded(NamedTuple):
@@ -63,7 +66,7 @@ class Decoded(NamedTuple):
     card: int = 0
     colour: int = 0  # the colour named by a Wild, or by COLOUR
     uno: bool = False  # UNO called with the next-to-last card
-    seat: int = -1  # TARGET and CATCH
+    seat: int = -1  # TARGET, CATCH and SLAP
 
 
 def play(card: int, colour: int = 0, uno: bool = False) -> int:
@@ -111,6 +114,8 @@ def _decode(action: int) -> Decoded:
         return Decoded(Kind.MISPLAY, action - MISPLAY)
     if PICK <= action < PICK + 4:
         return Decoded(Kind.PICK, colour=action - PICK)
+    if SLAP <= action < SLAP + SEATS:
+        return Decoded(Kind.SLAP, seat=action - SLAP)
     if CARD_NEXT <= action < SIZE:
         return Decoded(Kind.CARD_NEXT, action - CARD_NEXT)
     return Decoded(Kind.UNKNOWN)
@@ -140,6 +145,7 @@ def _kinds() -> tuple[Kind, ...]:
         (CATCH, 100, Kind.CATCH),
         (MISPLAY, C.NCARDS, Kind.MISPLAY),
         (PICK, 4, Kind.PICK),
+        (SLAP, SEATS, Kind.SLAP),
         (CARD_NEXT, C.NCARDS, Kind.CARD_NEXT),
     ):
         kinds[first : first + count] = [what] * count
@@ -207,6 +213,8 @@ def describe(action: int, names: Sequence[str] = ()) -> str:
         return f"take back the wrong card {card_name(d.card)}"
     if d.kind == Kind.PICK:
         return f"Tinker Bell picks {C.COLOURS[d.colour]}"
+    if d.kind == Kind.SLAP:
+        return f"{who}'s hand on the 6"
     if d.kind == Kind.CARD_NEXT:
         return f"the next card is {card_name(d.card)}"
     return f"unknown action {action}"

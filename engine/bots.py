@@ -176,10 +176,10 @@ def greedy_act(game: Game) -> int:
 
 
 def greedy_interject(game: Game, seat: int, options: list[int]) -> int | None:
-    """Always calls UNO and always catches (not a partner); never challenges (it cannot see
-    the cards)."""
+    """Always calls UNO, always slaps a 6 (6-Smackdown) and always catches (not a partner);
+    never challenges (it cannot see the cards)."""
     for a in options:
-        if a == A.UNO:
+        if a == A.UNO or A.SLAP <= a < A.SLAP + A.SEATS:
             return a
     for a in options:
         if A.CATCH <= a < A.CATCH + 100 and a - A.CATCH not in _partners(game, seat):

@@ -27,6 +27,7 @@ from engine.phases import (
     PLAY_DRAWN,
     PROTECT,
     RESPOND,
+    SMACKDOWN,
     TARGET,
 )
 from engine.variant import STACKABLE, Stacking
@@ -294,6 +295,23 @@ def villain_challenge(h: HandState, pos: int, d: Decoded) -> None:
         raise RuleError("challenge-self", "You can't challenge your own Villain Draw 4.")
 
 
+SMACKDOWN_RULE: Final = (
+    "When a \u201c6\u201d is played, players must place their hand on top of the card, whoever is "
+    "the last player to place their hand on the card will have to draw 2 cards."
+)
+
+
+def slap(h: HandState, pos: int, d: Decoded) -> None:
+    """6-Smackdown: a hand on the 6, by each player once, while the race is on."""
+    if h.phase != SMACKDOWN:
+        if h.variant.effect_of[6] != "smackdown":
+            raise RuleError("smackdown", "6-Smackdown is not played at this table.")
+        raise RuleError("smackdown", f'No 6 is waiting for your hand: "{SMACKDOWN_RULE}"')
+    if d.seat != h.seats[pos]:
+        raise RuleError("smackdown-own", "Each player places their own hand on the 6.")
+    raise RuleError("smackdown-once", "Your hand is already on the 6.")
+
+
 def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
     """Why `action` by `seat`, a call out of turn or a move by someone not to move, is refused:
     asked only after it was not found among `h.interjections()`."""
@@ -368,5 +386,6 @@ OUT_OF_TURN_CHECKS: Final[dict[Kind, Check]] = {
     Kind.UNO: uno,
     Kind.CATCH: catch,
     Kind.CHALLENGE: villain_challenge,
+    Kind.SLAP: slap,
 }
 """How each kind of call out of turn is checked (a play by someone not to move: `jump_in`)."""

@@ -50,7 +50,7 @@ class DisneyOrders:
 
     def pool(self, game: Game, kind: str) -> list[int]:
         if kind == "new_hand":
-            return list(game.rules.deck)
+            return list(game.deck)
         if kind == "reshuffle":
             return game.dealt().reshuffle_pool()
         return game.dealt().shuffle_pool()

@@ -23,6 +23,7 @@ from engine.phases import (
     PROTECTION_AT,
     RESPOND,
     SHUFFLE,
+    SMACKDOWN,
     TARGET,
     TINKER,
     VILLAIN_DONE,
@@ -103,6 +104,29 @@ def shuffle_hands(h: HandState, pos: int, card: int) -> None:
     h.head = Step(SHUFFLE, pos, subject=pos)
 
 
+def smackdown(h: HandState, pos: int, card: int) -> None:
+    """6-Smackdown: "When a “6” is played, players must place their hand on top of the card".
+    The turn passes on as after any number, but the race comes first: it is the head of the
+    queue, the next player's turn waiting behind it, and every player (its player too) lays a
+    hand on the 6 out of turn (`listing.interjections`; or chance, which is quicker:
+    `listing.chance_outcomes`), each in turn recorded (`slapped`)."""
+    h.pass_turn(pos, 1)
+    h.hold_head(Step(SMACKDOWN, pos, subject=pos, item=card))
+
+
+def slapped(h: HandState, pos: int) -> None:
+    """`pos` lays a hand on the 6: the step at the head keeps the order (its `extra`, replaced:
+    a step never changes). "whoever is the last player to place their hand on the card will
+    have to draw 2 cards", and the turn the race held up goes on."""
+    race = h.head
+    order = (*race.extra, pos)
+    if len(order) < h.num_players:
+        h.head = Step(SMACKDOWN, race.seat, subject=race.subject, item=race.item, extra=order)
+        return
+    h.owe(pos, 2)
+    h.release_head()
+
+
 def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
     """What `card`, just played by `pos`, does: its effect, by the name the ruleset gives it
     (`reneged`: a Draw 4's, would a challenge of it succeed?).
@@ -129,6 +153,8 @@ def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
         pass_hands(h, pos, card)
     elif effect == "shuffle_hands":
         shuffle_hands(h, pos, card)
+    elif effect == "smackdown":
+        smackdown(h, pos, card)
     else:  # "vegas" (`effect_table` lets no other name in)
         vegas(h, pos, card)
 

@@ -20,7 +20,17 @@ from engine import chance, deckchance, eventnotes, notation, rulesets, scoring, 
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
 from engine.listing import legal_actions
-from engine.phases import COLOUR, DISCARD, NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SHUFFLE, TINKER
+from engine.phases import (
+    COLOUR,
+    DISCARD,
+    NOBODY_MOVES,
+    OVER,
+    PLAY,
+    RESHUFFLE,
+    SHUFFLE,
+    SMACKDOWN,
+    TINKER,
+)
 from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
@@ -56,6 +66,8 @@ class Game:
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)
+        self.deck = self.rules.deck_for(n)
+        """The cards this table deals from (two decks for a classic game of 11 to 20)."""
         self.features: frozenset[str] = (
             features_of(self.rules, self.options) if checked is None else checked.features
         )
@@ -101,8 +113,9 @@ class Game:
         return self.sheet.over
 
     def chance_kind(self) -> str | None:
-        """What chance must supply next: "new_hand" (a deck), "tinker_bell", "reshuffle" or
-        "shuffle_hands" (the order in which every held card is dealt again)."""
+        """What chance must supply next: "new_hand" (a deck), "tinker_bell", "reshuffle",
+        "shuffle_hands" (the order in which every held card is dealt again) or "smackdown" (the
+        next hand on the 6, unless a player's own is quicker: `interjections`)."""
         if self.sheet.over:
             return None
         h = self.hand
@@ -114,6 +127,8 @@ class Game:
             return "reshuffle"
         if h.phase == SHUFFLE:
             return "shuffle_hands"
+        if h.phase == SMACKDOWN:
+            return "smackdown"
         return None
 
     def legal_actions(self) -> list[int]:
@@ -131,7 +146,7 @@ class Game:
         h = self.hand
         if self.sheet.over:
             return []
-        if h is not None and h.phase == TINKER:
+        if h is not None and (h.phase == TINKER or h.phase == SMACKDOWN):
             return h.chance_outcomes()
         return deckchance.outcomes(self)
 
@@ -221,11 +236,11 @@ class Game:
 
     def check_deck(self, deck: Sequence[int]) -> None:
         """RuleError ("chance", a ValueError) unless `deck` is this ruleset's deck in some order."""
-        what = f"the {self.rules.name} deck of {len(self.rules.deck)} cards"
-        chance.check(deck, self.rules.deck, what, deckchance.RULES.key, C.code)
+        what = f"the {self.rules.name} deck of {len(self.deck)} cards"
+        chance.check(deck, self.deck, what, deckchance.RULES.key, C.code)
 
     def shuffled_deck(self, rng: random.Random) -> list[int]:
-        deck = list(self.rules.deck)
+        deck = list(self.deck)
         rng.shuffle(deck)
         return deck
 
@@ -272,6 +287,9 @@ class Game:
         kind = self.chance_kind()
         if kind == "tinker_bell":
             self._pick(rng.randrange(4))
+        elif kind == "smackdown":
+            outcomes = self.dealt().chance_outcomes()
+            self.apply_action(outcomes[rng.randrange(len(outcomes))][0])
         elif kind is not None:
             deckchance.RULES.land(self, kind, deckchance.sample(self, rng))
         else:
@@ -289,6 +307,8 @@ class Game:
         if kind == A.Kind.PICK:
             self._pick(A.decode(action).colour)
             return
+        if kind == A.Kind.SLAP and seat is None:
+            seat = action - A.SLAP  # chance's outcome in the race: that seat's own hand
         if self.recording:
             before = list(map(len, h.hands))  # what the event did: `notes`
             actor = h.seats[h.to_move] if seat is None else seat
@@ -447,6 +467,7 @@ class Game:
         g = Game.__new__(Game)
         g.rules, g.given_options, g.options = self.rules, self.given_options, self.options
         g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
+        g.deck = self.deck
         g.features = self.features
         g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
         g.hand = self.hand.clone() if self.hand is not None else None
@@ -481,8 +502,11 @@ class Game:
             return {"kind": "game_over", "seat": None}
         if h is None or h.phase == OVER:
             return {"kind": "new_hand", "seat": None}
-        if h.phase == RESHUFFLE or h.phase == SHUFFLE:
+        if h.phase == SMACKDOWN:  # every hand on the 6, in order so far
             out: dict[str, Any] = {"kind": h.phase, "seat": None}
+            out["slapped"] = [h.seats[p] for p in h.head.extra]
+        elif h.phase == RESHUFFLE or h.phase == SHUFFLE:
+            out = {"kind": h.phase, "seat": None}
         else:
             out = {"kind": h.phase, "seat": h.seats[h.to_move]}
         if h.challengeable():
@@ -552,10 +576,14 @@ def features_of(rules: rulesets.Ruleset, options: Mapping[str, Any]) -> frozense
     """What the layers above may show of this ruleset: "points" (every hand scored to a
     target: every ruleset of this engine), and "tinker_bell" where a card of its deck calls
     her button (read from the cards' effects under these options: of today's rulesets, only
-    the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell)."""
+    the Disney deck has such cards; classic, official 2018 and Elvis have no Tinker Bell), and
+    "smackdown" where a 6 starts the 6-Smackdown race (the house rule's option)."""
     table = variant.effect_table(rules, options)
     calls = any(table.effect_of[c] in _CALLS_TINKER_BELL for c in set(rules.deck))
-    return frozenset({"points", "tinker_bell"} if calls else {"points"})
+    race = table.effect_of[6] == "smackdown"
+    return frozenset(
+        {"points"} | ({"tinker_bell"} if calls else set()) | ({"smackdown"} if race else set())
+    )
 
 
 def _next_active(seat: int, active: list[int], n: int) -> int:

@@ -75,7 +75,7 @@ __all__ = [
 ]
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH})
+_OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH, Kind.SLAP})
 
 
 class Hand(HandState):
@@ -209,6 +209,8 @@ class Hand(HandState):
         if kind == Kind.PICK:
             self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
             return
+        if kind == Kind.SLAP and seat is None:
+            seat = action - A.SLAP  # chance's outcome in the race: the hand it names, as its own
         if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)) or (
             seat is not None and seat != self.seats[self.head.seat]
         ):
@@ -263,6 +265,8 @@ class Hand(HandState):
                 self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
+        elif action >= A.SLAP:  # 6-Smackdown: a hand on the 6
+            effects.slapped(self, pos)
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
             head = self.head  # taken their turn."
             self.head = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
@@ -302,11 +306,7 @@ class Hand(HandState):
             )
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
-        steps = self.steps  # the decision it interrupted, behind the draws owed, is the head again
-        at = 0
-        while steps[at].kind == OWED:
-            at += 1
-        self.head = steps.pop(at)
+        self.release_head()  # the decision it interrupted, behind the draws owed
         self._run_steps()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
@@ -372,13 +372,9 @@ class Hand(HandState):
     def _await_reshuffle(self) -> None:
         """The reshuffle becomes the head of the queue: the decision it interrupts waits behind
         the draws owed (and keeps its seat: whose move it is, the reshuffle done)."""
-        head, steps = self.head, self.steps
+        head = self.head
         if head.kind != RESHUFFLE:
-            at = 0
-            while at < len(steps) and steps[at].kind == OWED:
-                at += 1
-            steps.insert(at, head)
-            self.head = Step(RESHUFFLE, head.seat)
+            self.hold_head(Step(RESHUFFLE, head.seat))
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:

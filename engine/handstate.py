@@ -205,6 +205,25 @@ class HandState:
             at += 1
         steps.insert(at, Step(OWED, pos, n))
 
+    def hold_head(self, step: Step) -> None:
+        """`step` becomes the head of the queue: the decision it interrupts waits behind the
+        draws owed (the reshuffle, the 6-Smackdown race), until `release_head`."""
+        steps = self.steps
+        at = 0
+        while at < len(steps) and steps[at].kind == OWED:
+            at += 1
+        steps.insert(at, self.head)
+        self.head = step
+
+    def release_head(self) -> None:
+        """The decision `hold_head` interrupted is the head again (the draws owed before it stay
+        first, to be dealt)."""
+        steps = self.steps
+        at = 0
+        while steps[at].kind == OWED:
+            at += 1
+        self.head = steps.pop(at)
+
     def add_penalty(self, n: int, victim: int) -> None:
         steps = self.steps
         for i in range(len(steps)):

@@ -22,6 +22,7 @@ from engine.phases import (
     PLAY_DRAWN,
     PROTECT,
     RESPOND,
+    SMACKDOWN,
     TARGET,
     TINKER,
     Step,
@@ -153,8 +154,9 @@ def _flip(h: HandState, head: Step) -> list[int]:
 
 
 def interjections(h: HandState) -> list[tuple[int, int]]:
-    """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, and
-    with the Jump-In house rule a play of the identical card."""
+    """(seat, action) pairs any player may take out of turn now: UNO, catch, challenge, with
+    the Jump-In house rule a play of the identical card, and in a 6-Smackdown race each hand
+    not yet on the 6."""
     phase = h.head.kind
     if phase == OVER or not (h.catchable or h.variant.jump_in or h.uncalled or h.steps):
         return []
@@ -181,15 +183,30 @@ def interjections(h: HandState) -> list[tuple[int, int]]:
                     out.append((seats[q], A.play(top)))
                     if len(held) == 2:
                         out.append((seats[q], A.play(top, uno=True)))
+    if phase == SMACKDOWN:
+        for q in _still_to_slap(h):
+            out.append((seats[q], A.SLAP + seats[q]))
     return out
+
+
+def _still_to_slap(h: HandState) -> list[int]:
+    """The positions whose hand is not yet on the 6 (the race at the head keeps the others)."""
+    on = h.head.extra
+    return [q for q in range(h.num_players) if q not in on]
 
 
 def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
     """At Tinker Bell's pick: the four colours as PICK actions, equally likely (OpenSpiel's
-    chance node; `apply` takes them). A hand takes a reshuffle or Wild Shuffle Hands as a whole
-    order (`apply_reshuffle`, `apply_shuffle_hands`); `Game.chance_outcomes` lists those
-    orders one card at a time (`engine.deckchance`)."""
-    if h.head.kind != TINKER:
+    chance node; `apply` takes them). In a 6-Smackdown race: whose hand is on the 6 next, each
+    of those still to slap as likely (a simulation's players are equally quick; digital play
+    times its bots like people, and takes a person's own slap). A hand takes a reshuffle or
+    Wild Shuffle Hands as a whole order (`apply_reshuffle`, `apply_shuffle_hands`);
+    `Game.chance_outcomes` lists those orders one card at a time (`engine.deckchance`)."""
+    kind = h.head.kind
+    if kind == SMACKDOWN:
+        left = _still_to_slap(h)
+        return [(A.SLAP + h.seats[q], 1 / len(left)) for q in left]
+    if kind != TINKER:
         return []
     return [(A.PICK + colour, 0.25) for colour in range(4)]
 

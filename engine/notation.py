@@ -50,6 +50,7 @@ _ACT_OF = {
     Kind.FLIP: "flip",
     Kind.TARGET: "target",
     Kind.CATCH: "catch",
+    Kind.SLAP: "slap",
 }
 """The record's `act` for each kind of action."""
 _AGGREGATED = frozenset({Kind.DISCARD, Kind.DONE})
@@ -69,6 +70,7 @@ _ACTS = {
     "colour",
     "misplay",
     "flip",
+    "slap",
 }
 
 
@@ -112,6 +114,7 @@ _ONE_ACTION: dict[str, Callable[[dict[str, Any]], int]] = {
     "target": lambda ev: A.TARGET + _seat(ev, "target"),
     "misplay": lambda ev: A.MISPLAY + C.card(ev.get("card")),
     "catch": lambda ev: A.CATCH + _seat(ev, "target"),
+    "slap": lambda ev: A.SLAP + _seat(ev, "seat"),  # (a hand on the 6 is its seat's own)
 }
 """The events that are one action each, apart from `play` (which checks its colour)."""
 

@@ -210,6 +210,8 @@ def move_text(action: int, game: Game) -> str:
         return f"Catch {names[move.seat]}: no UNO!"
     if move.kind == A.Kind.COLOUR:
         return f"Name {C.COLOURS[move.colour]}"
+    if move.kind == A.Kind.SLAP:
+        return "Slap the 6!"
     return {
         A.DRAW: "Draw a card",
         A.PASS: "Keep it (pass)",
@@ -237,6 +239,8 @@ def says(
         player = h.seats[h.actor]
         who = "You" if seat == player else names[player]
         return f"{who} played {C.name(h.trigger)}: press the Tinker Bell button!"
+    if awaiting.get("kind") == "smackdown":
+        return _race_words(awaiting["slapped"], seat)
     mover = awaiting.get("seat")
     if mover is None:
         return "Dealing…"
@@ -244,6 +248,13 @@ def says(
     if mover == seat:
         return f"Your move: {what}."
     return f"{names[mover]} to {what}."
+
+
+def _race_words(slapped: list[int], seat: int | None) -> str:
+    """The 6-Smackdown race from `seat`'s point of view: slap, or wait for the others."""
+    if seat is not None and seat not in slapped:
+        return "A 6! Slap it: the last hand on the 6 draws 2."
+    return f"A 6! Hands on it: {len(slapped)} so far; the last one draws 2."
 
 
 def winner_names(game: Game) -> str | None:
@@ -301,4 +312,5 @@ def event_words(
         "protect": f"{who} {v('protects')} with {C.name(C.card(event.get('card', 'W')))}{uno}.",
         "take": f"{who} {v('takes')} four cards.",
         "colour": f"{who} {v('names')} {event.get('colour')}.",
+        "slap": f"{who} {v('slaps')} the 6.",
     }.get(str(act), f"{who}: {act}.")

@@ -27,6 +27,7 @@ FLIP: Final = "flip"  # Vegas: turn over the top card of the draw pile
 TINKER: Final = "tinker_bell"  # chance: Tinker Bell's pick
 RESHUFFLE: Final = "reshuffle"  # chance: the discard pile shuffled into a new draw pile
 SHUFFLE: Final = "shuffle_hands"  # chance: Wild Shuffle Hands deals every held card again
+SMACKDOWN: Final = "smackdown"  # 6-Smackdown: every player's hand on the 6, out of turn (a race)
 OVER: Final = "over"
 
 PHASE_WORDS: Final[dict[str, str]] = {
@@ -49,6 +50,7 @@ PHASE_WORDS: Final[dict[str, str]] = {
     "tinker_bell": "Tinker Bell's pick",
     "reshuffle": "the reshuffle",
     "shuffle_hands": "the hands to be shuffled and dealt again",
+    "smackdown": "every hand on the 6 (the last one draws 2)",
     "deal": "the deal",
     "elite_shuffle": "the Elite Action Cards' shuffle",
     "player_decks": "the Player Decks",
@@ -69,11 +71,13 @@ PHASE_NAMES: Final = (
     TINKER,
     RESHUFFLE,
     SHUFFLE,
+    SMACKDOWN,
     OVER,
 )
 """The Disney family's phases: the kinds of its decision steps (their words in `PHASE_WORDS`)."""
-NOBODY_MOVES: Final = frozenset({TINKER, RESHUFFLE, SHUFFLE, OVER})
-"""The Disney family's phases in which no player moves: chance, and the end."""
+NOBODY_MOVES: Final = frozenset({TINKER, RESHUFFLE, SHUFFLE, SMACKDOWN, OVER})
+"""The Disney family's phases in which no player moves in turn: chance, the end, and the
+6-Smackdown race (every player's hand on the 6 is a call out of turn, or chance's)."""
 
 
 def phase_words(name: str, power: str = "") -> str:
@@ -105,7 +109,7 @@ class Step:
     subject: Final[int]  # the other seat it is about (Elite); whose card is resolved (Disney)
     card: Final[EliteCard | None]  # (Elite) the Elite card being retired
     drawn: Final[UnoCard | None]  # (Elite) the card just drawn, which may be played
-    extra: Final[tuple[int, ...]]  # (Elite) seats a discard also concerns
+    extra: Final[tuple[int, ...]]  # seats a discard also concerns (Elite); hands on the 6 (Disney)
     item: Final[int]  # (Disney) the card it is about: the one that called for it, or just drawn
     reneged: Final[bool]  # (Disney) would a challenge of the Draw 4 it is about succeed?
 
@@ -232,18 +236,23 @@ PROTECTION: Final = "protection"  # Villain Draw 4: `seat` lays Tinker Bell's co
 VILLAIN_DONE: Final = "villain_done"  # Villain Draw 4 resolved: the turn passes `count` on
 STEP_NAMES: Final = (OWED, PENALTY, CHALLENGE_WINDOW, PROTECTION, VILLAIN_DONE)
 
+MOST_SEATS: Final = 20
+"""The most players a hand of the Disney family seats (classic's 20, with two decks): the shared
+steps below are made for each position up to it (tests/engine/test_rules_classic.py holds every
+ruleset's `max_players` to it)."""
+
 # Steps made once and shared (a step never changes): making one costs pure Python about a
 # microsecond, and a Disney hand makes dozens (docs/engine.md, "One step model").
-PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(16))
+PLAY_AT: Final = tuple(Step(PLAY, pos) for pos in range(MOST_SEATS))
 """The decision to play, for each position: almost every move hands the turn on to one."""
-PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(16))
+PROTECT_AT: Final = tuple(Step(PROTECT, pos, 4) for pos in range(MOST_SEATS))
 """A Villain Draw 4's protection, for each position: lay Tinker Bell's colour, or four cards."""
-PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(16))
+PROTECTION_AT: Final = tuple(Step(PROTECTION, pos, 4) for pos in range(MOST_SEATS))
 """The same, queued for each other player until their turn to protect comes."""
-_DRAWN_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_TINKER_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_TARGET_MADE: Final[list[Step | None]] = [None] * (16 << 7)
-_DISCARD_MADE: Final[list[Step | None]] = [None] * (16 << 7)
+_DRAWN_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_TINKER_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_TARGET_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
+_DISCARD_MADE: Final[list[Step | None]] = [None] * (MOST_SEATS << 7)
 
 
 def about(kind: str, seat: int, card: int) -> Step:

@@ -20,7 +20,9 @@ event, and `summary` is the state as a replay prints it.
 
 `features` is what a ruleset declares about itself, and the only thing the layers above may
 branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
-target), "lineups" (UNO Elite's Lineups and Player Decks). `describe` puts an action in words.
+target), "lineups" (UNO Elite's Lineups and Player Decks), "smackdown" (a race: the chance node
+"smackdown" waits for every seat's own call out of turn, the quickest first, where people
+play; a simulation leaves the order to chance). `describe` puts an action in words.
 What a feature brings is asked of the game through members every ruleset has (a ruleset
 without the feature answers with nothing): "points", its `finished_hands` for the score sheet;
 "tinker_bell", the card she answers (`tinker_bell_card`) and her pick as a chance outcome
@@ -43,7 +45,7 @@ CHANCE: Final = -1
 TERMINAL: Final = -4
 """`current_player()` once the game is over."""
 
-FEATURES: Final = frozenset({"tinker_bell", "points", "lineups"})
+FEATURES: Final = frozenset({"tinker_bell", "points", "lineups", "smackdown"})
 """Every feature a ruleset may declare (`GameState.features`)."""
 
 

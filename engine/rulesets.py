@@ -55,6 +55,10 @@ class Ruleset(NamedTuple):
     hand_size: int = 7
     min_players: int = 2
     max_players: int = 10
+    two_decks_from: int = 0
+    """From this many players the game deals from two decks shuffled together (0: never).
+    Classic: "For games that involve even more players, you can shuffle two Uno decks together
+    and play with 216 cards"."""
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with `given`; an unknown name or a bad value raises ValueError."""
@@ -79,6 +83,13 @@ class Ruleset(NamedTuple):
 
     def card_points(self, card_id: int) -> int:
         return self.points[card_id]
+
+    def deck_for(self, players: int) -> tuple[int, ...]:
+        """The cards a game of `players` deals from: one deck, or two shuffled together from
+        `two_decks_from` players (the one place the number of decks is decided)."""
+        if self.two_decks_from and players >= self.two_decks_from:
+            return self.deck * 2
+        return self.deck
 
 
 def _said(value: Any) -> str:
@@ -238,6 +249,13 @@ HOUSE_OPTIONS: dict[str, Option] = {
         'Jump-In: "If a player has exactly the same card (both number and color) as the top card '
         'of the discard pile, they may play it immediately, even if it is not their turn."',
     ),
+    "six_smackdown": Option(
+        False,
+        (False, True),
+        '6-Smackdown: "When a \u201c6\u201d is played, players must place their hand on top of '
+        "the card, whoever is the last player to place their hand on the card will have to draw 2 "
+        'cards."',
+    ),
     "keep_drawing": Option(
         False,
         (False, True),
@@ -307,6 +325,8 @@ def _classic() -> Ruleset:
         first_discard={"wild": "colour"},
         misplay_penalty=2,
         uno_to_go_out=True,
+        max_players=20,
+        two_decks_from=11,  # the book's own table is "2-10 players"
     )
 
 

@@ -66,7 +66,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
     h = _hand(game)
     pos = h.pos_of[seat]
     own = h.hands[pos]
-    unseen = Counter(game.rules.deck)
+    unseen = Counter(game.deck)
     unseen.subtract(own)
     unseen.subtract(h.discard)
     return SeatView(

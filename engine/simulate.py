@@ -16,8 +16,9 @@ from engine import cards as C
 from engine import scoring
 from engine.bots import shuffle
 from engine.game import Game
+from engine.hand import Hand
 from engine.listing import legal_actions
-from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, TINKER
+from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 
 
 def choose_dealer(
@@ -51,7 +52,7 @@ def pick(rng: random.Random, n: int) -> int:
 
 def new_deck(game: Game, rng: random.Random) -> list[int]:
     """The game's deck, shuffled with `shuffle`."""
-    deck = list(game.rules.deck)
+    deck = list(game.deck)
     shuffle(deck, rng)
     return deck
 
@@ -100,23 +101,41 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 game.apply_action(A.PICK + colour)  # her outcome (`engine.chance`)
             else:
                 h.apply_tinker_bell(colour)
-        elif phase == RESHUFFLE:
-            pool = h.reshuffle_pool()
-            shuffle(pool, rng)
-            if recording:
-                game.apply_reshuffle(pool)
-            else:
-                h.apply_reshuffle(pool)
-        else:  # SHUFFLE: Wild Shuffle Hands
-            pool = h.shuffle_pool()
-            shuffle(pool, rng)
-            if recording:
-                game.apply_shuffle_hands(pool)
-            else:
-                h.apply_shuffle_hands(pool)
+        else:  # the rarer chance events
+            decisions += _rare_chance(game, h, phase, rng)
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
+
+
+def _rare_chance(game: Game, h: Hand, phase: str, rng: random.Random) -> int:
+    """A reshuffle, Wild Shuffle Hands, or the next hand on the 6 in a 6-Smackdown race (the
+    bots are equally quick, so chance orders their hands: each a decision). Returns the
+    decisions taken."""
+    recording = game.recording
+    if phase == SMACKDOWN:
+        outcomes = h.chance_outcomes()
+        action = outcomes[int(rng.random() * len(outcomes))][0]
+        if recording:
+            game.apply_action(action)
+        else:
+            h.apply(action)
+        return 1
+    if phase == RESHUFFLE:
+        pool = h.reshuffle_pool()
+        shuffle(pool, rng)
+        if recording:
+            game.apply_reshuffle(pool)
+        else:
+            h.apply_reshuffle(pool)
+    else:  # SHUFFLE: Wild Shuffle Hands
+        pool = h.shuffle_pool()
+        shuffle(pool, rng)
+        if recording:
+            game.apply_shuffle_hands(pool)
+        else:
+            h.apply_shuffle_hands(pool)
+    return 0
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
@@ -221,7 +240,7 @@ def _whole_game(
     """A game to its end, the dealer found by the highest card; its hands and win counted."""
     players = len(seat_names)
     game = Game(ruleset, seat_names, 0, options, record=record)
-    game.dealer = game.first_dealer = choose_dealer(players, rng, game.rules.deck)[0]
+    game.dealer = game.first_dealer = choose_dealer(players, rng, game.deck)[0]
     while not game.is_terminal():
         game.start_hand(new_deck(game, rng), check=False)
         play_hand(game, bot_list, rng)

@@ -540,9 +540,10 @@ def _add_hand(game: TableGame, winner: int, held: tuple[Held, ...]) -> TableGame
 
 
 @cache
-def _deck_counts(ruleset: str) -> Counter[int]:
-    """How many of each card the ruleset's deck has (read, never changed)."""
-    return Counter(rulesets.get(ruleset).deck)
+def _deck_counts(ruleset: str, players: int) -> Counter[int]:
+    """How many of each card a table of `players` deals from (two decks for a classic game of
+    11 or more: `Ruleset.deck_for`; read, never changed)."""
+    return Counter(rulesets.get(ruleset).deck_for(players))
 
 
 @cache
@@ -590,7 +591,7 @@ def _hand_points(
         in_hand.update(ids)
         ids_by_seat[seat] = ids
         points.append(sum(ruleset.card_points(i) for i in ids))
-    deck = _deck_counts(ruleset.name)
+    deck = _deck_counts(ruleset.name, len(names))
     for cid, n in (in_hand or {}).items():
         if n > deck[cid]:
             raise HeldError(

@@ -47,6 +47,7 @@ EFFECTS: Final = frozenset(
         "pass_hands",
         "shuffle_hands",
         "vegas",
+        "smackdown",
     }
 )
 """Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
@@ -67,14 +68,15 @@ class EffectTable(NamedTuple):
     colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
 
 
-_CACHE: dict[tuple[str, bool, Any], EffectTable] = {}
+_CACHE: dict[tuple[str, bool, Any, bool], EffectTable] = {}
 
 
 def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
     """The effects of this ruleset's cards under these options: by card id first, then by rank;
-    house rules (Seven-O, the Wild Customizable card) overlay them."""
+    house rules (Seven-O, 6-Smackdown, the Wild Customizable card) overlay them."""
     seven_o, custom = bool(options.get("seven_o")), options.get("wild_customizable")
-    key = (rules.name, seven_o, custom)
+    six = bool(options.get("six_smackdown"))
+    key = (rules.name, seven_o, custom, six)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
@@ -82,6 +84,8 @@ def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
     if seven_o:
         effects[7] = "swap_hands"  # rank 7 (and the id of Red 7: the same effect)
         effects[0] = "pass_hands"
+    if six:
+        effects[6] = "smackdown"  # 6-Smackdown: every 6 (rank 6, and the id of Red 6)
     if custom:
         effects[C.WILD_CUSTOM] = str(custom)
     names = tuple(

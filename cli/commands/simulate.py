@@ -17,7 +17,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     size = p.add_mutually_exclusive_group(required=True)
     size.add_argument("--hands", type=positive, metavar="N", help="play N single hands")
     size.add_argument("--games", type=positive, metavar="N", help="play N games to the target")
-    p.add_argument("--players", type=int, default=4, metavar="P", help="players (2-10; default 4)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        metavar="P",
+        help="players (2-10; classic 2-20, two decks from 11; default 4)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument(
         "--bots",

@@ -52,7 +52,9 @@
     $("notoken").classList.toggle("hidden", me.host);
     $("start").disabled = !me.host;
   }
-  $("addseat").onclick = () => { if (seats.length < 10) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
+  // the most players of the chosen rules: its <option>'s data-max (classic's two decks), else 10
+  const mostSeats = () => Number($("ruleset").selectedOptions[0].dataset.max || 10);
+  $("addseat").onclick = () => { if (seats.length < mostSeats()) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
   $("tokensave").onclick = async () => {
     try { me = await Tinker.signIn($("tokenin").value.trim()); $("tokenin").value = ""; say(""); }
     catch (err) { say(err.message); }
@@ -66,7 +68,8 @@
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
       bots_press: !$("peoplepress").checked,
       options: hasModes() ? { mode: $("mode").value }
-        : { target: Number($("target").value) }, confirm: !!confirm,
+        : { target: Number($("target").value), ...(smackdown() ? { six_smackdown: true } : {}) },
+      confirm: !!confirm,
     };
     try {
       const res = await post("/api/digital/new", body);
@@ -85,9 +88,13 @@
   $("start").onclick = () => start(false);
   // a ruleset without points has no target to play to, and modes instead (its <option> says)
   const hasModes = () => $("ruleset").selectedOptions[0].hasAttribute("data-modes");
+  // the 6-Smackdown house rule, where the rules have it (its <option>'s data-smackdown)
+  const hasSmackdown = () => $("ruleset").selectedOptions[0].hasAttribute("data-smackdown");
+  const smackdown = () => hasSmackdown() && $("smackdown").checked;
   $("ruleset").onchange = () => {
     $("modebox").classList.toggle("hidden", !hasModes());
     $("targetbox").classList.toggle("hidden", hasModes());
+    $("smackdownbox").classList.toggle("hidden", !hasSmackdown());
     $("peoplepressbox").classList.toggle("hidden", !$("ruleset").selectedOptions[0].hasAttribute("data-tinker"));
   };
 

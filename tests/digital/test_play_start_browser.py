@@ -125,3 +125,55 @@ def test_the_new_game_form_has_start_on_the_first_screen_and_says_what_to_do(
         assert not page.is_visible("#peoplepress")  # UNO Elite has no Tinker Bell
     finally:
         context.close()
+
+
+def test_classic_seats_up_to_twenty_and_deals_from_two_decks(served, browser):  # noqa: F811
+    """Issue 41: "Classic with 11 to 20 players deals from two decks by itself": the setup's
+    "+ player" goes up to 20 seats for classic (10 for the other rules), and a game of 12
+    starts, dealt from the 216 cards; 6-Smackdown is a box to tick there."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{served.url}/play?new=1&token={TOKEN}")
+        page.wait_for_selector("#start:not([disabled])", timeout=WAIT)
+        rows = page.locator("#seatrows .seatrow")
+        for _ in range(12):
+            page.click("#addseat")
+        assert rows.count() == 10  # Disney: 2-10
+        page.select_option("#ruleset", "classic")
+        for _ in range(12):
+            page.click("#addseat")
+        assert rows.count() == 20
+        for _ in range(8):
+            page.locator("#seatrows button[aria-label^='remove seat']").last.click()
+        assert rows.count() == 12
+        page.check("#smackdown")  # the house rule, offered for classic
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.click("#start")
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        game = served.app.state.digital.link.game
+        assert game.rules.name == "classic" and len(game.players) == 12 and len(game.deck) == 216
+        assert game.options["six_smackdown"] is True and "smackdown" in game.features
+    finally:
+        context.close()
+
+
+def test_each_rulesets_most_seats_on_the_setup_is_the_engines():
+    """The setup's `data-max` (absent: 10) is each ruleset's own most players, and its
+    `data-smackdown` marks the rules with that house rule: one fact, the engine's
+    (`Ruleset.max_players`, UNO Elite's 10; `Ruleset.options`)."""
+    import re
+    from pathlib import Path
+
+    from engine.rulesets import RULESETS
+
+    html = (Path(__file__).parents[2] / "digital/static/play.html").read_text()
+    select = html.split('<select id="ruleset">')[1].split("</select>")[0]
+    shown, smackdown = {}, set()
+    for name, attrs in re.findall(r'<option value="([a-z0-9-]+)"([^>]*)>', select):
+        most = re.search(r'data-max="(\d+)"', attrs)
+        shown[name] = int(most.group(1)) if most else 10
+        if "data-smackdown" in attrs:
+            smackdown.add(name)
+    assert shown == {**{name: r.max_players for name, r in RULESETS.items()}, "elite": 10}
+    assert smackdown == {name for name, r in RULESETS.items() if "six_smackdown" in r.options}

@@ -22,7 +22,7 @@ def deck_for(
 ) -> list[int]:
     """A deck of `ruleset` (top card first) that deals `hands` (seat -> up to 7 codes, padded
     with filler), turns up `returned` cards then `top`, and has `draw` on top of the DRAW pile."""
-    pool = Counter(rulesets.get(ruleset).deck)
+    pool = Counter(rulesets.get(ruleset).deck_for(players))
     wanted = [c for h in hands.values() for c in h] + [top, *draw, *returned]
     for code in wanted:
         cid = C.card(code)

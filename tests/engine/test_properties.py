@@ -38,6 +38,7 @@ HOUSE = {
     "seven_o": st.booleans(),
     "jump_in": st.booleans(),
     "keep_drawing": st.booleans(),
+    "six_smackdown": st.booleans(),
 }
 DRAW4 = {
     "draw_when_playable": st.booleans(),
@@ -69,6 +70,7 @@ PROBES = [
     A.COLOUR + 1,
     A.TARGET + 0,
     A.CATCH + 1,
+    A.SLAP + 1,
     A.play(0),
     A.play(64, 2, True),
     A.protect(5),

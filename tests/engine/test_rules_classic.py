@@ -1,6 +1,7 @@
 """The classic 108-card rules (shared/rules/classic-108.txt): one test per rule, each quoting the
 sentence it proves. Choices where the book is silent are in docs/RULES-MAP.md ("classic")."""
 
+import random
 from collections import Counter
 from functools import partial
 
@@ -8,7 +9,11 @@ import pytest
 
 from engine import actions as A
 from engine import cards as C
-from engine.rulesets import CLASSIC
+from engine import record
+from engine.bots import make, offer_calls
+from engine.game import Game
+from engine.phases import MOST_SEATS, PLAY_AT, PROTECT_AT
+from engine.rulesets import CLASSIC, RULESETS
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 cg = partial(game, ruleset="classic")
@@ -245,3 +250,83 @@ def test_a_refusal_quotes_this_rulesets_own_book():
         with pytest.raises(Refused) as info:
             g.apply_event({"seat": 1, "act": "play", "card": "B1"})
         assert info.value.rule == "match" and words in str(info.value), ruleset
+
+
+# ---------------------------------------------------------------- two decks for 11 to 20
+def _two_deck_game(players: int, seed: int) -> Game:
+    """A whole classic game of `players` greedy bots, recorded, every card counted at each step."""
+    rng = random.Random(seed)
+    g = Game("classic", [f"P{s}" for s in range(players)], 0, {"target": 200})
+    bots = make(["greedy"], players, rng)
+    while not g.is_terminal():
+        g.start_hand(g.shuffled_deck(rng))
+        h = g.dealt()
+        assert [len(held) for held in h.hands] == [7] * players  # "Each player is dealt 7"
+        assert len(h.draw) + len(h.discard) == 216 - 7 * players
+        while not h.is_over():
+            assert Counter(h.all_cards()) == Counter(g.deck)  # every card accounted for
+            if offer_calls(g, bots):
+                continue
+            if g.is_chance_node():
+                g.sample_chance(rng)
+            else:
+                g.apply_action(bots[g.current_player()].act(g))
+    return g
+
+
+@pytest.mark.parametrize("players", [11, 20])
+def test_more_players_shuffle_two_decks_together(players):
+    """ "For games that involve even more players, you can shuffle two Uno decks together and
+    play with 216 cards." From 11 players (the book's one deck is for "2-10 players") the game
+    deals from two decks by itself; each hand is dealt and scored as with one, and its record
+    replays to the same game."""
+    g = _two_deck_game(players, seed=players)
+    assert len(g.deck) == 216
+    assert Counter(g.deck) == Counter({c: 2 * n for c, n in Counter(CLASSIC.deck).items()})
+    assert g.header()["deck"] and len(g.header()["deck"]) == 216
+    for scored in g.history:  # the one who went out scores what the others hold
+        assert max(scored["awarded"]) == sum(scored["held"])
+    assert max(g.sheet.scores) >= 200 and g.winner is not None
+    replayed, _events = record.replay(g.record())
+    assert replayed.summary() == g.summary()
+    assert replayed.deck == g.deck
+
+
+def test_ten_players_play_one_deck_and_twenty_one_are_too_many():
+    """ "2-10 players can join each game when using a standard deck of 108 cards"; two decks
+    seat up to 20 (RULES-MAP: classic-two-decks), and a 21st is refused in a sentence."""
+    assert len(Game("classic", [f"P{s}" for s in range(10)]).deck) == 108
+    with pytest.raises(ValueError, match="is for 2-20 players, not 21"):
+        Game("classic", [f"P{s}" for s in range(21)])
+    with pytest.raises(ValueError, match="is for 2-10 players, not 11"):
+        Game("official-2018", [f"P{s}" for s in range(11)])  # its own book names no two decks
+
+
+def test_a_two_deck_deal_is_checked_against_both_decks():
+    """A deck given for a game of 12 must be the 216 cards; the 108 of one deck is refused."""
+    g = Game("classic", [f"P{s}" for s in range(12)])
+    with pytest.raises(ValueError, match="deck of 216 cards"):
+        g.start_hand(list(CLASSIC.deck))
+
+
+def test_a_score_sheet_of_twelve_takes_the_second_decks_cards():
+    """At the table a classic game of 12 enters a hand holding four Red 1s (two decks have four),
+    where a game of ten refuses three (one deck has two)."""
+    from engine import table as T
+
+    def held_red_ones(players: int, copies: int) -> None:
+        names = [f"P{s}" for s in range(players)]
+        t = T.apply(T.Table(), {"kind": "start", "players": names, "ruleset": "classic"})
+        held = [["R1"] * copies] + [0] * (players - 2) + [None]
+        T.apply(t, {"kind": "hand", "winner": players - 1, "held": held})
+
+    held_red_ones(12, 4)
+    with pytest.raises(ValueError, match="3 × Red 1 entered, but the deck has only 2"):
+        held_red_ones(10, 3)
+
+
+def test_the_shared_steps_seat_every_rulesets_most_players():
+    """The steps made once per position (`phases.PLAY_AT` ...) reach the most players any
+    ruleset seats: classic's 20."""
+    most = max(r.max_players for r in RULESETS.values())
+    assert most == 20 and len(PLAY_AT) == len(PROTECT_AT) == MOST_SEATS >= most

@@ -2,6 +2,7 @@
 official-2018), one test per rule quoting its sentence, and the corners where they combine
 (decided in docs/RULES-MAP.md, "House rules")."""
 
+import random
 from functools import partial
 
 import pytest
@@ -9,7 +10,9 @@ import pytest
 from engine import actions as A
 from engine import cards as C
 from engine import record
+from engine.errors import RuleError
 from engine.game import Game
+from engine.simulate import simulate
 from tests.engine.helpers import act, deck_for, game, hand_of, legal_codes, play, refused
 
 og = partial(game, ruleset="official-2018")
@@ -241,3 +244,155 @@ def test_house_rules_play_on_classic_too_and_not_on_disney():
     assert g.awaiting()["kind"] == "target"
     with pytest.raises(ValueError, match="unknown option 'seven_o'"):
         game(3, {}, top="R5", options={"seven_o": True})
+
+
+# ---------------------------------------------------------------- 6-Smackdown
+SIX = {"six_smackdown": True}
+RACE_HANDS = {1: ["R6", "B1", "B2"], 2: ["G1", "G2"], 3: ["Y1", "Y2"], 0: ["B3", "B4"]}
+
+
+def slap(g: Game, seat: int) -> None:
+    act(g, "slap", seat=seat)
+
+
+def test_six_smackdown_every_player_must_place_their_hand_on_the_six():
+    """ "When a “6” is played, players must place their hand on top of the card": every player,
+    the one who played it too, is offered a hand on the 6 (out of turn), and nobody plays on
+    until every hand is there."""
+    g = og(4, RACE_HANDS, top="R5", options=SIX)
+    play(g, "R6")
+    assert g.chance_kind() == "smackdown" and g.legal_actions() == []
+    assert g.awaiting() == {"kind": "smackdown", "seat": None, "slapped": []}
+    assert sorted(g.interjections()) == [(s, A.SLAP + s) for s in range(4)]
+    refused(g, play, "G1", seat=2, rule="chance")  # seat 2's turn waits for the race
+    for seat in (2, 0, 1):
+        slap(g, seat)
+        assert g.chance_kind() == "smackdown"
+    assert g.awaiting()["slapped"] == [2, 0, 1] and g.interjections() == [(3, A.SLAP + 3)]
+
+
+def test_six_smackdown_the_last_hand_on_the_card_draws_two():
+    """ "whoever is the last player to place their hand on the card will have to draw 2 cards";
+    then the turn goes on to the next player, as after any 6."""
+    g = og(4, RACE_HANDS, top="R5", draw=["G7", "G8"], options=SIX)
+    play(g, "R6")
+    for seat in (3, 1, 0, 2):
+        slap(g, seat)
+    assert hand_of(g, 2) == ["G1", "G2", "G7", "G8"]
+    assert [len(hand_of(g, s)) for s in (0, 1, 3)] == [2, 2, 2]
+    assert g.awaiting() == {"kind": "play", "seat": 2}
+    assert g.summary()["discard_top"] == "R6"
+
+
+def test_six_smackdown_the_player_of_the_six_can_be_last_too():
+    """ "players must place their hand": the one who played the 6 is in the race like anyone."""
+    g = og(3, {1: ["R6", "B1", "B2"]}, top="R5", draw=["G7", "G8"], options=SIX)
+    play(g, "R6")
+    for seat in (0, 2, 1):
+        slap(g, seat)
+    assert len(hand_of(g, 1)) == 2 + 2 and g.awaiting() == {"kind": "play", "seat": 2}
+
+
+def test_six_smackdown_one_hand_each_and_only_ones_own():
+    """A hand is placed once, and each player places their own."""
+    g = og(3, {1: ["R6", "B1", "B2"]}, top="R5", options=SIX)
+    play(g, "R6")
+    slap(g, 2)
+    refused(g, slap, 2, rule="smackdown-once")
+    with pytest.raises(RuleError) as info:
+        g.apply_action(A.SLAP + 0, 1)  # seat 1 slapping for seat 0
+    assert info.value.rule == "smackdown-own"
+
+
+def test_six_smackdown_outside_a_race_is_refused_in_a_sentence():
+    """No 6 waiting, no hand on it; without the option a 6 is a number card and nobody slaps."""
+    g = og(3, {1: ["R6", "B1", "B2"], 2: ["G6", "B3"]}, top="R5", options=SIX)
+    refused(g, slap, 0, rule="smackdown")
+    g = og(3, {1: ["R6", "B1", "B2"], 2: ["G6", "B3"]}, top="R5")
+    play(g, "R6")
+    assert g.awaiting() == {"kind": "play", "seat": 2}
+    err = refused(g, slap, 0, rule="smackdown")
+    assert "not played at this table" in str(err)
+
+
+def test_six_smackdown_a_six_that_goes_out_ends_the_hand_without_a_race():
+    """Corner: "Once a player plays their last card, the hand is over": a 6 that goes out starts
+    no race (RULES-MAP: smackdown-going-out); nor does a 6 turned up by the dealer, which is
+    not played (smackdown-first-discard)."""
+    g = og(3, {1: ["R6"]}, top="R5", options=SIX)
+    play(g, "R6")
+    assert g.hand.is_over() and g.chance_kind() == "new_hand"
+    g = og(3, {1: ["G1"]}, top="R6", options=SIX)
+    assert g.awaiting() == {"kind": "play", "seat": 1}
+
+
+def test_six_smackdown_the_order_is_in_the_record_and_replays():
+    """Every hand on the 6 is a `slap` event in the order it came, so a replay of the record
+    makes the same player draw two; another order names another."""
+    g = Game("official-2018", ["Ann", "Ben", "Cy", "Di"], 0, SIX)
+    g.start_hand(deck_for(4, RACE_HANDS, top="R5", ruleset="official-2018"))  # seven each
+    play(g, "R6")
+    for seat in (1, 3, 2, 0):
+        slap(g, seat)
+    assert [e for e in g.events if e.get("act") == "slap"] == [
+        {"seat": s, "act": "slap"} for s in (1, 3, 2, 0)
+    ]
+    replayed, _ = record.replay(record.dumps(g))
+    assert replayed.summary() == g.summary() and len(hand_of(replayed, 0)) == 7 + 2
+    lines = record.dumps(g).splitlines()
+    lines[-1], lines[-2] = lines[-2], lines[-1]  # seat 0's hand before seat 2's
+    other, _ = record.replay("\n".join(lines))
+    assert len(hand_of(other, 2)) == 7 + 2 and len(hand_of(other, 0)) == 7
+
+
+def test_six_smackdown_chance_orders_the_hands_when_nobody_calls():
+    """Where no one lays their own hand (a simulation), chance names the next hand on the 6,
+    each of those still to slap as likely, and takes it as that seat's slap."""
+    g = og(4, RACE_HANDS, top="R5", options=SIX)
+    play(g, "R6")
+    slap(g, 3)
+    assert g.chance_outcomes() == [(A.SLAP + s, 1 / 3) for s in (0, 1, 2)]
+    g.sample_chance(random.Random(5))
+    assert len(g.awaiting()["slapped"]) == 2
+    assert g.events[-1]["act"] == "slap" and g.events[-1]["seat"] != 3
+
+
+def test_six_smackdown_bots_play_it_in_a_simulation_and_its_records_replay():
+    """`simulate --option six_smackdown=true`: the bots race on every 6 (chance orders them),
+    the last draws two, and each recorded game replays to the same state."""
+    games: list[Game] = []
+    simulate(
+        players=4,
+        seed=7,
+        games=2,
+        bots=["greedy", "random"],
+        options=SIX,
+        ruleset="official-2018",
+        record=True,
+        on_game=games.append,
+    )
+    races = 0
+    for g in games:
+        slaps = [e["seat"] for e in g.events if e.get("act") == "slap"]
+        assert len(slaps) % 4 == 0
+        for first in range(0, len(slaps), 4):  # each race: every seat's hand, once
+            assert sorted(slaps[first : first + 4]) == [0, 1, 2, 3]
+        races += len(slaps) // 4
+        replayed, _ = record.replay(g.record())
+        assert replayed.summary() == g.summary()
+    assert races > 0
+
+
+def test_six_smackdown_calls_stay_open_during_the_race():
+    """Corner (smackdown-calls): a 6 played from two cards without UNO can be caught while the
+    hands are on it (nobody has begun a turn), and the race goes on after the catch."""
+    g = og(3, {1: ["R6", "B1", "B2"], 2: ["G1", "G2"]}, top="R5", draw=["G7", "G8"], options=SIX)
+    g.dealt().hands[1].remove(C.card("B2"))  # (two cards: the R6 leaves one)
+    g.dealt().draw.insert(0, C.card("B2"))
+    play(g, "R6")
+    assert (0, A.CATCH + 1) in g.interjections() and (0, A.SLAP + 0) in g.interjections()
+    act(g, "catch", seat=0, target=1)
+    assert len(hand_of(g, 1)) == 1 + 2 and g.chance_kind() == "smackdown"
+    for seat in (0, 1, 2):
+        slap(g, seat)
+    assert g.awaiting() == {"kind": "play", "seat": 2} and len(hand_of(g, 2)) == 4
