@@ -16,6 +16,8 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/qr.svg                     the entry page's QR code, with the token (host)
     GET  /api/pairing  /api/pair-qr.svg  the pairing window; the pairing page's QR code (no token)
     POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
+    GET  /api/update  POST /api/update/check|install|file   the tray's update (host;
+                                         `scoreboard.update_page`)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
@@ -45,7 +47,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
-from scoreboard import auth, bodies, stream
+from scoreboard import auth, bodies, stream, update_page
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -481,6 +483,7 @@ routes: list[BaseRoute] = [
     Route("/api/pairing", pairing_state),
     Route("/api/pair-qr.svg", pairing_qr),
     Route("/api/pair", pair, methods=["POST"]),
+    *update_page.routes,
 ]
 
 
@@ -498,12 +501,15 @@ def create_app(
     extensions: Sequence[Extension] = (),
     pairing_s: float = WINDOW_S,
     tray_press: Callable[[], None] | None = None,
+    updates: update_page.Updates | None = None,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
     standalone display's fair pick) and the virtual tray page; `public_url`: the address for
     the QR codes (default: as requested); `show`: the tray's show settings; `clock`: the
     clock of `Pick.settles_at` and the pairing window (`pairing_s` long); `tray_press`: a
-    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`."""
+    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`;
+    `updates`: how the host's page updates the tray (default: the service's own, beside the
+    journal, `update_page.Updates.for_journal`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -528,6 +534,7 @@ def create_app(
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
             "pairing": pairing,
             "view_json": view_with_pairing(session, pairing),
+            "updates": updates or update_page.Updates.for_journal(journal.path),
             **added,
         }
         app.state.session, app.state.clients, app.state.pairing = session, clients, pairing

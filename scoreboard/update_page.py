@@ -1,0 +1,371 @@
+"""The host's page updates the tray: the version that runs, a check, an install, an update file.
+
+The service may not install anything itself on the image: it runs as its own user on a read-only
+system, and installing is root's. So there the page only leaves a request in the service's state
+folder (`updater.requests.ask`) and a root unit carries it out (tinker-tray-update.path starts
+tinker-tray-update.service, `tinker-tray update --requests STATE --status FILE`), keeping its
+progress in a JSON file the page reads. The unit is known by its path file being installed.
+
+In a checkout with no such unit (a laptop's `./tinker run`), the service runs the same command
+itself, one child process at a time, as the checkout's own user; it cannot restart itself, so a
+release it installed runs from the next start, and the page says so.
+
+    GET  /api/update          the version that runs, how updates run here, the last progress
+    POST /api/update/check    ask whether the origin has a newer signed release
+    POST /api/update/install  install it
+    POST /api/update/file     the body is an update file (at most 512 MB): kept, then installed
+
+All four are the host's. A request while an update runs is a 409 with a sentence.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from scoreboard import bodies
+from scoreboard.auth import needs
+from updater import requests
+from updater.bundle import MAX_FILE
+from updater.room import MARGIN, megabytes
+from updater.version import TREE, running_version
+
+ROOT_UNIT = Path("/etc/systemd/system/tinker-tray-update.path")
+"""Installed on the image: then root carries out the page's requests."""
+STALE_S = 30 * 60.0
+"""A root update whose progress has not moved for this long is taken as ended (killed by a
+power cut): its longest silence is a set-up on a Pi (minutes) or a trial start (2 minutes)."""
+SHOWN_LINES = 12
+TAR_MAGIC = (257, b"ustar")
+"""Where every tar file (an update file is one) says so: a photo sent by mistake is refused
+before 512 MB of it are written to the card."""
+HEADERS = {"Cache-Control": "no-store"}
+
+
+class Updates:
+    """How this service updates its tray, and the update under way (one at a time).
+
+    `state`: the service's state folder (the journal's); `home`: the checkout whose `tinker`
+    runs an update in checkout mode; `unit`: the root unit's path file, whose presence means
+    root carries out requests; `root_status`: where root keeps the progress; `tree`: the code
+    that runs (its version is shown); `free`: bytes free on the card under a folder."""
+
+    def __init__(
+        self,
+        state: Path,
+        *,
+        home: Path = TREE,
+        unit: Path = ROOT_UNIT,
+        root_status: Path = requests.STATUS,
+        tree: Path = TREE,
+        free: Callable[[Path], int] = lambda where: shutil.disk_usage(where).free,
+    ) -> None:
+        self.state, self.home, self.unit = state, home, unit
+        self.root_status, self.tree, self.free = root_status, tree, free
+        self._version: str | None = None
+        self._child: subprocess.Popen[bytes] | None = None
+        self._receiving = False
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_journal(cls, journal: Path) -> Updates:
+        """The service's own: its state folder is the journal's; TINKER_TRAY_HOME names the
+        checkout (as `./tinker` sets it); TINKER_TRAY_UPDATE_UNIT and TINKER_TRAY_UPDATE_STATUS
+        stand in for the root unit's files (tests, a development machine)."""
+        env = os.environ
+        return cls(
+            journal.parent,
+            home=Path(env.get("TINKER_TRAY_HOME") or TREE),
+            unit=Path(env.get("TINKER_TRAY_UPDATE_UNIT") or ROOT_UNIT),
+            root_status=Path(env.get("TINKER_TRAY_UPDATE_STATUS") or requests.STATUS),
+        )
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def by_root(self) -> bool:
+        return self.unit.exists()
+
+    @property
+    def folder(self) -> Path:
+        return requests.folder(self.state)
+
+    @property
+    def status_file(self) -> Path:
+        return self.root_status if self.by_root else self.folder / "status.json"
+
+    def version(self) -> str | None:
+        """The release that runs: found once (the code of a running service does not change)."""
+        if self._version is None:
+            self._version = running_version(self.tree)
+        return self._version
+
+    def status(self) -> dict[str, Any] | None:
+        """The last update's progress. In checkout mode, one whose child ended (or whose
+        service stopped) while its file still says "running" is said failed, with its last
+        words: the page must not wait for an update nobody runs."""
+        status = requests.read_status(self.status_file)
+        if self.by_root or self._running_here():
+            return status
+        if status is not None and status.get("state") != "running":
+            return status
+        if status is None and self._child is None:
+            return None
+        ended = "the update ended before it finished"
+        if self._child is not None:
+            ended += f" (exit status {self._child.returncode})"
+        return {**(status or {}), "state": "failed", "last": f"{ended}: {self._last_words()}"}
+
+    def _running_here(self) -> bool:
+        return self._child is not None and self._child.poll() is None
+
+    def _last_words(self) -> str:
+        try:
+            said = (self.folder / "update.log").read_bytes()[-2000:]
+        except OSError:
+            return "it said nothing"
+        lines = said.decode(errors="replace").strip().splitlines()
+        return lines[-1][:300] if lines else "it said nothing"
+
+    def busy(self) -> bool:
+        if self._receiving:
+            return True
+        if not self.by_root:
+            return self._running_here()
+        if (self.folder / "request").exists():
+            return True
+        status = requests.read_status(self.status_file) or {}
+        at = status.get("at")
+        fresh = isinstance(at, (int, float)) and time.time() - at < STALE_S
+        return status.get("state") == "running" and fresh
+
+    def report(self) -> dict[str, Any]:
+        status = self.status()
+        busy = self.busy()
+        if not busy and (status or {}).get("state") in ("done", "failed"):
+            # the update it was uploaded for has ended (root copied it first): up to 512 MB back
+            (self.folder / requests.UPLOAD).unlink(missing_ok=True)
+        if status is not None:
+            status = {
+                "state": status.get("state"),
+                "lines": [str(line)[:300] for line in _list(status.get("lines"))][-SHOWN_LINES:],
+                "last": status.get("last"),
+                "running": status.get("running"),
+                "available": status.get("available"),
+            }
+        version = self.version()
+        return {
+            "version": version,
+            "mode": "root" if self.by_root else "checkout",
+            "busy": busy,
+            "status": status,
+            "installed": installed_not_running(status, version),
+            "max_upload": MAX_FILE,
+        }
+
+    # ------------------------------------------------------------------ asking
+    def start(self, action: str) -> None:
+        """Ask for `action` ("check", "install", "install-file"): a request for root, or the
+        update run here as a child. HTTPException 409 while one runs, 503 if it cannot start."""
+        with self._lock:
+            if self.busy():
+                raise HTTPException(409, BUSY)
+            self._begin(action)
+
+    def _begin(self, action: str) -> None:
+        if self.by_root:
+            try:
+                requests.ask(self.state, action)
+            except OSError as exc:
+                raise HTTPException(503, f"the request could not be left: {_why(exc)}") from None
+            return
+        self._spawn(action)
+
+    def _spawn(self, action: str) -> None:
+        arguments = {
+            "check": ["--check"],
+            "install": [],
+            "install-file": ["--file", str(self.folder / requests.UPLOAD)],
+        }[action]
+        status = ["--status", str(self.status_file)]
+        command = [str(self.home / "tinker"), "update", *arguments, *status]
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.status_file.unlink(missing_ok=True)  # what the page shows is this run's
+            with open(self.folder / "update.log", "wb") as log:
+                self._child = subprocess.Popen(
+                    command,
+                    cwd=self.home,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+        except OSError as exc:
+            raise HTTPException(503, f"the update could not start: {_why(exc)}") from None
+
+    # ------------------------------------------------------------------ an update file
+    async def receive(self, request: Request) -> None:
+        """The request's body, streamed to the card as the uploaded update file, then installed.
+        Refused before a byte is written when too large or the card lacks the room."""
+        length = _length(request)
+        with self._lock:
+            if self.busy():
+                raise HTTPException(409, BUSY)
+            self._receiving = True
+        kept = False
+        try:
+            await run_in_threadpool(self._make_room_for, length)
+            part = self.folder / ".upload.part"
+            try:
+                await self._write(request, part, length)
+                os.replace(part, self.folder / requests.UPLOAD)
+                kept = True
+            finally:
+                part.unlink(missing_ok=True)
+        except OSError as exc:
+            raise HTTPException(413, f"the update file could not be kept: {_why(exc)}") from None
+        finally:
+            with self._lock:
+                self._receiving = False
+                if kept:
+                    self._begin("install-file")
+
+    def _make_room_for(self, length: int) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / requests.UPLOAD).unlink(missing_ok=True)  # a last update's file
+        free = self.free(self.folder)
+        if free < length + MARGIN:
+            raise HTTPException(
+                413,
+                f"not enough room on the card for this update file: it needs about "
+                f"{megabytes(length + MARGIN)} and {megabytes(free)} are free",
+            )
+
+    async def _write(self, request: Request, part: Path, length: int) -> None:
+        written = 0
+        head = b""
+        with open(part, "wb") as out:
+            try:
+                async for chunk in request.stream():
+                    written += len(chunk)
+                    if written > length:
+                        raise HTTPException(400, f"the body is longer than its {length} bytes")
+                    if len(head) <= TAR_MAGIC[0] + len(TAR_MAGIC[1]):
+                        head += chunk[:600]
+                        _looks_like_an_update_file(head, length)
+                    await run_in_threadpool(out.write, chunk)
+            except ClientDisconnect:
+                raise HTTPException(400, "the upload was cut short: nothing was kept") from None
+            if written != length:
+                raise HTTPException(
+                    400, f"the upload ended after {written} of {length} bytes: nothing was kept"
+                )
+            await run_in_threadpool(_flushed, out)
+
+
+def installed_not_running(status: dict[str, Any] | None, version: str | None) -> str | None:
+    """The release an update installed that this service does not run yet (it runs from the
+    next start), else None. By tag: a checkout at a tag names itself without the commit."""
+    if status is None or status.get("state") != "done":
+        return None
+    installed = status.get("running")
+    if not isinstance(installed, str) or not installed.startswith("v"):
+        return None  # a check, or an install that found nothing newer, in a checkout
+    if version is not None and version.split()[0] == installed.split()[0]:
+        return None
+    return installed
+
+
+BUSY = "an update is already running: wait for it to end (its progress is on this page)"
+
+
+def _length(request: Request) -> int:
+    raw = request.headers.get("content-length")
+    if raw is None:
+        raise HTTPException(411, "send the update file with its length (Content-Length)")
+    if not raw.isdigit() or len(raw) > 15:
+        raise HTTPException(400, f"the length {raw[:20]!r} is not a number of bytes")
+    length = int(raw)
+    if length == 0:
+        raise HTTPException(400, "the body is empty: send the update file (tinker-tray-*.update)")
+    if length > MAX_FILE:
+        raise HTTPException(
+            413,
+            f"an update file is at most {MAX_FILE >> 20} MB; this one is {-(-length >> 20)} MB",
+        )
+    return length
+
+
+def _looks_like_an_update_file(head: bytes, length: int) -> None:
+    at, magic = TAR_MAGIC
+    enough = len(head) >= at + len(magic) or len(head) >= length
+    if enough and head[at : at + len(magic)] != magic:
+        raise HTTPException(
+            415, "this is not an update file (a tinker-tray-*.update a maintainer published)"
+        )
+
+
+def _flushed(out: Any) -> None:
+    out.flush()
+    os.fsync(out.fileno())
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+# ---------------------------------------------------------------------- routes
+def _updates(request: Request) -> Updates:
+    updates: Updates = request.state.updates
+    return updates
+
+
+@needs("host")
+async def update_state(request: Request) -> Response:
+    report = await run_in_threadpool(_updates(request).report)
+    return JSONResponse(report, headers=HEADERS)
+
+
+@needs("host")
+async def update_check(request: Request) -> Response:
+    await bodies.read(request, EMPTY)
+    await run_in_threadpool(_updates(request).start, "check")
+    return JSONResponse({"asked": "check"}, status_code=202)
+
+
+@needs("host")
+async def update_install(request: Request) -> Response:
+    await bodies.read(request, EMPTY)
+    await run_in_threadpool(_updates(request).start, "install")
+    return JSONResponse({"asked": "install"}, status_code=202)
+
+
+@needs("host")
+async def update_file(request: Request) -> Response:
+    await _updates(request).receive(request)
+    return JSONResponse({"asked": "install-file"}, status_code=202)
+
+
+EMPTY = bodies.Body("this request", ())
+
+routes = [
+    Route("/api/update", update_state),
+    Route("/api/update/check", update_check, methods=["POST"]),
+    Route("/api/update/install", update_install, methods=["POST"]),
+    Route("/api/update/file", update_file, methods=["POST"]),
+]
