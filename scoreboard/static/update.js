@@ -17,8 +17,8 @@
     el("div", { class: "row" }, check, install),
     el("details", { class: "update-file" },
       el("summary", { text: "Update from a file" }),
-      el("p", { class: "muted", text: "For a tray with no network to its origin: a signed " +
-        "tinker-tray-….update file, as published with a release." }),
+      el("p", { class: "muted", text: "For a tray with no network to its origin: the signed " +
+        "file tinker-tray-VERSION.update published with a release." }),
       el("div", { class: "row" }, el("label", {}, "Update file ", file), upload)),
     lines);
   document.querySelector("main").append(box);
@@ -27,6 +27,9 @@
   let report = null;
   let timer = null;
   let since = null;  // when the tray stopped answering (it restarts on the new release)
+
+  // the update's last line, without the command's name (the page is not a terminal)
+  const plain = (line) => String(line).replace(/^tinker-tray update: /, "");
 
   function later(ms) {
     clearTimeout(timer);
@@ -71,8 +74,7 @@
     } else if (!status) {
       say("");
     } else if (status.state === "failed") {
-      say("The update stopped, and " + (data.version || "this version") + " still runs: " +
-        String(status.last || "").replace(/^tinker-tray update: /, ""), "error");
+      say("The update stopped: " + plain(status.last || "it did not say why"), "error");
     } else if (data.installed && data.mode === "checkout") {
       say(`${data.installed} is installed: it runs from the next start. Restart the tray ` +
         `to run ${data.installed.split(" ")[0]}.`, "ok");
@@ -84,7 +86,7 @@
       install.classList.remove("hidden");
       say(`${status.available} can be installed (the tray keeps its games and paired phones).`);
     } else {
-      say(String(status.last || "").replace(/^tinker-tray update: /, ""), status.state === "done" ? "ok" : "");
+      say(plain(status.last || ""), status.state === "done" ? "ok" : "");
     }
   }
 

@@ -20,7 +20,8 @@ import pytest
 
 from tests.helpers.browser import WAIT, chromium
 from tests.helpers.service import free_port
-from tests.update.helpers import Bench, make_bench
+from tests.update.helpers import Bench, git, make_bench
+from tests.update.test_update_file import packed
 from updater import requests
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -139,6 +140,23 @@ def test_in_a_checkout_the_host_updates_from_the_page(bench, browser, tmp_path):
         assert page.inner_text("#updversion") == f"Running v1.1.0 ({commit[:12]})"
 
 
+def test_in_a_checkout_the_host_uploads_an_update_file(bench, browser, tmp_path):
+    """No network to the origin: the maintainer's signed update file, chosen on the phone."""
+    commit = bench.release("v1.1.0")
+    _, file = packed(bench, "v1.1.0")
+    git(bench.tray, "remote", "set-url", "origin", str(tmp_path / "unreachable"))
+    with running(Tray(bench, tmp_path / "state")) as tray:
+        page = host_page(browser, tray)
+        page.click("#update summary")
+        page.set_input_files("#updfile", str(file))
+        page.click("#updupload")
+        said = says(page, "runs from the next start")
+        assert said.startswith(f"v1.1.0 ({commit[:12]}) is installed")
+        assert "the update file is signed and whole: v1.1.0" in page.inner_text("#updlines")
+        assert not (requests.folder(tray.state) / requests.UPLOAD).exists()  # the card's back
+    assert bench.version() == f"tinker-tray v1.1.0 ({commit[:12]})"
+
+
 def test_with_the_root_unit_the_page_comes_back_on_the_new_version(bench, browser, tmp_path):
     commit = bench.release("v1.1.0")
     unit, status = tmp_path / "tinker-tray-update.path", tmp_path / "run" / "status.json"
@@ -202,5 +220,60 @@ def test_with_the_root_unit_a_failed_update_says_why_it_stayed(bench, browser, t
         assert done.returncode == 1
         page.reload()
         said = says(page, "The update stopped", timeout=WAIT)
-        assert said.startswith(f"The update stopped, and {before} still runs: tried v1.1.0")
+        assert said.startswith("The update stopped: tried v1.1.0") and "; still running" in said
+        assert page.inner_text("#updversion") == f"Running {before}"
         assert "no matching distribution" in page.inner_text("#updlines")
+
+
+@pytest.mark.parametrize(
+    ("status", "shown"),
+    [
+        ({"state": "done", "lines": ["looking for signed releases on origin ..."],
+          "last": "tinker-tray update: v1.1.0 (0123456789ab) can be installed.",
+          "available": "v1.1.0", "running": "v1.0.0 (ba9876543210)"}, "#updinstall"),
+        ({"state": "failed", "lines": ["setting up v1.1.0 ...", "its set-up failed"],
+          "last": "tinker-tray update: tried v1.1.0 (0123456789ab); still running v1.0.0 (ba9876543210).",
+          "available": None, "running": "v1.0.0 (ba9876543210)"}, "#updsays.error"),
+    ],
+    ids=["offered", "failed"],
+)  # fmt: skip
+def test_the_update_panel_has_no_serious_accessibility_violation(browser, tmp_path, status, shown):
+    """The host's panel as a family meets it, on a phone: a release offered, with what the
+    check said; an update that stopped, with why."""
+    import json
+
+    from cli.app import create_app
+    from scoreboard.journal import Journal
+    from scoreboard.server import ServerThread, bind
+    from scoreboard.update_page import Updates
+    from tests.browser_audit.axe import require_axe, serious_violations
+    from tests.helpers.web import TOKEN
+    from tray.bus import Bus
+
+    require_axe()
+    (tmp_path / "tinker-tray-update.path").touch()
+    (tmp_path / "status.json").write_text(json.dumps(status))
+    slot = tmp_path / "slot"  # the release that runs: v1.0.0
+    slot.mkdir()
+    (slot / "RELEASE").write_text(json.dumps({"tag": "v1.0.0", "commit": "ba9876543210" * 3}))
+    updates = Updates(
+        tmp_path,
+        unit=tmp_path / "tinker-tray-update.path",
+        root_status=tmp_path / "status.json",
+        tree=slot,
+    )
+    journal = Journal(tmp_path / "journal.sqlite3")
+    server = ServerThread(create_app(journal, Bus(), TOKEN, updates=updates), bind()).start()
+    try:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/enter?token={TOKEN}")
+        page.wait_for_selector(shown, state="visible", timeout=WAIT)
+        page.click("#update summary")  # the update file's part opened too
+        if os.environ.get("UPDATE_PAGE_SHOTS"):
+            page.locator("#update").screenshot(
+                path=f"{os.environ['UPDATE_PAGE_SHOTS']}-{status['state']}.png"
+            )
+        assert serious_violations(page) == []
+    finally:
+        server.stop()
+        journal.close()
