@@ -38,7 +38,6 @@ from starlette.routing import Route
 from scoreboard import bodies
 from scoreboard.auth import needs
 from updater import requests
-from updater.bundle import MAX_FILE
 from updater.room import MARGIN, megabytes
 from updater.version import TREE, running_version
 
@@ -52,6 +51,9 @@ TAR_MAGIC = (257, b"ustar")
 """Where every tar file (an update file is one) says so: a photo sent by mistake is refused
 before 512 MB of it are written to the card."""
 HEADERS = {"Cache-Control": "no-store"}
+MAX_FILE = 512 * 1024 * 1024
+"""The largest update file, as `updater.bundle.MAX_FILE` reads it (a test keeps them equal):
+not imported from there, which would bring tarfile and hashlib into every start of the tray."""
 
 
 class Updates:
@@ -331,7 +333,13 @@ def _why(exc: OSError) -> str:
 
 # ---------------------------------------------------------------------- routes
 def _updates(request: Request) -> Updates:
-    updates: Updates = request.state.updates
+    """The app's one `Updates` (it knows the update under way): the service's own, made on the
+    first ask, beside the journal; or the one set as `app.state.updates` (tests). Called on the
+    event loop only, so two first asks cannot make two."""
+    state = request.app.state
+    if getattr(state, "updates", None) is None:
+        state.updates = Updates.for_journal(request.state.journal.path)
+    updates: Updates = state.updates
     return updates
 
 

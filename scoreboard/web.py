@@ -501,15 +501,12 @@ def create_app(
     extensions: Sequence[Extension] = (),
     pairing_s: float = WINDOW_S,
     tray_press: Callable[[], None] | None = None,
-    updates: update_page.Updates | None = None,
 ) -> Starlette:
     """The display app. `press` adds the virtual Tinker Bell button (the emulator's, or a
     standalone display's fair pick) and the virtual tray page; `public_url`: the address for
     the QR codes (default: as requested); `show`: the tray's show settings; `clock`: the
     clock of `Pick.settles_at` and the pairing window (`pairing_s` long); `tray_press`: a
-    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`;
-    `updates`: how the host's page updates the tray (default: the service's own, beside the
-    journal, `update_page.Updates.for_journal`)."""
+    tray's own press, for digital play's bots (default `press`); `extensions`: `Extension`."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -534,7 +531,6 @@ def create_app(
             "seat_lookups": [s.seat_of for s in added.values() if hasattr(s, "seat_of")],
             "pairing": pairing,
             "view_json": view_with_pairing(session, pairing),
-            "updates": updates or update_page.Updates.for_journal(journal.path),
             **added,
         }
         app.state.session, app.state.clients, app.state.pairing = session, clients, pairing

@@ -152,9 +152,8 @@ def _served(path, digital):
     unit = path.with_name("tinker-tray-update.path")  # root's: the page's asks are only files
     unit.touch()
     updates = Updates(path.parent, unit=unit, root_status=path.with_name("status.json"))
-    app = create_app(
-        journal, bus, TOKEN, press=lambda: bus.publish(Pick(1, "red", 0.0)), updates=updates
-    )
+    app = create_app(journal, bus, TOKEN, press=lambda: bus.publish(Pick(1, "red", 0.0)))
+    app.state.updates = updates
     with TestClient(app, raise_server_exceptions=False) as client:
         host = {"X-Table-Token": TOKEN}
         client.post("/api/new-game", json={"players": ["Ann", "Bea", "Cy"]}, headers=host)

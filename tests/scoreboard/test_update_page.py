@@ -14,11 +14,10 @@ from starlette.testclient import TestClient
 
 from cli.app import create_app
 from scoreboard.journal import Journal
-from scoreboard.update_page import Updates, installed_not_running
+from scoreboard.update_page import MAX_FILE, Updates, installed_not_running
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
-from updater import requests
-from updater.bundle import MAX_FILE
+from updater import bundle, requests
 
 HOST = {"X-Table-Token": TOKEN}
 SLOW_CHILD = """#!/bin/sh
@@ -53,7 +52,8 @@ def serve(folders, *, root=False, free=None, home_script=None):
         free=free or (lambda where: 10**12),
     )
     journal = Journal(folders / "state" / "journal.sqlite3")
-    app = create_app(journal, Bus(), TOKEN, updates=updates)
+    app = create_app(journal, Bus(), TOKEN)
+    app.state.updates = updates
     return TestClient(app, raise_server_exceptions=False), updates
 
 
@@ -237,6 +237,10 @@ def test_an_upload_while_an_update_runs_is_refused(folders):
     assert not (updates.folder / requests.UPLOAD).exists()
 
 
+def test_the_page_takes_the_largest_file_the_update_reads():
+    assert MAX_FILE == bundle.MAX_FILE
+
+
 @pytest.mark.parametrize(
     ("status", "version", "installed"),
     [
@@ -294,3 +298,22 @@ def test_no_update_route_answers_bad_input_with_a_5xx(folders, root):
 
     with client:
         one()
+
+
+def test_the_services_own_updates_live_beside_its_journal(folders, monkeypatch):
+    """Without `app.state.updates`, the first ask makes the service's own: its state folder is
+    the journal's, `./tinker`'s TINKER_TRAY_HOME its checkout, and the root unit's files may be
+    named elsewhere (as the browser tests do)."""
+    monkeypatch.setenv("TINKER_TRAY_HOME", str(folders / "home"))
+    monkeypatch.setenv("TINKER_TRAY_UPDATE_UNIT", str(folders / "unit.path"))
+    monkeypatch.setenv("TINKER_TRAY_UPDATE_STATUS", str(folders / "root-status.json"))
+    journal = Journal(folders / "state" / "journal.sqlite3")
+    app = create_app(journal, Bus(), TOKEN)
+    with TestClient(app) as client:
+        assert client.get("/api/update", headers=HOST).json()["mode"] == "checkout"
+        (folders / "unit.path").touch()
+        assert client.get("/api/update", headers=HOST).json()["mode"] == "root"
+        assert client.post("/api/update/check", headers=HOST).status_code == 202
+    made: Updates = app.state.updates
+    assert (made.state, made.home) == (folders / "state", folders / "home")
+    assert requests.take(folders / "state") == "check"

@@ -9,6 +9,7 @@ appears, and restarts the service as the update's restart would). A guest sees n
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -18,10 +19,17 @@ from pathlib import Path
 
 import pytest
 
+from cli.app import create_app
+from scoreboard.journal import Journal
+from scoreboard.server import ServerThread, bind
+from scoreboard.update_page import Updates
+from tests.browser_audit.axe import require_axe, serious_violations
 from tests.helpers.browser import WAIT, chromium
 from tests.helpers.service import free_port
+from tests.helpers.web import TOKEN
 from tests.update.helpers import Bench, git, make_bench
 from tests.update.test_update_file import packed
+from tray.bus import Bus
 from updater import requests
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -232,7 +240,7 @@ def test_with_the_root_unit_a_failed_update_says_why_it_stayed(bench, browser, t
           "last": "tinker-tray update: v1.1.0 (0123456789ab) can be installed.",
           "available": "v1.1.0", "running": "v1.0.0 (ba9876543210)"}, "#updinstall"),
         ({"state": "failed", "lines": ["setting up v1.1.0 ...", "its set-up failed"],
-          "last": "tinker-tray update: tried v1.1.0 (0123456789ab); still running v1.0.0 (ba9876543210).",
+          "last": "tinker-tray update: tried v1.1.0 (0123456789ab); still running v1.0.0.",
           "available": None, "running": "v1.0.0 (ba9876543210)"}, "#updsays.error"),
     ],
     ids=["offered", "failed"],
@@ -240,16 +248,6 @@ def test_with_the_root_unit_a_failed_update_says_why_it_stayed(bench, browser, t
 def test_the_update_panel_has_no_serious_accessibility_violation(browser, tmp_path, status, shown):
     """The host's panel as a family meets it, on a phone: a release offered, with what the
     check said; an update that stopped, with why."""
-    import json
-
-    from cli.app import create_app
-    from scoreboard.journal import Journal
-    from scoreboard.server import ServerThread, bind
-    from scoreboard.update_page import Updates
-    from tests.browser_audit.axe import require_axe, serious_violations
-    from tests.helpers.web import TOKEN
-    from tray.bus import Bus
-
     require_axe()
     (tmp_path / "tinker-tray-update.path").touch()
     (tmp_path / "status.json").write_text(json.dumps(status))
@@ -263,16 +261,14 @@ def test_the_update_panel_has_no_serious_accessibility_violation(browser, tmp_pa
         tree=slot,
     )
     journal = Journal(tmp_path / "journal.sqlite3")
-    server = ServerThread(create_app(journal, Bus(), TOKEN, updates=updates), bind()).start()
+    app = create_app(journal, Bus(), TOKEN)
+    app.state.updates = updates
+    server = ServerThread(app, bind()).start()
     try:
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/enter?token={TOKEN}")
         page.wait_for_selector(shown, state="visible", timeout=WAIT)
         page.click("#update summary")  # the update file's part opened too
-        if os.environ.get("UPDATE_PAGE_SHOTS"):
-            page.locator("#update").screenshot(
-                path=f"{os.environ['UPDATE_PAGE_SHOTS']}-{status['state']}.png"
-            )
         assert serious_violations(page) == []
     finally:
         server.stop()
