@@ -79,7 +79,9 @@ class Updates:
         self._version: str | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._receiving = False
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        """Held while an update is begun and while the page's report is read, so a report
+        never sees the moment between a last update and the next (a file gone, no child yet)."""
 
     @classmethod
     def for_journal(cls, journal: Path) -> Updates:
@@ -153,11 +155,12 @@ class Updates:
         return status.get("state") == "running" and fresh
 
     def report(self) -> dict[str, Any]:
-        status = self.status()
-        busy = self.busy()
-        if not busy and (status or {}).get("state") in ("done", "failed"):
-            # the update it was uploaded for has ended (root copied it first): up to 512 MB back
-            (self.folder / requests.UPLOAD).unlink(missing_ok=True)
+        with self._lock:
+            status = self.status()
+            busy = self.busy()
+            if not busy and (status or {}).get("state") in ("done", "failed"):
+                # the update it was sent for has ended (root copied it first): 512 MB back
+                (self.folder / requests.UPLOAD).unlink(missing_ok=True)
         if status is not None:
             status = {
                 "state": status.get("state"),
@@ -239,9 +242,11 @@ class Updates:
             raise HTTPException(413, f"the update file could not be kept: {_why(exc)}") from None
         finally:
             with self._lock:
-                self._receiving = False
-                if kept:
-                    self._begin("install-file")
+                try:
+                    if kept:
+                        self._begin("install-file")
+                finally:
+                    self._receiving = False
 
     def _make_room_for(self, length: int) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@
   let report = null;
   let timer = null;
   let since = null;  // when the tray stopped answering (it restarts on the new release)
+  let installedAt = null;  // when the page first saw a release installed but not yet running
 
   // the update's last line, without the command's name (the page is not a terminal)
   const plain = (line) => String(line).replace(/^tinker-tray update: /, "");
@@ -75,7 +76,8 @@
       say("");
     } else if (status.state === "failed") {
       say("The update stopped: " + plain(status.last || "it did not say why"), "error");
-    } else if (data.installed && data.mode === "checkout") {
+    } else if (data.installed && (data.mode === "checkout" || waited(data.installed) > 5)) {
+      // a checkout's service cannot restart itself (nor, after five minutes, did the image's)
       say(`${data.installed} is installed: it runs from the next start. Restart the tray ` +
         `to run ${data.installed.split(" ")[0]}.`, "ok");
     } else if (data.installed) {
@@ -88,6 +90,12 @@
     } else {
       say(plain(status.last || ""), status.state === "done" ? "ok" : "");
     }
+  }
+
+  // minutes since this page first saw `installed` waiting for the next start
+  function waited(installed) {
+    if (!installedAt || installedAt.release !== installed) installedAt = { release: installed, at: Date.now() };
+    return (Date.now() - installedAt.at) / 60000;
   }
 
   async function ask(path, doing) {
