@@ -20,12 +20,13 @@ All four are the host's. A request while an update runs is a 409 with a sentence
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,9 @@ STALE_S = 30 * 60.0
 """A root update whose progress has not moved for this long is taken as ended (killed by a
 power cut): its longest silence is a set-up on a Pi (minutes) or a trial start (2 minutes)."""
 SHOWN_LINES = 12
+STALL_S = 60.0
+"""An upload that sends nothing for this long is dropped (a phone that left the Wi-Fi half-way):
+its connection would otherwise hold the one update slot until the kernel gave up on it."""
 TAR_MAGIC = (257, b"ustar")
 """Where every tar file (an update file is one) says so: a photo sent by mistake is refused
 before 512 MB of it are written to the card."""
@@ -62,7 +66,8 @@ class Updates:
     `state`: the service's state folder (the journal's); `home`: the checkout whose `tinker`
     runs an update in checkout mode; `unit`: the root unit's path file, whose presence means
     root carries out requests; `root_status`: where root keeps the progress; `tree`: the code
-    that runs (its version is shown); `free`: bytes free on the card under a folder."""
+    that runs (its version is shown); `free`: bytes free on the card under a folder;
+    `stall_s`: how long an upload may send nothing before it is dropped."""
 
     def __init__(
         self,
@@ -73,9 +78,11 @@ class Updates:
         root_status: Path = requests.STATUS,
         tree: Path = TREE,
         free: Callable[[Path], int] = lambda where: shutil.disk_usage(where).free,
+        stall_s: float = STALL_S,
     ) -> None:
         self.state, self.home, self.unit = state, home, unit
         self.root_status, self.tree, self.free = root_status, tree, free
+        self.stall_s = stall_s
         self._version: str | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._receiving = False
@@ -264,7 +271,7 @@ class Updates:
         head = b""
         with open(part, "wb") as out:
             try:
-                async for chunk in request.stream():
+                async for chunk in _bounded(request, self.stall_s):
                     written += len(chunk)
                     if written > length:
                         raise HTTPException(400, f"the body is longer than its {length} bytes")
@@ -321,6 +328,21 @@ def _looks_like_an_update_file(head: bytes, length: int) -> None:
         raise HTTPException(
             415, "this is not an update file (a tinker-tray-*.update a maintainer published)"
         )
+
+
+async def _bounded(request: Request, stall_s: float) -> AsyncIterator[bytes]:
+    """The body's chunks, each within `stall_s` of the last."""
+    chunks = request.stream().__aiter__()
+    while True:
+        try:
+            chunk = await asyncio.wait_for(chunks.__anext__(), stall_s)
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise HTTPException(
+                408, f"the upload sent nothing for {stall_s:.0f} s: nothing was kept"
+            ) from None
+        yield chunk
 
 
 def _flushed(out: Any) -> None:

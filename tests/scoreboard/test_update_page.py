@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import tarfile
 import time
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from cli.app import create_app
 from scoreboard.journal import Journal
+from scoreboard.server import ServerThread, bind
 from scoreboard.update_page import MAX_FILE, Updates, installed_not_running
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
@@ -29,11 +32,16 @@ printf '{"state": "done", "lines": ["looking"], "last": "nothing newer", "at": 0
 """
 
 
+OPENED: list[Journal] = []
+
+
 @pytest.fixture
 def folders(tmp_path):
     (tmp_path / "state").mkdir()
     (tmp_path / "home").mkdir()
-    return tmp_path
+    yield tmp_path
+    while OPENED:
+        OPENED.pop().close()
 
 
 def serve(folders, *, root=False, free=None, home_script=None):
@@ -52,6 +60,7 @@ def serve(folders, *, root=False, free=None, home_script=None):
         free=free or (lambda where: 10**12),
     )
     journal = Journal(folders / "state" / "journal.sqlite3")
+    OPENED.append(journal)
     app = create_app(journal, Bus(), TOKEN)
     app.state.updates = updates
     return TestClient(app, raise_server_exceptions=False), updates
@@ -308,6 +317,7 @@ def test_the_services_own_updates_live_beside_its_journal(folders, monkeypatch):
     monkeypatch.setenv("TINKER_TRAY_UPDATE_UNIT", str(folders / "unit.path"))
     monkeypatch.setenv("TINKER_TRAY_UPDATE_STATUS", str(folders / "root-status.json"))
     journal = Journal(folders / "state" / "journal.sqlite3")
+    OPENED.append(journal)
     app = create_app(journal, Bus(), TOKEN)
     with TestClient(app) as client:
         assert client.get("/api/update", headers=HOST).json()["mode"] == "checkout"
@@ -317,3 +327,44 @@ def test_the_services_own_updates_live_beside_its_journal(folders, monkeypatch):
     made: Updates = app.state.updates
     assert (made.state, made.home) == (folders / "state", folders / "home")
     assert requests.take(folders / "state") == "check"
+
+
+def _half_sent(port: int, data: bytes) -> socket.socket:
+    """An upload whose header promises more than its body sends: what a phone leaves behind
+    when it loses the Wi-Fi half-way."""
+    conn = socket.create_connection(("127.0.0.1", port))
+    conn.sendall(
+        b"POST /api/update/file HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + f"X-Table-Token: {TOKEN}\r\nContent-Length: {len(data) * 2}\r\n\r\n".encode()
+        + data
+    )
+    return conn
+
+
+@pytest.mark.parametrize("how", ["stalls", "goes-away"])
+def test_a_half_sent_upload_is_dropped_and_the_next_is_taken(folders, how):
+    """Real uvicorn, a raw socket: the upload either stops sending (dropped after `stall_s`:
+    408) or closes; either way nothing is kept, and the next upload is not told to wait."""
+    client, updates = serve(folders, root=True)
+    updates.stall_s = 0.5
+    server = ServerThread(client.app, bind()).start()
+    try:
+        conn = _half_sent(server.port, update_file_bytes())
+        if how == "stalls":
+            conn.settimeout(30)
+            assert conn.recv(200).startswith(b"HTTP/1.1 408 ")
+        else:
+            conn.close()
+        deadline = time.monotonic() + 30
+        while updates.busy() or (updates.folder / ".upload.part").exists():
+            assert time.monotonic() < deadline, "the half-sent upload still holds the update"
+            time.sleep(0.05)
+        conn.close()
+        data = update_file_bytes()
+        res = httpx.post(
+            f"http://127.0.0.1:{server.port}/api/update/file", headers=HOST, content=data
+        )
+        assert res.status_code == 202, res.text
+        assert (updates.folder / requests.UPLOAD).read_bytes() == data
+    finally:
+        server.stop()
