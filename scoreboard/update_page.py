@@ -47,6 +47,10 @@ ROOT_UNIT = Path("/etc/systemd/system/tinker-tray-update.path")
 STALE_S = 30 * 60.0
 """A root update whose progress has not moved for this long is taken as ended (killed by a
 power cut): its longest silence is a set-up on a Pi (minutes) or a trial start (2 minutes)."""
+SILENT_S = 5 * 60.0
+"""A root run that has said nothing at all for this long is taken as ended too: a run that
+found nothing asked (`--requests` with no request, `--card` with no file) leaves "running" with
+no lines. A real one says its first line within seconds (a 512 MB upload copied: a minute)."""
 SHOWN_LINES = 12
 STALL_S = 60.0
 """An upload that sends nothing for this long is dropped (a phone that left the Wi-Fi half-way):
@@ -127,7 +131,9 @@ class Updates:
         service stopped) while its file still says "running" is said failed, with its last
         words: the page must not wait for an update nobody runs."""
         status = requests.read_status(self.status_file)
-        if self.by_root or self._running_here():
+        if self.by_root:
+            return _ended_if_quiet(status)
+        if self._running_here():
             return status
         if status is not None and status.get("state") != "running":
             return status
@@ -157,9 +163,7 @@ class Updates:
         if (self.folder / "request").exists():
             return True
         status = requests.read_status(self.status_file) or {}
-        at = status.get("at")
-        fresh = isinstance(at, (int, float)) and time.time() - at < STALE_S
-        return status.get("state") == "running" and fresh
+        return status.get("state") == "running" and not _quiet(status)
 
     def report(self) -> dict[str, Any]:
         with self._lock:
@@ -286,6 +290,24 @@ class Updates:
                     400, f"the upload ended after {written} of {length} bytes: nothing was kept"
                 )
             await run_in_threadpool(_flushed, out)
+
+
+def _quiet(status: dict[str, Any]) -> bool:
+    """Whether a root run's progress has not moved for longer than a run stays silent."""
+    at = status.get("at")
+    quiet_for = time.time() - at if isinstance(at, (int, float)) else float("inf")
+    return quiet_for >= (STALE_S if _list(status.get("lines")) else SILENT_S)
+
+
+def _ended_if_quiet(status: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A root run's progress as the page shows it: one that went quiet while "running" ended
+    without saying how (nothing to show, if it never said anything)."""
+    if status is None or status.get("state") != "running" or not _quiet(status):
+        return status
+    if not _list(status.get("lines")):
+        return None
+    last = "the update stopped without saying how it ended (a power cut?); its last line is below"
+    return {**status, "state": "failed", "last": last}
 
 
 def installed_not_running(status: dict[str, Any] | None, version: str | None) -> str | None:

@@ -128,14 +128,31 @@ def test_with_the_root_unit_a_check_is_a_request_and_a_second_is_refused(folders
         assert requests.take(updates.state) == "install"
 
 
-def test_a_root_update_silent_for_half_an_hour_no_longer_blocks(folders):
-    """Killed by a power cut, it left "running": the page must be able to ask again."""
+@pytest.mark.parametrize(
+    ("lines", "ago", "blocks"),
+    [
+        (["setting up v1.1.0 ..."], 20 * 60, True),  # a long set-up on a Pi
+        (["setting up v1.1.0 ..."], 3600, False),  # killed by a power cut
+        ([], 60, True),  # just started (an upload being copied)
+        ([], 10 * 60, False),  # a run that found nothing asked, and never said so
+    ],
+)
+def test_a_root_update_that_went_quiet_no_longer_blocks(folders, lines, ago, blocks):
+    """A run that left "running" behind must not keep the page from asking for ever."""
     client, _ = serve(folders, root=True)
     (folders / "root-status.json").write_text(
-        json.dumps({"state": "running", "lines": [], "at": time.time() - 3600})
+        json.dumps({"state": "running", "lines": lines, "at": time.time() - ago})
     )
     with client:
-        assert client.post("/api/update/check", headers=HOST).status_code == 202
+        shown = client.get("/api/update", headers=HOST).json()["status"]
+        res = client.post("/api/update/check", headers=HOST)
+    assert res.status_code == (409 if blocks else 202)
+    if blocks:
+        assert shown["state"] == "running"
+    elif lines:
+        assert shown["state"] == "failed" and "stopped without saying" in shown["last"]
+    else:
+        assert shown is None  # nothing was ever said: nothing to show
 
 
 def test_in_a_checkout_the_update_runs_as_a_child_one_at_a_time(folders):
