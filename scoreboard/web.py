@@ -19,6 +19,8 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/backup  POST /api/restore  the whole journal as one file, and back (host;
                                          `scoreboard.backup_web`)
     POST /api/new-key                    a new table token: every other phone is unpaired (host)
+    GET  /api/update  POST /api/update/check|install|file   the tray's update (host;
+                                         `scoreboard.update_page`)
 
 Given the tray's show settings, the view keeps each pick back until the lights have settled
 (`scoreboard.reveal`), and so does every other read: exports, the stream, the games list.
@@ -48,7 +50,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.table import EntryError
-from scoreboard import auth, backup_web, bodies, guard, stream
+from scoreboard import auth, backup_web, bodies, guard, stream, update_page
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -508,6 +510,7 @@ routes: list[BaseRoute] = [
     Route("/api/pair", pair, methods=["POST"]),
     *backup_web.routes,
     Route("/api/new-key", new_key, methods=["POST"]),
+    *update_page.routes,
 ]
 
 

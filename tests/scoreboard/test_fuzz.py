@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from cli.app import create_app
 from scoreboard.journal import Journal
+from scoreboard.update_page import Updates
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
@@ -148,7 +149,11 @@ def _served(path, digital):
     """A display app with a scoreboard game and `digital` (a /api/digital/new body) in play."""
     bus = Bus()
     journal = Journal(path)
+    unit = path.with_name("tinker-tray-update.path")  # root's: the page's asks are only files
+    unit.touch()
+    updates = Updates(path.parent, unit=unit, root_status=path.with_name("status.json"))
     app = create_app(journal, bus, TOKEN, press=lambda: bus.publish(Pick(1, "red", 0.0)))
+    app.state.updates = updates
     with TestClient(app, raise_server_exceptions=False) as client:
         host = {"X-Table-Token": TOKEN}
         client.post("/api/new-game", json={"players": ["Ann", "Bea", "Cy"]}, headers=host)
