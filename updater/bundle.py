@@ -72,21 +72,23 @@ def verify_signature(manifest: Path, signature: Path, signers: Path) -> str:
     raise BundleError("the update file's signature does not verify (it was changed after signing)")
 
 
-def unpack(file: Path, into: Path) -> dict[str, object]:
-    """The update file's parts into `into`, checked; returns its manifest."""
+def unpack(file: Path, into: Path, name: str | None = None) -> dict[str, object]:
+    """The update file's parts into `into`, checked; returns its manifest. `name`: what the
+    sentences call it (an upload read through its descriptor has no name of its own)."""
+    shown = name or file.name
     try:
         size = file.stat().st_size
     except OSError as exc:
         raise BundleError(f"{file}: {exc.strerror or exc}") from None
     if size > MAX_FILE:
-        raise BundleError(f"{file.name} is {size / 1e6:.0f} MB, more than an update file can be")
+        raise BundleError(f"{shown} is {size / 1e6:.0f} MB, more than an update file can be")
     try:
         with tarfile.open(file, "r:") as tar:
             members = []
             for count, member in enumerate(tar):
                 if count >= MAX_PARTS or not member.isfile() or not PART.fullmatch(member.name):
                     raise BundleError(
-                        f"{file.name} is not an update file (it holds {member.name[:80]!r})"
+                        f"{shown} is not an update file (it holds {member.name[:80]!r})"
                     )
                 members.append(member)
             (into / "wheels").mkdir(parents=True, exist_ok=True)
@@ -96,12 +98,12 @@ def unpack(file: Path, into: Path) -> dict[str, object]:
                 with source, open(into / member.name, "wb") as out:
                     shutil.copyfileobj(source, out)
     except (tarfile.TarError, EOFError) as exc:
-        raise BundleError(f"{file.name} is not an update file (not a whole tar: {exc})") from None
+        raise BundleError(f"{shown} is not an update file (not a whole tar: {exc})") from None
     except OSError as exc:
         raise BundleError(f"the update file could not be unpacked: {exc.strerror or exc}") from None
     for needed in ("MANIFEST", "MANIFEST.sig", "release.bundle"):
         if not (into / needed).is_file():
-            raise BundleError(f"{file.name} is not an update file (no {needed} in it)")
+            raise BundleError(f"{shown} is not an update file (no {needed} in it)")
     verify_signature(into / "MANIFEST", into / "MANIFEST.sig", releases.allowed_signers())
     try:
         manifest = json.loads((into / "MANIFEST").read_text())
@@ -109,23 +111,23 @@ def unpack(file: Path, into: Path) -> dict[str, object]:
         if manifest.get("format") != FORMAT:
             raise ValueError
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        raise BundleError(f"{file.name}'s manifest is not one this tray reads") from None
+        raise BundleError(f"{shown}'s manifest is not one this tray reads") from None
     present = {
         str(path.relative_to(into))
         for path in into.rglob("*")
         if path.is_file() and path.name not in ("MANIFEST", "MANIFEST.sig")
     }
     if present != set(parts):
-        raise BundleError(f"{file.name} does not hold exactly the files its manifest names")
+        raise BundleError(f"{shown} does not hold exactly the files its manifest names")
     for name, digest in parts.items():
         if _sha256(into / name) != digest:
-            raise BundleError(f"{name} in {file.name} is not the file that was signed")
+            raise BundleError(f"{name} in {shown} is not the file that was signed")
     return dict(manifest)
 
 
 @contextlib.contextmanager
 def unpacked(
-    file: Path, home: Path, say: Callable[[str], None]
+    file: Path, home: Path, say: Callable[[str], None], name: str | None = None
 ) -> Iterator[tuple[Path, dict[str, str]]]:
     """(the release bundle to fetch from, the environment its set-up runs with), from a
     verified update file; unpacked beside `home`'s slots (on the card), removed afterwards."""
@@ -134,8 +136,8 @@ def unpacked(
     folder = Path(tempfile.mkdtemp(prefix="incoming-", dir=where))
     try:
         folder.chmod(0o755)
-        say(f"checking the update file {file.name} ...")
-        manifest = unpack(file, folder)
+        say(f"checking the update file {name or file.name} ...")
+        manifest = unpack(file, folder, name)
         say(f"the update file is signed and whole: {manifest.get('tag', '?')}")
         wheels = folder / "wheels"
         yield (

@@ -18,12 +18,15 @@ KEPT_LINES = 30
 
 
 class Progress:
+    """Nothing is written until there is something to say: a run that finds nothing asked (the
+    root unit started with no request, a boot with no update file) leaves the last status as it
+    was, never at "running"."""
+
     def __init__(self, status: Path | None) -> None:
         self.status = status
         self.lines: list[str] = []
         self.extra: dict[str, object] = {}
         """What the page shows beside the lines: the release that runs, the one available."""
-        self._write("running", None)
 
     def say(self, line: str) -> None:
         print(f"tinker-tray update: {line}" if not line.startswith("tinker-tray") else line,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,8 +96,8 @@ def _run(args: argparse.Namespace, progress: Progress) -> int:
         if action == "check":
             return _check(progress)
         if action == "install-file":
-            with _copied(open_upload(args.requests)) as file:
-                return _install(progress, file)
+            with _uploaded(open_upload(args.requests)) as file:
+                return _install(progress, file, name="the uploaded update file")
         return _install(progress, None)
     return _install(progress, args.file)
 
@@ -117,13 +116,13 @@ def _check(progress: Progress) -> int:
     return 0
 
 
-def _install(progress: Progress, file: Path | None) -> int:
+def _install(progress: Progress, file: Path | None, name: str | None = None) -> int:
     from updater.bundle import unpacked
     from updater.update import update
 
     say = progress.say
     if file is not None:
-        with unpacked(file, home(), say) as (bundle, setup_env):
+        with unpacked(file, home(), say, name) as (bundle, setup_env):
             outcome = update(home(), say, source=str(bundle), setup_env=setup_env)
     else:
         outcome = update(home(), say)
@@ -135,15 +134,11 @@ def _install(progress: Progress, file: Path | None) -> int:
 
 
 @contextlib.contextmanager
-def _copied(fd: int) -> Iterator[Path]:
-    """An uploaded file (a descriptor opened without following links) copied beside the slots,
-    root's own, so what is verified is what is used."""
-    where = home() / ".releases"
-    where.mkdir(exist_ok=True)
-    target = where / "uploaded.update"
+def _uploaded(fd: int) -> Iterator[Path]:
+    """An uploaded file, opened without following links, read through its descriptor (the
+    file as opened, whatever the page's folder holds by then), not copied: the card's room
+    is for the release."""
     try:
-        with os.fdopen(fd, "rb") as source, open(target, "wb") as out:
-            shutil.copyfileobj(source, out)
-        yield target
+        yield Path(f"/proc/self/fd/{fd}")
     finally:
-        target.unlink(missing_ok=True)
+        os.close(fd)
