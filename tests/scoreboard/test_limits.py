@@ -16,6 +16,7 @@ from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
 from scoreboard.web import create_app
 from tests.helpers import flood
+from tests.helpers.waiting import wait_until
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
@@ -69,15 +70,6 @@ def _until_closed(sock: socket.socket) -> bytes | None:
     return got
 
 
-def _wait_until(check, timeout: float = 10) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_a_half_sent_or_idle_connection_is_closed_at_the_header_deadline(serve):
     server = serve(Limits(header_s=0.3))
     half = _connect(server.port, "127.0.0.2", flood.HALF_SENT)
@@ -91,7 +83,7 @@ def test_a_half_sent_or_idle_connection_is_closed_at_the_header_deadline(serve):
     answered = _until_closed(kept) or b""
     assert answered.startswith(b"HTTP/1.1 200") and answered.count(b"HTTP/1.1") == 1
     kept.close()
-    assert _wait_until(lambda: server.protocol.gate.total == 0)
+    assert wait_until(lambda: server.protocol.gate.total == 0)
 
 
 def test_an_event_stream_outlives_the_header_deadline(serve):
@@ -110,21 +102,21 @@ def test_one_address_gets_its_share_and_the_server_its_total(serve):
     server = serve(Limits(connections=6, per_client=3, header_s=30))
     port = server.port
     mine = [_connect(port, "127.0.0.2", flood.HALF_SENT) for _ in range(5)]
-    assert _wait_until(lambda: server.protocol.gate.open["127.0.0.2"] == 3)
+    assert wait_until(lambda: server.protocol.gate.open["127.0.0.2"] == 3)
     for sock in mine:
         sock.settimeout(0.3)
     closed = [sock for sock in mine if _closed_by_server(sock)]
     assert len(closed) == 2  # the two over its share were reset; three are held
     assert flood.get(port, "/api/whoami", source="127.0.0.3") > 0  # others are served
     others = [_connect(port, "127.0.0.4", flood.HALF_SENT) for _ in range(3)]
-    assert _wait_until(lambda: server.protocol.gate.total == 6)
+    assert wait_until(lambda: server.protocol.gate.total == 6)
     late = _connect(port, "127.0.0.5", flood.HALF_SENT)
     # The server is full: the newcomer takes the slot of the oldest connection without a role.
-    assert _wait_until(lambda: server.protocol.gate.open["127.0.0.5"] == 1)
+    assert wait_until(lambda: server.protocol.gate.open["127.0.0.5"] == 1)
     assert server.protocol.gate.total == 6 and server.protocol.gate.open["127.0.0.2"] == 2
     for sock in mine + others + [late]:
         sock.close()
-    assert _wait_until(lambda: server.protocol.gate.total == 0)
+    assert wait_until(lambda: server.protocol.gate.total == 0)
     assert flood.get(port, "/api/whoami", source="127.0.0.5") > 0
 
 
@@ -148,7 +140,7 @@ def test_a_full_server_sheds_the_oldest_stream_without_a_role(serve):
     readers = [_stream(port, f"127.0.0.{k}") for k in (2, 3, 4)]
     assert gate.total == 6
     newcomers = [_stream(port, f"127.0.0.{k}") for k in (5, 6)]  # each sheds the oldest reader
-    assert _wait_until(lambda: gate.total == 6 and "127.0.0.2" not in gate.open)
+    assert wait_until(lambda: gate.total == 6 and "127.0.0.2" not in gate.open)
     assert "127.0.0.3" not in gate.open and gate.open["127.0.0.4"] == 1 and gate.shed == 2
     assert gate.open["127.0.0.8"] == 1  # the host's idle connection kept its role
     server.bus.publish(Pick(seq=4, colour="blue", t=0.0))
@@ -180,7 +172,7 @@ def test_a_stream_that_never_reads_is_bounded_then_dropped(serve):
     sock.connect(("127.0.0.1", server.port))
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")  # and never a read
     gate = server.protocol.gate
-    assert _wait_until(lambda: gate.open["127.0.0.2"] == 1)
+    assert wait_until(lambda: gate.open["127.0.0.2"] == 1)
     (conn,) = gate.held
     buffered, hands = [], 0
     while "127.0.0.2" in gate.open and hands < 3000:
@@ -189,7 +181,7 @@ def test_a_stream_that_never_reads_is_bounded_then_dropped(serve):
         session.submit({"kind": "hand", "winner": winner, "held": held})
         hands += 1
         buffered.append(conn.transport.get_write_buffer_size())
-    assert _wait_until(lambda: gate.total == 0), "the stream that never reads was kept"
+    assert wait_until(lambda: gate.total == 0), "the stream that never reads was kept"
     high = 64 * 1024  # asyncio's high-water mark: beyond it the stream waits to write
     assert high <= max(buffered) <= high + 16 * 1024, f"{max(buffered)} bytes waited for a page"
     sock.close()

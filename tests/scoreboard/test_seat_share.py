@@ -26,6 +26,7 @@ from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
 from scoreboard.web import Parts, create_app
 from tests.helpers import flood
+from tests.helpers.waiting import wait_until
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
@@ -92,15 +93,6 @@ def closed_by_server(sock: socket.socket) -> bool:
         return sock.recv(1) == b""
     except ConnectionResetError:
         return True
-
-
-def wait_until(check, timeout: float = 10) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_a_seats_streams_from_many_addresses_are_capped_like_one_addresss(server):
