@@ -221,7 +221,8 @@ def test_a_checkout_whose_name_starts_like_the_templates_gets_its_own_path():
     unit = install.unit_text(checkout / ".venv", checkout)
     settings = [line for line in unit.splitlines() if not line.startswith("#")]
     exec_start = next(line for line in settings if line.startswith("ExecStart="))
-    assert exec_start.split()[0] == "ExecStart=/opt/tinker-tray2/.releases/current/.venv/bin/tinker-tray"
+    service = "/opt/tinker-tray2/.releases/current/.venv/bin/tinker-tray"
+    assert exec_start.split()[0] == f"ExecStart={service}"
     assert "Documentation=file:///opt/tinker-tray2/docs/install.md" in settings
     assert not [line for line in settings if "tinker-tray22" in line]
 
