@@ -56,10 +56,11 @@ def test_one_pick_per_name_is_not_play_and_a_real_table_gets_in_and_stays():
 def test_retained_picks_are_never_play():
     """However many picks a name has, if each came as a retained copy (the broker delivering
     what it kept, as after a club restart) it is not playing and makes room."""
-    board = Board(Clock())
+    clock = Clock()
+    board = Board(clock)
     for seq in range(1, 13):
         board.apply("ghost", "pick", pick(seq), live=False)
-    assert not board.tables["ghost"].playing(board._clock())
+    assert not board.tables["ghost"].playing(clock.now)
     for i in range(payloads.MAX_TABLES):
         board.apply(f"t{i}", "scores", json.dumps({"players": [], "totals": {}}).encode())
     assert "ghost" not in board.tables and board.evicted == 1
