@@ -81,9 +81,13 @@ def test_play_goes_stale_after_the_window_and_a_stale_table_makes_room():
     assert board.refused == {"too many tables": 1} and board.evicted == 1
 
 
-def test_the_journal_keeps_what_was_live_and_when_so_a_restart_judges_the_same(tmp_path):
+@pytest.mark.parametrize("compact_after", [2000, 5], ids=["messages", "compacted"])
+def test_the_journal_keeps_what_was_live_and_when_so_a_restart_judges_the_same(
+    tmp_path, compact_after
+):
     clock = Clock()
-    board, journal = Board(clock), ClubJournal(tmp_path / "club.sqlite3")
+    board = Board(clock)
+    journal = ClubJournal(tmp_path / "club.sqlite3", compact_after=compact_after)
     messages = [(f"squat{i}", "pick", pick(i), False) for i in range(SQUATTERS)]
     messages += [("kitchen", "pick", pick(seq), True) for seq in (1, 2)]
     for table, leaf, payload, live in messages:
