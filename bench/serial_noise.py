@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "firmware_bridge"))
 from bridge_helpers import FAST, Events  # noqa: E402
 
 from firmware_bridge.emulator import Emulator  # noqa: E402
-from firmware_bridge.event_window import EventWindow  # noqa: E402
+from firmware_bridge.event_window import EventWindow, Seen  # noqa: E402
 from firmware_bridge.tray import SerialTray  # noqa: E402
 from tray.events import ButtonPressed  # noqa: E402
 
@@ -36,12 +36,12 @@ from tray.events import ButtonPressed  # noqa: E402
 class AheadOnly(EventWindow):
     """The rule before the window: an event is new only if it comes after the newest."""
 
-    def take(self, event_no: int) -> bool:
+    def take(self, event_no: int) -> Seen:
         newest = self._newest
         if newest is None or 0 < (event_no - newest) & 0xFFFF < 0x8000:
             self._newest = event_no
-            return True
-        return False
+            return Seen.NEW
+        return Seen.RESEND
 
 
 def run(window: EventWindow, taps: int, seed: int) -> tuple[int, int]:

@@ -7,12 +7,16 @@ journal keeps each fact once and a replay rebuilds the same board. Every message
 `club.payloads` first: what breaks a limit is refused and counted (`refused`), never raised, so
 the board's size has a bound whoever publishes.
 
-The board holds at most `MAX_TABLES` tables, and room is kept for the tables that really play:
-when it is full, a new table takes the place of the stalest one that is not playing (a table
-that has made a pick and has not said it went offline is playing), oldest news first. So
-retained messages left on the broker for fake names (any publisher can leave them) never keep
-a real table off the board, while a table that plays is never pushed off by names that only
-publish. Only when every table on the board is playing is a new one refused (`too many tables`).
+The board holds at most `MAX_TABLES` tables, and room is kept for the tables that really play.
+Any publisher can leave retained messages for names of its own, and a retained message (even a
+pick) says only what the broker kept, not that anyone plays: so *playing* is earned by picks the
+club saw arrive live (`apply(..., live=True)`: not a retained copy, not the same pick again), at
+least `PLAYING_PICKS` of them within the last `PLAYING_WINDOW_S`, from a table that has not said
+it went offline. When the board is full, a new table takes the place of the table not playing
+with the least evidence of play (fewest recent live picks, then the oldest news). So 40 names
+that each left one retained pick churn among themselves and never keep a real table off the
+board, while a table that plays is never pushed off by names that only publish. Only when every
+table on the board is playing is a new one refused (`too many tables`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import collections
 import dataclasses
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,11 +43,19 @@ class TableState:
     finished: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # newest first
     presses: int = 0
     changed: int = 0  # the board's version when this table last changed
-    picked: int = 0  # the board's version when this table last made a new pick (0: never)
+    live_picks: list[float] = dataclasses.field(default_factory=list)  # arrival times, newest
+    # first, of its new picks that came live (not a retained copy)
 
-    def playing(self) -> bool:
-        """It has made a pick and has not said it went offline: kept however full the board."""
-        return self.picked > 0 and self.online is not False
+    def evidence(self, now: float) -> int:
+        """How much it plays: its live picks in the last `PLAYING_WINDOW_S` (0 once it said it
+        went offline, by its last will or a clean stop)."""
+        if self.online is False:
+            return 0
+        return sum(1 for t in self.live_picks if now - t < PLAYING_WINDOW_S)
+
+    def playing(self, now: float) -> bool:
+        """Kept however full the board."""
+        return self.evidence(now) >= PLAYING_PICKS
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -61,7 +74,8 @@ class TableState:
 class Board:
     """The tables and a version that rises with every change (the page's SSE id)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock  # wall time: the journal keeps it, so a restart judges the same
         self._lock = threading.Lock()
         self.tables: dict[str, TableState] = {}
         self.version = 0
@@ -71,50 +85,57 @@ class Board:
         self._forgotten = 0  # the newest eviction no longer in `_removed`
         self._text: tuple[int, str] | None = None
 
-    def apply(self, table: str, leaf: str, payload: bytes) -> bool:
-        """Fold one message in; True if the board changed (then the journal keeps it)."""
+    def apply(
+        self, table: str, leaf: str, payload: bytes, *, live: bool = True, at: float | None = None
+    ) -> bool:
+        """Fold one message in; True if the board changed (then the journal keeps it, with
+        `live` and `at`). `live`: it was published while the club listened, not a retained
+        copy the broker delivered on subscribing; `at`: when it arrived (now, or the journal's
+        time on a replay)."""
         handler = _HANDLERS.get(leaf)
         if handler is None:
             return False
+        now = self._clock() if at is None else at
         with self._lock:
             try:
                 payloads.check_size(payload)
-                state = self.tables.get(table) or self._new_table(table)
+                state = self.tables.get(table) or self._new_table(table, now)
                 changed = handler(state, payload)
             except Refused as exc:
                 self.refused[exc.reason] += 1
                 return False
             if changed:
                 if state.name not in self.tables:
-                    self._make_room(state.name)
+                    self._make_room(state.name, now)
                 self.tables[state.name] = state
                 self.version += 1
                 state.changed = self.version
-                if leaf == topics.PICK:
-                    state.picked = self.version
+                if leaf == topics.PICK and live:
+                    state.live_picks = [now, *state.live_picks][:PLAYING_KEPT]
                 if leaf == topics.WINNER:  # the order games finished in, across tables
                     state.finished[0]["at"] = self.version
         return changed
 
-    def _new_table(self, name: str) -> TableState:
+    def _new_table(self, name: str, now: float) -> TableState:
         """A table not on the board yet (it joins only if its message changes something)."""
         state = TableState(payloads.table_name(name))
-        if len(self.tables) >= payloads.MAX_TABLES and self._stalest() is None:
+        if len(self.tables) >= payloads.MAX_TABLES and self._stalest(now) is None:
             raise Refused("too many tables", name)
         return state
 
-    def _stalest(self) -> TableState | None:
-        """The table a new one may replace: the one not playing with the oldest news."""
-        idle = [t for t in self.tables.values() if not t.playing()]
-        return min(idle, key=lambda t: t.changed, default=None)
+    def _stalest(self, now: float) -> TableState | None:
+        """The table a new one may replace: of those not playing, the one with the least
+        evidence of play, then the oldest news."""
+        idle = [t for t in self.tables.values() if not t.playing(now)]
+        return min(idle, key=lambda t: (t.evidence(now), t.changed), default=None)
 
-    def _make_room(self, name: str) -> None:
+    def _make_room(self, name: str, now: float) -> None:
         """Before table `name` joins a full board: evict the stalest (`_new_table` checked
         there is one), and remember it went, for the pages that still show it."""
         self._removed.pop(name, None)
         if len(self.tables) < payloads.MAX_TABLES:
             return
-        stale = self._stalest()
+        stale = self._stalest(now)
         assert stale is not None, "_new_table refuses a table when none can make room"
         del self.tables[stale.name]
         self.evicted += 1
@@ -178,8 +199,12 @@ class Board:
             return {"version": self.version, "tables": tables}
 
     def restore(self, state: dict[str, Any]) -> None:
-        with self._lock:
-            self.tables = {t["name"]: TableState(**t) for t in state["tables"]}
+        known = {f.name for f in dataclasses.fields(TableState)}  # an older record's extra
+        with self._lock:  # fields (such as `picked`) are dropped
+            self.tables = {
+                t["name"]: TableState(**{k: v for k, v in t.items() if k in known})
+                for t in state["tables"]
+            }
             self.version = int(state["version"])
 
 
@@ -222,6 +247,14 @@ def _press(state: TableState, payload: bytes) -> bool:
     state.presses += 1
     return True
 
+
+PLAYING_PICKS = 2
+"""Live picks a table needs within `PLAYING_WINDOW_S` to be playing: one pick, live or
+retained, is what any publisher leaves once; a second, later and different, is a game going on."""
+PLAYING_WINDOW_S = 3600.0
+"""How recent those picks must be: a table that has not picked for an hour makes room."""
+PLAYING_KEPT = 12
+"""Live pick times kept per table (the evidence counted, at most)."""
 
 _REMOVED_KEPT = 256
 """Evicted tables remembered for the pages' changes; a page that missed more evictions than

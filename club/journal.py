@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS messages (
     received REAL NOT NULL,
     tbl TEXT NOT NULL,
     leaf TEXT NOT NULL,
-    payload BLOB NOT NULL
+    payload BLOB NOT NULL,
+    live INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS board (
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -51,6 +52,9 @@ class ClubJournal:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        if "live" not in columns:  # a journal from before `live`: its messages count as live
+            self._db.execute("ALTER TABLE messages ADD COLUMN live INTEGER NOT NULL DEFAULT 1")
         self._messages = self.count()
 
     def replay(self, board: Board) -> int:
@@ -59,23 +63,33 @@ class ClubJournal:
         with self._lock:
             saved = self._db.execute("SELECT state FROM board WHERE id = 1").fetchone()
             rows = self._db.execute(
-                "SELECT tbl, leaf, payload FROM messages ORDER BY id"
+                "SELECT tbl, leaf, payload, live, received FROM messages ORDER BY id"
             ).fetchall()
         if saved is not None:
             try:
                 board.restore(json.loads(saved[0]))
             except (ValueError, KeyError, TypeError) as exc:  # damaged: the messages still count
                 log.warning("club journal %s: its board record is damaged (%s)", self.path, exc)
-        for table, leaf, payload in rows:
-            board.apply(table, leaf, bytes(payload))
+        for table, leaf, payload, live, received in rows:
+            board.apply(table, leaf, bytes(payload), live=bool(live), at=received)
         return len(rows)
 
-    def append(self, table: str, leaf: str, payload: bytes, board: Board | None = None) -> None:
-        """Keep one message; with `board` (the board it changed), compact when it is time."""
+    def append(
+        self,
+        table: str,
+        leaf: str,
+        payload: bytes,
+        board: Board | None = None,
+        *,
+        live: bool = True,
+        received: float | None = None,
+    ) -> None:
+        """Keep one message (`live` and `received` as `Board.apply` was given them, so a
+        replay judges the same); with `board` (the board it changed), compact when it is time."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO messages (received, tbl, leaf, payload) VALUES (?, ?, ?, ?)",
-                (time.time(), table, leaf, payload),
+                "INSERT INTO messages (received, tbl, leaf, payload, live) VALUES (?, ?, ?, ?, ?)",
+                (time.time() if received is None else received, table, leaf, payload, int(live)),
             )
             self._messages += 1
             if board is not None and self._messages >= self.compact_after:

@@ -6,6 +6,7 @@ import hashlib
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,15 +62,18 @@ class ClubService:
         self.link.subscribe(topics.every_table("#"), self._on_message)
         self.server: ServerThread | None = None
 
-    def _on_message(self, name: str, payload: bytes, _retained: bool) -> None:
+    def _on_message(self, name: str, payload: bytes, retained: bool) -> None:
+        """A retained copy (what the broker kept, delivered on subscribing) is news but not
+        play: only live picks earn a table its place (`club.board`)."""
         parts = topics.split(name)
         if parts is None:
             return
         table, leaf = parts
         with self._lock:
-            if not self.board.apply(table, leaf, payload):
+            now = time.time()
+            if not self.board.apply(table, leaf, payload, live=not retained, at=now):
                 return
-            self.journal.append(table, leaf, payload, self.board)
+            self.journal.append(table, leaf, payload, self.board, live=not retained, received=now)
         self._pages()
 
     def start(self, host: str = "127.0.0.1", port: int = 8090) -> ClubService:

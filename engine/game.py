@@ -62,7 +62,7 @@ class Game:
         if checked is None:
             self.given_options = dict(options or {})
             self.options = self.rules.resolve_options(options)
-            scoring.check_options(self.options, n)
+            scoring.check_options(self.options, n, self.rules.quotes)
         else:
             self.given_options, self.options = checked.given_options, checked.options
         self.players = list(players)

@@ -203,6 +203,7 @@ def _disney() -> Ruleset:
     return Ruleset(
         name="disney",
         quotes={
+            "partners": "Partners (Four Players)",  # the book's heading
             "match": "Match the top card on the DISCARD pile either by number, color or word.",
             "not-in-hand": "drawing a card from your hand to play",
             "draw-when-stuck": "If you don't have anything that matches, you must pick a card "
@@ -390,6 +391,8 @@ def _elvis() -> Ruleset:
     return Ruleset(
         name="elvis",
         quotes={
+            "partners": "If there are four players you can choose to play with another player "
+            "as your teammate.",
             "match": "To play a card to the Discard Pile it has to match the top card in one of "
             "three ways: Color, Number, Symbol",
             "draw-when-stuck": "If you do not have a card in your hand that you can play (none "

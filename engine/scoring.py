@@ -40,8 +40,11 @@ class Sheet(NamedTuple):
 _BLANK: dict[int, Sheet] = {}
 
 
-def check_options(options: Mapping[str, Any], players: int) -> None:
-    """Refuse combinations the rules do not define, naming the rule."""
+def check_options(
+    options: Mapping[str, Any], players: int, quotes: Mapping[str, str] | None = None
+) -> None:
+    """Refuse combinations the rules do not define, naming the rule in the words of the book
+    being played (`quotes`: its Ruleset's; a book that says nothing is not quoted)."""
     if options.get("partners_rotation"):
         if players != 4:
             raise ValueError(
@@ -53,7 +56,10 @@ def check_options(options: Mapping[str, Any], players: int) -> None:
             raise ValueError("the partners rotation is scored the standard way, without partners")
     if options.get("partners"):
         if players != 4:
-            raise ValueError('partners need exactly four players ("Partners (Four Players)")')
+            said = (quotes or {}).get("partners")
+            raise ValueError(
+                "partners need exactly four players" + (f' ("{said}")' if said else "")
+            )
         if options.get("scoring", "standard") != "standard":
             raise ValueError("partners are scored the standard way: the winning team scores")
 

@@ -368,7 +368,7 @@ def _start(table: Table, e: Entry) -> Table:
         raise UnknownEntryError("options is an object of name: value")
     try:
         resolved = ruleset.resolve_options(options)
-        check_options(resolved, len(names))
+        check_options(resolved, len(names), ruleset.quotes)
     except ValueError as exc:
         raise EntryError(str(exc)) from None
     dealer = _seat(e.get("dealer", 0), len(names), "dealer")

@@ -34,7 +34,7 @@ from tray.backend import Frame, Levels
 from tray.events import ButtonHeld, ButtonPressed, Event, Fault
 from tray.log_limit import RepeatLimit
 
-from .event_window import EventWindow
+from .event_window import EventWindow, Seen
 from .events import TrayLinked
 
 log = logging.getLogger(__name__)
@@ -206,6 +206,7 @@ class Bridge:
         self._events = EventWindow()  # the event numbers taken since the last hello
         self._awaiting_reply = False  # a HELLO is out and its HELLO_REPLY not yet taken
         self.unsolicited = 0  # HELLO_REPLYs nobody asked for, ignored
+        self.strays = 0  # BUTTON frames numbered far ahead and not (yet) sent again, ignored
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
 
     # -- public, any thread ----------------------------------------------------------------
@@ -496,9 +497,13 @@ class Bridge:
             self._report_standalone(msg)
 
     def _button(self, msg: p.Button) -> None:
+        seen = self._events.take(msg.event_no)
+        if seen is Seen.STRAY:  # unacknowledged: the device resends it if it is its own
+            self.strays += 1
+            return
         if msg.kind in (wire.KIND_UP, wire.KIND_HOLD, wire.KIND_RELEASE):
             self.send(p.Ack(msg.event_no))
-        if not self._events.take(msg.event_no):
+        if seen is Seen.RESEND:
             return  # a resend of an event whose ACK got lost
         t = self._device_time(msg.t_ms)
         if msg.kind == wire.KIND_UP:

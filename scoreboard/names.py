@@ -5,10 +5,14 @@ A name is kept as Unicode NFC (the same letters typed on two keyboards are the s
 without spaces at its ends. It is refused, with a sentence that says which name and why, when
 it holds what is not text on a page: a control character (NUL, an escape sequence, a newline,
 a tab), a line or paragraph separator, or half of a surrogate pair (text no file or page can
-encode). Two players whose names differ only by invisible characters (zero-width spaces, other
-format characters), by letter case or by compatibility forms (a no-break space, full-width
-letters) look the same on the score sheet, so they count as the same name: refused as a
-duplicate. The refusal never repeats the name when the name itself cannot be shown.
+encode). A name that shows nothing (only spaces, or characters drawn as nothing) is refused as
+empty. Two players whose names look the same on the score sheet count as the same name, refused
+as a duplicate: they differ only by what is drawn as nothing (zero-width characters, variation
+selectors, Hangul fillers: Unicode's Default_Ignorable_Code_Point), by letter case, by
+compatibility forms (a no-break space, full-width letters) or by look-alike letters of another
+alphabet (Cyrillic а, Greek Α for Latin a, A): Unicode's confusables skeleton, UTS #39
+(`scoreboard.skeleton`). The refusal never repeats the name when the name itself cannot be
+shown.
 
 Pure and small, in `scoreboard` so that digital play and the command line, which sit above it,
 share it; the engine keeps its own checks for replaying what the journal already holds.
@@ -19,6 +23,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from scoreboard import skeleton
+
 MAX_PLAYER_NAME = 24  # characters, as the engine's score sheet allows
 MAX_GAME_NAME = 60
 _NOT_TEXT = {
@@ -27,6 +33,9 @@ _NOT_TEXT = {
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }
+_BLANKS = {0x2800: " "}
+"""Graphic characters drawn as an empty cell that Unicode's data classes neither as a space nor
+as ignorable, read as a space: BRAILLE PATTERN BLANK (a favourite for a name that looks empty)."""
 
 
 class NameRefused(ValueError):
@@ -52,11 +61,26 @@ def clean(value: object, what: str, max_chars: int) -> str:
     return name
 
 
+def shown(name: str) -> str:
+    """What is seen of `name`: without what is drawn as nothing (format characters, Unicode's
+    Default_Ignorable_Code_Point), in compatibility form (NFKC), runs of blanks as one space."""
+    drawn = "".join(
+        c for c in name if unicodedata.category(c) != "Cf" and not skeleton.ignorable(c)
+    )
+    return " ".join(unicodedata.normalize("NFKC", drawn).translate(_BLANKS).split())
+
+
 def key(name: str) -> str:
-    """What two names are compared by: without format characters (zero-width and the like), in
-    compatibility form (NFKC), case folded, with runs of spaces as one space."""
-    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return " ".join(unicodedata.normalize("NFKC", visible).casefold().split())
+    """`shown`, case folded: two names with one key differ only by case or by the unseen."""
+    return shown(name).casefold()
+
+
+def looks(name: str) -> tuple[str, str]:
+    """What two names are compared by: where one of these equals the other name's (the same
+    position), they look alike. The confusables skeleton of the case-folded name (ann, Аnn and
+    ANN meet), and the case-folded skeleton (Greek capital Ζ is Z only before folding)."""
+    seen = shown(name)
+    return skeleton.skeleton(seen.casefold()), skeleton.skeleton(seen).casefold()
 
 
 def players(values: object, max_chars: int = MAX_PLAYER_NAME) -> list[str]:
@@ -64,9 +88,10 @@ def players(values: object, max_chars: int = MAX_PLAYER_NAME) -> list[str]:
     if not isinstance(values, Sequence) or isinstance(values, str):
         raise NameRefused("players is a list of names")
     names = [clean(v, f"player {i + 1}'s name", max_chars) for i, v in enumerate(values)]
-    seat_of: dict[str, int] = {}
+    seat_of: dict[tuple[int, str], int] = {}
     for seat, name in enumerate(names):
-        first = seat_of.setdefault(key(name), seat)
+        firsts = [seat_of.setdefault(form, seat) for form in enumerate(looks(name))]
+        first = min(firsts)
         if first != seat:
             earlier = names[first]
             alike = f", {name!r}" if earlier == name else f": {earlier!r} and {name!r} look alike"

@@ -100,8 +100,7 @@ def parse_seats(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     import threading
 
-    from rich.console import Console
-
+    from cli.console import Console
     from digital.session import DigitalSession
     from tray.bus import Bus
 

@@ -167,8 +167,9 @@ def written_summary(written: list[Path], folder: Path) -> str:
 
 def _print_table(stats: dict, features: frozenset[str]) -> None:
     """The statistics as a table, then the lines of what the ruleset declares (`features`)."""
-    from rich.console import Console
     from rich.table import Table
+
+    from cli.console import Console
 
     console = Console()
     hands = stats["hands"]

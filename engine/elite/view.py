@@ -43,13 +43,19 @@ def _seat(game: EliteState, s: int) -> dict[str, Any]:
     }
 
 
-def prompt(game: EliteState) -> str:
+def prompt(game: EliteState, seat: int | None) -> str:
+    """What the game waits for, in words, from `seat`'s point of view: a sentence, as the
+    Disney games say it (`engine.observer.says`), so one renderer shows either."""
     if game.phase == S.OVER:
-        return "the game is over"
+        won = game.players[game.winner] if game.winner is not None else "nobody"
+        return f"Game over: {won} won."
     if game.phase in S.CHANCE_PHASES:
-        return f"waiting for {phase_words(game.phase)}"
+        return f"Waiting for {phase_words(game.phase)}."
     step = game.steps[0]
-    return phase_words(step.kind, step.power.words() if step.power is not None else "")
+    what = phase_words(step.kind, step.power.words() if step.power is not None else "")
+    if step.seat == seat:
+        return f"Your move: {what}."
+    return f"{game.players[step.seat]} to {what}."
 
 
 def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
@@ -67,7 +73,7 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         ],
         "to_move": acting if acting >= 0 else None,
         "phase": game.phase,
-        "prompt": prompt(game),
+        "prompt": prompt(game, seat),
         "top": _card(game.discard[-1]) if game.discard else None,
         "colour": game.colour or None,
         "direction": "left" if game.direction == 1 else "right",

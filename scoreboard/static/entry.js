@@ -158,6 +158,14 @@
     (word) => word.match(/.{1,4}/g).reduce((out, part, i, parts) =>
       (i && (parts.length - i > 1 || part.length >= 3) ? out + "\u00ad" : out) + part, ""));
 
+  // What a player scored in a hand, above (on a phone) or before their running total; nothing
+  // at all where they scored nothing, so the cell is the total alone (no placeholder mark).
+  const scoredOver = (wentOut, points) => {
+    const star = wentOut ? "★ " : "";
+    if (!points) return star ? [el("span", { class: "scored", text: star })] : [];
+    return [el("span", { class: "scored", text: star + "+" + points }), el("span", { class: "eq", text: " = " })];
+  };
+
   function renderHistory() {
     const box = $("history");
     if (!view.hands.length) { box.textContent = "No hands yet."; return; }
@@ -170,8 +178,7 @@
       el("td", { class: "dealt", text: view.players[h.dealer].name }),
       ...view.players.map((p, s) => el("td", { class: s === h.winner ? "win" : "",
         title: s === h.winner ? "went out" : "" },
-        el("span", { class: "scored", text: (s === h.winner ? "★ " : "") +
-          (h.scored[s] ? "+" + h.scored[s] : "·") }), el("span", { class: "eq", text: " = " }),
+        ...scoredOver(s === h.winner, h.scored[s]),
         el("span", { class: "running", text: String(h.totals[s]) }))),
       el("td", { class: "host-only" },
         el("button", { text: "Edit", onclick: () => {

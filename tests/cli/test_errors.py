@@ -384,3 +384,29 @@ def test_a_reader_that_stops_early_is_a_quiet_end(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert err == b""
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--hands", "5", "--players", "2"],  # the statistics as rich's table
+        ["play", "--players", "Ann,Bo", "--humans", "none", "--pace", "0"],  # a bots' game
+    ],
+    ids=["simulate", "play"],
+)
+def test_a_reader_that_stops_early_ends_rich_output_quietly_too(command):
+    """`simulate ... | head -2`, `play ... | head -3`: what rich's console writes (the table,
+    the game) met a closed pipe with rich's own SystemExit(1) and no word; now the same quiet
+    end, status 0, as the JSON above (issue 41.13)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert err == b""
+    assert proc.returncode == 0

@@ -100,7 +100,7 @@ def test_table_names_and_the_number_of_tables_are_bounded():
     assert not board.apply("x" * 41, "press", b"{}")
     assert not board.apply("bad name!", "press", b"{}")
     for i in range(payloads.MAX_TABLES):
-        assert board.apply(f"t{i}", "pick", pick(1))
+        assert board.apply(f"t{i}", "pick", pick(1)) and board.apply(f"t{i}", "pick", pick(2))
     assert not board.apply("one-too-many", "press", b"{}")  # every table is playing
     assert board.apply("t0", "press", b"{}")  # the tables already there carry on
     assert board.refused == {"bad table name": 2, "too many tables": 1}

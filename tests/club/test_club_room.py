@@ -46,6 +46,7 @@ def test_a_table_that_said_it_went_offline_makes_room_and_a_full_board_of_player
     board = Board()
     for i in range(payloads.MAX_TABLES):
         board.apply(f"t{i}", "pick", pick(1))
+        board.apply(f"t{i}", "pick", pick(2))
     assert not board.apply("late", "scores", scores(["Ann", "Bo"]))
     assert board.refused == {"too many tables": 1}
     board.apply("t5", "availability", b"offline")  # a clean stop says so

@@ -35,6 +35,10 @@ def test_the_clubs_limits_are_documented_as_the_code_has_them():
         assert f"{getattr(payloads, name)} (`{name}`)" in section, name
     assert f"every {journal.COMPACT_AFTER} messages (`COMPACT_AFTER`)" in section
     assert f"at most {pace.UPDATES_PER_S} (`UPDATES_PER_S`" in section
+    from club import board
+
+    assert f"{board.PLAYING_PICKS} (`PLAYING_PICKS`)" in section
+    assert f"(`PLAYING_WINDOW_S`, {board.PLAYING_WINDOW_S:.0f} s)" in section
 
 
 def test_the_example_automation_fires_on_every_colour_and_never_on_unavailable_or_unknown():

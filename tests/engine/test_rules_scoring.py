@@ -58,6 +58,25 @@ def test_partners_need_four_players():
         Game("disney", ["a", "b", "c"], options={"partners": True})
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "says"),
+    [
+        ("disney", '("Partners (Four Players)")'),  # the Disney book's heading
+        (
+            "elvis",
+            '("If there are four players you can choose to play with another player as '
+            'your teammate.")',
+        ),
+        ("classic", ""),  # the classic book has no partners: nothing to quote
+    ],
+)
+def test_the_partners_refusal_quotes_the_book_being_played(ruleset, says):
+    """Issue 41.13: UNO Elvis's refusal quoted the Disney book's heading."""
+    with pytest.raises(ValueError) as refused:
+        Game(ruleset, ["a", "b", "c"], options={"partners": True})
+    assert str(refused.value) == f"partners need exactly four players {says}".rstrip()
+
+
 def test_challenge_uno_eliminates_at_target_last_player_wins():
     """ "As each player reaches a designated amount (500 is suggested), that player is eliminated
     from the game. ... When a player reaches or exceeds the amount designated, they lose. The

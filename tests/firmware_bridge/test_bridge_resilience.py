@@ -71,3 +71,37 @@ def test_a_flood_of_error_frames_is_logged_at_a_bounded_rate(linked, caplog):
     lines = [r for r in caplog.records if "error" in r.getMessage()]
     assert 1 <= len(lines) <= 10, [r.getMessage() for r in lines]
     assert tray.bridge.linked.is_set()
+
+
+def _tap_and_wait(emulator, events, count: int) -> None:
+    emulator.tap()
+    events.wait_for(ButtonPressed, count)
+
+
+def test_one_frame_numbered_far_ahead_does_not_block_the_taps_after_it(linked):
+    """Noise with a good CRC, or a forged frame, 20,000 events ahead: ignored (not delivered,
+    not acknowledged), and the real taps after it are each taken."""
+    tray, emulator, events = linked
+    eventually(lambda: tray.bridge.last_reply)
+    _tap_and_wait(emulator, events, 1)
+    forged = (emulator.firmware.event_no + 20_000) & 0xFFFF
+    emulator.inject(_tap(forged, t_ms=3_600_000))
+    eventually(lambda: tray.bridge.strays == 1)
+    for taken in range(2, 7):
+        _tap_and_wait(emulator, events, taken)
+    presses = events.of(ButtonPressed)
+    assert len(presses) == 6  # the first tap and 5 of 5 after the forged frame
+    assert max(p.t for p in presses) - min(p.t for p in presses) < 3000  # never the forged one
+
+
+def test_a_device_that_really_jumped_ahead_is_followed_after_its_resend(linked):
+    """The device's numbers moved on by 20,000 (events it could not keep were dropped): its
+    first far-ahead tap is taken once the device resends it, and the taps after it too."""
+    tray, emulator, events = linked
+    _tap_and_wait(emulator, events, 1)
+    emulator.firmware.event_no = (emulator.firmware.event_no + 20_000) & 0xFFFF
+    _tap_and_wait(emulator, events, 2)
+    _tap_and_wait(emulator, events, 3)
+    assert tray.bridge.strays >= 1  # the first sending was held back until its resend
+    eventually(lambda: not emulator.firmware.pending)  # every tap acknowledged in the end
+    assert len(events.of(ButtonPressed)) == 3

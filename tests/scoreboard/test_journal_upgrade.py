@@ -116,7 +116,9 @@ def test_the_uno_elite_game_in_play_resumes_where_it_stood_and_plays_on(old):
     then = want["view"]["elite"]
     assert [p["name"] for p in view["players"]] == then["players"]
     reshaped = ("players", "hand", "legal", "moves", "direction")  # one observation shape since
+    reshaped += ("prompt",)  # a sentence since, as Disney's (issue 41.13)
     assert _as_shown(view, {k: v for k, v in then.items() if k not in reshaped})
+    assert view["prompt"] == f"Your move: {then['prompt']}."
     assert _moves_as_shown(view, then)
     assert view["direction"] == ("left" if then["direction"] == 1 else "right")
     assert view["seat"] == want["view"]["seat"] and view["winner"] is None

@@ -33,7 +33,19 @@ LOOK_ALIKE = [
     ("Ann Lee", "Ann\u00a0Lee"),  # a no-break space
     ("Ann", "Ａｎｎ"),  # full-width letters
     ("Zoë", "Zoe\u0308"),  # composed and decomposed: one name once NFC
+    # issue 41.6: what Unicode draws as nothing (Default_Ignorable_Code_Point) ...
+    ("Ann", "Ann\u3164"),  # a Hangul filler
+    ("Ann", "An\u034fn"),  # a combining grapheme joiner
+    ("Ann", "Ann\ufe0f"),  # a variation selector
+    ("Ann Lee", "Ann\u2800Lee"),  # a Braille blank, drawn as a space
+    # ... and look-alike letters of another alphabet (UTS #39's confusables skeleton)
+    ("Ann", "\u0410nn"),  # Cyrillic capital A
+    ("Ann", "\u0391nn"),  # Greek capital Alpha
+    ("Bo", "\u0412\u043e"),  # Cyrillic Ve and o: all Cyrillic
+    ("Zoe", "\u0396\u03bfe"),  # Greek capital Zeta and omicron
+    ("ann", "\u0410NN"),  # another alphabet and another case at once
 ]
+INVISIBLE = ["\u3164", "\u034f", "\ufe0f", "\u2800", "\u2800\u2800 \u3164", "\u200b"]
 
 
 def raw(body: str) -> bytes:
@@ -64,7 +76,7 @@ def test_look_alikes_are_the_same_name(first, second):
 def test_names_are_kept_as_nfc_and_trimmed_and_empty_is_refused():
     assert names.players([" Zoe\u0308 ", "Bo"]) == ["Zoë", "Bo"]
     assert names.game_name("  ") is None and names.game_name(None) is None
-    for empty in ("", "   ", "\u200b"):
+    for empty in ("", "   ", *INVISIBLE):
         with pytest.raises(names.NameRefused, match="player 1's name is empty"):
             names.players([empty, "Bo"])
     with pytest.raises(names.NameRefused, match="at most 24 characters, not 25"):
@@ -89,6 +101,28 @@ def test_the_scoreboard_refuses_look_alike_players(writer, first, second):
     assert res.status_code == 422 and "same name" in res.json()["error"]
 
 
+def test_different_names_in_other_alphabets_are_kept_as_typed():
+    """Look-alikes are refused only beside the name they imitate: a Cyrillic or Greek name is a
+    name, and letters that merely resemble another's are not the same."""
+    assert names.players(["\u0410\u043d\u043d\u0430", "Anna", "\u0396\u03c9\u03ae"]) == [
+        "\u0410\u043d\u043d\u0430",
+        "Anna",
+        "\u0396\u03c9\u03ae",
+    ]
+    assert names.players(["Ann", "Anne", "Ann Lee", "\u2764\ufe0f"]) == [
+        "Ann",
+        "Anne",
+        "Ann Lee",
+        "\u2764\ufe0f",
+    ]
+
+
+@pytest.mark.parametrize("invisible", INVISIBLE)
+def test_the_scoreboard_refuses_an_invisible_name_with_a_422(writer, invisible):
+    res = post_json(writer, "/api/new-game", {"players": ["Ann", invisible]})
+    assert res.status_code == 422 and "player 2's name is empty" in res.json()["error"]
+
+
 def test_the_scoreboard_keeps_names_as_nfc(writer, journal):
     res = post_json(writer, "/api/new-game", {"players": ["Zoe\u0308", "Bo"], "name": "Ce\u0301"})
     assert res.status_code == 200
@@ -103,9 +137,13 @@ def test_digital_play_refuses_a_bad_player_name_with_a_422(writer, bad, says):
     res = post_json(writer, "/api/digital/new", new)
     assert res.status_code == 422, res.text
     assert says in res.json()["error"]
-    new["players"] = ["Ann", "A\u200bnn"]
+    for alike in ("A\u200bnn", "\u0410nn", "\u0391nn", "Ann\u3164"):
+        new["players"] = ["Ann", alike]
+        res = post_json(writer, "/api/digital/new", new)
+        assert res.status_code == 422 and "same name" in res.json()["error"]
+    new["players"] = ["Ann", "\u2800"]
     res = post_json(writer, "/api/digital/new", new)
-    assert res.status_code == 422 and "same name" in res.json()["error"]
+    assert res.status_code == 422 and "player 2's name is empty" in res.json()["error"]
 
 
 def test_the_play_command_refuses_a_bad_name_with_exit_2(capsys):
@@ -113,6 +151,8 @@ def test_the_play_command_refuses_a_bad_name_with_exit_2(capsys):
     assert "player 2's name holds a control character (U+001B)" in capsys.readouterr().err
     assert cli.main(["play", "--players", "Ann,A\u200bnn", "--humans", "none"]) == 2
     assert "two players have the same name" in capsys.readouterr().err
+    assert cli.main(["play", "--players", "Ann,\u0410nn", "--humans", "none"]) == 2
+    assert "'Ann' and '\u0410nn' look alike" in capsys.readouterr().err
 
 
 def test_the_journal_refuses_a_game_name_no_page_could_show(tmp_path):

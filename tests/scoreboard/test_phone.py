@@ -3,6 +3,7 @@ load (no missing favicon), no script error; and what each role sees."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.helpers.browser import WAIT
@@ -301,5 +302,29 @@ def test_no_name_in_the_hands_table_breaks_inside_a_word(table, browser, players
         )
         assert box[1] <= box[0], f"the table is {box[1]} px in {box[0]} px"
         assert width(page) <= 360 and problems == []
+    finally:
+        page.context.close()
+
+
+def test_a_hand_a_player_scored_nothing_in_shows_only_their_total(table, browser):  # noqa: F811
+    """The hands table on a phone: a cell is what the player scored over their running total;
+    where they scored nothing it is the total alone, with no stray "·" above it (issue 41.13),
+    and the one who went out keeps the star."""
+    page, problems = open_phone(browser, f"{table.url}/enter?token={TOKEN}")
+    try:
+        page.wait_for_selector(".history tbody tr:nth-child(3)", timeout=WAIT)
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('.history tbody tr')].map((row) =>
+                 [...row.querySelectorAll('td')].slice(2, 6).map((c) => c.innerText.trim()))"""
+        )
+        view = httpx.get(f"{table.url}/api/view", headers={"X-Table-Token": TOKEN}).json()
+        for hand, row in zip(view["hands"], cells, strict=True):
+            for seat, text in enumerate(row):
+                total = str(hand["totals"][seat])
+                if seat == hand["winner"]:
+                    assert text.split() == ["★", f"+{hand['scored'][seat]}", total], text
+                else:
+                    assert text == total, f"hand {hand['number']}, seat {seat}: {text!r}"
+        assert problems == []
     finally:
         page.context.close()

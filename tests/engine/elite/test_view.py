@@ -68,13 +68,15 @@ def test_no_seat_ever_sees_another_seats_hand_in_a_whole_game():
 def test_the_prompt_says_what_is_being_chosen():
     game = table(hands={0: ["r3e", "g1", "g2"]}, top="r5")
     game.lineups[0] = [elite("T06-red")]
-    assert game.observation(0)["prompt"] == "play a card (or draw)"
+    assert game.observation(0)["prompt"] == "Your move: play a card (or draw)."  # as Disney's
+    assert game.observation(1)["prompt"] == f"{game.players[0]} to play a card (or draw)."
+    assert game.observation(None)["prompt"] == f"{game.players[0]} to play a card (or draw)."
     game.apply_action(play(game, "r3e"))
-    assert "activate" in game.observation(0)["prompt"]
+    assert game.observation(0)["prompt"].startswith("Your move: activate")
     words = {x["words"] for x in game.observation(0)["legal"]}
     assert "activate Tester Draw Target (red)" in words and "do not activate" in words
     game.apply_action(pick(game, "T06-red"))
-    assert game.observation(0)["prompt"] == "choose the player for Draw 3, Target"
+    assert game.observation(0)["prompt"] == "Your move: choose the player for Draw 3, Target."
     assert "make Ben draw 3" in {x["words"] for x in game.observation(0)["legal"]}
 
 
