@@ -112,7 +112,7 @@ fi
 
 # --- 3. The tree: a copy of the base, with the image's own files laid over it ----------------
 step "the tree: the base, the files of image/rootfs, the tray's checkout ($version) ..."
-rm -rf "$work"; mkdir -p "$work"
+"$here/steps/remove-tree.sh" "$work"; mkdir -p "$work"
 cp -a "$base" "$work/root"
 "$here/steps/overlay.sh" "$here/rootfs" "$work/root"
 "$here/steps/checkout.sh" "$repo" "$work/root/opt/tinker-tray" "$origin" ||
@@ -148,7 +148,7 @@ cp "$here"/bootfs/* "$work/bootfs/"
 cp "$repo/hardware/pinmap.toml" "$work/bootfs/tinker-tray-settings.txt"
 "$here/steps/card.sh" "$work/root" "$work/bootfs" "$out/$name.img" ||
   fail "assembling the card image failed (above)."
-rm -rf "$work" "$extra"
+"$here/steps/remove-tree.sh" "$work"; rm -rf "$extra"
 if [ -n "$xz" ]; then
   step "compressing ($name.img.xz) ..."
   xz -T0 -6 -k -f "$out/$name.img" || fail "xz failed (above)."

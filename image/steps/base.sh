@@ -6,12 +6,8 @@
 # the kernel is configured: the default (MODULES=most) runs one emulated process per module.
 set -eu
 release=$1 mirror=$2 packages=$3 out=$4
-# A build killed mid-way can leave mmdebstrap's /proc mounted in the unfinished tree: never
-# delete through a mount (unmounted first; and rm stays on the tree's own file system).
-awk -v part="$out.part/" 'index($2, part) == 1 { print $2 }' /proc/mounts | sort -r |
-  while read -r mounted; do umount -l "$mounted"; done
-rm -rf --one-file-system "$out.part"
 here=$(cd "$(dirname "$0")" && pwd)
+"$here/remove-tree.sh" "$out.part"  # (what a killed build left mounted in it, first)
 components="main non-free-firmware"
 list=$(grep -v '^#' "$packages" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
 mmdebstrap --format=directory --arch=arm64 --variant=minbase --components="$components" --include="$list" \
