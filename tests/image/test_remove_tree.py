@@ -17,7 +17,8 @@ def test_what_is_mounted_inside_is_unmounted_and_left_whole(tmp_path):
     (tree / "proc").mkdir(parents=True)
     outside.mkdir()
     (outside / "precious").write_text("not the tree's\n")
-    done = subprocess.run(["mount", "--bind", str(outside), str(tree / "proc")], capture_output=True)
+    bind = ["mount", "--bind", str(outside), str(tree / "proc")]
+    done = subprocess.run(bind, capture_output=True)
     if done.returncode != 0:
         if os.environ.get("CI") == "true":
             pytest.fail(f"mount failed under CI: {done.stderr!r}")
