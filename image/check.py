@@ -645,6 +645,12 @@ def parser() -> argparse.ArgumentParser:
         " http://10.0.2.2:GIT_PORT/tinker-tray.git)",
     )
     parser.add_argument(
+        "--backup",
+        action="store_true",
+        help="then the games across a new card: a backup from one copy restored on a second,"
+        " freshly written, from its boot partition (image/backup_check.py)",
+    )
+    parser.add_argument(
         "--release-key", type=Path, help="the SSH key whose public half --trust named (--update)"
     )
     parser.add_argument(
