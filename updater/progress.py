@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from updater.slots import _write_json
+from updater.slots import write_json
 
 KEPT_LINES = 30
 
@@ -43,7 +43,7 @@ class Progress:
         if self.status is None:
             return
         with contextlib.suppress(OSError):  # the page's view is not worth failing an update
-            _write_json(
+            write_json(
                 self.status,
                 {
                     "state": state,

@@ -30,6 +30,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,7 +105,7 @@ class Slots:
         os.symlink(target, temporary)
         _owned_like(temporary, self.root)
         os.replace(temporary, self.root / which)
-        _sync(self.root)
+        sync_folder(self.root)
 
     def switch(self, name: str, *, confirmed: bool) -> None:
         """Make `name` current and the running one previous. Unless `confirmed` (its health was
@@ -115,7 +116,7 @@ class Slots:
         self.root.mkdir(exist_ok=True)
         running = self.current()
         if not confirmed:
-            _write_json(self.root / "unconfirmed", {"slot": name, "starts": 0})
+            write_json(self.root / "unconfirmed", {"slot": name, "starts": 0})
         if running != name:
             self._set_link("previous", running)
         self._set_link("current", name)
@@ -128,7 +129,7 @@ class Slots:
     def confirm(self) -> None:
         """The current slot is good: forget that it was on trial."""
         (self.root / "unconfirmed").unlink(missing_ok=True)
-        _sync(self.root)
+        sync_folder(self.root)
 
     def unconfirmed(self) -> dict[str, object] | None:
         try:
@@ -144,7 +145,7 @@ class Slots:
             back = HOME_SLOT
         self._set_link("current", back)
         (self.root / "unconfirmed").unlink(missing_ok=True)
-        _sync(self.root)
+        sync_folder(self.root)
         return back
 
     def recover(self) -> str:
@@ -169,13 +170,13 @@ class Slots:
                 f"the release {current} did not confirm it could serve: back to the previous one",
             )
         return self._try_write(
-            lambda: _write_json(self.root / "unconfirmed", {"slot": current, "starts": 1}),
+            lambda: write_json(self.root / "unconfirmed", {"slot": current, "starts": 1}),
             f"trying the release {current} (not yet confirmed)",
         )
 
-    def _try_write(self, action: object, said: str) -> str:
+    def _try_write(self, action: Callable[[], object], said: str) -> str:
         try:
-            action()  # type: ignore[operator]
+            action()
         except OSError as exc:
             return f"{said} (could not write {self.root}: {exc.strerror or exc})".lstrip()
         return said
@@ -192,7 +193,7 @@ class Slots:
         return removed
 
 
-def _sync(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """A rename is durable once its folder is synced (a power cut right after keeps it)."""
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
@@ -211,7 +212,7 @@ def _owned_like(path: Path, folder: Path) -> None:
         os.lchown(path, owner.st_uid, owner.st_gid)
 
 
-def _write_json(path: Path, data: object) -> None:
+def write_json(path: Path, data: object) -> None:
     """Written whole or not at all: a temporary file, synced, renamed over."""
     temporary = path.with_name(f".{path.name}.new")
     with open(temporary, "w") as out:
@@ -220,7 +221,7 @@ def _write_json(path: Path, data: object) -> None:
         os.fsync(out.fileno())
     _owned_like(temporary, path.parent)
     os.replace(temporary, path)
-    _sync(path.parent)
+    sync_folder(path.parent)
 
 
 def page_answers(port: int, *, within: float) -> bool:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from updater import releases, room, trial
 from updater.releases import Release, ReleaseError, Repository
-from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, _sync, _write_json
+from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, sync_folder, write_json
 
 UNIT = Path("/etc/systemd/system/tinker-tray.service")
 CONFIRM_SECONDS = 300.0
@@ -128,7 +128,7 @@ def update(
             seconds = trial.trial_start(folder, as_owner=as_owner)
             say(f"its trial start said READY=1 and served its page in {seconds:.0f} s")
             (folder / READY).write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
-            _sync(folder)
+            sync_folder(folder)
         except (ReleaseError, SetUpError, trial.TrialError, OSError) as exc:
             shutil.rmtree(folder, ignore_errors=True)
             outcome.said.append(f"{release.tag} was not installed: {_sentence(exc)}")
@@ -199,7 +199,7 @@ def set_up(
         os.chown(folder.parent, *_owner_ids(repository.home))
     say(f"setting up {release.tag} in {folder} (minutes on a Pi) ...")
     repository.export(release, folder)
-    _write_json(folder / RELEASE, {"tag": release.tag, "commit": release.commit})
+    write_json(folder / RELEASE, {"tag": release.tag, "commit": release.commit})
     if as_owner:
         subprocess.run(
             ["chown", "-R", "--no-dereference", _owner_spec(repository.home), str(folder)],
