@@ -33,6 +33,10 @@ def step_by_step(game: Game, bots, rng: random.Random) -> int:
             outcomes = game.chance_outcomes()
             assert [p for _, p in outcomes] == [0.25] * 4
             game.apply_action(outcomes[pick(rng, len(outcomes))][0])
+        elif game.chance_kind() == "smackdown":  # the next hand on the 6 (equally quick bots)
+            outcomes = game.chance_outcomes()
+            game.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            decisions += 1
         elif game.chance_kind() == "reshuffle":
             pool = h.reshuffle_pool()
             shuffle(pool, rng)
