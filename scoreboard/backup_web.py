@@ -22,6 +22,7 @@ from typing import Any
 
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -69,10 +70,11 @@ async def restore(request: Request) -> Response:
     return response
 
 
-def _restore(state: Any, upload: Path, replace: bool) -> dict[str, Any]:
-    """Check the file through, then restore it with every write of the table held back."""
-    journal: Journal = state.journal
-    session: TableSession = state.table
+def _restore(shared: State, upload: Path, replace: bool) -> dict[str, Any]:
+    """Check the file through, then restore it with every write of the table held back.
+    `shared`: the request's view of the app's state (the journal, the table, the table key)."""
+    journal: Journal = shared.journal
+    session: TableSession = shared.table
     try:
         with backup.checked(upload, journal.path.parent) as kept:
             replaced = session.replace_journal(
@@ -82,8 +84,8 @@ def _restore(state: Any, upload: Path, replace: bool) -> dict[str, Any]:
         raise BadRequest(f"{exc}. Nothing was changed.", 422) from None
     except (OSError, sqlite3.OperationalError) as exc:
         raise BadRequest(f"the backup could not be checked: {_reason(exc)}", 503) from None
-    state.table_key.value = journal.token()  # the backup's: phones paired with it are host here
-    for journal_replaced in state.on_restore:
+    shared.table_key.value = journal.token()  # the backup's: phones paired with it are host here
+    for journal_replaced in shared.on_restore:
         journal_replaced()
     return {"restored": kept.games, "made": kept.made, "replaced": replaced}
 
