@@ -702,9 +702,16 @@ def main(argv: list[str] | None = None) -> int:
         print("tinker image check: --update needs --release-key KEY (the key --trust named).",
               file=sys.stderr)  # fmt: skip
         return 2
-    status = (
-        bench_main("tinker image check", args.keep, check) if args.cuts or not args.update else 0
-    )
+    only_after = (args.update or args.backup) and not args.cuts  # (--cuts 0: no boot check)
+    status = 0 if only_after else bench_main("tinker image check", args.keep, check)
+    if args.backup:
+        from image import backup_check
+
+        print("the games across a new card (image/backup_check.py):", flush=True)
+        status = max(status, bench_main(
+            "tinker image check --backup", None,
+            lambda work, running: backup_check.check(args.image, work, running, port=args.port),
+        ))  # fmt: skip
     if args.update:
         status = max(status, update_check(args.image, args.port, args.git_port, args.release_key))
     return status
