@@ -12,7 +12,9 @@ TREE = Path(__file__).resolve().parents[1]
 
 def running_version(tree: Path = TREE) -> str | None:
     """'v1.2.0 (0123456789ab)' for a release slot or a checkout at a release tag, 'commit
-    0123456789ab' for a checkout between releases; None where neither can be known."""
+    0123456789ab' for a checkout between releases; None where neither can be known. (The
+    service's user reads a checkout root owns, as on the image: git would refuse that
+    repository as not its own without the safe.directory given for this one read.)"""
     try:
         release = json.loads((tree / "RELEASE").read_text())
         return f"{release['tag']} ({str(release['commit'])[:12]})"
@@ -20,8 +22,8 @@ def running_version(tree: Path = TREE) -> str | None:
         pass
     try:
         described = subprocess.run(
-            ["git", "-C", str(tree), "describe", "--tags", "--always", "--abbrev=12",
-             "--match", "v*", "--dirty"],
+            ["git", "-c", f"safe.directory={tree}", "-C", str(tree), "describe", "--tags",
+             "--always", "--abbrev=12", "--match", "v*", "--dirty"],
             capture_output=True, text=True, timeout=10,
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):

@@ -1,0 +1,51 @@
+"""The page and --version name the release that runs even where the service's user reads a
+checkout root owns (the image's /opt/tinker-tray): git refuses such a repository as not its
+own unless told it is safe for that read (the page said 'None' on the image)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""A Python another user can run (this run's may sit in a folder of root's); the version's
+module is the standard library's alone."""
+
+
+@pytest.fixture
+def folder():
+    """A folder every user may enter (pytest's own are root's alone)."""
+    made = Path(tempfile.mkdtemp(prefix="tinker-version-"))
+    made.chmod(0o755)
+    yield made
+    shutil.rmtree(made)
+
+
+def test_another_user_reads_the_version_of_roots_checkout(folder):
+    if os.geteuid() != 0 or not Path(SYSTEM_PYTHON).exists():
+        pytest.skip("not root, or no /usr/bin/python3: no checkout of another owner to read")
+    clone = folder / "checkout"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    head = subprocess.run(
+        ["git", "-C", str(clone), "rev-parse", "--short=12", "HEAD"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    nobody = pwd.getpwnam("nobody")
+    read = (
+        "import sys; sys.path.insert(0, sys.argv[2]); from pathlib import Path; "
+        "from updater.version import running_version; print(running_version(Path(sys.argv[1])))"
+    )
+    done = subprocess.run(
+        [SYSTEM_PYTHON, "-I", "-c", read, str(clone), str(ROOT)],  # this tree's code
+        capture_output=True, text=True, user=nobody.pw_uid, group=nobody.pw_gid,
+        extra_groups=[], cwd="/",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"commit {head}"
