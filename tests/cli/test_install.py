@@ -258,3 +258,22 @@ def test_the_settings_line_names_the_root_it_installed_under(root, capsys):
     out = capsys.readouterr().out
     assert f"Settings: {root}/etc/tinker-tray/pinmap.toml (edit it" in out
     assert (root / "etc" / "tinker-tray" / "pinmap.toml").is_file()
+
+
+def test_the_update_units_watch_where_the_service_leaves_its_requests(root, monkeypatch):
+    """The page leaves its request beside the journal (its state folder); the path unit must
+    watch that very file, and the update unit read that folder (under qemu they named
+    /var/lib/tinker-tray while the journal is in /var/lib/tinker-tray/tinker-tray)."""
+    from cli.commands.display import default_journal
+    from updater import requests
+
+    assert main(["install", "--root", str(root)]) == 0
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/tinker-tray")  # the unit's StateDirectory=
+    state = default_journal().parent
+    watch = (root / "etc/systemd/system/tinker-tray-update.path").read_text()
+    update = (root / "etc/systemd/system/tinker-tray-update.service").read_text()
+    assert f"\nPathExists={requests.folder(state) / 'request'}\n" in watch
+    exec_start = next(line for line in update.splitlines() if line.startswith("ExecStart="))
+    assert f" --requests {state} " in exec_start
+    service = (root / install.UNIT).read_text()
+    assert "\nStateDirectory=tinker-tray\n" in service
