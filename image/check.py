@@ -718,4 +718,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # (through the package's module, not __main__: the update's and backup's checks raise
+    # image.check's BenchError, which a second copy of this module would not catch)
+    from image import check as this_module
+
+    sys.exit(this_module.main())

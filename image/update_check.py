@@ -89,19 +89,23 @@ def page(play: Play) -> dict:
     return json.loads(body) if status == 200 else {}
 
 
-def wait_for(play: Play, until: str, what: str) -> dict:
-    """Poll the page's report until its version starts with `until` (the page comes back)."""
+def wait_for(play: Play, until: str, what: str, guest: Guest) -> dict:
+    """Poll the page's report until its version starts with `until` (the page comes back),
+    printing each new line of the update's progress; on a failure, the guest's own log of it."""
     deadline = time.monotonic() + UPDATE_WAIT
-    last = ""
+    shown: list[str] = []
     while time.monotonic() < deadline:
         report = page(play)
-        line = ((report.get("status") or {}).get("lines") or [""])[-1]
-        if line and line != last:
+        lines = (report.get("status") or {}).get("lines") or []
+        for line in lines[len(shown) :] if lines[: len(shown)] == shown else lines:
             print(f"  | {line}", flush=True)
-            last = line
+        shown = list(lines)
         if str(report.get("version", "")).startswith(until):
             return report
         if (report.get("status") or {}).get("state") == "failed":
+            log = guest.ssh("root@127.0.0.1", "journalctl --no-pager -o cat -n 40 "
+                            "-u tinker-tray-update -u tinker-tray-update-card")  # fmt: skip
+            print(log.stdout, flush=True)
             raise BenchError(f"{what} failed: {report['status'].get('last')}")
         time.sleep(10)
     raise BenchError(f"{what}: the page did not show {until} within {UPDATE_WAIT:.0f} s")
@@ -145,7 +149,7 @@ def check(
         print(f"the page's check: {report} available ({time.monotonic() - started:.0f} s)")
         started = time.monotonic()
         http(port, "/api/update/install", {}, play.host())
-        shown = wait_for(play, tag, "the page's update")
+        shown = wait_for(play, tag, "the page's update", guest)
         print(f"the page's Update: now {shown.get('version')} after "
               f"{time.monotonic() - started:.0f} s")  # fmt: skip
         checks["the page's Update moved the tray to the release"] = True
@@ -169,7 +173,7 @@ def check(
     started = time.monotonic()
     seconds, _ = first_boot_of(qemu, work / "console-2.log")
     print(f"boot with the update file, network cut: page 200 after {seconds:.0f} s")
-    shown = wait_for(play, offline, "the card's update file")
+    shown = wait_for(play, offline, "the card's update file", guest)
     print(f"the card's file: now {shown.get('version')} after {time.monotonic() - started:.0f} s")
     taken = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()
     checks["the update file was taken once (.done)"] = f"{update_file.name}.done" in taken
