@@ -107,7 +107,7 @@ def test_the_unit_runs_this_checkouts_current_release(root):
     )
     assert (checkout / ".releases" / "current").resolve() == checkout.resolve()
     pre, post = setting("ExecStartPre"), setting("ExecStartPost")
-    assert pre[1:] == [f"{checkout}/updater/slots.py", "recover", str(checkout)]
+    assert pre == [f"ExecStartPre=+{checkout}/updater/start.sh", str(checkout)]
     assert post[1:4] == [f"{checkout}/updater/slots.py", "confirm", str(checkout)]
     settings = [line for line in unit.splitlines() if not line.startswith("#")]
     assert not [line for line in settings if "/opt/tinker-tray" in line]

@@ -129,3 +129,46 @@ class socket_closed:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+START = SCRIPT.with_name("start.sh")
+
+
+def test_the_usual_start_runs_no_python(slots, tmp_path):
+    """The unit's ExecStartPre: with nothing to finish or undo, a shell test alone (a Python
+    start is 4.5 s of an emulated Zero 2 W's boot); the python it would run is a trap here."""
+    a_slot(slots, "v1")
+    slots.switch("v1", confirmed=True)
+    trap = tmp_path / "python"
+    trap.write_text("#!/bin/sh\necho ran >&2\nexit 9\n")
+    trap.chmod(0o755)
+    done = subprocess.run([str(START), str(slots.home)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": str(trap)})  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    slots.root.joinpath("current").unlink()
+    slots.root.joinpath("current").symlink_to("..")
+    done = subprocess.run([str(START), str(slots.home)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": str(trap)})  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+
+
+@pytest.mark.parametrize("state", ["unconfirmed", "no current link", "incomplete slot"])
+def test_a_start_with_something_to_finish_runs_the_slot_logic(slots, state):
+    a_slot(slots, "v1")
+    slots.switch("v1", confirmed=True)
+    if state == "unconfirmed":
+        a_slot(slots, "v2")
+        slots.switch("v2", confirmed=False)
+    elif state == "no current link":
+        slots.root.joinpath("current").unlink()
+    else:
+        (slots.path("v1") / READY).unlink()
+    done = subprocess.run([str(START), str(slots.home)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable})  # fmt: skip
+    assert done.returncode == 0
+    if state == "unconfirmed":
+        assert slots.unconfirmed() == {"slot": "v2", "starts": 1}
+    elif state == "no current link":
+        assert (slots.root / "current").resolve() == slots.home.resolve()
+    else:
+        assert slots.current() == HOME_SLOT and "incomplete" in done.stderr
