@@ -216,8 +216,15 @@ def set_up(
             env={**{k: v for k, v in os.environ.items() if k != "TINKER_TRAY_HOME"}, **setup_env},
         )
     if done.returncode != 0 or not (folder / ".venv" / "bin" / "tinker-tray").exists():
-        lines = log.read_bytes()[-4000:].decode(errors="replace").strip().splitlines()
-        raise SetUpError(f"its set-up failed: {(lines or ['(nothing said)'])[-1][:300]}")
+        raise SetUpError(f"its set-up failed: {telling_line(log)}")
+
+
+def telling_line(log: Path) -> str:
+    """The line of a set-up's log that says why: pip's last ERROR line if it wrote one (its
+    last line only points at the log, which goes with the slot), else the last line."""
+    lines = log.read_bytes()[-16000:].decode(errors="replace").strip().splitlines()
+    errors = [line for line in lines if line.startswith("ERROR:")]
+    return (errors or lines or ["(nothing said)"])[-1].strip()[:300]
 
 
 def _owner_ids(home: Path) -> tuple[int, int]:

@@ -129,3 +129,19 @@ def test_the_running_slots_compiled_engine_is_offered_to_the_new_one(bench):
     assert bench.update().returncode == 0
     slot = bench.tray / ".releases" / "slots" / f"v1.1.0-{commit[:12]}"
     assert (slot / "build" / "mypyc" / "engine" / "SOURCES").read_text() == "engine/cards.py 0123\n"
+
+
+def test_a_failed_set_up_is_told_by_pips_error_not_by_a_log_that_is_gone(bench):
+    """The set-up's log goes with the slot: the sentence carries pip's ERROR line."""
+    pip_says = (
+        'echo "Collecting zeroconf"; '
+        'echo "ERROR: No matching distribution found for zeroconf>=0.130" >&2; '
+        'echo "tinker: the set-up failed (above; also in .venv/pip.log)." >&2; exit 1'
+    )
+    bench.release("v1.1.0", setup=stand_in(extra=pip_says))
+    done = bench.update()
+    assert done.returncode == 1
+    assert (
+        "its set-up failed: ERROR: No matching distribution found for zeroconf>=0.130"
+        in done.stderr
+    )
