@@ -169,6 +169,7 @@ def check(
     update_file = work / f"tinker-tray-{offline}.update"
     python = guest.ssh("root@127.0.0.1", "python3 -c 'import sys; print(sys.version[:4])'")
     run(ROOT / "tinker", "release", "pack", offline, "--key", key, "--out", update_file,
+        "--repo", source,
         "--python", python.stdout.strip() or "3.13")  # fmt: skip
     guest.ssh("root@127.0.0.1", "systemctl poweroff", timeout=30)
     time.sleep(20)

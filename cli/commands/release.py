@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--wheels", type=Path, metavar="DIR", help="take the wheels from DIR instead of PyPI"
     )
     parser.add_argument(
+        "--repo", type=Path, default=CHECKOUT, help="the repository holding TAG (default: this one)"
+    )
+    parser.add_argument(
         "--python", default="3.13", help="the trays' Python (default 3.13, Debian trixie's)"
     )
 
@@ -55,11 +58,11 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or Path(f"tinker-tray-{args.tag}.update")
     try:
         if args.wheels is not None:
-            pack(CHECKOUT, args.tag, args.key, args.wheels, out, print)
+            pack(args.repo, args.tag, args.key, args.wheels, out, print)
             return 0
         with tempfile.TemporaryDirectory(prefix="tinker-wheels-") as folder:
             download_wheels(args.python, Path(folder))
-            pack(CHECKOUT, args.tag, args.key, Path(folder), out, print)
+            pack(args.repo, args.tag, args.key, Path(folder), out, print)
     except (BundleError, subprocess.CalledProcessError) as exc:
         print(f"tinker-tray release: {exc}", file=sys.stderr)
         return 1

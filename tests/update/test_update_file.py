@@ -92,3 +92,19 @@ def test_an_update_file_with_a_path_outside_is_refused(bench, tmp_path):
 def test_packing_an_unsigned_or_missing_tag_is_one_sentence(bench, tmp_path):
     with pytest.raises(BundleError, match="git bundle failed"):
         pack(bench.origin, "v7.0.0", bench.key, tmp_path, tmp_path / "x.update", print)
+
+
+def test_release_pack_takes_the_tag_from_the_repository_named(bench, tmp_path):
+    """A maintainer packs in the clone that holds the signed tag (--repo; the image's check
+    packs from its own origin)."""
+    from cli.main import main
+
+    bench.release("v1.1.0")
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    out = tmp_path / "v1.1.0.update"
+    argv = ["release", "pack", "v1.1.0", "--key", str(bench.key), "--wheels", str(wheels),
+            "--repo", str(bench.origin), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    assert tarfile.is_tarfile(out)
+    assert main([*argv[:-4], "--out", str(tmp_path / "x.update")]) == 1  # this checkout: no tag
