@@ -27,24 +27,25 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COMPILED = [
-    "engine/cards.py",
-    "engine/actions.py",
+    "engine/disney/cards.py",
+    "engine/disney/actions.py",
     "engine/phases.py",
-    "engine/stats.py",
+    "engine/disney/stats.py",
     "engine/errors.py",
-    "engine/variant.py",
-    "engine/handstate.py",
-    "engine/effects.py",
-    "engine/checks.py",
-    "engine/moves.py",
-    "engine/listing.py",
-    "engine/hand.py",
-    "engine/game.py",
-    "engine/notation.py",
+    "engine/disney/variant.py",
+    "engine/disney/handstate.py",
+    "engine/disney/effects.py",
+    "engine/disney/checks.py",
+    "engine/disney/moves.py",
+    "engine/disney/listing.py",
+    "engine/disney/hand.py",
+    "engine/disney/game.py",
+    "engine/disney/notation.py",
     "engine/bots.py",
-    "engine/simulate.py",
-    "engine/rulesets.py",
-    "engine/scoring.py",
+    "engine/disney/greedy.py",
+    "engine/disney/simulate.py",
+    "engine/disney/rulesets.py",
+    "engine/disney/scoring.py",
 ]
 """The modules a simulation spends its time in (records and the score sheet run rarely and stay
 interpreted)."""
@@ -81,7 +82,9 @@ def write_stamp() -> None:
         source = HERE / p
         seen = source.stat()
         digest = hashlib.sha256(source.read_bytes()).hexdigest()
-        lines.append(f"{Path(p).name} {digest} {seen.st_size} {seen.st_mtime_ns}")
+        lines.append(
+            f"{Path(p).relative_to('engine').as_posix()} {digest} {seen.st_size} {seen.st_mtime_ns}"
+        )
     (HERE / OUT / "engine" / "SOURCES").write_text("\n".join(lines) + "\n")
 
 

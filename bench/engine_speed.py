@@ -6,7 +6,7 @@ UnoGame, in one run.
                                  [--against REV]
 
 Each figure is a whole process, as a user meets it: a fresh interpreter that imports the engine
-and plays N random-bot hands (`engine.simulate`), timed from outside; the compiled build is the
+and plays N random-bot hands (`disney.simulate`), timed from outside; the compiled build is the
 one `./tinker` makes (build/mypyc), the pure one the same sources with TINKER_TRAY_PURE=1.
 rlcard is installed from PyPI into a throwaway virtual environment (bench/.rlcard-venv, ignored
 by git) on first use; it never becomes a dependency of the project. Both sides play uniformly
@@ -66,7 +66,7 @@ RULESET_OPTIONS = {
 # The child process: import the engine, play, report what it played and which build ran.
 _OURS = """
 import json, sys
-from engine.simulate import simulate
+from engine.disney.simulate import simulate
 hands, players, seed, ruleset, options = json.loads(sys.argv[1])
 s = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
 print(json.dumps({"engine": s["engine"], "decisions_per_hand": s["average_decisions_per_hand"]}))
@@ -231,7 +231,7 @@ def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
     import random
 
     from engine import bots as B
-    from engine.game import CHANCE, Game
+    from engine.disney.game import CHANCE, Game
 
     rng = random.Random(seed)
     bots = [_Timed(b) for b in B.make(["search", "greedy"], 2, rng, clock=time.perf_counter)]

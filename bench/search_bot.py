@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.simulate import simulate
+from engine.disney.simulate import simulate
 
 CHUNK = 10  # games per task; each task its own seed, so the result is independent of workers
 

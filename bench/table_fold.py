@@ -5,7 +5,7 @@
 For each size, a journal holding one game of that many hands (`tests.helpers.long_game`: 4
 players, a declaration and a pick every 5 hands) and, timed on it (the median of `--repeat`):
 
-- fold: `engine.table.fold` of the game's entries, already read (the engine alone);
+- fold: `engine.disney.table.fold` of the game's entries, already read (the engine alone);
 - start: the display app served by `ServerThread` until it answers, as `tinker-tray display`
   starts it (the journal read, the fold in the lifespan, uvicorn);
 - edit: an edit of hand 1, which re-settles every later hand (`TableSession.submit`).
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import table as T  # noqa: E402
+from engine.disney import table as T  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.server import ServerThread, bind  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402

@@ -8,7 +8,7 @@ typed total per seat, one dealer correction after the 10th hand, a declaration a
 (`Journal` + `TableSession`: every entry read and folded into the score sheet) beside its
 peer, a bare read of the same entries from SQLite (the query and the JSON decoding, no fold).
 `--walk` also times the fold with the dealer found by walking every earlier hand
-(`engine.table.dealer_by_walk`, the definition the fold used to evaluate for every hand:
+(`engine.disney.table.dealer_by_walk`, the definition the fold used to evaluate for every hand:
 quadratic). bench/table_fold.py prints how the fold and the start grow with the game.
 """
 
@@ -25,7 +25,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import table as T  # noqa: E402
+from engine.disney import table as T  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 from scoreboard.session import TableSession  # noqa: E402
 from tests.helpers.long_game import build  # noqa: E402

@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import factory, record, rulesets
+from engine import factory, record
+from engine.disney import rulesets
 from engine.elite import EliteCard, UnoCard
 from engine.protocol import GameState
 from scoreboard.names import MAX_GAME_NAME

@@ -32,7 +32,7 @@ CHOOSING = "Tinker Bell is choosing…"
 
 
 ASK_PRESS = "press the Tinker Bell button!"
-"""How the observation's prompt ends while Tinker Bell waits for a card (engine/observer.py):
+"""How the observation's prompt ends while Tinker Bell waits for a card (engine/disney/observer.py):
 said otherwise when a bot presses for its own card."""
 
 

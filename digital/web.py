@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.games import EliteBox
 from digital.session import DigitalSession
-from engine import cards as C
+from engine.disney import cards as C
 from engine.errors import EventError, RuleError
 from scoreboard import auth, bodies, stream
 from scoreboard import web as table_web

@@ -16,7 +16,8 @@ import sys
 
 # (os.path, not pathlib: this runs at every start, and pathlib costs more to import than the rest)
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_COMPILED = os.path.join(os.path.dirname(_HERE), "build", "mypyc")
+COMPILED = os.path.join(os.path.dirname(_HERE), "build", "mypyc")
+"""Where `./tinker` builds the compiled modules (a subpackage puts its own folder first too)."""
 STAMP = "SOURCES"
 """File in the compiled package listing each compiled source with its SHA-256."""
 
@@ -25,7 +26,7 @@ def _compiled_is_current() -> bool:
     """Each source as it was compiled: the same size and modification time as recorded (a stat
     per file), else the same SHA-256 (a checkout touches files without changing them)."""
     try:
-        with open(os.path.join(_COMPILED, "engine", STAMP)) as f:
+        with open(os.path.join(COMPILED, "engine", STAMP)) as f:
             lines = f.read().splitlines()
     except OSError:
         return False
@@ -53,8 +54,8 @@ def _sha256(path: str) -> str:
 def _choose_build() -> str:
     if os.environ.get("TINKER_TRAY_PURE") == "1" or not _compiled_is_current():
         return "python"
-    __path__.insert(0, os.path.join(_COMPILED, "engine"))  # the compiled modules first
-    sys.path.append(_COMPILED)  # mypyc's shared runtime library of the group
+    __path__.insert(0, os.path.join(COMPILED, "engine"))  # the compiled modules first
+    sys.path.append(COMPILED)  # mypyc's shared runtime library of the group
     return "compiled"
 
 

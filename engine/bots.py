@@ -6,8 +6,8 @@ A bot answers two questions: what to do when it is its move (`act`: one of
 call UNO, catch someone, challenge a Villain Draw 4, jump in). `offer_calls` is the one policy
 that asks them out of turn, for every ruleset: the simulations, the search bot's rollouts and
 digital play all ask through it. The greedy judgement of each ruleset is
-its state's `hints` (`engine.protocol.Hints`); this module also holds the Disney family's
-(`DisneyHints`: Disney, classic, official and Elvis rules), which `engine.game.Game` declares.
+its state's `hints` (`engine.protocol.Hints`), which lives with the ruleset (`engine.disney.greedy`,
+`engine.elite.hints`): these bots know none.
 """
 
 from __future__ import annotations
@@ -16,12 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
-from engine import actions as A
-from engine import cards as C
-from engine import scoring
 from engine.errors import RuleError
-from engine.game import Game
-from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 from engine.protocol import GameState
 
 
@@ -135,70 +130,6 @@ def shuffle(cards: list[_T], rng: random.Random) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = int(draw() * (i + 1))  # (= floor: the float is never negative)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-# ---------------------------------------------------------------- the Disney family's hints
-def greedy_act(game: Game) -> int:
-    """Sheds points early, keeps its wilds for when nothing else plays, names the colour it holds
-    most of; aims a Draw 2 at the player (not a partner) holding fewest cards."""
-    h = game.dealt()
-    legal = h.legal_actions()
-    hand = h.hands[h.to_move]
-    points = game.rules.points
-    card_of, uno_said = A.CARD_OF, A.UNO_SAID  # (actions taken apart by its tables)
-    ph = h.phase
-    if ph == COLOUR:
-        return A.COLOUR + _favourite_colour(hand)
-    if ph == TARGET:
-        team = _partners(game, h.seats[h.to_move])
-        others = [a for a in legal if a - A.TARGET not in team]
-        return min(others or legal, key=lambda a: len(h.hands[h.pos_of[a - A.TARGET]]))
-    if ph in (PROTECT, DISCARD):
-        lays = [a for a in legal if a not in (A.TAKE, A.DONE)]
-        if not lays:
-            return legal[0]
-        return max(lays, key=lambda a: (points[card_of[a]], uno_said[a]))
-    if ph in (PLAY, PLAY_DRAWN):
-        plays = [a for a in legal if a < A.PROTECT]
-        coloured = [a for a in plays if card_of[a] < 64]
-        if coloured:
-            return max(coloured, key=lambda a: (points[card_of[a]], uno_said[a]))
-        if ph == PLAY_DRAWN and A.PASS in legal:
-            return A.PASS  # keep a drawn wild for later
-        if plays:
-            fav = _favourite_colour(hand)
-
-            def wild_rank(a: int) -> tuple[int, int, int]:
-                return (points[card_of[a]], A.COLOUR_NAMED[a] == fav, uno_said[a])
-
-            return max(plays, key=wild_rank)
-    return legal[0]  # DRAW, PASS
-
-
-def greedy_interject(game: Game, seat: int, options: list[int]) -> int | None:
-    """Always calls UNO, always slaps a 6 (6-Smackdown) and always catches (not a partner);
-    never challenges (it cannot see the cards)."""
-    for a in options:
-        if a == A.UNO or A.SLAP <= a < A.SLAP + A.SEATS:
-            return a
-    for a in options:
-        if A.CATCH <= a < A.CATCH + 100 and a - A.CATCH not in _partners(game, seat):
-            return a
-    return None
-
-
-def _favourite_colour(hand: list[int]) -> int:
-    counts = [0, 0, 0, 0]
-    for c in hand:
-        if c < 64:
-            counts[C.COLOUR_OF[c]] += 1
-    return counts.index(max(counts))
-
-
-def _partners(game: Game, seat: int) -> tuple[int, ...]:
-    if game.options.get("partners_rotation"):
-        return scoring.rotation_team(seat, game.sheet.hands)
-    return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)
 
 
 # ---------------------------------------------------------------- by name

@@ -11,11 +11,11 @@ its order as a list of card names under one key (`read`, `event`).
 
 What is the ruleset's own is given through `Orders`: which order is pending and of which cards,
 how a card is named in a record and read back, which action places it, and where a whole order
-goes. The Disney family's are in `engine.deckchance`, UNO Elite's in `engine.elite.chance` (whose
+goes. The Disney family's are in `disney.deckchance`, UNO Elite's in `engine.elite.chance` (whose
 Player Decks, one order per seat, use the pieces here one deck at a time).
 
-Tinker Bell's pick is the other chance node: `tinker_bell_outcome` is the one way a colour
-becomes its chance outcome, which `apply_action` takes as any other.
+Tinker Bell's pick is the other chance node: a ruleset with her turns her colour into one of its
+chance outcomes (`GameState.tinker_bell_outcome`), which `apply_action` takes as any other.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from engine import actions as A
-from engine import cards as C
 from engine.errors import EventError, RuleError
 
 T = TypeVar("T")
@@ -234,11 +232,8 @@ def order_of(rules: Orders[G, T], game: G, event: Mapping[str, Any]) -> list[T]:
 
 
 # ------------------------------------------------------------------ Tinker Bell
-def tinker_bell_outcome(features: frozenset[str], title: str, colour: str) -> int:
-    """The chance outcome that is Tinker Bell choosing `colour` ("red", "blue", "green",
-    "yellow"): the one way her pick (the tray's button, a record's event) enters a game,
-    through `apply_action`. RuleError ("tinker-bell") in a ruleset without her, CardError for
-    a colour that is none of hers."""
-    if "tinker_bell" not in features:
-        raise RuleError("tinker-bell", f"{title} has no Tinker Bell to pick a colour.")
-    return A.PICK + C.colour(colour)
+def no_tinker_bell(title: str) -> RuleError:
+    """The refusal of a Tinker Bell pick in a ruleset without her ("tinker-bell"): every
+    ruleset's `tinker_bell_outcome` raises it unless it declares the feature; one that does
+    turns her colour into its own chance outcome."""
+    return RuleError("tinker-bell", f"{title} has no Tinker Bell to pick a colour.")

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from engine import rulesets
+from engine import simulation
+from engine.disney import rulesets
+from engine.disney.game import Game, features_of
+from engine.disney.game import from_header as disney_from_header
 from engine.elite import EliteCard, EliteGame, UnoCard
 from engine.elite import record as elite_record
-from engine.game import Game, features_of
-from engine.game import from_header as disney_from_header
 from engine.protocol import GameState
 
 ELITE = "elite"
@@ -71,7 +72,7 @@ def simulate(
     on_game: Callable[[GameState], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """The statistics of bots playing `ruleset` (`engine.simulate.simulate`; UNO Elite's game is
+    """The statistics of bots playing `ruleset` (`disney.simulate.simulate`; UNO Elite's game is
     a single hand, so its `hands` and `games` agree)."""
     if ruleset == ELITE:
         from engine.elite.simulate import simulate as elite_simulate
@@ -88,7 +89,7 @@ def simulate(
             on_game=on_game,
             on_progress=on_progress,
         )
-    from engine.simulate import simulate as disney_simulate
+    from engine.disney.simulate import simulate as disney_simulate
 
     return disney_simulate(
         players=players,
@@ -102,6 +103,18 @@ def simulate(
         on_game=on_game,
         on_progress=on_progress,
     )
+
+
+def rates(ruleset: str) -> simulation.Rates:
+    """The rates a simulation of `ruleset` works out from its counters (`engine.simulation`),
+    for merging chunks of it."""
+    if ruleset == ELITE:
+        from engine.elite.simulate import RATES as elite_rates
+
+        return elite_rates
+    from engine.disney.simulate import RATES
+
+    return RATES
 
 
 def game_from_header(

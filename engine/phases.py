@@ -97,7 +97,7 @@ class Step:
     work behind it `Hand.steps`: draws owed there are dealt as soon as the DRAW pile allows,
     whatever the decision; the other work waits its turn, so one card's effect (a Villain Draw
     4: its challenge, then each player's protection or four cards, then the turn passing on)
-    reads as the steps it queues (`engine.effects`). In UNO Elite (`engine.elite.steps`) an
+    reads as the steps it queues (`engine.disney.effects`). In UNO Elite (`engine.elite.steps`) an
     activated power becomes steps of its own."""
 
     kind: Final[str]  # what the step is: a phase's name (a decision), or work (`STEP_NAMES`)
@@ -203,7 +203,7 @@ class StepKind(Generic[State]):
     """One kind of decision, in one place: what may be done while it is awaited (`legal`: the
     actions of the step's player), what an action then does (`apply`), and its words (the one
     table, `PHASE_WORDS`). Each ruleset registers its kinds by name in one table
-    (`engine.listing.STEP_KINDS`, `engine.elite.kinds.STEP_KINDS`)."""
+    (`engine.disney.listing.STEP_KINDS`, `engine.elite.kinds.STEP_KINDS`)."""
 
     name: Final[str]
     legal: Callable[[State, Step], list[int]]

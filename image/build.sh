@@ -124,7 +124,7 @@ cp -a "$base" "$work/root"
 #        base, pyproject.toml, setup.py or the engine's sources change.
 tray="$work/root/opt/tinker-tray"
 built="$out/cache/tray-$release-$key-$(cat "$tray/pyproject.toml" "$tray/setup.py" \
-  "$tray"/engine/*.py | cksum | cut -d' ' -f1)"
+  "$tray"/engine/*.py "$tray"/engine/disney/*.py | cksum | cut -d' ' -f1)"
 if [ -d "$built" ]; then
   cp -a "$built/.venv" "$built/build" "$tray/" && touch "$tray"/.venv/.installed-*
 fi

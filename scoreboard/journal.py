@@ -2,7 +2,7 @@
 
 Every entry is committed in its own transaction (WAL, `synchronous=FULL`) before `append`
 returns, and the display shows an entry only after that, so a power cut or `kill -9` at any
-moment loses nothing that was shown. A game is the fold of its entries (`engine.table.fold`);
+moment loses nothing that was shown. A game is the fold of its entries (`engine.disney.table.fold`);
 undo is a compensating entry, never a deletion. Only a whole game can be deleted, and only with
 its confirmation phrase.
 
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import record
-from engine import table as T
+from engine.disney import table as T
 from scoreboard import readonly
 from scoreboard.journal_lock import JournalInUse, JournalLock
 from scoreboard.names import game_name

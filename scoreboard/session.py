@@ -1,7 +1,7 @@
 """The live table session: the engine's fold kept in step with the journal and the bus.
 
 Every change goes the same way, whoever asks (a phone, the web page, a pick from the tray):
-validate with `engine.table.apply` (a refused entry changes nothing), commit to the journal,
+validate with `engine.disney.table.apply` (a refused entry changes nothing), commit to the journal,
 then adopt the new state and publish `TableChanged`. So the displays, which redraw on
 `TableChanged`, never show anything the journal does not already hold.
 
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from engine import table as T
+from engine.disney import table as T
 from scoreboard import names, reveal, wins
 from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import cards as C
-from engine import rulesets
-from engine import table as T
+from engine.disney import cards as C
+from engine.disney import rulesets
+from engine.disney import table as T
 from scoreboard import wins as tally_of_wins
 
 TEAMS = ("A", "B")

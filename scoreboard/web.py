@@ -49,7 +49,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from engine.table import EntryError
+from engine.disney.table import EntryError
 from scoreboard import auth, backup_web, bodies, guard, stream, update_page
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field

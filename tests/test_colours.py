@@ -1,5 +1,5 @@
 """The four colours have one source on each side of the contract that keeps the tray free of
-the engine (pyproject.toml's import-linter contracts): the engine's (`engine.cards.COLOURS`:
+the engine (pyproject.toml's import-linter contracts): the engine's (`engine.colours.COLOURS`:
 every ruleset's, UNO Elite's cards too) and the tray's (`tray.backend.COLOURS`: its lights and
 picks, which the club and the tests' pickers use). Held to each other here, and no module
 writes the four colours out again."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine import cards
+from engine import colours as cards
 from engine.elite import cards as elite_cards
 from tray import backend
 
@@ -31,4 +31,4 @@ def test_the_colours_are_defined_twice_only():
         if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)  # (.against)
         and SPELLED.search(path.read_text(encoding="utf-8"))
     )
-    assert found == ["engine/cards.py", "tray/backend.py"]
+    assert found == ["engine/colours.py", "tray/backend.py"]

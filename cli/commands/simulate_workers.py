@@ -4,7 +4,7 @@ the number of workers. The engine stays single-threaded; processes live only her
 
 A chunk's size depends only on what is played (never on the workers), and its seed only on the
 master seed and its index; the first chunk plays on the master seed itself, so a run that fits
-in one chunk is the same as a plain `engine.simulate.simulate` call.
+in one chunk is the same as a plain `engine.disney.simulate.simulate` call.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def run(
 ) -> dict[str, Any]:
     """Play every chunk on `workers` processes (in this one if 1, or if there is one chunk) and
     merge them in order. `on_records` gets each chunk's records, in order."""
-    from engine.simulate import merge_stats
+    from engine import factory, simulation
 
     bar = bar or ProgressBar(job.total, None)
     results: list[tuple[dict[str, Any], list[str]] | None] = [None] * len(job.chunks)
@@ -138,7 +138,7 @@ def run(
         parts.append(stats)
         if on_records is not None:
             on_records(texts)
-    return merge_stats(parts)
+    return simulation.merge_stats(parts, factory.rates(job.ruleset))
 
 
 def _progress_from(bar: ProgressBar, before: int) -> Callable[[int], None]:

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.cards import COLOURS  # (the engine's one list of the four colours)
+from engine.colours import COLOURS  # (the engine's one list of the four colours)
 
 ALL_COLOURS = frozenset(COLOURS)
 

@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.chance import tinker_bell_outcome
+from engine.chance import no_tinker_bell
 from engine.elite import actions as A
 from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
@@ -174,12 +174,12 @@ class EliteGame(EliteState):
         return None
 
     def tinker_bell_outcome(self, colour: str) -> int:
-        """RuleError: UNO Elite has no Tinker Bell (`engine.chance.tinker_bell_outcome`)."""
-        return tinker_bell_outcome(self.features, "UNO Elite", colour)
+        """RuleError: UNO Elite has no Tinker Bell (`engine.chance.no_tinker_bell`)."""
+        raise no_tinker_bell("UNO Elite")
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
-        from engine import record  # (it makes games through the factory: imported when asked)
+        from engine import record  # (it makes games through the factory: imported when asked
 
         return record.dumps(self)
 

@@ -1,21 +1,28 @@
 """Elite simulations: bots play whole games (a game of UNO Elite is one hand: no points).
 
-The statistics have the shape of `engine.simulate.simulate`'s (so chunks merge the same way),
-with `elite_activations` and `elite_icons` (each icon's uses) added.
+The statistics have every ruleset's shape (`engine.simulation`, so chunks merge the same way),
+with UNO Elite's own counters: games blocked, `elite_activations` and `elite_icons` (each icon's
+uses).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
+from engine import simulation
 from engine.bots import Bot, bot_names, make, offer_calls
 from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
-from engine.simulate import merge_stats, new_stats
 
+COUNTERS: Final = ("blocked_hands", "elite_activations")
+"""What UNO Elite counts beside every game's counts (`engine.simulation`)."""
+RATES: Final = {
+    "average_turns_per_hand": ("turns", "hands", 2),
+    "average_decisions_per_hand": ("decisions", "hands", 2),
+}
 MAX_ACTIONS = 20_000
 """A game that has not ended after this many actions is stopped and counted as blocked."""
 
@@ -54,8 +61,8 @@ def simulate(
     rng = random.Random(seed)
     specs = bot_names(list(bots), players)
     names = [spec.split(":")[0] for spec in specs]
-    stats = new_stats(players, names)
-    stats.update(ruleset="elite", engine="python", elite_activations=0, elite_icons={})
+    stats = simulation.new_stats(players, names, COUNTERS)
+    stats.update(ruleset="elite", engine="python", elite_icons={})
     seats = [f"{names[s]}-{s}" for s in range(players)]
     for i in range(games):
         game = EliteGame(seats, options, cards=cards, deck=deck, record=record)
@@ -65,7 +72,7 @@ def simulate(
             on_game(game)
         if on_progress is not None:
             on_progress(i + 1)
-    return merge_stats([stats])
+    return simulation.with_rates(stats, RATES)
 
 
 def _count(stats: dict[str, Any], game: EliteGame, names: list[str], actions: int) -> None:

@@ -45,7 +45,7 @@ def _seat(game: EliteState, s: int) -> dict[str, Any]:
 
 def prompt(game: EliteState, seat: int | None) -> str:
     """What the game waits for, in words, from `seat`'s point of view: a sentence, as the
-    Disney games say it (`engine.observer.says`), so one renderer shows either."""
+    Disney games say it (`engine.disney.observer.says`), so one renderer shows either."""
     if game.phase == S.OVER:
         won = game.players[game.winner] if game.winner is not None else "nobody"
         return f"Game over: {won} won."

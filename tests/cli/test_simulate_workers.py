@@ -7,7 +7,7 @@ import json
 
 from cli.commands import simulate_workers as W
 from cli.main import main
-from engine.simulate import simulate
+from engine.disney.simulate import simulate
 
 
 def _run(capsys, tmp_path, workers: int, *args: str) -> tuple[dict, list[str]]:

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from digital.session import DigitalSession, SeatError
-from engine import actions as A
-from engine import cards as C
 from engine import record
-from engine.hand import RuleError
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.hand import RuleError
 from tests.helpers.digital import Picks, offered, play_out
 from tests.helpers.web import TOKEN
 from tray.bus import Bus

@@ -6,7 +6,7 @@ from digital.link import GameLink as EngineLink
 from digital.link import GameProgress
 from engine import record
 from engine.bots import make
-from engine.game import Game
+from engine.disney.game import Game
 from tray.bus import Bus
 from tray.events import Pick
 

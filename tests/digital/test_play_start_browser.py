@@ -165,7 +165,7 @@ def test_each_rulesets_most_seats_on_the_setup_is_the_engines():
     import re
     from pathlib import Path
 
-    from engine.rulesets import RULESETS
+    from engine.disney.rulesets import RULESETS
 
     html = (Path(__file__).parents[2] / "digital/static/play.html").read_text()
     select = html.split('<select id="ruleset">')[1].split("</select>")[0]

@@ -34,10 +34,10 @@ from digital.play_menu import (
     parse,
 )
 from digital.session import DigitalSession
-from engine import actions as A
-from engine import cards as C
 from engine import record
-from engine.hand import RuleError
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.hand import RuleError
 from engine.observation import move
 from tests.helpers import children
 from tray.bus import Bus

@@ -16,9 +16,9 @@ from rich.console import Console
 from digital import race
 from digital.play_loop import TerminalPlay
 from digital.session import DigitalSession
-from engine import actions as A
 from engine import record
-from engine.hand import RuleError
+from engine.disney import actions as A
+from engine.disney.hand import RuleError
 from tests.digital.test_play_terminal import Script
 from tests.helpers.browser import WAIT
 from tests.scoreboard.test_browser import browser, served  # noqa: F401 (fixtures)

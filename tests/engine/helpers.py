@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine import actions as A
-from engine import cards as C
-from engine import rulesets
-from engine.game import Game
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import rulesets
+from engine.disney.game import Game
 
 
 def deck_for(
@@ -94,7 +94,7 @@ def refused(g: Game, fn, *args, rule: str | None = None, **kw):
     """Apply and expect a RuleError that changes nothing at all; returns the error."""
     import pytest
 
-    from engine.hand import RuleError
+    from engine.disney.hand import RuleError
 
     before = (g.summary(), counts(g), list(g.events))
     with pytest.raises(RuleError) as info:

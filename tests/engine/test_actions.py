@@ -1,6 +1,6 @@
 """The hot path's tables of action fields say exactly what `actions.decode` says."""
 
-from engine import actions as A
+from engine.disney import actions as A
 
 
 def test_the_tables_of_card_colour_and_uno_agree_with_decode():
@@ -16,8 +16,8 @@ def test_the_tables_of_card_colour_and_uno_agree_with_decode():
 def test_an_action_naming_no_card_is_refused_and_changes_nothing():
     import random
 
-    from engine.game import Game
-    from engine.hand import RuleError
+    from engine.disney.game import Game
+    from engine.disney.hand import RuleError
 
     g = Game("disney", ["Ann", "Bea", "Cy"])
     g.start_hand(g.shuffled_deck(random.Random(2)))

@@ -17,7 +17,7 @@ def tree(tmp_path, monkeypatch):
     module = sources / "cards.py"
     module.write_text("RED = 0\n")
     monkeypatch.setattr(engine, "_HERE", str(sources))
-    monkeypatch.setattr(engine, "_COMPILED", str(compiled))
+    monkeypatch.setattr(engine, "COMPILED", str(compiled))
     return module, compiled / "engine" / engine.STAMP
 
 

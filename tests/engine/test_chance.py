@@ -11,12 +11,12 @@ from collections import Counter
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
 from engine import chance, record
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
 from engine.elite import EliteGame
 from engine.errors import EventError, RuleError
-from engine.game import Game
 from engine.protocol import CHANCE
 from engine.record import RecordError
 from tests.engine.elite.helpers import F1, NAMES, until_chance

@@ -12,8 +12,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import Game
-from engine.handstate import HandState
+from engine.disney.game import Game
+from engine.disney.handstate import HandState
 from engine.phases import (
     NOBODY_MOVES,
     OWED,

@@ -1,6 +1,6 @@
 """The Disney engine's orders of many cards (a new hand's deck, a reshuffle, Wild Shuffle Hands)
 are chance nodes listing which card comes next, taken one at a time through `apply_action`
-(engine/deckchance.py): every card placed once, into the one record event a whole order makes,
+(disney/deckchance.py): every card placed once, into the one record event a whole order makes,
 the same state as that order applied whole, nothing shown to the players until it is complete."""
 
 import random
@@ -8,12 +8,13 @@ from collections import Counter
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine import deckchance, notation, record
+from engine import record
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import deckchance, notation
+from engine.disney.game import Game
+from engine.disney.hand import RuleError
 from engine.errors import EventError
-from engine.game import Game
-from engine.hand import RuleError
 from engine.protocol import CHANCE
 
 SHUFFLE_HANDS = {"wild_customizable": "shuffle_hands", "target": 500}

@@ -1,12 +1,12 @@
 """`effects.played` handles every effect a ruleset may name (`variant.EFFECTS`, which
-`engine.variant`: `effect_table` checks each ruleset against), and only those."""
+`engine.disney.variant`: `effect_table` checks each ruleset against), and only those."""
 
 import ast
 import re
 from pathlib import Path
 
-from engine import variant
-from engine.rulesets import RULESETS
+from engine.disney import variant
+from engine.disney.rulesets import RULESETS
 
 
 def test_every_effect_a_ruleset_may_name_is_played():

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from engine.game import Game
-from engine.hand import Hand
-from engine.handstate import HandState
-from engine.simulate import new_deck
+from engine.disney.game import Game
+from engine.disney.hand import Hand
+from engine.disney.handstate import HandState
+from engine.disney.simulate import new_deck
 
 SHARED = {"variant", "seats", "pos_of", "names"}  # never changed once dealt: shared by a clone
 

@@ -12,10 +12,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import cards as C
-from engine import observer, record
+from engine import record
 from engine.bots import RandomBot
-from engine.game import CHANCE, Game
+from engine.disney import cards as C
+from engine.disney import observer
+from engine.disney.game import CHANCE, Game
 from tests.helpers import examples
 
 RULESETS = ("disney", "classic", "official-2018", "elvis")

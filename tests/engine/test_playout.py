@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from engine import record
 from engine.bots import chance_order, make, offer_calls
-from engine.game import CHANCE, Game
-from engine.simulate import pick, play_hand, shuffle
+from engine.disney.game import CHANCE, Game
+from engine.disney.simulate import pick, play_hand, shuffle
 from tests.engine.test_properties import RULESET_OPTIONS
 from tests.helpers import examples
 

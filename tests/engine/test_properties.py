@@ -11,14 +11,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import actions as A
-from engine import cards as C
 from engine import record
 from engine.bots import chance_order, make, offer_calls
-from engine.game import Game
-from engine.hand import RuleError
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
+from engine.disney.hand import RuleError
+from engine.disney.rulesets import RULESETS
 from engine.protocol import CHANCE, TERMINAL, GameState
-from engine.rulesets import RULESETS
 from tests.helpers import examples
 
 OPTIONS = st.fixed_dictionaries(

@@ -11,11 +11,11 @@ import pytest
 
 from engine import record
 from engine.bots import make
+from engine.disney.game import Game
+from engine.disney.rulesets import RULESETS
 from engine.elite import EliteGame, parse_cards
 from engine.errors import RuleError
-from engine.game import Game
 from engine.protocol import CHANCE, FEATURES, TERMINAL, GameState
-from engine.rulesets import RULESETS
 from tests.engine.elite.helpers import CARDS, DYNASTY_ROWS
 
 MEMBERS = sorted(name for name in vars(GameState) if not name.startswith("_"))
@@ -176,8 +176,8 @@ def test_one_set_of_bots_plays_every_ruleset_through_the_protocol(name):
 
 
 def test_a_disney_engine_ruleset_declares_tinker_bell_only_where_a_card_calls_her():
-    from engine import actions as A
-    from engine.rulesets import RULESETS
+    from engine.disney import actions as A
+    from engine.disney.rulesets import RULESETS
 
     declared = {name: Game(name, ["Ann", "Ben"]).features for name in RULESETS}
     assert declared == {

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from cli.main import main
-from engine import cards as C
 from engine import record
+from engine.disney import cards as C
+from engine.disney.simulate import simulate
 from engine.record import RecordError
-from engine.simulate import simulate
 from tests.engine.helpers import deck_for
 
 

@@ -12,12 +12,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import actions as A
-from engine import cards as C
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
 from engine.elite import EliteGame
 from engine.elite import actions as EA
 from engine.errors import RuleError
-from engine.game import Game
 from engine.protocol import GameState
 from tests.engine.elite.helpers import CARDS, NAMES
 from tests.engine.elite.test_properties import OPTIONS as ELITE_OPTIONS

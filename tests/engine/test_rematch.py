@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from engine.game import Game
-from engine.hand import Hand, RenegeTest
-from engine.rulesets import DISNEY
+from engine.disney.game import Game
+from engine.disney.hand import Hand, RenegeTest
+from engine.disney.rulesets import DISNEY
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 

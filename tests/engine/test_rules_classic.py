@@ -7,13 +7,13 @@ from functools import partial
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
 from engine import record
 from engine.bots import make, offer_calls
-from engine.game import Game
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
+from engine.disney.rulesets import CLASSIC, RULESETS
 from engine.phases import MOST_SEATS, PLAY_AT, PROTECT_AT
-from engine.rulesets import CLASSIC, RULESETS
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 cg = partial(game, ruleset="classic")
@@ -238,7 +238,7 @@ def test_a_player_who_has_not_called_uno_may_draw_instead():
 
 def test_a_refusal_quotes_this_rulesets_own_book():
     """Errors name the rule in the words of the book being played, not the Disney one."""
-    from engine.hand import RuleError as Refused
+    from engine.disney.hand import RuleError as Refused
 
     for ruleset, words in [
         ("classic", "Color or the Value"),
@@ -312,7 +312,7 @@ def test_a_two_deck_deal_is_checked_against_both_decks():
 def test_a_score_sheet_of_twelve_takes_the_second_decks_cards():
     """At the table a classic game of 12 enters a hand holding four Red 1s (two decks have four),
     where a game of ten refuses three (one deck has two)."""
-    from engine import table as T
+    from engine.disney import table as T
 
     def held_red_ones(players: int, copies: int) -> None:
         names = [f"P{s}" for s in range(players)]

@@ -8,13 +8,13 @@ from itertools import combinations
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine import scoring
 from engine.bots import make
-from engine.game import Game
-from engine.rulesets import ELVIS
-from engine.simulate import play_hand
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import scoring
+from engine.disney.game import Game
+from engine.disney.rulesets import ELVIS
+from engine.disney.simulate import play_hand
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 eg = partial(game, ruleset="elvis")
@@ -272,7 +272,7 @@ def test_eight_players_play_two_games_at_once_28_hands_each():
     from collections import Counter
 
     from engine.bots import make
-    from engine.simulate import eight_player_rotation
+    from engine.disney.simulate import eight_player_rotation
 
     rng = random.Random(4)
     names = [f"p{i}" for i in range(8)]

@@ -7,12 +7,12 @@ from functools import partial
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
 from engine import record
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
+from engine.disney.simulate import simulate
 from engine.errors import RuleError
-from engine.game import Game
-from engine.simulate import simulate
 from tests.engine.helpers import act, deck_for, game, hand_of, legal_codes, play, refused
 
 og = partial(game, ruleset="official-2018")

@@ -4,9 +4,9 @@
 from collections import Counter
 from functools import partial
 
-from engine import actions as A
-from engine import cards as C
-from engine.rulesets import OFFICIAL_2018
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.rulesets import OFFICIAL_2018
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 og = partial(game, ruleset="official-2018")

@@ -3,8 +3,8 @@ on a draw card and the reshuffle, each tested against the sentence it proves."""
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
+from engine.disney import actions as A
+from engine.disney import cards as C
 from tests.engine.helpers import act, counts, game, hand_of, play, tinker
 from tests.engine.test_rules_play import refused
 

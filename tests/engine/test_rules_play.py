@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine.hand import RuleError
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.hand import RuleError
 from tests.engine.helpers import act, counts, game, hand_of, play, tinker
 
 NUMS = ["B1", "B2", "B3", "B4", "B6"]

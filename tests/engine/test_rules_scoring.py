@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from engine import scoring
 from engine.bots import make
-from engine.game import Game
-from engine.simulate import play_hand, simulate
+from engine.disney import scoring
+from engine.disney.game import Game
+from engine.disney.simulate import play_hand, simulate
 from tests.engine.helpers import game, play
 
 

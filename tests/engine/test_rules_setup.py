@@ -5,12 +5,12 @@ from collections import Counter
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine.game import Game
-from engine.hand import RuleError
-from engine.rulesets import DISNEY
-from engine.simulate import choose_dealer
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.game import Game
+from engine.disney.hand import RuleError
+from engine.disney.rulesets import DISNEY
+from engine.disney.simulate import choose_dealer
 from tests.engine.helpers import act, deck_for, game, hand_of, play, tinker
 
 

@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from engine import bots as B
-from engine.game import CHANCE, Game
-from engine.search import SearchBot, _candidates, parse_budget, seat_view
+from engine.disney.game import CHANCE, Game
+from engine.disney.hints import _candidates, seat_view
+from engine.search import SearchBot, parse_budget
 
 SMALL = 24  # rollouts a move: enough to make real choices, quick enough for a unit test
 
@@ -143,8 +144,8 @@ def test_made_by_name_with_a_budget():
 
 
 def test_candidates_call_uno_and_name_colours_held():
-    from engine import actions as A
-    from engine import cards as C
+    from engine.disney import actions as A
+    from engine.disney import cards as C
 
     wild, vd4, r5 = C.card("W"), C.card("VD4"), C.card("R5")
     legal = [

@@ -1,5 +1,5 @@
 """Each kind of decision has one entry, in one table per ruleset (`engine.phases.StepKind`: its
-legal actions, its move, its words): the Disney family's `engine.listing.STEP_KINDS`, UNO
+legal actions, its move, its words): the Disney family's `engine.disney.listing.STEP_KINDS`, UNO
 Elite's `engine.elite.kinds.STEP_KINDS`. Every decision a player makes has its entry, the
 entry's words are the phase's (`PHASE_WORDS`), and what the entry lists is what the game lists
 at every decision of random games."""
@@ -8,11 +8,11 @@ import random
 
 import pytest
 
+from engine.disney.game import Game
+from engine.disney.listing import STEP_KINDS
 from engine.elite import EliteGame, legal
 from engine.elite import kinds as elite_kinds
 from engine.elite import steps as S
-from engine.game import Game
-from engine.listing import STEP_KINDS
 from engine.phases import NOBODY_MOVES, PHASE_NAMES, StepKind, phase_words
 from tests.engine.elite.helpers import CARDS, NAMES
 from tests.engine.test_protocol import play_through_the_protocol

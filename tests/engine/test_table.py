@@ -1,4 +1,4 @@
-"""The table session fold: scoring through `engine.scoring`, dealer rotation, referee, undo."""
+"""The table session fold: scoring through `engine.disney.scoring`, dealer rotation, undo."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import table as T
-from engine.cards import code
-from engine.rulesets import DISNEY
+from engine.disney import table as T
+from engine.disney.cards import code
+from engine.disney.rulesets import DISNEY
 from tests.helpers import examples
 
 

@@ -9,8 +9,8 @@ import pickle
 
 import pytest
 
-from engine import scoring
-from engine import table as T
+from engine.disney import scoring
+from engine.disney import table as T
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 

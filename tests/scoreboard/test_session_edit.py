@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from engine import table as T
+from engine.disney import table as T
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
 from tray.bus import Bus

@@ -1,21 +1,21 @@
 """What each of the Disney family's decisions does with the action taken on it: one function
 per kind of decision (`play`, `play_drawn`, `colour`, `target`, `protect`, `discard`,
 `respond`, `flip`), each registered with its legal actions and its words in
-`engine.listing.STEP_KINDS`; and what they share (a card laid, a draw, going out). They run
+`engine.disney.listing.STEP_KINDS`; and what they share (a card laid, a draw, going out). They run
 once the action is known to be legal (`Hand.step`), so none checks anything; what a card then
-does is `engine.effects`'.
+does is `engine.disney.effects`'.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine import actions as A
-from engine import cards as C
-from engine import effects
-from engine.handstate import HandState
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import effects
+from engine.disney.handstate import HandState
+from engine.disney.variant import RenegeTest
 from engine.phases import PLAY_AT, PLAY_DRAWN, Step, about
-from engine.variant import RenegeTest
 
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF

@@ -2,8 +2,8 @@
 card (by name, `effect_table`), the options read once (`Variant`), made once per set of
 options and shared by every hand (and every clone) at the table.
 
-It reads only the cards and the ruleset: the effects themselves (`engine.effects`), the state
-(`engine.handstate`) and the rules that play a hand (`engine.hand`) all read it.
+It reads only the cards and the ruleset: the effects themselves (`engine.disney.effects`), the state
+(`engine.disney.handstate`) and the rules that play a hand (`engine.disney.hand`) all read it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
-from engine import cards as C
-from engine.rulesets import Ruleset
+from engine.disney import cards as C
+from engine.disney.rulesets import Ruleset
 
 
 class RenegeTest(IntEnum):

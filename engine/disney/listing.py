@@ -1,7 +1,7 @@
 """What may be done now in one hand: every action the player to move may take
 (`legal_actions`: the only source of what is allowed, with `interjections`, the calls out of
 turn any seat may make), and the chance outcomes of Tinker Bell's pick; and each kind of
-decision's one entry (`STEP_KINDS`: its legal actions, its move in `engine.moves`, its words).
+decision's one entry (`STEP_KINDS`: its legal actions, its move in `disney.moves`, its words).
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from engine import actions as A
-from engine import cards as C
-from engine import moves
-from engine.handstate import HandState
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import moves
+from engine.disney.handstate import HandState
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -201,7 +201,7 @@ def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
     of those still to slap as likely (a simulation's players are equally quick; digital play
     times its bots like people, and takes a person's own slap). A hand takes a reshuffle or
     Wild Shuffle Hands as a whole order (`apply_reshuffle`, `apply_shuffle_hands`);
-    `Game.chance_outcomes` lists those orders one card at a time (`engine.deckchance`)."""
+    `Game.chance_outcomes` lists those orders one card at a time (`engine.disney.deckchance`)."""
     kind = h.head.kind
     if kind == SMACKDOWN:
         left = _still_to_slap(h)
@@ -222,7 +222,7 @@ STEP_KINDS: Final[dict[str, StepKind[HandState]]] = {
     FLIP: StepKind(FLIP, _flip, moves.flip),
 }
 """Every decision a player of the Disney family makes, by its kind (the phase): its legal
-actions, its move (`engine.moves`), its words (`PHASE_WORDS`). Chance and the end are awaited
+actions, its move (`engine.disney.moves`), its words (`PHASE_WORDS`). Chance and the end are awaited
 decisions too, but nobody takes an action on them (`Hand.apply_tinker_bell` ...)."""
 
 

@@ -1,6 +1,6 @@
 """What a simulation counts while a hand is played: numbers a table wonders about, not rules.
 
-The hand adds to its `stats` as it goes (the rules never read them back); `engine.simulate` sums
+The hand adds to its `stats` as it goes (the rules never read them back); `disney.simulate` sums
 them over many hands.
 """
 

@@ -9,11 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-COLOURS: tuple[str, str, str, str] = ("red", "blue", "green", "yellow")
-"""The four colours, in the engine's order (a card's colour number indexes it): every ruleset's
-and the club's. The tray keeps its own (`tray.backend.COLOURS`: the tray imports no engine), which
-tests/test_colours.py holds to this one."""
-COLOUR_LETTERS = "RBGY"
+from engine.colours import COLOUR_LETTERS, COLOURS  # (every ruleset's: re-exported here)
+
 BLACK: Final = 4  # the "colour" of a wild card
 
 # ranks of coloured cards

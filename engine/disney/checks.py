@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from engine import actions as A
-from engine import cards as C
-from engine.actions import Decoded, Kind
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.actions import Decoded, Kind
+from engine.disney.handstate import HandState
+from engine.disney.variant import STACKABLE, Stacking
 from engine.errors import RuleError
-from engine.handstate import HandState
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -30,7 +31,6 @@ from engine.phases import (
     SMACKDOWN,
     TARGET,
 )
-from engine.variant import STACKABLE, Stacking
 
 _COLOUR_OF: Final = C.COLOUR_OF
 

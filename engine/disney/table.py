@@ -7,7 +7,7 @@ Everything here is an event-sourced fold over plain-data entries (JSON-friendly 
 
 `apply` is pure (no I/O, no clock) and either returns a new `Table` or raises an `EntryError`
 naming the problem; a rejected entry changes nothing. Scoring is not re-implemented here: every
-hand goes through `engine.scoring.settle` on a `Sheet`, exactly as digital play counts.
+hand goes through `engine.disney.scoring.settle` on a `Sheet`, exactly as digital play counts.
 
 Entry kinds:
   start    {"players": [names], "dealer": seat, "options": {...}, "ruleset": "disney"}
@@ -32,9 +32,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, overload
 
-from engine import cards as C
-from engine import rulesets
-from engine.scoring import (
+from engine.disney import cards as C
+from engine.disney import rulesets
+from engine.disney.scoring import (
     Sheet,
     check_options,
     collected_points,

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import engine
-from engine import actions as A
 from engine import bots as bots_mod
-from engine import cards as C
-from engine import scoring
+from engine import simulation
 from engine.bots import shuffle
-from engine.game import Game
-from engine.hand import Hand
-from engine.listing import legal_actions
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import scoring
+from engine.disney.game import Game
+from engine.disney.hand import Hand
+from engine.disney.listing import legal_actions
 from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 
 
@@ -29,7 +30,7 @@ def choose_dealer(
     Ties draw again among the tied players. Returns the dealer and each round of draws (codes,
     None for players not drawing) so a display can show how the dealer was found.
     """
-    from engine.rulesets import DISNEY
+    from engine.disney.rulesets import DISNEY
 
     points = DISNEY.points
     contenders = list(range(players))
@@ -138,25 +139,26 @@ def _rare_chance(game: Game, h: Hand, phase: str, rng: random.Random) -> int:
     return 0
 
 
+COUNTERS = (
+    "points",
+    "draw2_picks",
+    "draw2_matches",
+    "villain_draw4s",
+    "villain_draw4s_fully_protected",
+    "blocked_hands",
+)
+"""What the Disney family counts beside every game's counts (`engine.simulation`)."""
+RATES: Final = {
+    "average_turns_per_hand": ("turns", "hands", 2),
+    "average_decisions_per_hand": ("decisions", "hands", 2),
+    "average_points_per_hand": ("points", "hands", 2),
+    "draw2_match_rate": ("draw2_matches", "draw2_picks", 4),
+    "villain_draw4_fully_protected_rate": ("villain_draw4s_fully_protected", "villain_draw4s", 4),
+}
+
+
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:
-    return {
-        "hands": 0,
-        "games": 0,
-        "players": players,
-        "bots": list(bot_names),
-        "hand_wins_by_seat": [0] * players,
-        "game_wins_by_seat": [0] * players,
-        "hand_wins_by_bot": {},
-        "game_wins_by_bot": {},
-        "turns": 0,
-        "decisions": 0,
-        "points": 0,
-        "draw2_picks": 0,
-        "draw2_matches": 0,
-        "villain_draw4s": 0,
-        "villain_draw4s_fully_protected": 0,
-        "blocked_hands": 0,
-    }
+    return simulation.new_stats(players, bot_names, COUNTERS)
 
 
 def _count_hand(
@@ -329,33 +331,9 @@ def simulate(
                 on_game(game)
         if on_progress is not None:
             on_progress(i + 1)
-    return _with_rates(stats)
+    return simulation.with_rates(stats, RATES)
 
 
 def merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The statistics of several runs (chunks of one simulation, in order) as one run's."""
-    merged = dict(parts[0])
-    for part in parts[1:]:
-        for key, value in part.items():
-            had = merged[key]
-            if isinstance(value, bool) or key in ("players", "bots", "ruleset"):
-                continue
-            if isinstance(value, int):
-                merged[key] = had + value
-            elif isinstance(value, list):
-                merged[key] = [a + b for a, b in zip(had, value, strict=True)]
-            elif isinstance(value, dict):
-                merged[key] = {**had, **{k: had.get(k, 0) + v for k, v in value.items()}}
-    return _with_rates(merged)
-
-
-def _with_rates(stats: dict[str, Any]) -> dict[str, Any]:
-    n = max(stats["hands"], 1)
-    stats["average_turns_per_hand"] = round(stats["turns"] / n, 2)
-    stats["average_decisions_per_hand"] = round(stats["decisions"] / n, 2)
-    stats["average_points_per_hand"] = round(stats["points"] / n, 2)
-    stats["draw2_match_rate"] = round(stats["draw2_matches"] / max(stats["draw2_picks"], 1), 4)
-    stats["villain_draw4_fully_protected_rate"] = round(
-        stats["villain_draw4s_fully_protected"] / max(stats["villain_draw4s"], 1), 4
-    )
-    return stats
+    return simulation.merge_stats(parts, RATES)

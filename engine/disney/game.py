@@ -5,7 +5,7 @@ acts (`current_player`: a seat, CHANCE or TERMINAL), what they may do (`legal_ac
 actions and chance outcomes, and can `clone` itself. Chance outcomes (a deck, Tinker Bell's
 colour, a reshuffle) always come from outside, so the engine itself holds no randomness: her
 colour as one listed outcome, an order of cards whole or one listed card at a time
-(`engine.deckchance`).
+(`engine.disney.deckchance`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import actions as A
-from engine import cards as C
-from engine import chance, deckchance, eventnotes, notation, rulesets, scoring, variant
+from engine import chance
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import deckchance, eventnotes, notation, rulesets, scoring, variant
+from engine.disney.hand import Hand, RuleError
+from engine.disney.listing import legal_actions
 from engine.errors import EventError
-from engine.hand import Hand, RuleError
-from engine.listing import legal_actions
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -80,12 +81,12 @@ class Game:
         self.recording = record
         self.events: list[dict[str, Any]] = []
         self.notes: eventnotes.Notes = []
-        """What each recorded event did that it does not say (`engine.eventnotes`): the log's
+        """What each recorded event did that it does not say (`engine.disney.eventnotes`): the log's
         words, kept as the game plays so an observation never replays the game."""
         self.decks: list[list[int]] = []
         self.ordered: list[int] = []
         """The pending order of cards (a deck, a reshuffle, Wild Shuffle Hands) placed so far one
-        listed chance outcome at a time, top first (`engine.deckchance`): no player sees it."""
+        listed chance outcome at a time, top first (`disney.deckchance`): no player sees it."""
         self._discard_event: dict[str, Any] | None = None
 
     def rematch(self, dealer: int) -> Game:
@@ -141,7 +142,7 @@ class Game:
         """`(action, probability)`, taken by `apply_action` (generic chance nodes, as in
         OpenSpiel): at Tinker Bell's pick her four colours, equally likely; at a new deck, a
         reshuffle or Wild Shuffle Hands, which card comes next from the top, each as likely as
-        its copies left (`engine.deckchance`: the last card placed applies the whole order, as
+        its copies left (`disney.deckchance`: the last card placed applies the whole order, as
         `start_hand`, `apply_reshuffle`, `apply_shuffle_hands` or `sample_chance` do)."""
         h = self.hand
         if self.sheet.over:
@@ -157,8 +158,8 @@ class Game:
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), its log in words with what each event did
-        (`notes`): `engine.observer` decides."""
-        from engine import observer  # (it reads a Game: imported when first asked)
+        (`notes`): `engine.disney.observer` decides."""
+        from engine.disney import observer  # (it reads a Game: imported when first asked
 
         return observer.observation(self, seat)
 
@@ -183,8 +184,11 @@ class Game:
 
     def tinker_bell_outcome(self, colour: str) -> int:
         """The chance outcome (one of `chance_outcomes()` at her pick) that is Tinker Bell
-        choosing `colour` (`engine.chance.tinker_bell_outcome`), for `apply_action`."""
-        return chance.tinker_bell_outcome(self.features, self.rules.title, colour)
+        choosing `colour`, for `apply_action`; RuleError (`engine.chance.no_tinker_bell`) in a
+        ruleset of the family without her, CardError for a colour that is none of hers."""
+        if "tinker_bell" not in self.features:
+            raise chance.no_tinker_bell(self.rules.title)
+        return A.PICK + C.colour(colour)
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
@@ -195,13 +199,13 @@ class Game:
     @property
     def hints(self) -> Hints[Game]:
         """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
-        from engine.search import DISNEY_HINTS
+        from engine.disney.hints import DISNEY_HINTS
 
         return DISNEY_HINTS
 
     def determinise(self, seat: int, rng: random.Random) -> Game:
-        """A copy with the cards `seat` cannot see dealt again (`engine.search.determinise`)."""
-        from engine.search import determinise
+        """A copy with the cards `seat` cannot see dealt again (`disney.hints.determinise`)."""
+        from engine.disney.hints import determinise
 
         return determinise(self, seat, rng)
 
@@ -391,7 +395,7 @@ class Game:
             self.apply_action(action, seat)
 
     def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
-        """A chance event: her pick as her outcome, an order of cards by `engine.deckchance`."""
+        """A chance event: her pick as her outcome, an order of cards by `disney.deckchance`."""
         kind = event["chance"]
         if kind == "tinker_bell":
             colour: Any = event.get("colour")  # (CardError for anything but her colours)

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import actions as A
-from engine import cards as C
-from engine.actions import Kind
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney.actions import Kind
+from engine.disney.hand import Hand, RuleError
 from engine.errors import EventError
-from engine.hand import Hand, RuleError
 from engine.phases import DISCARD
 
 

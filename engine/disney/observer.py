@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import actions as A
-from engine import cards as C
-from engine import eventnotes
 from engine import observation as shape
-from engine.game import Game
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import eventnotes
+from engine.disney.game import Game
 
 LOG_LINES = 12
 """How many lines of the log a view carries."""

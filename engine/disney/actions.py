@@ -1,6 +1,6 @@
 """Actions as small ints (OpenSpiel style): cheap to list, compare and pick at random.
 
-The game record speaks in events (`{"seat": 1, "act": "play", "card": "R7"}`); `engine.notation`
+The game record speaks in events (`{"seat": 1, "act": "play", "card": "R7"}`); `disney.notation`
 translates between the two. Seats in TARGET and CATCH are seat numbers, not positions.
 
 `decode(action)` is the one place an action int is taken apart: every reader (the rules' checks,
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Final, NamedTuple
 
-from engine import cards as C
+from engine.disney import cards as C
 
 # play a card: card * 8 + chosen colour * 2 + uno  (chosen colour only for a Wild; else 0)
 PROTECT: Final = 1000  # + card * 2 + uno

@@ -1,4 +1,4 @@
-"""Scoring a hand and deciding the game, shared by digital play (`engine.game`) and the table
+"""Scoring a hand and deciding the game, shared by digital play (`engine.disney.game`) and the table
 session (real cards), so both count exactly alike.
 
 A `Sheet` is immutable: settling a hand returns a new one, which keeps undo and journal replay

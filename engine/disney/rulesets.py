@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from engine import cards as C
+from engine.disney import cards as C
 
 # (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, a tenth of the engine's start)
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})

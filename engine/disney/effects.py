@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine import cards as C
-from engine.handstate import HandState
+from engine.disney import cards as C
+from engine.disney.handstate import HandState
 from engine.phases import (
     CHALLENGE_WINDOW,
     DISCARD,

@@ -1,7 +1,7 @@
 """What each event of a recorded game did that the event itself does not say, kept by the game
 as it plays (`Game.notes`): who drew cards they did not draw themselves (a penalty, a Draw 2, a
 challenge, Tinker Bell's answer), the card turned up when a hand is dealt, and each hand's
-points. A seat's log (`engine.observer`) says them beside the events, so digital play can show
+points. A seat's log (`disney.observer`) says them beside the events, so digital play can show
 them on every page refresh without replaying the game. Public play only: a note never names a
 hidden card.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hand import Hand
+from engine.disney.hand import Hand
 
 Note = tuple[Any, ...]
 Notes = list[tuple[int, Note]]

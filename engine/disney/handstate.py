@@ -1,14 +1,16 @@
 """One hand's state: its fields, what may be read of them, and the changes every rule makes
 (the turn passing on, cards owed, the queue of steps). The rules that list and apply the moves
-are `engine.listing` and `engine.hand`; what each card does, `engine.effects`; why a move is
-refused, `engine.checks`: each reads and changes a hand through this class alone.
+are `disney.listing` and `disney.hand`; what each card does, `disney.effects`; why a move is
+refused, `engine.disney.checks`: each reads and changes a hand through this class alone.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine import cards as C
+from engine.disney import cards as C
+from engine.disney.stats import HandStats
+from engine.disney.variant import STACKABLE, Stacking, Variant
 from engine.phases import (
     CHALLENGE_WINDOW,
     DISCARD,
@@ -23,8 +25,6 @@ from engine.phases import (
     Step,
     phase_words,
 )
-from engine.stats import HandStats
-from engine.variant import STACKABLE, Stacking, Variant
 
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""

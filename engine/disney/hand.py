@@ -2,15 +2,15 @@
 
 The state is mutable for speed (a simulation applies millions of actions), but every action is
 checked completely before anything changes, so a refused action leaves the state exactly as it
-was. Cards are small ints (`engine.cards`), players are positions 0..n-1 in seat order, and the
+was. Cards are small ints (`disney.cards`), players are positions 0..n-1 in seat order, and the
 seat numbers of the game record appear only at the edges (TARGET, CATCH and `seats`).
 
-Where to look: the state and the changes every rule shares, `engine.handstate`; what may be done
-now, `engine.listing` (an action is allowed if and only if `legal_actions()` or
-`interjections()` lists it); why anything else is refused, `engine.checks` (afterwards, naming
-the rule broken); what a card does, `engine.effects`; what the options make of the cards,
-`engine.variant`; how an action int reads, `engine.actions.decode`; what each kind of decision
-does with its action, `engine.moves` (each kind's entry: `listing.STEP_KINDS`). This module
+Where to look: the state and the changes every rule shares, `disney.handstate`; what may be done
+now, `engine.disney.listing` (an action is allowed if and only if `legal_actions()` or
+`interjections()` lists it); why anything else is refused, `disney.checks` (afterwards, naming
+the rule broken); what a card does, `engine.disney.effects`; what the options make of the cards,
+`disney.variant`; how an action int reads, `disney.actions.decode`; what each kind of decision
+does with its action, `engine.disney.moves` (each kind's entry: `listing.STEP_KINDS`). This module
 deals a hand, applies an action to the decision at the head of the queue (`step`) and runs the
 work queued behind it (`steps`, `_run_steps`). What the rules leave to a table is decided in
 docs/RULES-MAP.md, which names the option, the sentence of the rule book and the test for each
@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from engine import actions as A
-from engine import cards as C
-from engine import checks, effects, listing, moves
-from engine.actions import Kind
+from engine.disney import actions as A
+from engine.disney import cards as C
+from engine.disney import checks, effects, listing, moves
+from engine.disney.actions import Kind
+from engine.disney.handstate import HandState
+from engine.disney.listing import STEP_KINDS
+from engine.disney.rulesets import Ruleset
+from engine.disney.stats import HandStats
+from engine.disney.variant import RenegeTest, Stacking, variant_of
 from engine.errors import RuleError
-from engine.handstate import HandState
-from engine.listing import STEP_KINDS
 from engine.phases import (
     COLOUR,
     DISCARD,
@@ -50,9 +53,6 @@ from engine.phases import (
     VILLAIN_DONE,
     Step,
 )
-from engine.rulesets import Ruleset
-from engine.stats import HandStats
-from engine.variant import RenegeTest, Stacking, variant_of
 
 __all__ = [
     "COLOUR",
@@ -79,8 +79,8 @@ _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH, Kind.SLAP
 
 
 class Hand(HandState):
-    """A hand under its rules: dealt, listing its moves (`engine.listing`) and applying them
-    (`step`: the move of the decision waited for, `engine.moves`), running its queue of steps
+    """A hand under its rules: dealt, listing its moves (`engine.disney.listing`) and applying them
+    (`step`: the move of the decision waited for, `engine.disney.moves`), running its queue of steps
     (`_run_steps`). Its state is `HandState`'s (the one declaration of its fields)."""
 
     __slots__ = ()
@@ -185,15 +185,15 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ listing
     def legal_actions(self) -> list[int]:
-        """Every action the player to move may take now (`engine.listing.legal_actions`)."""
+        """Every action the player to move may take now (`engine.disney.listing.legal_actions`)."""
         return listing.legal_actions(self)
 
     def interjections(self) -> list[tuple[int, int]]:
-        """(seat, action) pairs any player may take out of turn now (`engine.listing`)."""
+        """(seat, action) pairs any player may take out of turn now (`engine.disney.listing`)."""
         return listing.interjections(self)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At Tinker Bell's pick, her four colours (`engine.listing.chance_outcomes`)."""
+        """At Tinker Bell's pick, her four colours (`engine.disney.listing.chance_outcomes`)."""
         return listing.chance_outcomes(self)
 
     # ------------------------------------------------------------------ applying
@@ -201,7 +201,7 @@ class Hand(HandState):
         """Apply one action by `seat` (default: the player to move). An action is allowed if and
         only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
         for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
-        else raises the RuleError `engine.checks` classifies, changing nothing."""
+        else raises the RuleError `engine.disney.checks` classifies, changing nothing."""
         phase = self.head.kind
         if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
@@ -332,7 +332,7 @@ class Hand(HandState):
     # ------------------------------------------------------------------ the queue
     def _run_steps(self) -> None:
         """Do the pending work that needs nobody: deal the draws owed, and a Villain Draw 4's
-        protections and its end (`engine.effects`), until a step waits for a player or chance.
+        protections and its end (`disney.effects`), until a step waits for a player or chance.
         When the DRAW pile runs out, wait for the reshuffle ("If no one is out of cards by the
         time the DRAW pile is depleted, reshuffle")."""
         steps = self.steps

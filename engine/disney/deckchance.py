@@ -18,13 +18,13 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine import actions as A
-from engine import cards as C
 from engine import chance
+from engine.disney import actions as A
+from engine.disney import cards as C
 from engine.errors import EventError, RuleError
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.disney.game import Game
 
 ORDERS = frozenset({"new_hand", "reshuffle", "shuffle_hands"})
 """The chance kinds that are orders of cards (Tinker Bell's pick is the other)."""
