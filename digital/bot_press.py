@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from digital.link import GameLink, own_calls
+from engine.protocol import tinker_bell
 
 CALL_S = 4.0
 """Seconds a bot waits before its press while a person may call out of turn (challenge)."""
@@ -32,7 +33,8 @@ def presser(link: GameLink, bots_press: bool) -> int | None:
     presses for its bots. The caller holds the link's lock."""
     if not bots_press or link.choosing or not link.waiting_for_tinker_bell:
         return None
-    answered = link.game.tinker_bell_card()
+    tray = tinker_bell(link.game)
+    answered = None if tray is None else tray.tinker_bell_card()
     if answered is None or answered[1] in link.humans:
         return None
     return int(answered[1])

@@ -35,7 +35,7 @@ from digital.errors import MoveError, NotSavedError
 from digital.paced import PacedLink, human_seats
 from engine.bots import Bot, offer_calls
 from engine.errors import RuleError
-from engine.protocol import CHANCE, TERMINAL, GameState
+from engine.protocol import CHANCE, TERMINAL, GameState, tinker_bell
 from scoreboard.journal import JournalWriteError
 from tray.bus import Bus
 from tray.events import Event, Pick, event_type
@@ -247,7 +247,9 @@ class GameLink(PacedLink):
     def _take(self, pick: Pick) -> None:
         with self.lock:
             # her colour is a chance outcome, through the one `apply_action`
-            self.game.apply_action(self.game.tinker_bell_outcome(pick.colour))
+            tray = tinker_bell(self.game)
+            assert tray is not None  # (only while `waiting_for_tinker_bell`)
+            self.game.apply_action(tray.tinker_bell_outcome(pick.colour))
             self.consumed.append(pick.seq)
             self._advance()
 

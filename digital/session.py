@@ -36,6 +36,7 @@ from digital.games import EliteBox
 from digital.link import RETRY_S, GameLink, GameProgress
 from digital.saved import Saved, seating
 from engine import bots as B
+from engine.protocol import score_sheet, tinker_bell
 from engine.record import RecordError
 from engine.search import parse_budget
 from scoreboard import names as name_rules
@@ -225,7 +226,8 @@ class DigitalSession:
             return
         sheet = self.table.table.game if kept.game == table_game else None
         hands = sheet.hands if sheet is not None else []
-        finished = game.finished_hands() if "points" in game.features else []
+        sheet = score_sheet(game)
+        finished = [] if sheet is None else sheet.finished_hands()
         mirrored = min(len(hands), len(finished))
         self.bots_press = setup.get("bots_press", self.bots_press_default) is not False
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
@@ -364,7 +366,8 @@ class DigitalSession:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
         if not self._on_the_sheet(link):
             return  # the scoreboard has moved on to another game: this one's hands are not its
-        history = link.game.finished_hands()
+        sheet = score_sheet(link.game)
+        history = [] if sheet is None else sheet.finished_hands()
         while self._mirrored < len(history):
             h = history[self._mirrored]
             self._mirrored += 1
@@ -384,8 +387,9 @@ class DigitalSession:
         if not link.waiting_for_tinker_bell or not self._on_the_sheet(link):
             return
         with link.lock:
-            at = (len(link.game.finished_hands()), len(link.game.events))
-            answered = link.game.tinker_bell_card()
+            sheet, tray = score_sheet(link.game), tinker_bell(link.game)
+            at = (0 if sheet is None else len(sheet.finished_hands()), len(link.game.events))
+            answered = None if tray is None else tray.tinker_bell_card()
         if answered is None or at == self._declared:
             return
         declared, self._declared = self._declared, at

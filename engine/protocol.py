@@ -23,10 +23,10 @@ branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (s
 target), "lineups" (UNO Elite's Lineups and Player Decks), "smackdown" (a race: the chance node
 "smackdown" waits for every seat's own call out of turn, the quickest first, where people
 play; a simulation leaves the order to chance). `describe` puts an action in words.
-What a feature brings is asked of the game through members every ruleset has (a ruleset
-without the feature answers with nothing): "points", its `finished_hands` for the score sheet;
-"tinker_bell", the card she answers (`tinker_bell_card`) and her pick as a chance outcome
-(`tinker_bell_outcome`). `header_ready` says when the header may be kept (a journal).
+What a feature brings is a small protocol of its own, which only a game declaring the feature
+implements, asked for through `score_sheet(state)` ("points": `ScoreSheet`, its finished hands)
+and `tinker_bell(state)` ("tinker_bell": `TinkerBellTray`, the card she answers and her pick as
+a chance outcome). `header_ready` says when the header may be kept (a journal).
 
 For the bots and the search bot (`engine.bots`, `engine.search`), written once for every
 ruleset: `hints` is the ruleset's own judgement (its greedy choice, which moves are worth
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final, Protocol, Self, TypeVar
+from typing import Any, Final, Protocol, Self, TypeVar, cast
 
 CHANCE: Final = -1
 """`current_player()` at a chance node."""
@@ -151,23 +151,6 @@ class GameState(Protocol):
         event; UNO Elite's deal is an event of its own, so its header is final from the start."""
         ...
 
-    def finished_hands(self) -> list[dict[str, Any]]:
-        """With "points": each hand scored so far, oldest first, as a score sheet enters it
-        ({"hand": its number, "winner": a seat, "held": points left by seat}). [] otherwise."""
-        ...
-
-    def tinker_bell_card(self) -> tuple[str, int] | None:
-        """With "tinker_bell", while the game waits for her (`chance_kind()`): the code of the
-        card she answers and the seat that played it, as a table declares them to the
-        scoreboard. None otherwise."""
-        ...
-
-    def tinker_bell_outcome(self, colour: str) -> int:
-        """With "tinker_bell": the chance outcome (one of `chance_outcomes()` at her pick) that
-        is Tinker Bell choosing `colour` ("red", "blue", "green", "yellow"), so the tray's pick
-        is applied as any chance outcome. RuleError in a ruleset without her."""
-        ...
-
     def apply_event(self, event: Mapping[str, Any]) -> None: ...
 
     def record(self) -> str:
@@ -191,3 +174,38 @@ class GameState(Protocol):
     def hints(self) -> Hints[Self]:
         """The ruleset's own judgement for the bots and the search bot."""
         ...
+
+
+class ScoreSheet(Protocol):
+    """What a game declaring "points" adds: the hands a score sheet enters."""
+
+    def finished_hands(self) -> list[dict[str, Any]]:
+        """Each hand scored so far, oldest first, as a score sheet enters it ({"hand": its
+        number, "winner": a seat, "held": points left by seat})."""
+        ...
+
+
+class TinkerBellTray(Protocol):
+    """What a game declaring "tinker_bell" adds: the tray's button resolves one of its chance
+    nodes."""
+
+    def tinker_bell_card(self) -> tuple[str, int] | None:
+        """While the game waits for her (`chance_kind()`): the code of the card she answers and
+        the seat that played it, as a table declares them to the scoreboard. None otherwise."""
+        ...
+
+    def tinker_bell_outcome(self, colour: str) -> int:
+        """The chance outcome (one of `chance_outcomes()` at her pick) that is Tinker Bell
+        choosing `colour` ("red", "blue", "green", "yellow"), so the tray's pick is applied as
+        any chance outcome."""
+        ...
+
+
+def score_sheet(state: GameState) -> ScoreSheet | None:
+    """`state`'s score sheet, if it declares "points"; None otherwise."""
+    return cast(ScoreSheet, state) if "points" in state.features else None
+
+
+def tinker_bell(state: GameState) -> TinkerBellTray | None:
+    """`state`'s Tinker Bell, if it declares "tinker_bell"; None otherwise."""
+    return cast(TinkerBellTray, state) if "tinker_bell" in state.features else None

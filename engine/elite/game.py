@@ -19,7 +19,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.chance import no_tinker_bell
 from engine.elite import actions as A
 from engine.elite import chance, events, flow, imagine, legal, setup, view
 from engine.elite.cards import EliteCard
@@ -164,18 +163,6 @@ class EliteGame(EliteState):
     def header_ready(self) -> bool:
         """Always: the deal is an event of the record, not part of its header."""
         return True
-
-    def finished_hands(self) -> list[dict[str, Any]]:
-        """None: a game of UNO Elite is one hand, without points."""
-        return []
-
-    def tinker_bell_card(self) -> tuple[str, int] | None:
-        """None: UNO Elite has no Tinker Bell."""
-        return None
-
-    def tinker_bell_outcome(self, colour: str) -> int:
-        """RuleError: UNO Elite has no Tinker Bell (`engine.chance.no_tinker_bell`)."""
-        raise no_tinker_bell("UNO Elite")
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""

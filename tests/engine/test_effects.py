@@ -10,7 +10,7 @@ from engine.disney.rulesets import RULESETS
 
 
 def test_every_effect_a_ruleset_may_name_is_played():
-    path = Path(__file__).resolve().parents[2] / "engine" / "disney" / "effects.py"  # (compiled: no source)
+    path = Path(__file__).resolve().parents[2] / "engine" / "disney" / "effects.py"  # (source)
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text)
     played = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "played")

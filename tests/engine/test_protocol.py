@@ -15,7 +15,16 @@ from engine.disney.game import Game
 from engine.disney.rulesets import RULESETS
 from engine.elite import EliteGame, parse_cards
 from engine.errors import RuleError
-from engine.protocol import CHANCE, FEATURES, TERMINAL, GameState
+from engine.protocol import (
+    CHANCE,
+    FEATURES,
+    TERMINAL,
+    GameState,
+    ScoreSheet,
+    TinkerBellTray,
+    score_sheet,
+    tinker_bell,
+)
 from tests.engine.elite.helpers import CARDS, DYNASTY_ROWS
 
 MEMBERS = sorted(name for name in vars(GameState) if not name.startswith("_"))
@@ -24,7 +33,7 @@ CONTRACT = {
     "describe", "current_player", "legal_actions", "apply_action", "chance_outcomes",
     "sample_chance", "interjections", "observation", "record", "is_terminal", "clone",
     "determinise", "hints",  # what the one set of bots and the one search bot play by
-    "header_ready", "finished_hands", "tinker_bell_card", "tinker_bell_outcome",
+    "header_ready",
     "recording", "summary",  # the one record module's (engine.record: dumps, summary)
 }  # fmt: skip
 DYNASTY_DECK = parse_cards("\n".join(DYNASTY_ROWS), "dynasty deck")
@@ -232,10 +241,11 @@ def test_finished_hands_are_the_score_sheets_hands_where_there_are_points(name):
         if state.is_terminal():
             break
         step(state, rng)
-    hands = state.finished_hands()
-    if "points" not in state.features:
-        assert hands == []
+    sheet = score_sheet(state)
+    if sheet is None:
+        assert "points" not in state.features
         return
+    hands = sheet.finished_hands()
     shown = state.observation(None)["hands"]  # the hands every seat sees on the sheet
     assert (
         [x["hand"] for x in hands] == [x["hand"] for x in shown] == list(range(1, len(hands) + 1))
@@ -243,37 +253,51 @@ def test_finished_hands_are_the_score_sheets_hands_where_there_are_points(name):
     assert [state.players[x["winner"]] for x in hands] == [x["winner"] for x in shown]
     assert len(hands) > 0 and all(len(x["held"]) == n for x in hands)
     hands[0]["held"].append(99)  # a copy: the game's own sheet is not changed through it
-    assert len(state.finished_hands()[0]["held"]) == n
+    assert len(sheet.finished_hands()[0]["held"]) == n
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_tinker_bell_answers_the_card_played_and_her_pick_is_a_chance_outcome(name):
     """With "tinker_bell": while she is awaited, the card she answers is the top card and the
     seat that played it; her colour is one of the chance outcomes, recorded as her pick. A
-    ruleset without her answers None, and refuses a pick."""
+    ruleset without her has no tray to ask (`tinker_bell` is None), and never waits for her."""
     rng = random.Random(name)
     state = GAMES[name]()
+    tray = tinker_bell(state)
     picks = 0
     for _ in range(1500):
         if state.is_terminal():
             break
         if state.chance_kind() != "tinker_bell":
-            assert state.tinker_bell_card() is None
+            assert tray is None or tray.tinker_bell_card() is None
             step(state, rng)
             continue
-        assert "tinker_bell" in state.features
-        card, seat = state.tinker_bell_card()
+        assert tray is not None and "tinker_bell" in state.features
+        card, seat = tray.tinker_bell_card()
         assert state.observation(None)["top"]["code"] == card
         last = state.events[-1]
         if last.get("act") == "play":
             assert (last["card"], last["seat"]) == (card, seat)
         colour = rng.choice(["red", "blue", "green", "yellow"])
-        outcome = state.tinker_bell_outcome(colour)
+        outcome = tray.tinker_bell_outcome(colour)
         assert outcome in [a for a, _ in state.chance_outcomes()]
         state.apply_action(outcome)
         assert state.events[-1] == {"chance": "tinker_bell", "colour": colour}
         picks += 1
-    assert ("tinker_bell" in state.features) == (picks > 0)
-    if "tinker_bell" not in state.features:
+    assert ("tinker_bell" in state.features) == (picks > 0) == (tray is not None)
+    if tray is None and hasattr(state, "tinker_bell_outcome"):  # the Disney family's classic ...
         with pytest.raises(RuleError, match="Tinker Bell"):
             state.tinker_bell_outcome("red")
+
+
+def test_a_feature_brings_its_own_small_protocol_and_the_game_protocol_knows_none():
+    """The score sheet's and the tray's members are theirs, not every game's: UNO Elite, which
+    declares neither, has none of them."""
+    assert {n for n in vars(ScoreSheet) if not n.startswith("_")} == {"finished_hands"}
+    assert {n for n in vars(TinkerBellTray) if not n.startswith("_")} == {
+        "tinker_bell_card",
+        "tinker_bell_outcome",
+    }
+    elite = GAMES["elite-quick"]()
+    assert score_sheet(elite) is None and tinker_bell(elite) is None
+    assert not any(hasattr(elite, n) for n in ("finished_hands", "tinker_bell_card"))
