@@ -7,8 +7,15 @@ rates worked out from them, so that chunks played in several processes merge int
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from engine.bots import Bot, make, offer_calls
+from engine.protocol import GameState
+
+MAX_ACTIONS = 20_000
+"""A game that has not ended after this many actions is stopped (a ruleset counts it blocked)."""
 
 Rates = Mapping[str, tuple[str, str, int]]
 """A ruleset's rates: each one's name -> (numerator, denominator, digits), both counters."""
@@ -55,3 +62,25 @@ def with_rates(stats: dict[str, Any], rates: Rates) -> dict[str, Any]:
     for name, (numerator, denominator, digits) in rates.items():
         stats[name] = round(stats[numerator] / max(stats[denominator], 1), digits)
     return stats
+
+
+def play_game(
+    game: GameState, bots: Sequence[str | Bot], rng: random.Random, limit: int = MAX_ACTIONS
+) -> int:
+    """Play a game of any ruleset to its end with `bots` by seat (by name: made with `rng`),
+    chance sampled from `rng` and calls out of turn offered after each move (`offer_calls`);
+    stops after `limit` actions. Returns the number of actions."""
+    seats = [make([b], 1, rng)[0] if isinstance(b, str) else b for b in bots]
+    actions = 0
+    while not game.is_terminal() and actions < limit:
+        if game.chance_kind() is not None:
+            game.sample_chance(rng)
+            continue
+        while offer_calls(game, seats):  # (each call ends a seat's UNO due: a few at most)
+            pass
+        seat = game.current_player()
+        if seat < 0:
+            continue
+        game.apply_action(seats[seat].act(game), seat)
+        actions += 1
+    return actions

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from engine import simulation
-from engine.bots import Bot, bot_names, make, offer_calls
+from engine.bots import Bot, bot_names
 from engine.elite.cards import EliteCard
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
@@ -23,26 +23,11 @@ RATES: Final = {
     "average_turns_per_hand": ("turns", "hands", 2),
     "average_decisions_per_hand": ("decisions", "hands", 2),
 }
-MAX_ACTIONS = 20_000
-"""A game that has not ended after this many actions is stopped and counted as blocked."""
 
 
 def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) -> int:
-    """Play to the end (bots by name are made with `rng`); returns the number of actions."""
-    seats = [make([b], 1, rng)[0] if isinstance(b, str) else b for b in bots]
-    actions = 0
-    while not game.is_terminal() and actions < MAX_ACTIONS:
-        if game.is_chance_node():
-            game.sample_chance(rng)
-            continue
-        while offer_calls(game, seats):  # (each call ends a seat's UNO due: a few at most)
-            pass
-        seat = game.current_player()
-        if seat < 0:
-            continue
-        game.apply_action(seats[seat].act(game), seat)
-        actions += 1
-    return actions
+    """Play to the end (`engine.simulation.play_game`); returns the number of actions."""
+    return simulation.play_game(game, bots, rng)
 
 
 def simulate(
