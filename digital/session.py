@@ -108,10 +108,9 @@ class DigitalSession:
         bots_press: bool | None = None,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
-        SetupError, naming the problem, for anything malformed or a game the engine refuses;
-        NotSavedError if the journal cannot keep it (nothing then changes). The types are what
-        a caller must pass; each value is checked all the same (a web request's JSON reaches
-        here shaped by `digital.web.NEW`, its lists' items unchecked), with a sentence."""
+        SetupError, naming the problem, for anything malformed (each value is checked: JSON
+        reaches here shaped by `digital.web.NEW`, its lists' items unchecked) or a game the
+        engine refuses; NotSavedError if the journal cannot keep it (nothing then changes)."""
         names = _names(players)
         bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
