@@ -26,7 +26,7 @@ from scoreboard.journal.schema import _LOST, _SINCE, _check_file
 from scoreboard.journal.transaction import _Transaction
 from scoreboard.journal_lock import JournalInUse, JournalLock
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("scoreboard.journal")  # one logger for the package, as before its split
 
 RETRY_S = 3.0
 """While nothing can be saved, the journal tries this often to open for writing again."""

@@ -21,7 +21,7 @@ from scoreboard import readonly
 from scoreboard.journal.errors import JournalError, _Unreadable
 from scoreboard.journal.transaction import _row_id, _Transaction
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("scoreboard.journal")  # one logger for the package, as before its split
 
 APPLICATION_ID = 0x54696E6B  # "Tink": marks a SQLite file as a tinker-tray journal
 SCHEMA_VERSION = 4
