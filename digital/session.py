@@ -42,7 +42,9 @@ from engine.search import parse_budget
 from scoreboard import names as name_rules
 from scoreboard import wins
 from scoreboard.journal import ConfirmError, DamagedGame, JournalWriteError, Result
+from scoreboard.session import TableSession
 from tray.bus import Bus
+from tray.events import Pick
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ class DigitalSession:
         self,
         bus: Bus,
         *,
-        table: Any = None,
+        table: TableSession | None = None,
         on_change: Callable[[], None] | None = None,
         pace: float = 0.8,
         elite: EliteBox | None = None,
@@ -89,26 +91,27 @@ class DigitalSession:
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
             table.journal.when_writable(self._catch_up)
-            self._resume()
+            self._resume(table)
 
     # ------------------------------------------------------------------ starting
     def new_game(
         self,
-        players: Any,
-        humans: Any = (0,),
-        bots: Any = "greedy",
-        dealer: Any = 0,
-        options: Any = None,
-        ruleset: Any = "disney",
+        players: list[str],
+        humans: list[int] | tuple[int, ...] = (0,),
+        bots: str | list[str] = "greedy",
+        dealer: int = 0,
+        options: Mapping[str, Any] | None = None,
+        ruleset: str = "disney",
         *,
-        seed: Any = None,
-        pace: Any = None,
+        seed: int | None = None,
+        pace: float | None = None,
         confirm: bool = False,
-        bots_press: Any = None,
+        bots_press: bool | None = None,
     ) -> dict[int, str]:
         """Start a game (replacing the current one); returns {human seat: seat key}.
-        SetupError, naming the problem, for anything malformed or a game the engine refuses;
-        NotSavedError if the journal cannot keep it (nothing then changes)."""
+        SetupError, naming the problem, for anything malformed (each value is checked: JSON
+        reaches here shaped by `digital.web.NEW`, its lists' items unchecked) or a game the
+        engine refuses; NotSavedError if the journal cannot keep it (nothing then changes)."""
         names = _names(players)
         bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
         if isinstance(dealer, bool) or not isinstance(dealer, int):
@@ -186,7 +189,7 @@ class DigitalSession:
             old.close()
         self._progress(None)  # what the new game did as it started
 
-    def _resume(self) -> None:
+    def _resume(self, table: TableSession) -> None:
         """Carry on with the journal's digital game in play (`Journal.latest_digital`: the
         newest unfinished one in the journal's own order, else the newest, shown as it ended
         with its record exportable), whatever the scoreboard started after it. Digital play has
@@ -194,11 +197,11 @@ class DigitalSession:
         started meanwhile is the scoreboard's, and the digital game played on beside it before
         the restart, so it plays on after it (its hands go on its own score sheet only while
         that sheet is the scoreboard's, as before)."""
-        journal, table_game = self.table.journal, self.table.game_id
+        journal, table_game = table.journal, table.game_id
         try:
             kept = journal.latest_digital(in_play=True)
         except DamagedGame as exc:
-            self._unresumable(exc.game, exc)
+            self._unresumable(table, exc.game, exc)
             return
         if kept is None:
             return
@@ -222,13 +225,13 @@ class DigitalSession:
                 saved=saved,
             )
         except RESUME_ERRORS as exc:
-            self._unresumable(kept.game, exc)
+            self._unresumable(table, kept.game, exc)
             return
-        sheet = self.table.table.game if kept.game == table_game else None
-        hands = sheet.hands if sheet is not None else []
-        sheet = score_sheet(game)
-        finished = [] if sheet is None else sheet.finished_hands()
-        mirrored = min(len(hands), len(finished))
+        sheet = table.table.game if kept.game == table_game else None
+        entered = len(sheet.hands) if sheet is not None else 0
+        points = score_sheet(game)
+        finished = [] if points is None else points.finished_hands()
+        mirrored = min(entered, len(finished))
         self.bots_press = setup.get("bots_press", self.bots_press_default) is not False
         self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
@@ -247,11 +250,11 @@ class DigitalSession:
         if old is not None:
             old.close()
         if self.table is not None:
-            self._resume()
+            self._resume(self.table)
         if self.on_change is not None:
             self.on_change()
 
-    def _unresumable(self, game_id: int | None, exc: Exception) -> None:
+    def _unresumable(self, table: TableSession, game_id: int | None, exc: Exception) -> None:
         """The journal's latest digital game does not replay: it is left as it is, and the
         scoreboard's page and this one say which and why."""
         self.journal_error = (
@@ -266,9 +269,9 @@ class DigitalSession:
                 "It was left as it is"
             )
         )
-        self.table.journal.report_damage(damage)
+        table.journal.report_damage(damage)
 
-    def _settles_in(self, pick: Any) -> float:
+    def _settles_in(self, pick: Pick) -> float:
         """Seconds until the tray's lights settle on `pick`: the game takes it only then, so no
         page can tell it early (0 without a tray, or without a table session)."""
         return self.table.settles_in(pick) if self.table is not None else 0.0
@@ -283,10 +286,15 @@ class DigitalSession:
             self.link.close()
 
     # ------------------------------------------------------------------ playing
-    def check_key(self, seat: Any, key: Any) -> int:
+    def check_key(self, seat: int | None, key: str | None) -> int:
         """The seat, if `key` is its seat key; SeatError otherwise."""
         want = self.keys.get(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
-        if want is None or not isinstance(key, str) or not secrets.compare_digest(key, want):
+        if (
+            seat is None
+            or want is None
+            or not isinstance(key, str)
+            or not secrets.compare_digest(key, want)
+        ):
             raise SeatError(f"seat {seat!r} is not yours: open the link made for it at the start")
         return seat
 
@@ -298,14 +306,25 @@ class DigitalSession:
         return None
 
     def act(
-        self, seat: Any, key: Any, action: Any = None, event: Any = None, uno: Any = False
+        self,
+        seat: int | None,
+        key: str | None,
+        action: int | None = None,
+        event: Mapping[str, Any] | None = None,
+        uno: bool = False,
     ) -> None:
         """A person's move for `seat`: an action int or a game-record event (RuleError, with the
         engine's message and nothing changed, if the rules forbid it). `uno`: play the card
         saying UNO! (one of the view's `uno_plays`; other rulesets offer the move with UNO!)."""
         self.act_as(self.check_key(seat, key), action, event, uno)
 
-    def act_as(self, seat: int, action: Any = None, event: Any = None, uno: Any = False) -> None:
+    def act_as(
+        self,
+        seat: int,
+        action: int | None = None,
+        event: Mapping[str, Any] | None = None,
+        uno: bool = False,
+    ) -> None:
         """`act` for a seat whose key the caller has checked already (the web app's roles)."""
         link = self._link()
         if not isinstance(uno, bool):
@@ -352,19 +371,18 @@ class DigitalSession:
         if self.on_change is not None:
             self.on_change()
 
-    def _on_the_sheet(self, link: GameLink) -> bool:
-        """A game with points whose table game is still the scoreboard's."""
-        saved = self._saved
-        return (
-            self.table is not None
-            and saved is not None
-            and link is self.link
-            and self.table.game_id == saved.game_id
-        )
+    def _on_the_sheet(self, link: GameLink) -> TableSession | None:
+        """The table session, while `link`'s game (one with points) has its table game still
+        the scoreboard's; None otherwise."""
+        saved, table = self._saved, self.table
+        if table is None or saved is None or link is not self.link:
+            return None
+        return table if table.game_id == saved.game_id else None
 
     def _mirror(self, link: GameLink) -> None:
         """Enter each finished hand on the table session (the scoreboard and the journal)."""
-        if not self._on_the_sheet(link):
+        table = self._on_the_sheet(link)
+        if table is None:
             return  # the scoreboard has moved on to another game: this one's hands are not its
         sheet = score_sheet(link.game)
         history = [] if sheet is None else sheet.finished_hands()
@@ -373,7 +391,7 @@ class DigitalSession:
             self._mirrored += 1
             held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
             try:
-                self.table.submit({"kind": "hand", "winner": h["winner"], "held": held})
+                table.submit({"kind": "hand", "winner": h["winner"], "held": held})
             except JournalWriteError:  # said on every page; entered once it can be saved
                 self._mirrored -= 1
                 self._retry_later(link)
@@ -384,7 +402,8 @@ class DigitalSession:
     def _declare(self, link: GameLink) -> None:
         """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
         its pick panel explains the pick as at a real table, not "no card was declared")."""
-        if not link.waiting_for_tinker_bell or not self._on_the_sheet(link):
+        table = self._on_the_sheet(link) if link.waiting_for_tinker_bell else None
+        if table is None:
             return
         with link.lock:
             sheet, tray = score_sheet(link.game), tinker_bell(link.game)
@@ -395,21 +414,21 @@ class DigitalSession:
         declared, self._declared = self._declared, at
         card, seat = answered
         try:
-            self.table.submit({"kind": "declare", "card": card, "seat": seat})
+            table.submit({"kind": "declare", "card": card, "seat": seat})
         except JournalWriteError:  # said on every page; declared once it can be saved
             self._declared = declared
             self._retry_later(link)
         except ValueError:
             log.info("the scoreboard has no pixie-dust card %s to declare", card)
 
-    def _tally(self, link: GameLink, winner: Any) -> None:
+    def _tally(self, link: GameLink, winner: int | None) -> None:
         """The game is over: its winner goes in the journal's results, once (a game without
         points is on the scoreboard's tally of wins; with a table session, else this session's
         own)."""
+        if not isinstance(winner, int):
+            return  # not over
         with self._lock:
-            tally_now = isinstance(winner, int) and not self._tallied
-            if tally_now:
-                self._tallied = True
+            tally_now, self._tallied = not self._tallied, True
         if not tally_now:
             return
         game, saved = link.game, self._saved
@@ -461,7 +480,7 @@ class DigitalSession:
         return wins.tally(self.results)
 
     # ------------------------------------------------------------------ reading
-    def view(self, seat: Any = None, key: Any = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None, key: str | None = None) -> dict[str, Any]:
         """What a page may see: the public state, plus seat `seat`'s hand and moves when `key`
         is that seat's key (SeatError otherwise). No other hand is ever in it."""
         if seat is not None:
@@ -491,7 +510,7 @@ class DigitalSession:
 
 
 # ---------------------------------------------------------------------- checking a new game
-def _bots_press(given: Any, default: bool) -> bool:
+def _bots_press(given: object, default: bool) -> bool:
     """Whether a new game's bots press Tinker Bell for their own cards (None: the table's
     default); SetupError for anything but true or false."""
     if given is None:
@@ -501,7 +520,7 @@ def _bots_press(given: Any, default: bool) -> bool:
     return given
 
 
-def _names(players: Any) -> list[str]:
+def _names(players: object) -> list[str]:
     """The players' names as `scoreboard.names` keeps them (every name's one rule)."""
     try:
         return name_rules.players(players, MAX_NAME)
@@ -509,7 +528,7 @@ def _names(players: Any) -> list[str]:
         raise SetupError(str(exc)) from None
 
 
-def _checked(bots: Any, seed: Any, pace: Any, options: Any) -> tuple[list[str], float]:
+def _checked(bots: object, seed: object, pace: object, options: object) -> tuple[list[str], float]:
     """(the bots' names, the pace) of a new game, each checked (SetupError naming it)."""
     bot_names = [bots] if isinstance(bots, str) else bots
     if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
@@ -548,7 +567,7 @@ def _bot_checked(spec: str) -> None:
         raise SetupError(f"the search bot thinks 0 to {MAX_SEARCH_SECONDS:g} s a move ({spec!r})")
 
 
-def _humans(humans: Any, n: int) -> frozenset[int]:
+def _humans(humans: object, n: int) -> frozenset[int]:
     if not isinstance(humans, list | tuple) or not all(
         isinstance(s, int) and not isinstance(s, bool) for s in humans
     ):
