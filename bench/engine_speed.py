@@ -1,7 +1,7 @@
 """Hands and decisions per second of the engine, compiled and pure Python, beside rlcard's
 UnoGame, in one run.
 
-    python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
+    python -m bench.engine_speed [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
                                  [--players 2,4] [--bot-hands H] [--instructions HANDS]
                                  [--against REV]
 
@@ -49,6 +49,8 @@ import time
 import venv
 from pathlib import Path
 from typing import Any
+
+from bench.harness import heading, row, timings
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -222,12 +224,11 @@ def instruction_counts(
     return "\n".join(lines)
 
 
-def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
+def search_bot_move_time(hands: int = 20, seed: int = 1) -> None:
     """The search bot's time per move beside the greedy bot's, in one run: `hands` two-player
     Disney hands between them, recorded as digital play records them, the search bot as digital
     play makes it (its default budget, capped by the clock). Median and 99th percentile a move
     with a choice, and over every move (a forced move takes no search)."""
-    sys.path.insert(0, str(ROOT))
     import random
 
     from engine import bots as B
@@ -248,16 +249,16 @@ def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
                 if bots[seat].interject(game, seat, [action]) is not None:
                     game.apply_action(action, seat)
                     break
-    lines = [f"bot move times, {hands} two-player Disney hands, search against greedy, one run:"]
-    for bot in bots:
-        every = sorted(t for t, _ in bot.times)
-        chosen = sorted(t for t, choice in bot.times if choice) or [0.0]
-        lines.append(
-            f"{bot.name:>8}: {len(chosen)} moves with a choice, median {_ms(chosen, 50)}"
-            f" p99 {_ms(chosen, 99)}; all {len(every)} moves, median {_ms(every, 50)}"
-            f" p99 {_ms(every, 99)}"
-        )
-    return "\n".join(lines)
+    heading(f"bot move times, {hands} two-player Disney hands, search against greedy, one run")
+    chosen = {bot.name: [t for t, choice in bot.times if choice] or [0.0] for bot in bots}
+    every = {bot.name: [t for t, _ in bot.times] for bot in bots}
+    for name in ("greedy", "search"):  # the greedy bot's first: the peer
+        peer = None if name == "greedy" else "greedy"
+        for what, times in (("with a choice", chosen), ("every move", every)):
+            row(
+                f"{name}: {len(times[name])} moves, {what}",
+                timings(times[name], None if peer is None else times[peer]),
+            )
 
 
 class _Timed:
@@ -276,10 +277,6 @@ class _Timed:
 
     def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
         return self.bot.interject(game, seat, options)
-
-
-def _ms(times: list[float], percent: int) -> str:
-    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.1f} ms"
 
 
 def main() -> None:
@@ -373,9 +370,8 @@ def main() -> None:
         print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {fastest}")
     if args.instructions:
         print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0], builds))
-    search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
-    if search is not None:
-        print(search)
+    if args.bot_hands:
+        search_bot_move_time(args.bot_hands, args.seed)
 
 
 if __name__ == "__main__":
