@@ -250,7 +250,7 @@ def search_bot_move_time(hands: int = 20, seed: int = 1) -> None:
                     game.apply_action(action, seat)
                     break
     heading(f"bot move times, {hands} two-player Disney hands, search against greedy, one run")
-    chosen = {bot.name: [t for t, choice in bot.times if choice] or [0.0] for bot in bots}
+    chosen = {bot.name: [t for t, choice in bot.times if choice] for bot in bots}
     every = {bot.name: [t for t, _ in bot.times] for bot in bots}
     for name in ("greedy", "search"):  # the greedy bot's first: the peer
         peer = None if name == "greedy" else "greedy"

@@ -34,7 +34,7 @@ T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 """The checkout: a bench's child process runs here (`child`), where its packages import."""
 
-WIDTH = 48
+WIDTH = 52
 """The label column: wide enough for every bench's longest label, so the values line up."""
 
 
@@ -135,12 +135,15 @@ def duration(seconds: float) -> str:
 
 
 def timings(seconds: Sequence[float], peer: Sequence[float] | None = None) -> str:
-    """A side's times: median, p99, worst and count, and with `peer` its medians' ratio."""
+    """A side's times: median, p99, worst and count, and with `peer` its medians' ratio (a side
+    that took no sample, a bot that never had a choice, says so)."""
+    if not seconds:
+        return "none measured (n=0)"
     s = Spread.of(seconds)
     text = (
         f"median {duration(s.median)}, p99 {duration(s.p99)}, worst {duration(s.worst)} (n={s.n})"
     )
-    if peer is not None:
+    if peer:
         text += f", {versus(s.median, Spread.of(peer).median)}"
     return text
 

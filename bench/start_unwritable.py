@@ -45,7 +45,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     cards: dict[str, Callable[[Path], None]] = {
-        "writable card (peer)": lambda card: None,
+        "writable card (the peer)": lambda card: None,
         "full card": lambda card: fill(card / "filler"),
         "read-only card": lambda card: remount(card, "ro"),
     }

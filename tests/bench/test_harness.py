@@ -68,6 +68,11 @@ def test_a_side_is_printed_with_its_ratio_to_the_peer():
     )
 
 
+def test_a_side_that_measured_nothing_says_so_and_takes_no_ratio():
+    assert H.timings([]) == "none measured (n=0)"
+    assert H.timings([0.001], []) == "median 1.00 ms, p99 1.00 ms, worst 1.00 ms (n=1)"
+
+
 def test_rows_line_up_under_one_heading(capsys):
     H.heading("1. a part")
     H.rows([("short", "1 ms"), ("a longer label", "2 ms")])
