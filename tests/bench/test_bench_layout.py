@@ -64,7 +64,7 @@ def test_every_kind_of_path_edit_is_found(tmp_path):
 
 def imported(path: Path) -> set[str]:
     """The modules a file imports (absolute imports, by their full dotted name)."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
