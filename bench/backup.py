@@ -1,7 +1,7 @@
 """What a backup and a restore cost: the file's size, the time to make it, to check it and to
 restore it, and the process's peak memory.
 
-    .venv/bin/python bench/backup.py [--hands 20000]
+    .venv/bin/python -m bench.backup [--hands 20000]
 
 Builds a journal with one game of `--hands` hands (`tests.helpers.long_game`), backs it up as
 the host's "Back up" does (`scoreboard.backup.make`), then checks the file and restores it onto
@@ -21,12 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoreboard import backup  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from tests.helpers.long_game import build  # noqa: E402
+from bench.harness import heading, ratio, rows
+from scoreboard import backup
+from scoreboard.journal import Journal
+from tests.helpers.long_game import build
 
 
 def main() -> int:
@@ -54,13 +52,18 @@ def main() -> int:
         peer = time.perf_counter() - started
         peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         size = (folder / "old.sqlite3").stat().st_size
-        print(
-            f"{args.hands} hands: journal {size / 1e6:.1f} MB, backup "
-            f"{made.path.stat().st_size / 1e6:.2f} MB; made in {making:.2f} s, checked and "
-            f"unpacked in {checking:.2f} s, restored in {restoring:.2f} s; peak memory "
-            f"{peak_kib / 1024:.0f} MiB ({built_kib / 1024:.0f} MiB after building the journal)"
+        heading(f"{args.hands} hands: a journal of {size / 1e6:.1f} MB")
+        rows(
+            [
+                ("the journal's file copied as it is (the peer)", f"{peer:.3f} s"),
+                ("backup made", f"{making:.2f} s ({ratio(making, peer)} the peer)"),
+                ("its size", f"{made.path.stat().st_size / 1e6:.2f} MB"),
+                ("checked and unpacked", f"{checking:.2f} s"),
+                ("restored", f"{restoring:.2f} s"),
+                ("peak memory", f"{peak_kib / 1024:.0f} MiB"),
+                ("... after building the journal", f"{built_kib / 1024:.0f} MiB"),
+            ]
         )
-        print(f"peer: the journal's file copied as it is in {peer:.3f} s")
         old.close()
         new.close()
     return 0

@@ -7,7 +7,7 @@ Prints, in one run:
   - sustained messages per second, and frames lost, in a 100,000-message burst;
   - time from replug to the link being up, and to the first press delivered.
 
-    .venv/bin/python bench/bridge_latency.py [--messages 10000] [--burst 100000]
+    .venv/bin/python -m bench.bridge_latency [--messages 10000] [--burst 100000] [--replugs 10]
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import argparse
 import logging
 import os
 import select
-import statistics
 import threading
 import time
 import tty
@@ -24,6 +23,7 @@ from typing import cast
 
 import serial
 
+from bench.harness import heading, percentile, ratio, row, rows, timings
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.events import TrayLinked
@@ -31,11 +31,6 @@ from firmware_bridge.firmware import wire
 from firmware_bridge.host import BridgeSettings, Port
 from firmware_bridge.tray import SerialTray
 from tray.events import ButtonPressed, Fault
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def open_port(path: str) -> Port:
@@ -190,10 +185,6 @@ def replug(rounds: int) -> tuple[list[float], list[float]]:
     return to_link, to_press
 
 
-def us(seconds: float) -> str:
-    return f"{seconds * 1e6:7.0f} µs"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--messages", type=int, default=10_000)
@@ -204,33 +195,29 @@ def main() -> None:
 
     rt, size = protocol_round_trip(args.messages)
     echo = bare_echo(args.messages, size)
-    print(f"round trip over a pty, {args.messages} messages of {size} bytes each way")
-    print(f"  {'':34}{'median':>10}  {'p99':>10}")
-    for name, t in (("bare pyserial echo (peer)", echo), ("host → emulated firmware → host", rt)):
-        print(f"  {name:34}{us(statistics.median(t))}  {us(percentile(t, 0.99))}")
-    print(
-        f"  ratio protocol/bare: median {statistics.median(rt) / statistics.median(echo):.2f}x,"
-        f" p99 {percentile(rt, 0.99) / percentile(echo, 0.99):.2f}x"
-    )
+    heading(f"1. round trip over a pty, {args.messages} messages of {size} bytes each way")
+    row("bare pyserial echo (the peer)", timings(echo))
+    row("host → emulated firmware → host", timings(rt, echo))
+    row("p99, protocol over bare", ratio(percentile(rt, 0.99), percentile(echo, 0.99)))
 
     b = burst(args.burst)
-    print(
-        f"burst of {b['sent']} heartbeats: {b['replies']} replies in {b['seconds']:.2f} s = "
-        f"{b['replies'] / b['seconds']:,.0f} round-trip messages/s sustained; "
-        f"frames lost: {b['sent'] - b['replies']} (device rx dropped {b['device_rx_bad']}, "
-        f"host dropped {b['host_dropped']}, host seq gaps {b['host_seq_gaps']}, "
-        f"device output dropped {b['emulator_dropped_output']})"
+    heading(f"2. a burst of {b['sent']} heartbeats")
+    rows(
+        [
+            ("replies", f"{b['replies']} in {b['seconds']:.2f} s"),
+            ("round-trip messages/s sustained", f"{b['replies'] / b['seconds']:,.0f}"),
+            ("frames lost", f"{b['sent'] - b['replies']}"),
+            ("  device rx dropped", f"{b['device_rx_bad']}"),
+            ("  host dropped", f"{b['host_dropped']}"),
+            ("  host seq gaps", f"{b['host_seq_gaps']}"),
+            ("  device output dropped", f"{b['emulator_dropped_output']}"),
+        ]
     )
 
     link, press = replug(args.replugs)
-    print(
-        f"replug → linked over {args.replugs} replugs (default settings: rescan 0.1 s): "
-        f"median {statistics.median(link) * 1000:.0f} ms, max {max(link) * 1000:.0f} ms"
-    )
-    print(
-        f"replug → first press delivered (includes a 30 ms press and the 20 ms debounce): "
-        f"median {statistics.median(press) * 1000:.0f} ms, max {max(press) * 1000:.0f} ms"
-    )
+    heading(f"3. {args.replugs} replugs (rescan 0.1 s; a press: 30 ms, debounced 20 ms)")
+    row("replug → linked", timings(link))
+    row("replug → first press delivered", timings(press))
 
 
 if __name__ == "__main__":

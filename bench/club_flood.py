@@ -3,12 +3,12 @@ sent to it with the club's pacing (at most `club.pace.UPDATES_PER_S` updates a s
 latest board) beside the same flood with a page woken for every change (the club before it),
 and beside the bytes of the messages themselves.
 
-    .venv/bin/python bench/club_flood.py [--messages 30000] [--tables 32]
+    .venv/bin/python -m bench.club_flood [--messages 30000] [--tables 32]
 
 Debian's mosquitto on a free loopback port; the club as `tinker-tray club` runs it
 (`ClubService`), its journal in /dev/shm unless --journal-dir says otherwise (the page's bytes are
 what is measured, not the SD card's speed); one page reading `/api/events` on a plain socket
-(tests/club/sse_page.py). The flood: `--messages` scores, each a change, spread over `--tables`
+(tests/helpers/sse_page.py). The flood: `--messages` scores, each a change, spread over `--tables`
 tables, published as fast as paho sends them (QoS 0) and as the club takes them (never more than
 `LAG` ahead), the last a table's pick (QoS 1) that marks the end. A page is done when it shows
 the board's final version.
@@ -18,19 +18,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from club.link import Broker  # noqa: E402
-from club.pace import UPDATES_PER_S  # noqa: E402
-from club.service import ClubService  # noqa: E402
-from tests.club.broker import Listener, Mosquitto, wait_until  # noqa: E402
-from tests.club.sse_page import Page  # noqa: E402
+from bench.harness import heading, ratio, row
+from club.link import Broker
+from club.pace import UPDATES_PER_S
+from club.service import ClubService
+from tests.helpers.broker import Listener, Mosquitto, wait_until
+from tests.helpers.sse_page import Page
 
 LAG = 500
 """Messages the flood may run ahead of the club: past about a thousand, mosquitto drops what a
@@ -110,18 +107,19 @@ def main() -> None:
                     results[paced] = flood(broker, Path(journals) / "club.sqlite3", args, paced)
         finally:
             broker.stop()
-    print(f"a flood of {args.messages:,} messages over {args.tables} tables, one club page open")
-    print(f"{'':34}{'page bytes':>14}{'page events':>13}{'taken':>8}{'seconds':>9}")
+    heading(f"a flood of {args.messages:,} messages over {args.tables} tables, one club page open")
     for paced, label in ((True, f"paced ({UPDATES_PER_S} updates/s)"), (False, "every change")):
         r = results[paced]
-        print(f"{label:34}{r['bytes']:>14,}{r['events']:>13,}{r['taken']:>8,}{r['seconds']:>9.1f}")
+        row(
+            label,
+            f"page {r['bytes']:,} B in {r['events']:,} events; {r['taken']:,} taken"
+            f" in {r['seconds']:.1f} s",
+        )
     sent = results[True]["sent"]
     paced_bytes, every = results[True]["bytes"], results[False]["bytes"]
-    print(f"{'the messages themselves':34}{sent:>14,}")
-    print(
-        f"paced page / every-change page: 1/{every / max(paced_bytes, 1):,.0f} of the bytes; "
-        f"paced page / message bytes: {paced_bytes / sent:.3f}"
-    )
+    row("the messages themselves (the peer)", f"{sent:,} B")
+    row("paced page / every-change page", f"1/{every / max(paced_bytes, 1):,.0f} of the bytes")
+    row("paced page / message bytes", ratio(paced_bytes, sent))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """What it costs to keep a digital game safe across a restart: a person's move, answered, with
 and without the journal, in the same run.
 
-    .venv/bin/python bench/digital_journal.py [--moves 2000] [--repeat 3]
+    .venv/bin/python -m bench.digital_journal [--moves 2000] [--repeat 3]
 
 Each side plays the same seeded game (3 players, seat 0 a person playing a random offered move,
 greedy bots at pace 0, each Tinker Bell pick published on the bus) and times
@@ -15,21 +15,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from digital.session import DigitalSession  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from scoreboard.session import TableSession  # noqa: E402
-from tray.backend import COLOURS  # noqa: E402
-from tray.bus import Bus  # noqa: E402
-from tray.events import Pick  # noqa: E402
+from bench.harness import heading, percentile, ratio, row, timings
+from digital.session import DigitalSession
+from scoreboard.journal import Journal
+from scoreboard.session import TableSession
+from tray.backend import COLOURS
+from tray.bus import Bus
+from tray.events import Pick
 
 
 def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:
@@ -77,11 +73,6 @@ def reopen(path: Path) -> float:
     return seconds
 
 
-def ms(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=2000)
@@ -97,25 +88,15 @@ def main() -> None:
             rows["in memory (peer)"] += bare
             rows["journaled"] += kept
             reopened.append(reopen(path))
-    print(
-        f"a person's move answered, {args.moves} moves x {args.repeat} runs "
-        f"(3 players, greedy bots, pace 0)"
+    heading(
+        f"a person's move answered, {args.moves} moves x {args.repeat} runs"
+        f" (3 players, greedy bots, pace 0)"
     )
-    print(f"{'':>18} {'median ms':>10} {'p99 ms':>8} {'moves/s':>9}")
-    for name, times in rows.items():
-        print(
-            f"{name:>18} {ms(times, 0.5):>10.3f} {ms(times, 0.99):>8.3f} "
-            f"{len(times) / sum(times):>9,.0f}"
-        )
     base, kept = rows["in memory (peer)"], rows["journaled"]
-    print(
-        f"journaled / in memory: median {ms(kept, 0.5) / ms(base, 0.5):.2f}x, "
-        f"p99 {ms(kept, 0.99) / ms(base, 0.99):.2f}x"
-    )
-    print(
-        f"restart: reopen and replay a game of {events} events in "
-        f"{1000 * statistics.median(reopened):.1f} ms (median of {len(reopened)})"
-    )
+    row("in memory (the peer)", f"{timings(base)}; {len(base) / sum(base):,.0f} moves/s")
+    row("journaled", f"{timings(kept, base)}; {len(kept) / sum(kept):,.0f} moves/s")
+    row("p99, journaled over in memory", ratio(percentile(kept, 0.99), percentile(base, 0.99)))
+    row(f"restart: reopen and replay {events} events", timings(reopened))
 
 
 if __name__ == "__main__":

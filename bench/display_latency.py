@@ -1,6 +1,6 @@
 """How fast a Tinker Bell pick reaches the people at the table, and what the display costs.
 
-    .venv/bin/python bench/display_latency.py [--picks 1000] [--dom-picks 1000] [--clients 100]
+    .venv/bin/python -m bench.display_latency [--picks 1000] [--dom-picks 1000] [--clients 100]
 
 1. SSE: from `bus.publish(Pick)` (which journals the pick with an fsync, as in service) to its
    event arriving at an open SSE client, median and p99 over N picks, beside a bare Starlette +
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,23 +29,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from sse_starlette.sse import EventSourceResponse  # noqa: E402
-from starlette.applications import Starlette  # noqa: E402
-from starlette.responses import HTMLResponse  # noqa: E402
-from starlette.routing import Route  # noqa: E402
-
-from cli.app import create_app  # noqa: E402
-from scoreboard.guard import Limits  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from scoreboard.server import ServerThread, bind  # noqa: E402
-from scoreboard.session import TableSession  # noqa: E402
-from tests.helpers.browser import ARGS, CHROMIUM  # noqa: E402
-from tray.bus import Bus  # noqa: E402
-from tray.events import Pick  # noqa: E402
+from bench.harness import ROOT, child, heading, percentile, ratio, resident_mib, row, timings
+from cli.app import create_app
+from scoreboard.guard import Limits
+from scoreboard.journal import Journal
+from scoreboard.server import ServerThread, bind
+from scoreboard.session import TableSession
+from tests.helpers.browser import ARGS, CHROMIUM
+from tray.bus import Bus
+from tray.events import Pick
 
 BARE_PAGE = """<!doctype html><html><body><div id="swatch">-</div><script>
 const s = new EventSource("/events");
@@ -304,18 +300,8 @@ def rss_with_clients(kind: str, clients: int = 10) -> float:
     port = sock.getsockname()[1]
     sock.close()
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--serve",
-                kind,
-                "--port",
-                str(port),
-                "--journal",
-                f"{tmp}/j.sqlite3",
-            ]
-        )
+        serve = ["--serve", kind, "--port", str(port), "--journal", f"{tmp}/j.sqlite3"]
+        proc = subprocess.Popen(child("bench.display_latency", *serve), cwd=ROOT)
         try:
             url = f"http://127.0.0.1:{port}" + ("/events" if kind == "bare" else "/api/events")
             wait_up(port)
@@ -325,9 +311,7 @@ def rss_with_clients(kind: str, clients: int = 10) -> float:
             for s in streams:
                 s.ready.wait(5)
             time.sleep(1.0)
-            status = Path(f"/proc/{proc.pid}/status").read_text()
-            kib = int(next(x for x in status.splitlines() if x.startswith("VmRSS")).split()[1])
-            return kib / 1024
+            return resident_mib(proc.pid)
         finally:
             proc.terminate()
             proc.wait(5)
@@ -336,14 +320,13 @@ def rss_with_clients(kind: str, clients: int = 10) -> float:
 # --- report -------------------------------------------------------------------------------
 
 
-def summary(ms: list[float]) -> tuple[float, float]:
-    q = statistics.quantiles(ms, n=100, method="inclusive")
-    return statistics.median(ms), q[98]
+def line(name: str, ms: list[float], peer: list[float] | None = None) -> None:
+    """A row of latencies measured in milliseconds (beside the peer's, if given)."""
+    row(name, timings(seconds(ms), None if peer is None else seconds(peer)))
 
 
-def line(name: str, ms: list[float]) -> str:
-    med, p99 = summary(ms)
-    return f"  {name:<34} median {med:7.2f} ms   p99 {p99:7.2f} ms   (n={len(ms)})"
+def seconds(ms: list[float]) -> list[float]:
+    return [m / 1000 for m in ms]
 
 
 def main() -> int:
@@ -369,19 +352,16 @@ def main() -> int:
         ours_url = f"http://127.0.0.1:{ours_srv.port}"
         bare_url = f"http://127.0.0.1:{bare_srv.port}"
         try:
-            print(f"1. bus publish -> SSE client, {args.picks} picks each:")
+            heading(f"1. bus publish -> SSE client, {args.picks} picks each:")
             bare = sse_latencies(bare_url + "/events", publish_bare, args.picks)
             ours = sse_latencies(ours_url + "/api/events", publish_ours, args.picks)
-            print(line("bare Starlette SSE echo", bare))
-            print(line("tinker-tray display (journaled)", ours))
-            print(
-                f"  ratio of medians {summary(ours)[0] / summary(bare)[0]:.1f}x, "
-                f"of p99 {summary(ours)[1] / summary(bare)[1]:.1f}x"
-            )
+            line("bare Starlette SSE echo (the peer)", bare)
+            line("tinker-tray display (journaled)", ours, bare)
+            row("p99, ours over the peer's", ratio(percentile(ours, 0.99), percentile(bare, 0.99)))
             if args.dom_picks and CHROMIUM.exists():
                 from playwright.sync_api import sync_playwright
 
-                print(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
+                heading(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
                 with sync_playwright() as p:
                     browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                     bare_dom = dom_latencies(
@@ -391,16 +371,16 @@ def main() -> int:
                         browser, ours_url + "/", publish_ours, args.dom_picks, 10 * args.picks
                     )
                     browser.close()
-                print(line("bare page (EventSource -> div)", bare_dom))
-                print(line("tinker-tray scoreboard", ours_dom))
+                line("bare page (EventSource -> div; the peer)", bare_dom)
+                line("tinker-tray scoreboard", ours_dom, bare_dom)
             else:
-                print("2. skipped: no /usr/bin/chromium")
+                heading("2. skipped: no /usr/bin/chromium")
         finally:
             ours_srv.stop()
             bare_srv.stop()
 
     if args.clients:
-        print(
+        heading(
             f"4. bus publish -> every one of {args.clients} SSE clients, {args.fan_picks} "
             f"picks each, the game {args.hands} hands long (target: p99 < 50 ms):"
         )
@@ -428,18 +408,20 @@ def main() -> int:
             finally:
                 ours_srv.stop()
                 bare_srv.stop()
-        print(line("bare Starlette SSE echo: last client", b_every) + f"   {b_size:,.0f} B/event")
-        print(line("bare: each client", b_each))
-        print(line("tinker-tray display: last client", o_every) + f"   {o_size:,.0f} B/event")
-        print(line("tinker-tray: each client", o_each))
+        line("bare Starlette SSE echo: last client", b_every)
+        line("bare: each client", b_each)
+        line("tinker-tray display: last client", o_every, b_every)
+        line("tinker-tray: each client", o_each, b_each)
+        row("bytes an event, ours / the bare echo's", f"{o_size:,.0f} / {b_size:,.0f} B")
 
-    print("3. resident memory of the server process with 10 SSE clients open:")
+    heading("3. resident memory of the server process with 10 SSE clients open:")
     bare_rss = rss_with_clients("bare")
     ours_rss = rss_with_clients("ours")
-    print(f"  bare Starlette+uvicorn SSE server   {bare_rss:6.1f} MiB")
-    print(
-        f"  tinker-tray display                 {ours_rss:6.1f} MiB   "
-        f"(+{ours_rss - bare_rss:.1f} MiB, {ours_rss / bare_rss:.2f}x)"
+    row("bare Starlette+uvicorn SSE server (the peer)", f"{bare_rss:.1f} MiB")
+    row(
+        "tinker-tray display",
+        f"{ours_rss:.1f} MiB (+{ours_rss - bare_rss:.1f} MiB,"
+        f" {ratio(ours_rss, bare_rss)} the peer)",
     )
     return 0
 

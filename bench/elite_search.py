@@ -1,27 +1,22 @@
 """The search bot against the greedy bot in UNO Elite: games won, and the time a move takes.
 
-    python bench/elite_search.py [--games N] [--seed S] [--mode quick|draft]
+    python -m bench.elite_search [--games N] [--seed S] [--mode quick|draft]
 
 Two-player games, the search bot in seat 0 for half of them and seat 1 for the other half (seat
 0 plays first), each bot as `--bots` gives it in simulate (`engine.bots`, `engine.search`: the
 one set of bots of every ruleset, playing by `engine.elite.hints`). Prints the search bot's wins
-with a 95% confidence interval, and each bot's median and 99th-percentile time per move in the
-same run (compare the two, not the absolute times: machines differ).
+with a 95% confidence interval (Wilson's), and each bot's time per move in the same run, the
+search bot's beside the greedy bot's (compare the two, not the absolute times: machines differ).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from bench.harness import heading, row, timings, win_rate
 from cli.elite_files import load_cards
 from engine.bots import Bot, make
 from engine.elite.game import EliteGame
@@ -48,19 +43,12 @@ def main() -> None:
         elif seats[game.winner] == "search":
             wins += 1
     n = args.games - blocked
-    p = wins / max(n, 1)
-    half = 1.96 * math.sqrt(p * (1 - p) / max(n, 1))
-    print(f"UNO Elite ({args.mode}), two players, {args.games} games, seats alternating:")
-    print(
-        f"  search won {wins} of {n} decided games: {p:.1%} "
-        f"(95% CI {p - half:.1%} to {p + half:.1%}); {blocked} blocked"
-    )
+    heading(f"UNO Elite ({args.mode}), two players, {args.games} games, seats alternating:")
+    row("search against greedy", f"{win_rate(wins, n)}; {blocked} blocked")
+    greedy = times["greedy"]  # the peer: what a move costs a bot that does not search
     for name, spent in times.items():
-        spent.sort()
-        print(
-            f"  {name:>6}: {len(spent)} moves, median {statistics.median(spent) * 1000:.1f} ms,"
-            f" p99 {spent[int(len(spent) * 0.99)] * 1000:.1f} ms"
-        )
+        peer = None if name == "greedy" else greedy
+        row(f"{name}: {len(spent)} moves", timings(spent, peer))
 
 
 class Timed:

@@ -2,14 +2,14 @@
 positions: what "the same time per move" is measured by when the search bot changes.
 
     git worktree add /tmp/main main   # or any checkout
-    python bench/elite_search_time.py /tmp/main [--games 12] [--rounds 2]
+    python -m bench.elite_search_time /tmp/main [--games 12] [--rounds 2]
 
 Each checkout runs in a process of its own, in turns (`--rounds`), over the same positions: two
 greedy players' quick games, every third decision of seat 0 with a real choice searched at its
 default budget (`engine.search.SearchBot`; in a checkout from before the one search bot,
 `engine.elite.bots.search_bot`). CPU seconds (`time.process_time`), so that other work on the
 machine weighs less than on the wall clock. Prints each run's median and 99th percentile, and
-the ratio of the medians.
+the ratio of the medians (the other checkout is the peer).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parents[1]
+from bench.harness import ROOT, heading, interleaved, row, timings
+
 CHILD = """
-import random, statistics, sys, time
-sys.path.insert(0, sys.argv[1])
+import random, sys, time
 from cli.elite_files import load_cards
 from engine.elite.game import EliteGame
 try:  # a checkout from before the one search bot
@@ -33,7 +33,7 @@ except ImportError:
     def search_bot(game, seat, rng):
         return SearchBot(rng).act(game)
 cards, spent = load_cards(), []
-for seed in range(int(sys.argv[2])):
+for seed in range(int(sys.argv[1])):
     rng = random.Random(seed)
     g = EliteGame(["a", "b"], {"mode": "quick"}, cards=cards, record=False)
     moves = 0
@@ -48,20 +48,22 @@ for seed in range(int(sys.argv[2])):
             spent.append(time.process_time() - start)
         g.apply_action(greedy_bot(g, seat, rng), seat)
         moves += 1
-spent.sort()
-print(len(spent), statistics.median(spent), spent[int(len(spent) * 0.99)])
+print(*spent)
 """
 
 
-def run(checkout: Path, games: int) -> tuple[int, float, float]:
+def run(checkout: Path, games: int) -> list[float]:
+    """CPU seconds of each searched move, in a process of `checkout`'s own (its packages first
+    on the path: the child runs in it, with it as PYTHONPATH)."""
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(checkout), str(games)],
+        [sys.executable, "-c", CHILD, str(games)],
         capture_output=True,
         text=True,
         check=True,
-        env={"TINKER_TRAY_PURE": "1", "PATH": "/usr/bin:/bin"},
+        cwd=checkout,
+        env={"TINKER_TRAY_PURE": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(checkout)},
     ).stdout.split()
-    return int(out[0]), float(out[1]), float(out[2])
+    return [float(x) for x in out]
 
 
 def main() -> None:
@@ -70,12 +72,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
-    for _ in range(args.rounds):
-        here, there = run(HERE, args.games), run(args.other.resolve(), args.games)
-        for name, (n, median, p99) in (("this", here), (str(args.other), there)):
-            ms = f"median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
-            print(f"  {name:>16}: {n} moves, {ms}")
-        print(f"  this / other, medians: {here[1] / there[1]:.2f}")
+    other = args.other.resolve()
+    if not (other / "engine").is_dir():
+        sys.exit(f"{args.other} is not a checkout of tinker-tray (it has no engine/)")
+    runs = interleaved(
+        {"this": lambda: run(ROOT, args.games), str(args.other): lambda: run(other, args.games)},
+        args.rounds,
+    )
+    heading(f"CPU time of a searched move, {args.games} games a run, {args.rounds} runs each")
+    for k, (here, there) in enumerate(zip(*runs.values(), strict=True), 1):
+        row(f"run {k}: {args.other} (the peer)", timings(there))
+        row(f"run {k}: this checkout", timings(here, there))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Hands and decisions per second of the engine, compiled and pure Python, beside rlcard's
 UnoGame, in one run.
 
-    python bench/engine_speed.py [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
+    python -m bench.engine_speed [--hands N] [--seed S] [--repeat R] [--rulesets disney,...]
                                  [--players 2,4] [--bot-hands H] [--instructions HANDS]
                                  [--against REV]
 
@@ -49,6 +49,8 @@ import time
 import venv
 from pathlib import Path
 from typing import Any
+
+from bench.harness import heading, ratio, row, timings
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -194,7 +196,7 @@ def _instructions(command: list[str], **kw: Any) -> int:
 
 def instruction_counts(
     py: Path, hands: int, seed: int, players: int, ruleset: str, builds: tuple[str, ...]
-) -> str:
+) -> None:
     """Instructions per hand, ours beside rlcard's: a count the neighbours cannot move, where
     the clock moves by a fifth from run to run. Whole processes of `hands` hands, and per hand
     beyond the first (start-up left out)."""
@@ -211,23 +213,23 @@ def instruction_counts(
         one, many = per_run
         figures[side] = (many / hands, (many - one) / (hands - 1))
     peer_whole, peer_hand = figures["rlcard"]
-    lines = [f"instructions per hand (valgrind), {players} players, {hands} hands:"]
-    w = max(map(len, figures))
+    heading(
+        f"instructions per hand (valgrind), {players} players, {hands} hands"
+        " (x rlcard: its count over ours, as for speed)"
+    )
     for side, (whole, hand) in figures.items():
-        ratio = "" if side == "rlcard" else f" ({peer_whole / whole:.2f}x, {peer_hand / hand:.2f}x)"
-        lines.append(
-            f"  {side:>{w}}: whole process {whole / 1e6:.2f}M,"
-            f" beyond start-up {hand / 1e6:.2f}M{ratio}"
-        )
-    return "\n".join(lines)
+        label = "rlcard (the peer)" if side == "rlcard" else side
+        beside = "" if side == "rlcard" else f" ({ratio(peer_whole, whole)} rlcard)"
+        row(f"{label}, whole process", f"{whole / 1e6:.2f}M{beside}")
+        beside = "" if side == "rlcard" else f" ({ratio(peer_hand, hand)} rlcard)"
+        row(f"{label}, beyond start-up", f"{hand / 1e6:.2f}M{beside}")
 
 
-def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
+def search_bot_move_time(hands: int = 20, seed: int = 1) -> None:
     """The search bot's time per move beside the greedy bot's, in one run: `hands` two-player
     Disney hands between them, recorded as digital play records them, the search bot as digital
     play makes it (its default budget, capped by the clock). Median and 99th percentile a move
     with a choice, and over every move (a forced move takes no search)."""
-    sys.path.insert(0, str(ROOT))
     import random
 
     from engine import bots as B
@@ -248,16 +250,16 @@ def search_bot_move_time(hands: int = 20, seed: int = 1) -> str | None:
                 if bots[seat].interject(game, seat, [action]) is not None:
                     game.apply_action(action, seat)
                     break
-    lines = [f"bot move times, {hands} two-player Disney hands, search against greedy, one run:"]
-    for bot in bots:
-        every = sorted(t for t, _ in bot.times)
-        chosen = sorted(t for t, choice in bot.times if choice) or [0.0]
-        lines.append(
-            f"{bot.name:>8}: {len(chosen)} moves with a choice, median {_ms(chosen, 50)}"
-            f" p99 {_ms(chosen, 99)}; all {len(every)} moves, median {_ms(every, 50)}"
-            f" p99 {_ms(every, 99)}"
-        )
-    return "\n".join(lines)
+    heading(f"bot move times, {hands} two-player Disney hands, search against greedy, one run")
+    chosen = {bot.name: [t for t, choice in bot.times if choice] for bot in bots}
+    every = {bot.name: [t for t, _ in bot.times] for bot in bots}
+    for name in ("greedy", "search"):  # the greedy bot's first: the peer
+        peer = None if name == "greedy" else "greedy"
+        for what, times in (("with a choice", chosen), ("every move", every)):
+            row(
+                f"{name}: {len(times[name])} moves, {what}",
+                timings(times[name], None if peer is None else times[peer]),
+            )
 
 
 class _Timed:
@@ -276,10 +278,6 @@ class _Timed:
 
     def interject(self, game: Any, seat: int, options: list[int]) -> int | None:
         return self.bot.interject(game, seat, options)
-
-
-def _ms(times: list[float], percent: int) -> str:
-    return f"{times[min(len(times) - 1, len(times) * percent // 100)] * 1000:.1f} ms"
 
 
 def main() -> None:
@@ -303,8 +301,32 @@ def main() -> None:
     player_counts = [int(p) for p in args.players.split(",") if p]
     builds = BUILDS + (against(args.against) if args.against else ())  # (before the install)
     py = peer_python()
-    runs: dict[tuple[str, str, int], list[dict]] = {}
-    for r in range(args.repeat):  # interleaved, so that machine noise hits every side alike
+    runs = take_runs(py, args, rulesets, player_counts, builds)
+    sides = [(name, build) for name in rulesets for build in builds]
+    report_medians(runs, sides, player_counts, args)
+    report_paired(runs, sides, player_counts)
+    report_fastest(runs, sides, player_counts, args.repeat)
+    if args.instructions:
+        instruction_counts(py, args.instructions, args.seed, 4, rulesets[0], builds)
+    if args.bot_hands:
+        search_bot_move_time(args.bot_hands, args.seed)
+
+
+Runs = dict[tuple[str, str, int], list[dict]]
+"""Each side's figures, run by run: (ruleset, build, players), rlcard's as ("rlcard", "", n)."""
+
+
+def take_runs(
+    py: Path,
+    args: argparse.Namespace,
+    rulesets: list[str],
+    player_counts: list[int],
+    builds: tuple[str, ...],
+) -> Runs:
+    """`--repeat` rounds of every side, rlcard's first in each (interleaved, so that machine
+    noise hits every side alike; each round its own seed, the same for every side)."""
+    runs: Runs = {}
+    for r in range(args.repeat):
         seed = args.seed + r
         for players, figures in rlcard(py, args.hands, seed, player_counts).items():
             runs.setdefault(("rlcard", "", players), []).append(figures)
@@ -313,69 +335,74 @@ def main() -> None:
                 for build in builds:
                     figures = ours(build, args.hands, players, seed, name)
                     runs.setdefault((name, build, players), []).append(figures)
+    return runs
 
-    def median(key: tuple[str, str, int], field: str) -> float:
-        return statistics.median(x[field] for x in runs[key])
 
-    w = max(map(len, builds))  # the build column
-    print(f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs")
-    print(
-        f"{'ruleset':>13} {'build':>{w}} {'players':>7} {'hands/s':>9} {'x rlcard':>8}"
-        f" {'decisions/hand':>14} {'decisions/s':>11} {'x rlcard':>8}"
-        f" {'CPU hands/s':>11} {'x rlcard':>8}"
+def _median(runs: Runs, key: tuple[str, str, int], field: str) -> float:
+    return statistics.median(x[field] for x in runs[key])
+
+
+def report_medians(
+    runs: Runs, sides: list[tuple[str, str]], player_counts: list[int], args: argparse.Namespace
+) -> None:
+    heading(
+        f"random-bot hands, whole processes of {args.hands} hands, median of {args.repeat} runs"
+        " (the peer: rlcard's UnoGame)"
     )
     for players in player_counts:
         peer = ("rlcard", "", players)
-        r_hands, r_dec = median(peer, "hands_per_s"), median(peer, "decisions_per_hand")
-        r_cpu = median(peer, "hands_per_cpu_s")
-        print(
-            f"{'rlcard':>13} {'UnoGame':>{w}} {players:>7} {r_hands:>9,.0f} {'':>8}"
-            f" {r_dec:>14.1f} {r_hands * r_dec:>11,.0f} {'':>8} {r_cpu:>11,.0f}"
+        r_hands, r_dec = (
+            _median(runs, peer, "hands_per_s"),
+            _median(runs, peer, "decisions_per_hand"),
         )
-        for name in rulesets:
-            for build in builds:
-                key = (name, build, players)
-                hands, dec = median(key, "hands_per_s"), median(key, "decisions_per_hand")
-                print(
-                    f"{name:>13} {build:>{w}} {players:>7} {hands:>9,.0f} {hands / r_hands:>7.2f}x"
-                    f" {dec:>14.1f} {hands * dec:>11,.0f}"
-                    f" {hands * dec / (r_hands * r_dec):>7.2f}x"
-                    f" {median(key, 'hands_per_cpu_s'):>11,.0f}"
-                    f" {median(key, 'hands_per_cpu_s') / r_cpu:>7.2f}x"
-                )
-    # Paired: each run's ratio to rlcard's run of the same repeat (minutes apart at most, so a
-    # slow spell of the machine tends to hit both), then the median and range of those ratios:
-    # of the wall clock, and of the CPU seconds (the issue's measure: the neighbours move it less).
+        r_cpu = _median(runs, peer, "hands_per_cpu_s")
+        row(
+            f"rlcard UnoGame, {players} players (the peer)",
+            f"{r_hands:,.0f} hands/s, {r_dec:.1f} decisions/hand, {r_hands * r_dec:,.0f}"
+            f" decisions/s; CPU {r_cpu:,.0f} hands/s",
+        )
+        for name, build in sides:
+            key = (name, build, players)
+            hands, dec = _median(runs, key, "hands_per_s"), _median(runs, key, "decisions_per_hand")
+            cpu = _median(runs, key, "hands_per_cpu_s")
+            row(
+                f"{name} {build}, {players} players",
+                f"{hands:,.0f} hands/s ({ratio(hands, r_hands)}), {dec:.1f} decisions/hand,"
+                f" {hands * dec:,.0f} decisions/s ({ratio(hands * dec, r_hands * r_dec)});"
+                f" CPU {cpu:,.0f} hands/s ({ratio(cpu, r_cpu)})",
+            )
+
+
+def report_paired(runs: Runs, sides: list[tuple[str, str]], player_counts: list[int]) -> None:
+    """Each run's ratio to rlcard's run of the same repeat (minutes apart at most, so a slow
+    spell of the machine tends to hit both), then the median and range of those ratios: of the
+    wall clock, and of the CPU seconds (the issue's measure: the neighbours move it less)."""
+    heading("paired by run: each run's x rlcard's run of the same round, median (range)")
     for field, what in (("hands_per_s", "hands/s"), ("hands_per_cpu_s", "CPU hands/s")):
         for players in player_counts:
             peer_runs = runs[("rlcard", "", players)]
-            paired = []
-            for name in rulesets:
-                for build in builds:
-                    ratios = sorted(
-                        x[field] / p[field]
-                        for x, p in zip(runs[(name, build, players)], peer_runs, strict=True)
-                    )
-                    paired.append(
-                        f"{name} {build} {statistics.median(ratios):.2f}x"
-                        f" ({ratios[0]:.2f}-{ratios[-1]:.2f})"
-                    )
-            print(f"paired by run, {players} players, {what} x rlcard: {', '.join(paired)}")
-    # timeit's advice for a noisy machine: the fastest run is the one the neighbours hurt least
+            for name, build in sides:
+                ratios = sorted(
+                    x[field] / p[field]
+                    for x, p in zip(runs[(name, build, players)], peer_runs, strict=True)
+                )
+                row(
+                    f"{name} {build}, {players} players, {what}",
+                    f"{statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f})",
+                )
+
+
+def report_fastest(
+    runs: Runs, sides: list[tuple[str, str]], player_counts: list[int], repeat: int
+) -> None:
+    """timeit's advice for a noisy machine: the fastest run is the one the neighbours hurt
+    least."""
+    heading(f"fastest of {repeat} runs, hands/s x rlcard's fastest")
     for players in player_counts:
         best = {k: max(x["hands_per_s"] for x in v) for k, v in runs.items() if k[2] == players}
         peer = best[("rlcard", "", players)]
-        fastest = ", ".join(
-            f"{name} {build} {best[(name, build, players)] / peer:.2f}x"
-            for name in rulesets
-            for build in builds
-        )
-        print(f"fastest of {args.repeat}, {players} players, hands/s x rlcard: {fastest}")
-    if args.instructions:
-        print(instruction_counts(py, args.instructions, args.seed, 4, rulesets[0], builds))
-    search = search_bot_move_time(args.bot_hands, args.seed) if args.bot_hands else None
-    if search is not None:
-        print(search)
+        for name, build in sides:
+            row(f"{name} {build}, {players} players", ratio(best[(name, build, players)], peer))
 
 
 if __name__ == "__main__":

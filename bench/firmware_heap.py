@@ -12,18 +12,16 @@ and each beside the Pico's heap, as a share of it.
 
 Needs node and `npm ci` in tests/firmware_bridge/on_micropython (as .ci/run does):
 
-    .venv/bin/python bench/firmware_heap.py
+    .venv/bin/python -m bench.firmware_heap
 """
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "firmware_bridge"))
-
-from firmware_device import (
+from bench.harness import heading, row
+from tests.helpers.firmware_device import (
     PICO_HEAP,
     MicroPython,
     compile_for_pico,
@@ -58,16 +56,13 @@ def main() -> None:
             "source (.py)": measure_heap(firmware_files()),
             "mpy-cross armv6m (.mpy)": measure_heap(firmware_files(Path(tmp))),
         }
-    print(f"{version()}; heap limited to {PICO_HEAP} bytes (a Pico's)")
-    names = list(runs)
-    print(f"{'':52} {names[0]:>24} {names[1]:>24}")
-    for key, label in ROWS:
-        cells = [f"{runs[n][key]:>8} B {100 * runs[n][key] / PICO_HEAP:5.1f} %" for n in names]
-        print(f"{label:52} {cells[0]:>24} {cells[1]:>24}")
-    for n in names:
-        fig = runs[n]
+    heading(f"{version()}; heap limited to {PICO_HEAP} bytes (a Pico's: the peer)")
+    for name, fig in runs.items():
+        heading(f"the firmware from {name}")
+        for key, label in ROWS:
+            row(label, f"{fig[key]} B, {100 * fig[key] / PICO_HEAP:.1f} % of a Pico's heap")
         grew = "grew" if fig["heap_after"] != fig["heap"] else "never grew"
-        print(f"{n}: GC heap {fig['heap']} B before, {fig['heap_after']} B after ({grew})")
+        row("GC heap before, after", f"{fig['heap']} B, {fig['heap_after']} B ({grew})")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """One client holding 1,100 half-sent requests: is everyone else still served, and how fast?
 
-    .venv/bin/python bench/half_open.py [--connections 1100] [--requests 50]
+    .venv/bin/python -m bench.half_open [--connections 1100] [--requests 50]
 
 The display runs as `tinker-tray display` in a subprocess with the systemd unit's limit of
 1,024 open files; the flooding client is 127.0.0.2, the table's phone 127.0.0.1 (loopback
@@ -15,14 +15,11 @@ took over a second.
 from __future__ import annotations
 
 import argparse
-import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from bench.harness import duration, heading, rows, timings
 from scoreboard.guard import Limits
 from tests.helpers import flood
 
@@ -74,41 +71,29 @@ def main() -> None:
             flood.close_all(held)
         alive = shown.process.poll() is None
         out_of_files = shown.log.read_text().count("out of system resource")
-    calm_ms, loaded_ms = statistics.median(calm) * 1000, statistics.median(loaded) * 1000
-    print(
+    heading(
         f"half-open flood: {args.connections} connections from {flood.ATTACKER} (opened in "
         f"{opened_in:.2f} s); the display may open {flood.UNIT_NOFILE} files"
     )
-    rows = [
-        (
-            f"GET /api/view from {flood.TABLE}, no flood",
-            f"median {calm_ms:.2f} ms, worst {max(calm) * 1000:.2f} ms",
-        ),
-        (
-            f"GET /api/view from {flood.TABLE}, under flood",
-            f"median {loaded_ms:.2f} ms, worst "
-            f"{max(loaded) * 1000:.2f} ms, first {first * 1000:.2f} ms",
-        ),
-        ("ratio of medians, under flood / no flood", f"{loaded_ms / calm_ms:.2f}"),
-        (
-            f"... and reconnecting ({made[0]} connections)",
-            f"median {statistics.median(churned) * 1000:.2f} ms, worst "
-            f"{max(churned) * 1000:.2f} ms, over 1 s: {sum(t > 1 for t in churned)} of "
-            f"{len(churned)}",
-        ),
-        ("flood connections the display kept", f"{kept} (per client: {limits.per_client})"),
-        (f"... {limits.header_s + 1:g} s later (deadline {limits.header_s:g} s)", str(kept_later)),
-        ("the display's log grew by", f"{grew} bytes"),
-        ("'out of system resource' in its log", f"{out_of_files} times"),
-        ("the display still runs", str(alive)),
-    ]
-    print_rows(rows)
-
-
-def print_rows(rows: list[tuple[str, str]], width: int = 48) -> None:
-    """Each (what, figure) on its line, the figures in one column."""
-    for name, value in rows:
-        print(f"  {name:<{width}} {value}")
+    rows(
+        [
+            (f"GET /api/view from {flood.TABLE}, no flood (the peer)", timings(calm)),
+            (f"GET /api/view from {flood.TABLE}, under flood", timings(loaded, calm)),
+            ("... the first under flood", duration(first)),
+            (
+                f"... and reconnecting ({made[0]} connections)",
+                f"{timings(churned, calm)}; over 1 s: {sum(t > 1 for t in churned)}",
+            ),
+            ("flood connections the display kept", f"{kept} (per client: {limits.per_client})"),
+            (
+                f"... {limits.header_s + 1:g} s later (deadline {limits.header_s:g} s)",
+                str(kept_later),
+            ),
+            ("the display's log grew by", f"{grew} bytes"),
+            ("'out of system resource' in its log", f"{out_of_files} times"),
+            ("the display still runs", str(alive)),
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -1,15 +1,12 @@
 """The boot check is a command now: `./tinker image check IMG [--cuts N]` (image/check.py).
-This script stays, a thin wrapper, for the benches and tests that import the check's parts
-(tests/image/test_bench_play.py) and for its old command line."""
+This module stays, a thin wrapper, for its old command line (`python -m bench.image_boot IMG`)
+and for what imported the check's parts from here; import them from `image.check`."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from image.check import (  # the checkout's root on the path first
+from image.check import (
     ICOUNT,
     ROOT,
     BenchError,

@@ -3,7 +3,7 @@ alone (the old UNO Elite tables copied into the common ones, then dropped) besid
 that gives their space back (`scoreboard.journal._give_back_freed_pages`, VACUUM), and the time
 each start took.
 
-    .venv/bin/python bench/journal_upgrade.py [--megabytes 55]
+    .venv/bin/python -m bench.journal_upgrade [--megabytes 55]
 
 The journal is the test fixture (tests/scoreboard/journals/main-14f5ae9.sqlite3, written by a
 release that kept UNO Elite apart) with its first Elite game copied until the file is about
@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from scoreboard import journal as J  # noqa: E402
-from tests.scoreboard.test_journal_upgrade import FIXTURE, grown, on_disk  # noqa: E402
+from bench.harness import heading, ratio, row
+from scoreboard import journal as J
+from tests.helpers.old_journal import FIXTURE, grown, on_disk
 
 
 def upgraded(source: Path, folder: Path, give_back: bool) -> tuple[int, float]:
@@ -53,12 +50,16 @@ def main() -> None:
         before = grown(source, max(0, int((args.megabytes * 1e6 - on_disk(source)) / per_copy)))
         alone, alone_s = upgraded(source, Path(folder), give_back=False)
         back, back_s = upgraded(source, Path(folder), give_back=True)
-    print(f"a version 3 journal of {before / 1e6:.1f} MB, upgraded to version 4 on start:")
-    for label, size, took in (
-        ("the upgrade alone", alone, alone_s),
-        ("with the space given back", back, back_s),
-    ):
-        print(f"  {label:28}{size / 1e6:7.1f} MB ({size / before:.2f}x)  {took:.2f} s")
+    heading(f"a version 3 journal of {before / 1e6:.1f} MB, upgraded to version 4 on start:")
+    row(
+        "the upgrade alone (the peer)",
+        f"{alone / 1e6:.1f} MB ({ratio(alone, before)}), {alone_s:.2f} s",
+    )
+    row(
+        "with the space given back",
+        f"{back / 1e6:.1f} MB ({ratio(back, before)}), {back_s:.2f} s;"
+        f" {ratio(back, alone)} the peer's size, {ratio(back_s, alone_s)} its time",
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """What MQTT costs the tray service: start-up and memory with and without --mqtt, and
 paho-mqtt's own import time and memory (the Pi Zero 2 W budget: 512 MB, a slow start).
 
-    .venv/bin/python bench/mqtt_footprint.py [--runs 5]
+    .venv/bin/python -m bench.mqtt_footprint [--runs 5]
 
 Each run is a fresh process: `tinker-tray emulate --presses 1` on a quick show, web display on
 and off, against Debian's mosquitto on a free loopback port. Start-up is from the process's
@@ -18,11 +18,9 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.club.broker import Mosquitto  # noqa: E402
-from tests.club.test_cli import QUICK  # noqa: E402
+from bench.harness import ROOT, heading, interleaved, row, timings
+from tests.helpers.broker import Mosquitto
+from tests.helpers.config import MOCK_PINS, QUICK_PIN_MAP
 
 PROBE = textwrap.dedent("""\
     import time
@@ -54,23 +52,20 @@ IMPORT = textwrap.dedent("""\
     """)
 
 
-def measure(args: list[str], runs: int) -> tuple[float, float]:
-    starts, rss = [], []
-    for _ in range(runs):
-        done = subprocess.run(
-            [sys.executable, "-c", PROBE, *args],
-            cwd=ROOT,
-            text=True,
-            capture_output=True,
-            timeout=120,
-        )
-        line = [x for x in done.stderr.splitlines() if x.startswith("RESULT")]
-        if not line:
-            raise SystemExit(done.stderr)
-        _, start, mem = line[-1].split()
-        starts.append(float(start))
-        rss.append(float(mem))
-    return statistics.median(starts), statistics.median(rss)
+def one_start(args: list[str]) -> tuple[float, float]:
+    """One fresh process's start-up (seconds to "emulator ready") and peak RSS (MiB)."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
+    line = [x for x in done.stderr.splitlines() if x.startswith("RESULT")]
+    if not line:
+        raise SystemExit(done.stderr)
+    _, start, mem = line[-1].split()
+    return float(start), float(mem)
 
 
 def main() -> None:
@@ -83,37 +78,35 @@ def main() -> None:
             [sys.executable, "-c", IMPORT], text=True, capture_output=True, check=True
         ).stdout.split()
         imports.append((float(out[1]), float(out[2])))
-    print(
-        f"paho-mqtt import + one client: {statistics.median(t for t, _ in imports) * 1000:.0f} "
-        f"ms, {statistics.median(m for _, m in imports):.1f} MiB RSS (median of {args.runs})"
-    )
+    heading(f"paho-mqtt import and one client, {args.runs} processes")
+    row("import", timings([t for t, _ in imports]))
+    row("RSS it adds", f"{statistics.median(m for _, m in imports):.1f} MiB (median)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "pins.toml").write_text(QUICK)
+        (folder / "pins.toml").write_text(MOCK_PINS + QUICK_PIN_MAP)
         broker = Mosquitto(folder / "mosquitto").start()
         try:
-            print(f"{'service':32} {'start-up':>10} {'peak RSS':>10}")
             for web in ("--no-web", "--web"):
-                common = [
-                    "emulate",
-                    "--config",
-                    str(folder / "pins.toml"),
-                    "--presses",
-                    "1",
-                    web,
-                    "--port",
-                    "0",
-                    "--journal",
-                    str(folder / "j.sqlite3"),
-                ]
-                for label, extra in (
-                    ("without MQTT", []),
-                    ("with --mqtt", ["--mqtt", broker.url, "--table", "b"]),
-                ):
-                    start, rss = measure(common + extra, args.runs)
-                    print(
-                        f"{'emulate ' + web + ' ' + label:32} {start * 1000:7.0f} ms {rss:7.1f} MiB"
+                common = ["emulate", "--config", str(folder / "pins.toml"), "--presses", "1"]
+                common += [web, "--port", "0", "--journal", str(folder / "j.sqlite3")]
+                mqtt = [*common, "--mqtt", broker.url, "--table", "b"]
+                runs = interleaved(
+                    {
+                        "without MQTT": lambda common=common: one_start(common),
+                        "with --mqtt": lambda mqtt=mqtt: one_start(mqtt),
+                    },
+                    args.runs,
+                )
+                heading(f"emulate {web}, {args.runs} starts each, in turns (start-up, peak RSS)")
+                peer = runs["without MQTT"]
+                for label, found in runs.items():
+                    starts = [s for s, _ in found]
+                    rss = statistics.median(m for _, m in found)
+                    beside = None if found is peer else [s for s, _ in peer]
+                    row(
+                        f"{label}{' (the peer)' if beside is None else ''}", timings(starts, beside)
                     )
+                    row("... peak RSS, median", f"{rss:.1f} MiB")
         finally:
             broker.stop()
 

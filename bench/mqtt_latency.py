@@ -1,6 +1,6 @@
 """How fast a settled pick reaches the broker's subscribers, and 20 tables' picks the club page.
 
-    .venv/bin/python bench/mqtt_latency.py [--picks 200] [--tables 20] [--seconds 20]
+    .venv/bin/python -m bench.mqtt_latency [--picks 200] [--tables 20] [--seconds 20]
 
 Both parts run Debian's mosquitto on a free loopback port (as the tests do), with QoS 1.
 
@@ -19,41 +19,31 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import httpx
+import paho.mqtt.client as mqtt
 
-import httpx  # noqa: E402
-import paho.mqtt.client as mqtt  # noqa: E402
-
-from club import topics  # noqa: E402
-from club.link import Broker, Link  # noqa: E402
-from club.service import ClubService  # noqa: E402
-from club.table import start_table  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from scoreboard.session import PickRevealed, TableSession  # noqa: E402
-from tests.club.broker import Mosquitto  # noqa: E402
-from tests.helpers.picks import ShowingTray  # noqa: E402
-from tray.backend import COLOURS  # noqa: E402
-from tray.bus import Bus  # noqa: E402
-from tray.config import MqttSettings, ShowSettings  # noqa: E402
-from tray.events import Pick  # noqa: E402
+from bench.harness import heading, row, timings
+from club import topics
+from club.link import Broker, Link
+from club.service import ClubService
+from club.table import start_table
+from scoreboard.journal import Journal
+from scoreboard.session import PickRevealed, TableSession
+from tests.helpers.broker import Mosquitto
+from tests.helpers.picks import ShowingTray
+from tray.backend import COLOURS
+from tray.bus import Bus
+from tray.config import MqttSettings, ShowSettings
+from tray.events import Pick
 
 QUICK_SHOW = ShowSettings(
     steps=4, first_step_s=0.01, last_step_s=0.02, blinks=1, blink_s=0.02, lit_s=0.05
 )
-
-
-def quantiles(samples: list[float]) -> str:
-    ms = sorted(s * 1000 for s in samples)
-    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
-    return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
 
 
 class Table:
@@ -153,9 +143,9 @@ def one_table(broker: Mosquitto, folder: Path, picks: int) -> None:
     bare.disconnect()
     bare.loop_stop()
     sub.close()
-    print("1. pick settled -> subscriber on the broker")
-    print(f"   tinker-tray (PickRevealed -> subscriber) {quantiles(ours)}")
-    print(f"   bare paho (publish -> subscriber)        {quantiles(peer)}")
+    heading("1. pick settled -> subscriber on the broker")
+    row("bare paho: publish -> subscriber (the peer)", timings(peer))
+    row("tinker-tray: PickRevealed -> subscriber", timings(ours, peer))
 
 
 def club(broker: Mosquitto, folder: Path, tables: int, seconds: float) -> None:
@@ -204,8 +194,9 @@ def club(broker: Mosquitto, folder: Path, tables: int, seconds: float) -> None:
     for t in made:
         t.close()
     service.close()
-    print(f"2. {tables} tables -> one club page (SSE), {seconds:g} s of play")
-    print(f"   PickRevealed -> club page {quantiles(samples)}   not arrived: {missing}")
+    heading(f"2. {tables} tables -> one club page (SSE), {seconds:g} s of play")
+    row("PickRevealed -> club page", timings(samples) if samples else "none arrived")
+    row("not arrived", str(missing))
 
 
 def main() -> None:

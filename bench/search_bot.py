@@ -1,6 +1,6 @@
 """How often the search bot beats the greedy bot: two-player Disney games to 500 points.
 
-    python bench/search_bot.py [--games 400] [--budget 200] [--workers 2] [--seed 1]
+    python -m bench.search_bot [--games 400] [--budget 200] [--workers 2] [--seed 1]
 
 Half the games seat the search bot first and half second (the first dealer is drawn by the
 highest card either way). Beside it, greedy against greedy over the same seeds, as the peer: a
@@ -11,14 +11,12 @@ fair 50% says the seating is fair. The win rate is given with its 95% confidence
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.harness import heading, row
+from bench.harness import win_rate as won
 from engine.disney.simulate import simulate
 
 CHUNK = 10  # games per task; each task its own seed, so the result is independent of workers
@@ -47,13 +45,6 @@ def win_rate(
     return wins, played
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
@@ -66,17 +57,12 @@ def main() -> None:
     pairs = [(f"search:{args.budget}", "greedy")]
     if not args.no_peer:
         pairs.append(("greedy", "greedy"))
-    print(f"two-player Disney games to 500, {args.games} per line, seed {args.seed}")
+    heading(f"two-player Disney games to 500, {args.games} a line, seed {args.seed}")
     for hero, peer in pairs:
         start = time.perf_counter()
         wins, n = win_rate(hero, peer, args.games, args.seed, args.workers, args.log)
-        low, high = wilson(wins, n)
         seconds = time.perf_counter() - start
-        print(
-            f"{hero:>14} vs {peer:<8} won {wins:>4} of {n} = {wins / n:6.1%}"
-            f"  (95% CI {low:.1%} to {high:.1%})  {seconds:7.0f} s",
-            flush=True,
-        )
+        row(f"{hero} vs {peer}", f"{won(wins, n)}, {seconds:.0f} s")
 
 
 if __name__ == "__main__":

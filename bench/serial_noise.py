@@ -3,7 +3,7 @@
 comes after a newer tap) beside the rule before it (new only if ahead of the newest), and beside
 the taps the device itself registered.
 
-    .venv/bin/python bench/serial_noise.py [--taps 100] [--seeds 3]
+    .venv/bin/python -m bench.serial_noise [--taps 100] [--seeds 3]
 
 The emulated tray (the firmware's own logic) on a real pseudo-terminal, linked to `SerialTray`
 with the tests' quick timings; while a person taps `--taps` times, 1 MiB of random bytes is
@@ -16,21 +16,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "firmware_bridge"))
-
-from bridge_helpers import FAST, Events  # noqa: E402
-
-from firmware_bridge.emulator import Emulator  # noqa: E402
-from firmware_bridge.event_window import EventWindow, Seen  # noqa: E402
-from firmware_bridge.tray import SerialTray  # noqa: E402
-from tray.events import ButtonPressed  # noqa: E402
+from bench.harness import heading, row
+from firmware_bridge.emulator import Emulator
+from firmware_bridge.event_window import EventWindow, Seen
+from firmware_bridge.tray import SerialTray
+from tests.helpers.bridge import FAST, Events
+from tray.events import ButtonPressed
 
 
 class AheadOnly(EventWindow):
@@ -82,12 +76,14 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=100)
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
-    print(f"{args.taps} taps under 1 MiB of noise: delivered / registered by the device")
-    print(f"{'noise seed':>10}{'window':>14}{'ahead only':>14}")
+    heading(
+        f"{args.taps} taps under 1 MiB of noise: delivered / registered by the device"
+        " (the rule before the window beside it: ahead only)"
+    )
     for seed in range(1, args.seeds + 1):
         window = "{} / {}".format(*run(EventWindow(), args.taps, seed))
         ahead = "{} / {}".format(*run(AheadOnly(), args.taps, seed))
-        print(f"{seed:>10}{window:>14}{ahead:>14}", flush=True)
+        row(f"noise seed {seed}", f"window {window}, ahead only {ahead}")
 
 
 if __name__ == "__main__":

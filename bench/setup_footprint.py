@@ -1,6 +1,6 @@
 """What setting tinker-tray up costs a Pi: time, the process tree's peak memory, the venv's size.
 
-    .venv/bin/python bench/setup_footprint.py [--repo DIR] [--keep]
+    .venv/bin/python -m bench.setup_footprint [--repo DIR] [--keep]
 
 Clones the repository's committed HEAD (default: this checkout) twice into a temporary
 directory and measures, in the same run:

@@ -1,6 +1,6 @@
 """What the display keeps after its event streams close (issue 20: "memory returns to its level").
 
-    .venv/bin/python bench/stream_memory.py [--streams 250] [--rounds 4]
+    .venv/bin/python -m bench.stream_memory [--streams 250] [--rounds 4]
 
 Each round opens `--streams` event streams at once (each from its own loopback address, as that
 many phones would, so the per-client cap does not refuse them), reads each one's first message,
@@ -22,22 +22,15 @@ import argparse
 import gc
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import display_latency as D
-
+from bench import display_latency as D
+from bench.harness import ROOT, child, heading, row
+from bench.harness import resident_mib as rss_mib
 from scoreboard.server import ServerThread, bind
-
-
-def rss_mib(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(x for x in status.splitlines() if x.startswith("VmRSS")).split()[1]) / 1024
 
 
 def open_and_close(port: int, path: str, n: int) -> None:
@@ -66,7 +59,9 @@ def rss_rounds(kind: str, streams: int, rounds: int) -> list[float]:
     sock.close()
     with tempfile.TemporaryDirectory() as tmp:
         args = ["--serve", kind, "--port", str(port), "--journal", f"{tmp}/j.sqlite3"]
-        proc = subprocess.Popen([sys.executable, D.__file__, *args], stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            child("bench.display_latency", *args), cwd=ROOT, stderr=subprocess.DEVNULL
+        )
         try:
             D.wait_up(port)
             time.sleep(1)
@@ -111,12 +106,19 @@ def main() -> int:
     ours = rss_rounds("ours", args.streams, args.rounds)
     bare = rss_rounds("bare", args.streams, args.rounds)
     heap = heap_rounds(args.streams, args.rounds)
-    print(f"{args.streams} event streams opened at once and closed, {args.rounds} rounds")
-    print("  round   RSS kept: tinker-tray   bare Starlette   Python heap kept: tinker-tray")
+    heading(
+        f"{args.streams} event streams opened at once and closed, {args.rounds} rounds:"
+        " memory kept after each (the peer: a bare Starlette server)"
+    )
     for k, (o, b, h) in enumerate(zip(ours, bare, heap, strict=True), 1):
-        print(f"  {k:5}   {o:+17.1f} MiB   {b:+10.1f} MiB   {h:+25.2f} MiB")
-    grew = f"ours {ours[-1] - ours[0]:+.1f} MiB, bare {bare[-1] - bare[0]:+.1f} MiB"
-    print(f"  RSS growth after round 1: {grew}")
+        row(
+            f"round {k}",
+            f"RSS ours {o:+.1f} MiB, bare {b:+.1f} MiB; ours' Python heap {h:+.2f} MiB",
+        )
+    row(
+        "RSS growth after round 1",
+        f"ours {ours[-1] - ours[0]:+.1f} MiB, bare {bare[-1] - bare[0]:+.1f} MiB",
+    )
     return 0
 
 

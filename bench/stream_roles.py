@@ -1,7 +1,7 @@
 """16 machines hold 16 event streams each, every connection the display has: is the host served,
 and how fast?
 
-    .venv/bin/python bench/stream_roles.py [--addresses 16] [--each 16] [--requests 50]
+    .venv/bin/python -m bench.stream_roles [--addresses 16] [--each 16] [--requests 50]
 
 The display runs as `tinker-tray display` in a subprocess with the systemd unit's limit of
 1,024 open files; the readers' streams (`GET /api/events`, each read up to its first message)
@@ -16,15 +16,10 @@ still holds. Before connections by role (main 290b66c), the host's connection wa
 from __future__ import annotations
 
 import argparse
-import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from half_open import print_rows
-
+from bench.harness import duration, heading, rows, timings
 from tests.helpers import flood
 
 HOST, TV = "127.0.0.100", flood.TABLE
@@ -39,10 +34,6 @@ def times(port: int, n: int, source: str, headers: dict[str, str] | None = None)
         except (OSError, RuntimeError):
             return [*found, float("inf")]
     return found
-
-
-def summary(runs: list[float]) -> str:
-    return f"median {statistics.median(runs) * 1000:7.2f} ms, worst {max(runs) * 1000:8.2f} ms"
 
 
 def main() -> None:
@@ -65,24 +56,22 @@ def main() -> None:
             flood.close_all(held)
         alive = shown.process.poll() is None
     streams = args.addresses * args.each
-    print(
+    heading(
         f"{streams} event streams held ({args.each} from each of {args.addresses} addresses, "
         f"127.0.0.2 on); the display may open {flood.UNIT_NOFILE} files; {n} requests each"
     )
-    rows = []
+    figures = []
     for who, source in (("host", HOST), ("TV", TV)):
-        ratio = statistics.median(loaded[who]) / statistics.median(calm[who])
-        rows += [
-            (f"GET /api/view, the {who} ({source}), no stream open", summary(calm[who])),
-            (f"... while {streams} streams are open", summary(loaded[who])),
-            ("ratio of medians, streams open / none", f"{ratio:.2f}"),
+        figures += [
+            (f"GET /api/view, the {who} ({source}), none open", timings(calm[who])),
+            (f"... while {streams} streams are open", timings(loaded[who], calm[who])),
         ]
-    rows += [
-        ("the host's first request, every connection held", f"{first * 1000:.2f} ms"),
+    figures += [
+        ("the host's first request, every connection held", duration(first)),
         ("readers' streams still held afterwards", f"{kept} of {streams}"),
         ("the display still runs", str(alive)),
     ]
-    print_rows(rows, 50)
+    rows(figures)
 
 
 if __name__ == "__main__":

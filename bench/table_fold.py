@@ -1,6 +1,6 @@
 """How a table game's fold and the display's start grow with the game's length: linear or not?
 
-    .venv/bin/python bench/table_fold.py [--sizes 1000,10000,100000] [--repeat 3]
+    .venv/bin/python -m bench.table_fold [--sizes 1000,10000,100000] [--repeat 3]
 
 For each size, a journal holding one game of that many hands (`tests.helpers.long_game`: 4
 players, a declaration and a pick every 5 hands) and, timed on it (the median of `--repeat`):
@@ -26,16 +26,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.disney import table as T  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from scoreboard.server import ServerThread, bind  # noqa: E402
-from scoreboard.session import TableSession  # noqa: E402
-from scoreboard.web import create_app  # noqa: E402
-from tests.helpers.long_game import build  # noqa: E402
-from tray.bus import Bus  # noqa: E402
+from bench.harness import heading, ratio, row
+from engine.disney import table as T
+from scoreboard.journal import Journal
+from scoreboard.server import ServerThread, bind
+from scoreboard.session import TableSession
+from scoreboard.web import create_app
+from tests.helpers.long_game import build
+from tray.bus import Bus
 
 EDIT = {"kind": "edit", "hand": 0, "winner": 1, "held": [2, None, 1, 0]}
 
@@ -100,22 +98,21 @@ def main() -> int:
             build(path, hands)
             found[hands] = {name: medians(m, path, args.repeat) for name, m in MEASURES.items()}
     first = sizes[0]
-    print(
-        f"one table game, 4 players; median of {args.repeat}; wall (CPU of this process) "
-        f"seconds; x linear: the time / ({first:,} hands' time x hands / {first:,})"
+    heading(
+        f"one table game, 4 players; median of {args.repeat}; wall (CPU of this process) seconds;"
+        f" the peer: {first:,} hands, x linear = the CPU time / (its CPU time x hands / {first:,})"
     )
-    print(f"  {'':12}" + "".join(f"{f'{n:,} hands':>34}" for n in sizes))
     for name in MEASURES:
         base = found[first][name]
-        cells = []
         for hands in sizes:
             wall, cpu = found[hands][name]
-            linear = cpu / (base[1] * hands / first)
-            cells.append(f"{wall:7.3f} ({cpu:6.3f}) x{linear:4.2f} {cpu / hands * 1e6:5.1f}µs")
-        print(f"  {name:12}" + "".join(f"{c:>34}" for c in cells))
-    print(
-        "  (x linear and µs per hand from the CPU seconds, which the machine's load disturbs less)"
-    )
+            linear = ratio(cpu, base[1] * hands / first)
+            row(
+                f"{name}, {hands:,} hands",
+                f"{wall:.3f} s ({cpu:.3f} s CPU), {linear} linear,"
+                f" {cpu / hands * 1e6:.1f} µs a hand",
+            )
+    heading("(x linear and µs a hand from the CPU seconds, which the machine's load disturbs less)")
     return 0
 
 

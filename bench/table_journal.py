@@ -1,6 +1,6 @@
 """What it costs to open a journal holding one long game played at the table.
 
-    .venv/bin/python bench/table_journal.py [--hands 4000] [--repeat 3] [--walk]
+    .venv/bin/python -m bench.table_journal [--hands 4000] [--repeat 3] [--walk]
 
 Builds a journal with one game of `--hands` hands (`tests.helpers.long_game`: 4 players, a
 typed total per seat, one dealer correction after the 10th hand, a declaration and a pick every
@@ -15,20 +15,17 @@ quadratic). bench/table_fold.py prints how the fold and the start grow with the 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.disney import table as T  # noqa: E402
-from scoreboard.journal import Journal  # noqa: E402
-from scoreboard.session import TableSession  # noqa: E402
-from tests.helpers.long_game import build  # noqa: E402
+from bench.harness import heading, interleaved, row, timings
+from engine.disney import table as T
+from scoreboard.journal import Journal
+from scoreboard.session import TableSession
+from tests.helpers.long_game import build
 
 
 def open_display(path: Path) -> float:
@@ -63,16 +60,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite3"
         entries = build(path, args.hands)
-        print(f"journal: 1 game, {args.hands} hands, {entries} entries")
-        sides = [
-            ("bare SQLite read + JSON", bare_read, args.repeat),
-            ("open (read + fold)", open_display, args.repeat),
-        ]
+        heading(f"journal: 1 game, {args.hands} hands, {entries} entries, {args.repeat} runs")
+        runs = interleaved(
+            {
+                "bare SQLite read + JSON (the peer)": lambda: bare_read(path),
+                "open (read + fold)": lambda: open_display(path),
+            },
+            args.repeat,
+        )
+        peer = runs["bare SQLite read + JSON (the peer)"]
         if args.walk:
-            sides.append(("open, dealer walk", walked, 1))
-        for name, measure, repeat in sides:
-            runs = [measure(path) for _ in range(repeat)]
-            print(f"{name:26} median {statistics.median(runs) * 1000:8.1f} ms (of {len(runs)})")
+            runs["open, dealer walk (once)"] = [walked(path)]
+        for name, found in runs.items():
+            row(name, timings(found, None if found is peer else peer))
     return 0
 
 

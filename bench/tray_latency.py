@@ -1,6 +1,6 @@
 """Latency of the tray on MockFactory pins, beside raw gpiozero in the same run.
 
-    .venv/bin/python bench/tray_latency.py [--presses 10000] [--scoreboard] [--json]
+    .venv/bin/python -m bench.tray_latency [--presses 10000] [--scoreboard] [--json]
 
 For each of N taps (the tap is decided on the release edge; debounce 1 ms, a show of four
 0.1 ms steps so the next tap is not ignored), it measures from the pin edge to
@@ -36,17 +36,15 @@ from typing import Any
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tray import config as tray_config  # noqa: E402
-from tray.backend import DARK  # noqa: E402
-from tray.bus import Bus  # noqa: E402
-from tray.config import ShowSettings  # noqa: E402
-from tray.events import ButtonPressed, Event, Pick  # noqa: E402
-from tray.gpio_tray import GpioTray  # noqa: E402
-from tray.pick import Picker  # noqa: E402
-from tray.service import TrayService  # noqa: E402
+from bench.harness import ROOT, heading, percentile, ratio, row, timings
+from tray import config as tray_config
+from tray.backend import DARK
+from tray.bus import Bus
+from tray.config import ShowSettings
+from tray.events import ButtonPressed, Event, Pick
+from tray.gpio_tray import GpioTray
+from tray.pick import Picker
+from tray.service import TrayService
 
 
 def wait(seconds: float) -> None:
@@ -58,20 +56,14 @@ def wait(seconds: float) -> None:
 
 def percentiles(samples_ns: list[int]) -> tuple[float, float]:
     """(median, p99) in microseconds."""
-    us = sorted(s / 1000 for s in samples_ns)
-    return statistics.median(us), us[max(0, int(len(us) * 0.99) - 1)]
+    us = [s / 1000 for s in samples_ns]
+    return statistics.median(us), percentile(us, 0.99)
 
 
-def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> str:
-    median, p99 = percentiles(samples_ns)
-    text = f"{name:<34} median {median:8.1f} us   p99 {p99:8.1f} us"
-    if peer_ns:
-        peer = sorted(s / 1000 for s in peer_ns)
-        text += (
-            f"   ({median / statistics.median(peer):.0f}x / "
-            f"{p99 / peer[int(len(peer) * 0.99) - 1]:.0f}x raw gpiozero)"
-        )
-    return text
+def summary(name: str, samples_ns: list[int], peer_ns: list[int] | None = None) -> None:
+    """A row of nanosecond samples, beside raw gpiozero's (the peer) if given."""
+    peer = None if peer_ns is None else [s / 1e9 for s in peer_ns]
+    row(name, timings([s / 1e9 for s in samples_ns], peer))
 
 
 def raw_gpiozero(factory: MockFactory, n: int) -> list[int]:
@@ -280,26 +272,27 @@ def main() -> None:
         print(json.dumps(figures(raw, handoff, to_pick, to_frame, busy, missed, args)))
         return
     attached = ", scoreboard and journal attached" if args.scoreboard else ""
-    print(
+    heading(
         f"tray latency on MockFactory pins, {args.presses} presses{attached} "
-        f"(python {sys.version.split()[0]}), missed {missed}"
+        f"(python {sys.version.split()[0]}), missed {missed}; the peer: raw gpiozero"
     )
-    print(summary("raw gpiozero edge -> callback", raw))
-    print(summary("bare hop to another thread", handoff, raw))
-    print(summary("edge -> Pick on the bus", to_pick, raw))
-    print(summary("edge -> first LED frame on pins", to_frame, raw))
-    print(summary("tray thread busy per tap", busy))
-    print()
+    summary("raw gpiozero edge -> callback (the peer)", raw)
+    summary("bare hop to another thread", handoff, raw)
+    summary("edge -> Pick on the bus", to_pick, raw)
+    summary("edge -> first LED frame on pins", to_frame, raw)
+    summary("tray thread busy per tap", busy)
     bare_wall, bare_in, bare_rss = child(CHILD_BARE)
     svc_wall, svc_in, svc_rss = child(CHILD_SERVICE)
-    print(
-        f"{'python -c import gpiozero':<34} process {bare_wall * 1000:6.0f} ms   "
-        f"in-process {bare_in * 1000:5.0f} ms   RSS {bare_rss:5.1f} MiB"
+    heading("start-up, median of whole processes (the peer: python -c 'import gpiozero')")
+    row(
+        "python -c import gpiozero (the peer)",
+        f"process {bare_wall * 1000:.0f} ms, in-process {bare_in * 1000:.0f} ms,"
+        f" RSS {bare_rss:.1f} MiB",
     )
-    print(
-        f"{'tray service started (+0.2 s)':<34} process {svc_wall * 1000:6.0f} ms   "
-        f"to start  {(svc_in - 0.2) * 1000:5.0f} ms   RSS {svc_rss:5.1f} MiB   "
-        f"({svc_rss / bare_rss:.2f}x RSS)"
+    row(
+        "tray service started (+0.2 s)",
+        f"process {svc_wall * 1000:.0f} ms, to start {(svc_in - 0.2) * 1000:.0f} ms,"
+        f" RSS {svc_rss:.1f} MiB ({ratio(svc_rss, bare_rss)} the peer's)",
     )
 
 

@@ -22,10 +22,9 @@ import pytest
 
 from scoreboard.journal import Journal
 from tests.helpers import card as helpers_card
-from tests.helpers.card import prepare, remount
+from tests.helpers.card import fill, prepare, remount
 from tests.helpers.config import QUICK_PIN_MAP
 from tests.helpers.service import ROOT, Service, until
-from tests.scoreboard.test_disk_full import fill
 
 pytestmark = [
     pytest.mark.slow,  # real processes

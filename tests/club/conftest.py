@@ -9,7 +9,7 @@ import pytest
 
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
-from tests.club.broker import Listener, Mosquitto, require_mosquitto
+from tests.helpers.broker import Listener, Mosquitto, require_mosquitto
 from tray.bus import Bus
 from tray.config import ShowSettings
 

@@ -10,9 +10,9 @@ import pytest
 
 from club.link import Broker
 from club.service import ClubService
-from tests.club.broker import wait_until
 from tests.club.conftest import QUICK_SHOW
 from tests.club.test_publisher import publish_table
+from tests.helpers.broker import wait_until
 from tests.helpers.picks import ShowingTray
 from tray.events import ButtonPressed, Pick
 

@@ -228,7 +228,7 @@ def press_once(pins: Path, journal: Path, password: str, *more: str):
 
 
 def test_the_settings_file_with_credentials_and_the_password_never_logged(tmp_path, listen):
-    from tests.club.broker import Mosquitto, require_mosquitto
+    from tests.helpers.broker import Mosquitto, require_mosquitto
 
     require_mosquitto()
     secret = "s3cret-Pixie-Dust"

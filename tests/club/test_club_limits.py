@@ -14,7 +14,7 @@ from club.board import Board
 from club.journal import ClubJournal
 from club.link import Broker
 from club.service import ClubService
-from tests.club.broker import wait_until
+from tests.helpers.broker import wait_until
 
 # The bounds docs/mqtt.md promises ("The club's limits").
 SNAPSHOT_BOUND = 768 * 1024

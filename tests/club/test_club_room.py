@@ -15,11 +15,11 @@ from club.board import Board
 from club.link import Broker
 from club.pace import UPDATES_PER_S, Paced
 from club.service import ClubService
-from tests.club.broker import wait_until
-from tests.club.sse_page import Page
 from tests.club.test_club_limits import pick, scores
 from tests.club.test_publisher import pick as table_pick
 from tests.club.test_publisher import publish_table
+from tests.helpers.broker import wait_until
+from tests.helpers.sse_page import Page
 
 FAKES = 40
 

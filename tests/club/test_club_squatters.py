@@ -16,10 +16,10 @@ from club.board import PLAYING_PICKS, PLAYING_WINDOW_S, Board
 from club.journal import ClubJournal
 from club.link import Broker
 from club.service import ClubService
-from tests.club.broker import wait_until
 from tests.club.test_club_limits import pick
 from tests.club.test_publisher import pick as table_pick
 from tests.club.test_publisher import publish_table
+from tests.helpers.broker import wait_until
 
 SQUATTERS = 40
 assert payloads.MAX_TABLES == 32  # 40 squatters: 8 more than the board holds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from club.link import Broker, Link, LinkError
-from tests.club.broker import Mosquitto, free_port, require_mosquitto, wait_until
+from tests.helpers.broker import Mosquitto, free_port, require_mosquitto, wait_until
 
 pytestmark = pytest.mark.broker
 

@@ -11,8 +11,8 @@ import pytest
 from club import discovery, topics
 from club.link import Broker, Link
 from club.table import start_table
-from tests.club.broker import wait_until
 from tests.club.conftest import QUICK_SHOW
+from tests.helpers.broker import wait_until
 from tests.helpers.picks import ShowingTray
 from tray.config import MqttSettings
 from tray.events import ButtonPressed, Pick

@@ -22,9 +22,10 @@ from starlette.testclient import TestClient
 from cli.app import create_app
 from digital.link import NotSavedError
 from scoreboard.journal import Journal, JournalWriteError
+from tests.helpers.card import fill
 from tests.helpers.digital import Picks, Table, offered
 from tests.helpers.web import TOKEN
-from tests.scoreboard.test_disk_full import FULL, fill, small_tmpfs
+from tests.scoreboard.test_disk_full import FULL, small_tmpfs
 from tray.bus import Bus
 
 RULESETS = ["disney", "elite"]

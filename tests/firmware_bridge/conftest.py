@@ -1,6 +1,9 @@
 import pytest
-from bridge_helpers import FAST, Events
-from firmware_device import (
+
+from firmware_bridge.emulator import Emulator
+from firmware_bridge.tray import SerialTray
+from tests.helpers.bridge import FAST, Events
+from tests.helpers.firmware_device import (
     CPython,
     Device,
     MicroPython,
@@ -8,9 +11,6 @@ from firmware_device import (
     firmware_files,
     need_micropython,
 )
-
-from firmware_bridge.emulator import Emulator
-from firmware_bridge.tray import SerialTray
 
 
 @pytest.fixture

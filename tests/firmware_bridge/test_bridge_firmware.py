@@ -1,6 +1,6 @@
 """The reference firmware's logic with a stub `machine` and a hand-cranked clock, no serial port:
 under CPython, and under real MicroPython (the WebAssembly port) in lockstep with CPython, every
-reply compared byte for byte (firmware_device.py)."""
+reply compared byte for byte (tests/helpers/firmware_device.py)."""
 
 import pytest
 

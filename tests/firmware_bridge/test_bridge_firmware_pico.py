@@ -5,7 +5,10 @@ main.py, unmodified, booted by MicroPython (the WebAssembly port) with the proje
 import struct
 
 import pytest
-from firmware_device import (
+
+from firmware_bridge.firmware import tinkerfw, wire
+from firmware_bridge.ticks import TICKS_PERIOD
+from tests.helpers.firmware_device import (
     PICO_HEAP,
     SOURCES,
     MicroPython,
@@ -13,9 +16,6 @@ from firmware_device import (
     measure_heap,
     run_main,
 )
-
-from firmware_bridge.firmware import tinkerfw, wire
-from firmware_bridge.ticks import TICKS_PERIOD
 
 
 def test_mpy_cross_compiles_every_firmware_file_for_the_pico(pico_build):

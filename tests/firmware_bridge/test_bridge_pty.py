@@ -4,7 +4,6 @@ import dataclasses
 import random
 
 import pytest
-from bridge_helpers import FAST, Events, eventually
 
 from firmware_bridge import open_tray
 from firmware_bridge.emulator import Emulator
@@ -12,6 +11,7 @@ from firmware_bridge.events import TrayLinked
 from firmware_bridge.firmware import wire
 from firmware_bridge.ticks import TICKS_PERIOD, ticks_diff
 from firmware_bridge.tray import SerialTray
+from tests.helpers.bridge import FAST, Events, eventually
 from tray.backend import Capabilities, Frame, Tray
 from tray.events import ButtonHeld, ButtonPressed, Fault
 

@@ -5,11 +5,10 @@ bounded rate."""
 
 import logging
 
-from bridge_helpers import eventually
-
 from firmware_bridge import protocol as p
 from firmware_bridge.events import TrayLinked
 from firmware_bridge.firmware import wire
+from tests.helpers.bridge import eventually
 from tray.events import ButtonPressed, Fault
 
 

@@ -3,12 +3,12 @@ a local TCP port), and a device announcing values the protocol refuses is refuse
 message, retried, and works once it answers sanely."""
 
 import pytest
-from bridge_helpers import FAST, Events, eventually
 
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.events import TrayLinked
 from firmware_bridge.host import show_frames
 from firmware_bridge.tray import SerialTray
+from tests.helpers.bridge import FAST, Events, eventually
 from tray.backend import Frame
 from tray.events import ButtonPressed, Fault
 

@@ -1,4 +1,5 @@
-"""Helpers shared by the tests of several packages."""
+"""Helpers shared by the tests of several packages, and the one support package the benches take
+from the tests: bench/ imports `tests.helpers` and nothing else of tests/ (tests/bench/ checks)."""
 
 from hypothesis import settings
 

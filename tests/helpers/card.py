@@ -1,6 +1,7 @@
 """An SD card for the tests and the bench of a start on a full or read-only card: a real tmpfs of
-a few MiB (root only), remounted read-only at will, and a journal prepared on it by a process
-of its own (a table game, and a Disney game waiting for the Tinker Bell button)."""
+a few MiB (root only), remounted read-only at will or filled to the last block, and a journal
+prepared on it by a process of its own (a table game, and a Disney game waiting for the Tinker
+Bell button)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,15 @@ def prepare(journal: Path, ending: str) -> str:
     )
     assert done.returncode == (-signal.SIGKILL if ending == "killed" else 0), done.stderr
     return done.stdout.split()[0]
+
+
+def fill(filler: Path) -> None:
+    """Take every block left on the disk (a file at `filler`, written until no byte fits)."""
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        for size in (65536, 4096, 512, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)

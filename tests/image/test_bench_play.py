@@ -1,4 +1,4 @@
-"""The boot check's play (bench/image_boot.py's `Play`) against the tray itself, a real process
+"""The boot check's play (image/check.py's `Play`) against the tray itself, a real process
 on this machine: both kinds of play get writes acknowledged and the journal holds them. Without
 this, a change of the page's API leaves the power-cut check counting nothing (a digital game
 whose moves the bench no longer found acknowledged none, and "0 lost" said nothing of them)."""
@@ -6,16 +6,12 @@ whose moves the bench no longer found acknowledged none, and "0 lost" said nothi
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from image.check import Play
 from tests.helpers.service import Service
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from image_boot import Play  # a script beside the benches, not a package
 
 pytestmark = pytest.mark.slow  # a real process
 

@@ -24,7 +24,8 @@ from tests.helpers.backup import (
     play_a_table_game,
     records,
 )
-from tests.scoreboard.test_disk_full import fill, small_tmpfs
+from tests.helpers.card import fill
+from tests.scoreboard.test_disk_full import small_tmpfs
 
 
 @pytest.fixture

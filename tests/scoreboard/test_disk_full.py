@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from scoreboard.journal import Journal
 from scoreboard.web import create_app
+from tests.helpers.card import fill
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 from tray.events import Pick
@@ -113,18 +114,6 @@ def small_tmpfs(size_kib: int):
     finally:
         with contextlib.suppress(OSError):
             where.rmdir()
-
-
-def fill(filler: Path) -> None:
-    """Take every block left on the disk."""
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    try:
-        for size in (65536, 4096, 512, 1):
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(fd, b"\0" * size)
-    finally:
-        os.close(fd)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")

@@ -23,10 +23,10 @@ from scoreboard import wins
 from scoreboard.journal import Journal
 from scoreboard.view import build_view
 from tests.helpers.digital import Picks, Table, play_out
+from tests.helpers.old_journal import FIXTURE, grown, on_disk
 from tests.scoreboard.test_disk_full import small_tmpfs
 
 HERE = Path(__file__).parent / "journals"
-FIXTURE = HERE / "main-14f5ae9.sqlite3"
 EXPECTED = json.loads((HERE / "main-14f5ae9.expected.json").read_text())
 ELITE_TABLES = ("elite_games", "elite_moves", "elite_results")
 
@@ -284,37 +284,10 @@ def test_an_old_journal_that_lost_an_elite_table_is_upgraded_and_said(old, table
     t.stop()
 
 
-def grown(path: Path, copies: int) -> int:
-    """Add `copies` copies of the fixture's first UNO Elite game (setup and moves) to the old
-    journal, as a long season of play would; returns its size on disk, WAL checkpointed."""
-    with sqlite3.connect(path) as db:
-        for _ in range(copies):
-            cur = db.execute(
-                "INSERT INTO elite_games(created, setup) SELECT created, setup FROM elite_games "
-                "WHERE id = 1"
-            )
-            db.execute(
-                "INSERT INTO elite_moves(game, event) SELECT ?, event FROM elite_moves "
-                "WHERE game = 1 ORDER BY id",
-                (cur.lastrowid,),
-            )
-    with sqlite3.connect(path) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return on_disk(path)
-
-
 def leave_free(disk: Path, room: int) -> None:
     """Fill the disk with a file, leaving `room` bytes free."""
     free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
     (disk / "filler").write_bytes(b"\0" * max(0, free - room))
-
-
-def on_disk(path: Path) -> int:
-    return sum(
-        Path(f"{path}{suffix}").stat().st_size
-        for suffix in ("", "-wal")
-        if Path(f"{path}{suffix}").exists()
-    )
 
 
 def test_the_upgrade_gives_the_space_of_the_old_tables_back(old):

@@ -39,11 +39,11 @@ def test_another_user_reads_the_version_of_roots_checkout(folder):
     ).stdout.strip()  # fmt: skip
     nobody = pwd.getpwnam("nobody")
     read = (
-        "import sys; sys.path.insert(0, sys.argv[2]); from pathlib import Path; "
+        "import sys; from pathlib import Path; "
         "from updater.version import running_version; print(running_version(Path(sys.argv[1])))"
     )
-    done = subprocess.run(
-        [SYSTEM_PYTHON, "-I", "-c", read, str(clone), str(ROOT)],  # this tree's code
+    done = subprocess.run(  # this tree's code, and nothing of the caller's environment or site
+        [SYSTEM_PYTHON, "-s", "-P", "-c", read, str(clone)], env={"PYTHONPATH": str(ROOT)},
         capture_output=True, text=True, user=nobody.pw_uid, group=nobody.pw_gid,
         extra_groups=[], cwd="/",
     )  # fmt: skip

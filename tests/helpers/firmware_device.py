@@ -1,9 +1,10 @@
 """The reference firmware as a test drives it, under CPython and under real MicroPython.
 
-A `Device` sends every command to one or two firmwares (`on_micropython/harness.py`, the same
-module under both interpreters) and, with two, asserts after each command that both wrote the
-same bytes and show the same lights, buzzer and mode: the scenarios of test_bridge_firmware.py
-are then the comparison, byte for byte. MicroPython is the official WebAssembly port from npm,
+A `Device` sends every command to one or two firmwares (`on_micropython/harness.py` in
+tests/firmware_bridge, the same module under both interpreters) and, with two, asserts after each
+command that both wrote the same bytes and show the same lights, buzzer and mode: the scenarios
+of test_bridge_firmware.py are then the comparison, byte for byte (bench/firmware_heap.py prints
+the heap figures). MicroPython is the official WebAssembly port from npm,
 run by node (`on_micropython/runner.mjs`); where node or the package is missing its tests skip
 with the reason, and fail instead under CI=true (.ci/run installs node, `./tinker test` the port).
 """
@@ -19,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from on_micropython import harness
 
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware import tinkerfw, wire
+from tests.firmware_bridge.on_micropython import harness
 
-HERE = Path(__file__).parent / "on_micropython"
+HERE = Path(__file__).parents[1] / "firmware_bridge" / "on_micropython"
 FIRMWARE = Path(wire.__file__).parent
 PACKAGE = HERE / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PICO_HEAP = 192 * 1024

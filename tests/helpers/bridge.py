@@ -1,4 +1,5 @@
-"""Shared helpers of the bridge tests (a uniquely named module: tests/ has no __init__.py)."""
+"""Shared helpers of the bridge tests and bench/serial_noise.py: the quick link timings, and the
+events a tray delivered."""
 
 import threading
 import time
