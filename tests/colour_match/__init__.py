@@ -1,0 +1,82 @@
+"""Colour Match (`game.py`), registered in the engine's registry as any ruleset is: the proof
+that the core, digital play, records and simulation know no ruleset by name. Nothing outside
+this package mentions it; its tests register it for themselves (conftest.py) and take it away
+after, so the rest of the suite sees only the shipped rulesets."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import registry, simulation
+from engine.bots import bot_names
+from engine.protocol import GameState
+from tests.colour_match.game import NAME, ColourMatch
+
+COUNTERS = ("blocked_hands",)
+RATES = {"average_turns_per_hand": ("turns", "hands", 2)}
+
+
+def new_game(
+    names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
+) -> ColourMatch:
+    if options:
+        raise ValueError(f"Colour Match takes no options (not {', '.join(options)})")
+    return ColourMatch(names)
+
+
+def from_header(
+    header: Mapping[str, Any], players: list[str], options: dict[str, Any]
+) -> ColourMatch:
+    return new_game(players, None, options, {})
+
+
+def simulate(
+    *,
+    players: int,
+    seed: int,
+    hands: int | None,
+    games: int | None,
+    bots: Sequence[str],
+    options: Mapping[str, Any],
+    inputs: registry.Inputs,
+    record: bool,
+    on_game: Callable[[GameState], None] | None,
+    on_progress: Callable[[int], None] | None,
+) -> dict[str, Any]:
+    rng = random.Random(seed)
+    specs = bot_names(list(bots), players)
+    names = [spec.partition(":")[0] for spec in specs]
+    stats = simulation.new_stats(players, names, COUNTERS)
+    stats["ruleset"] = NAME
+    for i in range(games or hands or 0):
+        game = ColourMatch([f"{n}-{s}" for s, n in enumerate(names)], record=record)
+        turns = simulation.play_game(game, specs, rng)
+        stats["hands"] += 1
+        stats["games"] += 1
+        stats["turns"] += turns
+        stats["decisions"] += turns
+        if game.winner is None:
+            stats["blocked_hands"] += 1
+        else:
+            for by in ("hand", "game"):
+                stats[f"{by}_wins_by_seat"][game.winner] += 1
+                wins = stats[f"{by}_wins_by_bot"]
+                wins[names[game.winner]] = wins.get(names[game.winner], 0) + 1
+        if on_game is not None:
+            on_game(game)
+        if on_progress is not None:
+            on_progress(i + 1)
+    return simulation.with_rates(stats, RATES)
+
+
+ENTRY = registry.Entry(
+    name=NAME,
+    title="Colour Match",
+    features=lambda options: frozenset(),
+    new_game=new_game,
+    from_header=from_header,
+    simulate=simulate,
+    rates=RATES,
+)
