@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cli.elite_files import load_cards
+from cli.inputs import shipped_inputs
 from engine.bots import Bot, make
 from engine.elite.game import EliteGame
 from engine.elite.simulate import play_game
@@ -34,7 +34,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mode", default="quick", choices=("quick", "draft"))
     args = ap.parse_args()
-    cards = load_cards()
+    cards = shipped_inputs()["elite"]["cards"]
     times: dict[str, list[float]] = {"search": [], "greedy": []}
     rng = random.Random(args.seed)
     wins = blocked = 0

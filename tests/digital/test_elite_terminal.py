@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from cli import main as cli
-from cli.app import elite_box
+from cli.inputs import shipped_inputs
 from digital import play_menu
 from digital import play_text as E
 from digital.play_loop import TerminalPlay
@@ -21,13 +21,13 @@ from tests.digital.test_play_terminal import ANSI, Pty
 from tests.engine.elite.helpers import DYNASTY_ROWS
 from tray.bus import Bus
 
-BOX = elite_box()
+INPUTS = shipped_inputs()
 NO_TINKER_BELL = "UNO Elite has no Tinker Bell"
 
 
 def setup_game(humans=(0,), seed=4, mode="quick", players=("You", "Ann", "Bob")):
     changed = threading.Event()
-    session = DigitalSession(Bus(), on_change=changed.set, pace=0, elite=BOX)
+    session = DigitalSession(Bus(), on_change=changed.set, pace=0, inputs=INPUTS)
     keys = session.new_game(
         list(players), list(humans), "greedy", options={"mode": mode}, ruleset="elite", seed=seed
     )
