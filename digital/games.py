@@ -49,6 +49,11 @@ def title(ruleset: str) -> str:
     return registry.get(ruleset).title
 
 
+def about(ruleset: str) -> str:
+    """How the ruleset offers its moves, in a sentence for a help ("" : nothing to add)."""
+    return registry.get(ruleset).about
+
+
 def kept_name(ruleset: str, players: Sequence[str]) -> str:
     """The name a digital game is kept under in the journal's list of games: its rules and its
     players ("UNO Elite: Player 1, Bot Bea, Bot Cy"), not one "digital game" like every other.

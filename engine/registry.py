@@ -89,7 +89,8 @@ class Entry:
     ruleset (`players` and `options` already read by `engine.record`). `simulate(...)`: the
     statistics of bots playing it (`engine.simulate.simulate`'s shape). `inputs`: the files it
     needs (`InputFile`). `report(stats)`: the lines a simulation's summary adds for what this
-    ruleset alone counts (UNO Elite: its Action Cards activated), in words."""
+    ruleset alone counts (UNO Elite: its Action Cards activated), in words. `about`: how its
+    moves are offered, in a sentence a display's help shows ("" : nothing beyond the menu)."""
 
     name: str
     title: str
@@ -99,6 +100,7 @@ class Entry:
     simulate: Simulate
     inputs: tuple[InputFile, ...] = ()
     report: Callable[[Mapping[str, Any]], list[str]] = lambda stats: []
+    about: str = ""
 
     def missing(self, inputs: Inputs) -> list[InputFile]:
         """The required input files that `inputs` lacks."""

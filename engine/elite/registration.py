@@ -113,5 +113,7 @@ ENTRY = registry.register(
         simulate=simulate,
         inputs=INPUTS,
         report=report,
+        about="Every choice of an activation (whom to target, which card, in what order) is a "
+        "move of its own, offered when the game asks for it.",
     )
 )

@@ -77,11 +77,13 @@ def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
                 assert card["words"] in text
             for card in seat["elite_discard"]:
                 assert card["words"].partition(": ")[0] in text
-        mine = plain(E.private(view, 200))
+        mine = plain(E.hand(view, 200) + E.seen(view, 200))
         assert f"Your hand ({len(view['hand'])}):" in mine
         for card in view["hand"]:
             assert card["words"] in mine
-        assert plain(E.private(session.view(), 200)) == ""  # a spectator: no hand at all
+        assert (
+            plain(E.hand(session.view(), 200) + E.seen(session.view(), 200)) == ""
+        )  # a spectator: no hand at all
         menu = play_menu.menu(view)
         assert [c.action for c in menu] == [m["action"] for m in view["legal"]]
         for choice, move in zip(menu, view["legal"], strict=True):
