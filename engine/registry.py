@@ -167,13 +167,29 @@ def _listed(words: Sequence[str]) -> str:
 
 
 def _find_shipped() -> None:
-    """Import the rulesets shipped under engine/ (see the module's doc), once."""
+    """Import the rulesets shipped under engine/ (see the module's doc), once, and put them
+    first, in the order their modules are found (a ruleset imported earlier by someone else
+    does not jump the queue: the lists people read stay the same)."""
     global _found
     if _found:
         return
     _found = True
     import engine
 
-    for module in pkgutil.iter_modules(engine.__path__):
-        if module.ispkg or module.name.endswith("_entry"):
-            importlib.import_module(f"engine.{module.name}")
+    found = [
+        f"engine.{m.name}"
+        for m in pkgutil.iter_modules(engine.__path__)
+        if m.ispkg or m.name.endswith("_entry")
+    ]
+    for module in found:
+        importlib.import_module(module)
+
+    def rank(entry: Entry) -> int:
+        home = getattr(entry.new_game, "__module__", "") or ""
+        return next(
+            (i for i, m in enumerate(found) if home == m or home.startswith(f"{m}.")), len(found)
+        )
+
+    ordered = sorted(_ENTRIES.values(), key=rank)
+    _ENTRIES.clear()
+    _ENTRIES.update((entry.name, entry) for entry in ordered)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -92,3 +94,9 @@ def test_a_record_of_a_ruleset_not_registered_names_the_known_ones():
         record.game_from_header(header)
     assert "unknown ruleset 'pocket' (this engine plays: disney" in str(caught.value)
     assert pocket.__doc__  # (the package is importable without registering anything)
+
+
+def test_the_order_is_the_same_whichever_ruleset_was_imported_first():
+    script = "import engine.elite; from engine import registry; print(registry.names())"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.stdout.strip() == str(SHIPPED), out.stderr
