@@ -10,6 +10,7 @@ Read from the code (Python's own parser): no `EliteBox`, no import of `engine.el
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from engine import registry
@@ -87,6 +88,19 @@ def test_the_check_finds_each_thing_it_is_for():
     assert not found('HELP = "disney (default), classic or elite"', NAMES)
     assert not found('if "points" in registry.get(ruleset).features({}):\n    pass', NAMES)
     assert not found('# if ruleset == "elite"', NAMES)
+
+
+def test_no_page_asks_for_lineups():
+    """The pages draw from the observation's shape too: no script names "lineups"."""
+    problems = [
+        f"{path.relative_to(ROOT)} line {number}"
+        for layer in LAYERS
+        for path in sorted((ROOT / layer).rglob("*.js"))
+        if "node_modules" not in path.parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"""["'`]lineups["'`]""", line)
+    ]
+    assert not problems, "\n".join(problems)
 
 
 def test_no_layer_above_the_engine_knows_a_ruleset():
