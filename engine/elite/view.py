@@ -144,8 +144,13 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         ]
         out["peeked"] = peeks[-1]
         out["peeks"] = peeks
-        who = game.players[peeks[-1]["seat"]]
-        out["seen"].append({"title": f"You peeked at {who}'s hand:", "cards": peeks[-1]["hand"]})
+        peeked, _, cards = game.peeks[seat][-1]
+        out["seen"].append(
+            {
+                "title": f"You peeked at {game.players[peeked]}'s hand:",
+                "cards": [c.as_dict() for c in cards],
+            }
+        )
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
