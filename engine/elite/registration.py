@@ -27,11 +27,14 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 INPUTS = (
     registry.InputFile("cards", "cards", parse_cards, default=os.path.join(DATA, "f1-2025.tsv")),
-    registry.InputFile("deck", "deck", parse_deck, default=os.path.join(DATA, "deck.tsv")),
+    registry.InputFile(
+        "deck", "deck", parse_deck, default=os.path.join(DATA, "deck.tsv"), required=False
+    ),
     registry.InputFile("decks", "dynasty Player Decks", parse_cards, many=True, required=False),
 )
-"""The Elite Action Cards (quick play and the draft deal from them), the 112 UNO cards, and
-dynasty's Player Decks (`decks=PATH,PATH,...`, one per seat; its construction rules are checked
+"""The Elite Action Cards (quick play and the draft deal from them), the 112 UNO cards (read
+from the shipped table where none is given; a game handed none deals `uno.default_deck`, the
+same cards), and dynasty's Player Decks (`decks=PATH,PATH,...`, one per seat; its construction rules are checked
 when the game is made)."""
 
 

@@ -53,16 +53,15 @@ def test_only_uno_elite_needs_files_and_says_which():
         "elite": ["cards", "deck", "decks"],
     }
     cards, deck, decks = registry.get("elite").inputs
-    assert cards.required and deck.required and not decks.required and decks.many
+    assert cards.required and not deck.required and not decks.required and decks.many
+    assert deck.default is not None  # (read where none is given; the engine has the same deck)
     assert cards.default is not None and cards.default.endswith("f1-2025.tsv")
 
 
 def test_a_game_without_its_files_is_refused_in_a_sentence():
     with pytest.raises(ValueError) as caught:
         registry.new_game("elite", ["a", "b"], None, {}, {})
-    assert str(caught.value) == (
-        "UNO Elite needs its cards and deck: this display was started without them"
-    )
+    assert str(caught.value) == ("UNO Elite needs its cards: this display was started without them")
 
 
 def test_a_name_taken_by_another_entry_is_refused(registered):
