@@ -34,8 +34,8 @@ INPUTS = (
 )
 """The Elite Action Cards (quick play and the draft deal from them), the 112 UNO cards (read
 from the shipped table where none is given; a game handed none deals `uno.default_deck`, the
-same cards), and dynasty's Player Decks (`decks=PATH,PATH,...`, one per seat; its construction rules are checked
-when the game is made)."""
+same cards), and dynasty's Player Decks (`decks=PATH,PATH,...`, one per seat; their
+construction rules are checked when the game is made)."""
 
 
 def _options(options: Mapping[str, Any], inputs: registry.Inputs) -> dict[str, Any]:
