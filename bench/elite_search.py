@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from bench.harness import heading, row, timings, win_rate
-from cli.elite_files import load_cards
+from cli.inputs import shipped_inputs
 from engine.bots import Bot, make
 from engine.elite.game import EliteGame
 from engine.elite.simulate import play_game
@@ -29,7 +29,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mode", default="quick", choices=("quick", "draft"))
     args = ap.parse_args()
-    cards = load_cards()
+    cards = shipped_inputs()["elite"]["cards"]
     times: dict[str, list[float]] = {"search": [], "greedy": []}
     rng = random.Random(args.seed)
     wins = blocked = 0

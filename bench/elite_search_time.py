@@ -23,7 +23,7 @@ from bench.harness import ROOT, heading, interleaved, row, timings
 
 CHILD = """
 import random, sys, time
-from cli.elite_files import load_cards
+from cli.inputs import shipped_inputs
 from engine.elite.game import EliteGame
 try:  # a checkout from before the one search bot
     from engine.elite.bots import greedy_bot, search_bot
@@ -32,7 +32,7 @@ except ImportError:
     from engine.search import SearchBot
     def search_bot(game, seat, rng):
         return SearchBot(rng).act(game)
-cards, spent = load_cards(), []
+cards, spent = shipped_inputs()["elite"]["cards"], []
 for seed in range(int(sys.argv[1])):
     rng = random.Random(seed)
     g = EliteGame(["a", "b"], {"mode": "quick"}, cards=cards, record=False)

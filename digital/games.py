@@ -1,45 +1,39 @@
 """The games digital play can start, by ruleset name: which engine makes which ruleset's game is
-the engine's own factory's choice (`engine.factory`). Everything after the start reads the game
-through the protocol and its declared `features`, never its name.
+the ruleset's registry entry's choice (`engine.registry`). Everything after the start reads the
+game through the protocol, its declared `features` and its observation, never its name.
 
-The engine reads no files and neither does digital play: UNO Elite's Action Cards and deck are
-loaded by the command line (`cli.elite_files`) and handed down as an `EliteBox`.
+The engine reads no files and neither does digital play: the files a ruleset needs (its entry's
+`inputs`: UNO Elite's Action Cards and deck) are read by the command line (cli/inputs.py) and
+handed down, parsed, as a mapping.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import factory, record
-from engine.disney import rulesets
-from engine.elite import EliteCard, UnoCard
+from engine import record, registry
 from engine.protocol import GameState
 from scoreboard.names import MAX_GAME_NAME
 
-RULESETS = f"{', '.join(rulesets.PLAYED[:-1])} or {rulesets.PLAYED[-1]}"
 
-
-@dataclasses.dataclass(frozen=True)
-class EliteBox:
-    """What is in UNO Elite's box: the Elite Action Cards (quick play and the draft deal from
-    them) and the 112 UNO cards (None: the engine's default deck)."""
-
-    cards: Sequence[EliteCard]
-    deck: Sequence[UnoCard] | None = None
+def rulesets_said() -> str:
+    """Every ruleset's name, for a sentence ("disney, classic, official-2018, elvis or elite")."""
+    played = registry.names()
+    return played[0] if len(played) == 1 else f"{', '.join(played[:-1])} or {played[-1]}"
 
 
 def new_game(
-    ruleset: str, names: list[str], dealer: Any, options: Mapping[str, Any] | None, box: Any
+    ruleset: str,
+    names: list[str],
+    dealer: Any,
+    options: Mapping[str, Any] | None,
+    inputs: Mapping[str, Any] | None = None,
 ) -> GameState:
-    """A new game of `ruleset`. ValueError, naming the problem, for a ruleset, options or a
-    table the engine refuses."""
-    if not factory.card_files(ruleset):
-        return factory.new_game(ruleset, names, dealer, options)  # ValueError: bad ruleset ...
-    if box is None:
-        raise ValueError("UNO Elite needs its cards: this display was started without them")
-    return factory.new_game(ruleset, names, dealer, options, list(box.cards), box.deck)
+    """A new game of `ruleset`, with the files it needs (parsed, by `InputFile.name`).
+    ValueError, naming the problem, for a ruleset, a file it lacks, options or a table the
+    engine refuses."""
+    return registry.new_game(ruleset, names, dealer, options, inputs)
 
 
 def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
@@ -52,7 +46,12 @@ def replay(header: Any, events: Sequence[dict[str, Any]]) -> GameState:
 
 def title(ruleset: str) -> str:
     """The ruleset's name for a person ("UNO Elite", "Disney UNO with the Tinker Bell tray")."""
-    return factory.title(ruleset)
+    return registry.get(ruleset).title
+
+
+def about(ruleset: str) -> str:
+    """How the ruleset offers its moves, in a sentence for a help ("" : nothing to add)."""
+    return registry.get(ruleset).about
 
 
 def kept_name(ruleset: str, players: Sequence[str]) -> str:

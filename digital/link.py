@@ -131,6 +131,7 @@ class GameLink(PacedLink):
         self.features = frozenset(game.features)
         self.ruleset = str(game.header().get("ruleset", ""))  # its name, for titles only
         self.title = games.title(self.ruleset)
+        self.about = games.about(self.ruleset)
         self.rng = rng or random.SystemRandom()
         self.consumed: list[int] = []  # sequence numbers of the picks the game used
         self._published = len(game.events)

@@ -93,7 +93,7 @@ class TerminalPlay(TerminalSeats):
                 view = self._table_view()
                 self._catch_up(view)
                 if view["winner"]:
-                    if "lineups" in T.features(view):
+                    if "points" not in T.features(view):  # no hand's result said how it ended
                         self._print(Text(""), *T.table(view))
                     self._print(*T.game_over(view))
                     return 0

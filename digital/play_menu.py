@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -223,28 +224,30 @@ def _ask(choices: Sequence[Choice]) -> str:
     return f"Type a number from 1 to {len(choices)}{extra}, or ? for help."
 
 
-HELP = """\
-Type the number of a move and press Enter.
+HELP_HEAD = "Type the number of a move and press Enter."
+HELP_KEYS = """\
   3u      play move 3 and say UNO! (with your next-to-last card)
   d       draw a card            p  keep the card drawn (pass)
   u       call UNO! late         c  challenge a Villain Draw 4 (its number asks first)
-  s       stop discarding
-  Enter   (or t) press the Tinker Bell button when the game waits for it
+  s       stop discarding"""
+HELP_PRESS = "  Enter   (or t) press the Tinker Bell button when the game waits for it"
+HELP_TAIL = """\
   r       show the table again   ?  this help
-  q       leave the game (Ctrl-D too)
-Bad input changes nothing: the game asks again."""
-
-WORDS_HELP = """\
-Type the number of a move and press Enter. Every choice of an activation (whom to target,
-which card, in what order) is a move of its own, offered when the game asks for it.
-  3u      play move 3 and say UNO! (with your next-to-last card)
-  r       show the table again   ?  this help
-  q       leave the game (Ctrl-D too)
-{no_button}: nothing waits for a button. Bad input changes nothing."""
+  q       leave the game (Ctrl-D too)"""
+HELP_WIDTH = 92
 
 
 def help_text(view: Mapping[str, Any]) -> str:
-    """The help for the menu this view makes (`menu`): with Lineups, how an activation asks."""
-    if "lineups" in view.get("features", ()):
-        return WORDS_HELP.format(no_button=no_tinker_bell(view))
-    return HELP
+    """The help for the menu this view makes (`menu`): how the ruleset offers its moves (the
+    view's `about`, its registry entry's), the letters, and Enter for Tinker Bell where the game
+    has her (else that nothing waits for a button)."""
+    head = HELP_HEAD + (f" {view['about']}" if view.get("about") else "")
+    lines = [textwrap.fill(head, HELP_WIDTH), HELP_KEYS]
+    if "tinker_bell" in view.get("features", ()):
+        lines += [HELP_PRESS, HELP_TAIL, "Bad input changes nothing: the game asks again."]
+    else:
+        lines += [
+            HELP_TAIL,
+            f"{no_tinker_bell(view)}: nothing waits for a button. Bad input changes nothing.",
+        ]
+    return "\n".join(lines)

@@ -1,7 +1,7 @@
 """Terminal play's text: one seat's view (and its menu) as lines of rich `Text`, for every
-ruleset: what the table shows follows the view's `features` (points and hands; Lineups, Player
-Decks and Elite discard piles) and what the observation holds (a hand, a peeked hand, a searched
-card, a draft).
+ruleset, never asking which: what the table shows follows the view's `features` (points and
+hands) and what the observation holds in its shape (`engine.observation`: each seat's facts and
+shelves, the table's panels, what only the viewer has seen).
 
 Pure functions of the view dict, so tests read `.plain` and need no terminal. Colour is never the
 only cue: every card and colour is drawn with its symbol and its name, in the styles of the
@@ -35,8 +35,15 @@ def swatch(colour: str | None, words: str | None = None) -> Text:
 
 
 def card(card: Mapping[str, Any]) -> Text:
-    """A card from the view: symbol and name, styled; the name already says its colour."""
-    return swatch(card["colour"], card["name"])
+    """A card from the view: symbol and name, styled; the name already says its colour. A card
+    of several colours (`colours`: an Elite Action Card) shows each colour's symbol, then its
+    words (name, colours and powers), so no colour is told by colour alone."""
+    colours = card.get("colours")
+    if colours is not None:
+        style = STYLE[colours[0]] if len(colours) == 1 and colours[0] in STYLE else WILD_STYLE
+        symbols = "".join(SYMBOL.get(c, WILD_SYMBOL) for c in colours) or WILD_SYMBOL
+        return Text(f" {symbols} {card['words']} ", style=style)
+    return swatch(card.get("colour") or "wild", card.get("name") or card["words"])
 
 
 def features(view: Mapping[str, Any]) -> frozenset[str]:
@@ -51,10 +58,11 @@ def header(view: Mapping[str, Any]) -> Text:
 
 
 def table(view: Mapping[str, Any]) -> list[Text]:
-    """The table as the ruleset lays it out (`features`): with Lineups, `lineups_table`."""
-    if "lineups" in features(view):
-        return lineups_table(view)
-    return points_table(view)
+    """The table: a game with points shows each player's score (`points_table`); one without,
+    each seat's facts and shelves as its observation gives them (`seats_table`)."""
+    if "points" in features(view):
+        return points_table(view)
+    return seats_table(view)
 
 
 def _top_line(view: Mapping[str, Any], shown: Callable[[Any], Text]) -> Text:
@@ -206,28 +214,15 @@ def lights(levels: Sequence[float]) -> Text:
     return line
 
 
-# ---------------------------------------------------------------------- Lineups
-def uno_card(card: Mapping[str, Any]) -> Text:
-    """An UNO card described in words ("Red 3 (Elite)"): its colour's symbol, a wild's ◆."""
-    return swatch(card.get("colour") or "wild", card["words"])
-
-
-def elite_card(card: Mapping[str, Any]) -> Text:
-    """An Elite Action Card: each of its colours' symbols, then its words (name, colours and
-    powers), so no colour is told by colour alone."""
-    colours = list(card.get("colours") or [])
-    style = STYLE[colours[0]] if len(colours) == 1 and colours[0] in STYLE else WILD_STYLE
-    symbols = "".join(SYMBOL.get(c, WILD_SYMBOL) for c in colours) or WILD_SYMBOL
-    return Text(f" {symbols} {card['words']} ", style=style)
-
-
-def lineups_table(view: Mapping[str, Any]) -> list[Text]:
-    """The top card and colour in play, then each seat: cards held, Player Deck, Elite discards,
-    its Lineup, one Elite card a line, and its Elite discard pile by name (▶ marks whose move it
-    is)."""
+# ---------------------------------------------------------------------- seats and panels
+def seats_table(view: Mapping[str, Any]) -> list[Text]:
+    """The table of a game without points: the top card and colour in play, then each seat:
+    its cards and facts (`players[s]["facts"]`), then its shelves, a listed one a card a line
+    (a Lineup), another by its cards' names in one line (a discard pile). ▶ marks whose move
+    it is."""
     lines: list[Text] = []
     if view.get("top"):
-        lines.append(_top_line(view, uno_card))
+        lines.append(_top_line(view, card))
         way = view.get("direction", "left")
         lines.append(
             Text(
@@ -236,71 +231,71 @@ def lineups_table(view: Mapping[str, Any]) -> list[Text]:
                 style="dim",
             )
         )
-    for s, seat in enumerate(view["seats"]):
-        lines.extend(_lineup_seat(view, s, seat))
+    for player in view["players"]:
+        lines.extend(_seat(view, player))
     return lines
 
 
-def _lineup_seat(view: Mapping[str, Any], s: int, seat: Mapping[str, Any]) -> list[Text]:
+def _seat(view: Mapping[str, Any], player: Mapping[str, Any]) -> list[Text]:
+    s = player["seat"]
     mark = "▶" if s == (view.get("awaiting") or {}).get("seat") else " "
     tags = []
     if s == view.get("seat"):
         tags.append("you")
-    elif view["players"][s]["person"]:
+    elif player["person"]:
         tags.append("person")
-    if seat.get("called_uno"):
+    if player.get("called_uno"):
         tags.append("UNO!")
-    cards = seat["hand_count"]
-    text = (
-        f"{mark} {seat['name']}: {cards} card{'' if cards == 1 else 's'} · "
-        f"Player Deck {seat['player_deck']} · Elite discards {len(seat['elite_discard'])}"
-    )
+    cards = player["cards"]
+    text = f"{mark} {player['name']}: {cards} card{'' if cards == 1 else 's'}"
+    text += "".join(f" · {fact}" for fact in player.get("facts", ()))
     if tags:
         text += f"  ({', '.join(tags)})"
     out = [Text(text, style="bold" if mark == "▶" else "")]
-    if seat["lineup"]:
-        for card in seat["lineup"]:
-            line = Text("    Lineup ")
-            line.append_text(elite_card(card))
-            out.append(line)
-    else:
-        out.append(Text("    Lineup: empty", style="dim"))
-    if seat["elite_discard"]:
-        names = ", ".join(card["words"].partition(": ")[0] for card in seat["elite_discard"])
-        out.append(Text(f"    Elite discard pile: {names}", style="dim"))
+    for shelf in player.get("shelves", ()):
+        out.extend(_shelf(shelf))
     return out
 
 
-def private(view: Mapping[str, Any], width: int = 80) -> list[Text]:
-    """What only the viewer sees of a game with Lineups: its hand, a hand it peeked at, a card
-    it searched."""
-    lines = cards_line(f"Your hand ({len(view.get('hand', []))}):", view.get("hand", []), width)
-    peeked = view.get("peeked")
-    if peeked:
-        who = view["players"][peeked["seat"]]["name"]
-        lines += cards_line(f"You peeked at {who}'s hand:", peeked["hand"], width)
-    searched = view.get("searched")
-    if searched:
-        line = Text("You searched: ")
-        line.append_text(elite_card(searched["card"]))
-        lines.append(line)
+def _shelf(shelf: Mapping[str, Any]) -> list[Text]:
+    """A listed shelf a card a line ("Lineup: empty" without one); another, where it holds
+    cards, their names in one dim line."""
+    name, cards = shelf["name"], shelf["cards"]
+    if not shelf.get("listed"):
+        if not cards:
+            return []
+        names = ", ".join(c.get("short") or c["name"] for c in cards)
+        return [Text(f"    {name}: {names}", style="dim")]
+    if not cards:
+        return [Text(f"    {name}: empty", style="dim")]
+    out = []
+    for c in cards:
+        line = Text(f"    {name} ")
+        line.append_text(card(c))
+        out.append(line)
+    return out
+
+
+def panels(view: Mapping[str, Any]) -> list[Text]:
+    """What the table shows besides the seats (`panels`: a draft's cards showing), each its
+    title, its cards a line each, and its notes."""
+    lines: list[Text] = []
+    for panel in view.get("panels", ()):
+        lines.append(Text(panel["title"], style="bold"))
+        for c in panel["cards"]:
+            line = Text("    ")
+            line.append_text(card(c))
+            lines.append(line)
+        lines.extend(Text(f"  {note}", style="dim") for note in panel.get("notes", ()))
     return lines
 
 
-def draft(view: Mapping[str, Any]) -> list[Text]:
-    """The draft's showing cards (public) and what each seat has drafted so far."""
-    d = view.get("draft")
-    if not d:
-        return []
-    lines = [Text("Draft: the cards showing", style="bold")]
-    for card in d.get("showing", []):
-        line = Text("    ")
-        line.append_text(elite_card(card))
-        lines.append(line)
-    for s, picked in enumerate(d.get("picked", [])):
-        name = "You" if s == view.get("seat") else view["players"][s]["name"]
-        names = ", ".join(card["name"] for card in picked) or "nothing yet"
-        lines.append(Text(f"  {name} drafted {len(picked)}: {names}", style="dim"))
+def seen(view: Mapping[str, Any], width: int = 80) -> list[Text]:
+    """What only the viewer sees besides its hand (`seen`: a hand it peeked at, a card it
+    searched), each its title and its cards."""
+    lines: list[Text] = []
+    for part in view.get("seen", ()):
+        lines += cards_line(part["title"], part["cards"], width)
     return lines
 
 
@@ -310,7 +305,7 @@ def cards_line(title: str, cards: Sequence[Mapping[str, Any]], width: int) -> li
         return []
     lines = [Text(title)]
     for c in cards:
-        text = uno_card(c)
+        text = card(c)
         if lines[-1].cell_len + 1 + text.cell_len > width and lines[-1].plain.strip():
             lines.append(Text("  "))
         lines[-1].append(" ")
@@ -319,7 +314,5 @@ def cards_line(title: str, cards: Sequence[Mapping[str, Any]], width: int) -> li
 
 
 def seat_lines(view: Mapping[str, Any], width: int = 80) -> list[Text]:
-    """The viewer's own part: with Lineups, the draft and what only it sees; else its hand."""
-    if "lineups" in features(view):
-        return draft(view) + private(view, width)
-    return hand(view, width)
+    """The viewer's own part: the table's panels (a draft), its hand, and what only it sees."""
+    return panels(view) + hand(view, width) + seen(view, width)

@@ -32,7 +32,6 @@ from typing import Any
 from digital import games, view
 from digital.bot_press import BotPress, name_of
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
-from digital.games import EliteBox
 from digital.link import RETRY_S, GameLink, GameProgress
 from digital.saved import Saved, seating
 from engine import bots as B
@@ -65,18 +64,19 @@ class DigitalSession:
         table: TableSession | None = None,
         on_change: Callable[[], None] | None = None,
         pace: float = 0.8,
-        elite: EliteBox | None = None,
+        inputs: Mapping[str, Mapping[str, Any]] | None = None,
         press: Callable[[], None] | None = None,
         bots_press: bool = True,
     ):
         """`press`: the tray's button, which a bot presses for its own pixie-dust cards
         (`digital.bot_press`; None: whoever shows the game presses for it, as the terminal
         does). `bots_press`: the table's default for a new game (false: the people press for
-        the bots too)."""
+        the bots too). `inputs`: by ruleset, the files it needs, parsed (the registry entry's
+        `inputs`: UNO Elite's cards), which the command line reads."""
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
         self.bot_press, self.bots_press_default = BotPress(press), bots_press
         self.bots_press = bots_press  # the game's: do its bots press for their own cards
-        self.elite_box = elite  # UNO Elite's cards, from the command line
+        self.inputs = dict(inputs or {})
         self.link: GameLink | None = None
         self.keys: dict[int, str] = {}
         self.version = 0
@@ -117,7 +117,7 @@ class DigitalSession:
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
         if not isinstance(ruleset, str):
-            raise SetupError(f"ruleset is a name: {games.RULESETS}")
+            raise SetupError(f"ruleset is a name: {games.rulesets_said()}")
         bots_press = _bots_press(bots_press, self.bots_press_default)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
@@ -127,7 +127,7 @@ class DigitalSession:
                 "(its record is kept in the journal)"
             )
         try:  # the engine's ValueError: a ruleset, options or a table it refuses, in a sentence
-            game = games.new_game(ruleset, names, dealer, options, self.elite_box)
+            game = games.new_game(ruleset, names, dealer, options, self.inputs.get(ruleset))
         except ValueError as exc:
             raise SetupError(str(exc)) from None
         seats = _humans(humans, len(names))

@@ -4,8 +4,8 @@ view has on top, so the page and the terminal read one shape and tell what to dr
 `features` alone:
 
     game      True while there is a game
-    ruleset   its name; title: its name for a person
-    features  what the ruleset declares: "tinker_bell", "points", "lineups", "smackdown"
+    ruleset   its name; title: its name for a person; about: how it offers its moves, in words
+    features  what the ruleset declares ("tinker_bell", "points", "smackdown" ...)
     seat      whose view this is (None: a spectator, who sees no hand)
     choosing  the tray's pick is made and its lights are still spinning (the game takes it
               once they settle): digital play's own state, so `prompt` says so meanwhile
@@ -47,6 +47,7 @@ def page_view(link: GameLink, seat: int | None, presser: str | None = None) -> d
         game=True,
         ruleset=link.ruleset,
         title=link.title,
+        about=link.about,
         features=sorted(link.features),
         seat=seat,
         players=_players(observed.get("players"), game.players, link.humans),

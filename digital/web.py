@@ -22,6 +22,7 @@ too) only with `?reveal=yes`; never to a seat key or a reader.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,7 +34,6 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
-from digital.games import EliteBox
 from digital.session import DigitalSession
 from engine.disney import cards as C
 from engine.errors import EventError, RuleError
@@ -199,17 +199,18 @@ def _link(key: str) -> str:
 
 class DigitalPlay:
     """The extension `scoreboard.web.create_app` takes: routes, errors, and the session.
-    `elite`: UNO Elite's cards (the command line loads them), so the page can start Elite."""
+    `inputs`: by ruleset, the files it needs, parsed (the command line reads them: UNO Elite's
+    cards), so the page can start a game of every ruleset."""
 
-    def __init__(self, elite: EliteBox | None = None) -> None:
-        self.elite = elite
+    def __init__(self, inputs: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        self.inputs = dict(inputs or {})
 
     def start(self, parts: table_web.Parts) -> DigitalSession:
         return DigitalSession(
             parts.bus,
             table=parts.table,
             on_change=parts.clients.wake,
-            elite=self.elite,
+            inputs=self.inputs,
             press=parts.tray_press,
             bots_press=parts.tray_press is not None,  # nothing to press with: the people do
         )

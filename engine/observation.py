@@ -20,8 +20,24 @@ Every observation holds at least `KEYS`:
               move saying UNO! is an action of its own in `legal` (its `uno`)
     calls     the actions of `legal` made out of turn, as {"a", "text"} (hot seat's menu)
 
-A ruleset adds what only it has beside these (the Disney family's score sheet, UNO Elite's
-Lineups and draft), which a renderer draws from the game's declared `features`.
+A ruleset adds what only it has beside these. What a renderer draws without knowing the
+ruleset, it gives in these optional keys (absent: nothing of the kind):
+
+    players[s]["facts"]       the seat's public facts beyond its cards, each in words
+                              ("Player Deck 3")
+    players[s]["called_uno"]  the seat has called UNO!
+    players[s]["shelves"]     the seat's face-up cards beside its hand, each shelf
+                              {"name", "cards", "listed"}: a listed one (a Lineup) is shown a card
+                              a line, another (a discard pile) by its cards' names
+    panels    what the table shows beside the seats (a draft's cards showing), each
+              {"title", "cards", "notes"}
+    seen      what only `seat` sees beside its hand (a hand it peeked at, a card it searched),
+              each {"title", "cards"}
+
+A card in these is a `CARD_KEYS` card or, for a card of several colours, {"name", "words",
+"colours", ...} (and "short": its name and colours, where a shelf lists names). The rest of a
+ruleset's own (the Disney family's score sheet) a renderer draws from its declared `features`
+("points", "tinker_bell").
 """
 
 from __future__ import annotations

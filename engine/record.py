@@ -2,9 +2,9 @@
 replaying and what a replay prints (docs/record-format.md).
 
 One module for every ruleset: the header's common fields (`format`, `players`, `options`) are
-read here, and the game it describes is made by the engine's one factory
-(`engine.factory.game_from_header`, by the ruleset the header names), which hands the header's
-own fields (a Disney deck or seed, UNO Elite's cards) to that ruleset's reader. Each event is
+read here, and the game it describes is made by the entry of the ruleset the header names
+(`engine.registry`: `Entry.from_header`), which reads the header's own fields (a Disney deck or
+seed, UNO Elite's cards). Each event is
 the game's to apply (`GameState.apply_event`), so only the ruleset's own event fields are read
 by the ruleset; the order of cards in a chance event is read for every ruleset by
 `engine.chance`.
@@ -20,10 +20,12 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from engine import factory
+from engine import registry
 from engine.protocol import GameState
 
 FORMAT = "tinker-tray-record/1"
+DEFAULT_RULESET = "disney"
+"""The ruleset of a header that names none (the records written before there were others)."""
 
 
 class RecordError(ValueError):
@@ -63,11 +65,13 @@ def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str
 
 
 def game_from_header(header: dict[str, Any], line: int = 1) -> GameState:
-    """The game a header describes, of the ruleset it names (`engine.factory`), its first deal
-    made where the header holds it; RecordError on `line` if it is bad."""
+    """The game a header describes, of the ruleset it names (`engine.registry`; a header that
+    names none is the Disney game's, as the first records were), its first deal made where the
+    header holds it; RecordError on `line` if it is bad."""
     players, options = players_and_options(header, line)
     try:
-        return factory.game_from_header(header, players, options)
+        entry = registry.get(header.get("ruleset", DEFAULT_RULESET))
+        return entry.from_header(header, players, options)
     except ValueError as exc:  # (RuleError, CardError, a card file's error: each says what)
         raise RecordError(line, str(exc)) from None
 

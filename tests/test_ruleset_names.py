@@ -1,6 +1,6 @@
 """The layers above the engine ask the ruleset, never its name: no line of the command line,
 digital play or the scoreboard branches on "elite" (an `if` naming it, or a comparison with
-it). Which code a ruleset's name chooses is the engine's one factory's (`engine.factory`); what
+it). Which code a ruleset's name chooses is its registry entry's (`engine.registry`); what
 the layers above branch on is what a game declares (`features`) or its observation holds."""
 
 from __future__ import annotations

@@ -109,14 +109,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     console = Console(highlight=False)
     changed = threading.Event()
-    from engine import factory
-
     try:
-        options, box = _options(args.option, factory.card_files(args.ruleset))
+        options, inputs = _options(args.option, args.ruleset)
     except ValueError as exc:  # a malformed option; a file missing or malformed, with its line
         print(f"tinker-tray play: {exc}", file=sys.stderr)
         return 2
-    session = DigitalSession(Bus(), on_change=changed.set, elite=box)
+    session = DigitalSession(Bus(), on_change=changed.set, inputs={args.ruleset: inputs})
     try:
         keys = session.new_game(
             [name for name in args.players.split(",")],
@@ -173,20 +171,18 @@ def _terminal_play(args, session, keys, changed, read, console):
     )
 
 
-def _options(given: list[str], card_files: bool) -> tuple[dict[str, Any], Any]:
-    """The options, and for a ruleset whose cards are files (UNO Elite's) the box of cards: its
-    files (`cards=`, `deck=`, dynasty's `decks=`) are read here, by the command line, never by
-    digital play."""
+def _options(given: list[str], ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options, and the files the ruleset needs (its registry entry's `inputs`: UNO Elite's
+    `cards=`, `deck=`, dynasty's `decks=`), read here, by the command line, never by digital
+    play. An unknown ruleset needs none here: starting its game says it is unknown."""
     from cli.commands.simulate import parse_options
+    from cli.inputs import game_inputs
+    from engine import registry
 
     options = parse_options(given)
-    if not card_files:
-        return options, None
-    from cli.elite_files import game_inputs
-    from digital.games import EliteBox
-
-    inputs = game_inputs(options)
-    return inputs["options"], EliteBox(inputs["cards"], inputs["deck"])
+    if ruleset not in registry.names():
+        return options, {}
+    return game_inputs(ruleset, options)
 
 
 def _save(session, path: Path | None, console) -> bool:

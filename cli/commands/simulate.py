@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,17 +80,17 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from cli.commands import simulate_workers as W
-    from engine import factory
+    from engine import registry
     from engine.bots import bot_names
 
     try:
         options = parse_options(args.option)
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         bot_names(bots, args.players)  # (every ruleset's bots: a bad name is one line here)
-        box = None
-        if factory.card_files(args.ruleset):
-            box = _card_files(args.ruleset, options, args.players)
-            options = box.pop("options")
+        entry = registry.get(args.ruleset)  # (an unknown ruleset: one line naming the known)
+        inputs: dict[str, Any] = {}
+        if entry.inputs:
+            options, inputs = _input_files(args.ruleset, options, args.players)
         job = W.Job(
             players=args.players,
             seed=args.seed,
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             options=options,
             ruleset=args.ruleset,
             records=bool(args.records),
-            box=box,
+            inputs=inputs,
         )
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
@@ -134,23 +135,24 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats))
     else:
-        _print_table(stats, factory.features(args.ruleset, options))
+        _print_table(stats, entry.features(options), entry.report(stats))
     if args.records:
         print(written_summary(written, args.records), file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
-def _card_files(ruleset: str, options: dict[str, object], players: int) -> dict[str, Any]:
-    """The cards, deck and options of a ruleset whose cards are files (UNO Elite's), checked by
-    making one game with them (so a bad option or deck file is one sentence here, not an error
-    in every worker)."""
-    from cli.elite_files import game_inputs
-    from engine import factory
+def _input_files(
+    ruleset: str, options: dict[str, object], players: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options and the files of a ruleset that needs some (UNO Elite's cards and deck),
+    checked by making one game with them (so a bad option or file is one sentence here, not an
+    error in every worker)."""
+    from cli.inputs import game_inputs
+    from engine import registry
 
-    inputs = game_inputs(options)
-    names = [f"p{s}" for s in range(players)]
-    factory.new_game(ruleset, names, None, inputs["options"], inputs["cards"], inputs["deck"])
-    return inputs
+    options, inputs = game_inputs(ruleset, options)
+    registry.new_game(ruleset, [f"p{s}" for s in range(players)], None, options, inputs)
+    return options, inputs
 
 
 def written_summary(written: list[Path], folder: Path) -> str:
@@ -165,8 +167,9 @@ def written_summary(written: list[Path], folder: Path) -> str:
     )
 
 
-def _print_table(stats: dict, features: frozenset[str]) -> None:
-    """The statistics as a table, then the lines of what the ruleset declares (`features`)."""
+def _print_table(stats: dict, features: frozenset[str], report: Sequence[str]) -> None:
+    """The statistics as a table, then the lines of what the ruleset declares (`features`) and
+    the lines it adds of its own (its registry entry's `report`)."""
     from rich.table import Table
 
     from cli.console import Console
@@ -202,8 +205,7 @@ def _print_table(stats: dict, features: frozenset[str]) -> None:
             f"Villain Draw 4 fully protected against: {stats['villain_draw4s_fully_protected']} "
             f"of {stats['villain_draw4s']} ({stats['villain_draw4_fully_protected_rate']:.1%})"
         )
-    if "lineups" in features:
-        icons = ", ".join(f"{k} {v}" for k, v in sorted(stats["elite_icons"].items()))
-        console.print(f"Elite Action Cards activated: {stats['elite_activations']} ({icons})")
+    for line in report:  # what the ruleset counts of its own (UNO Elite: its Action Cards)
+        console.print(line)
     if stats["blocked_hands"]:
         console.print(f"blocked hands (nobody could move): {stats['blocked_hands']}")

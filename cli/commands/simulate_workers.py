@@ -44,9 +44,9 @@ class Job:
     options: Mapping[str, Any]
     ruleset: str
     records: bool = False
-    box: Mapping[str, Any] | None = None
-    """The ruleset's cards and deck ({"cards", "deck"}, read by cli.elite_files) where its cards
-    are files (`engine.factory.card_files`)."""
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    """The files the ruleset needs, parsed (its registry entry's `inputs`, read by cli/inputs.py:
+    UNO Elite's cards and deck)."""
     chunks: list[Chunk] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -88,23 +88,20 @@ def play_chunk(
     job: Job, chunk: Chunk, on_progress: Callable[[int], None] | None = None
 ) -> tuple[dict[str, Any], list[str]]:
     """Statistics of one chunk, and its records' text when the job keeps records."""
-    from engine import factory
+    from engine import registry
 
     texts: list[str] = []
     if on_progress is None and _progress_queue is not None:
         put = _progress_queue.put
         on_progress = lambda done: put(1)  # noqa: E731 (one item done)
-    box = job.box or {}
-    stats = factory.simulate(
-        job.ruleset,
+    stats = registry.get(job.ruleset).simulate(
         players=job.players,
         seed=chunk.seed,
         hands=chunk.hands,
         games=chunk.games,
         bots=job.bots,
         options=job.options,
-        cards=box.get("cards"),
-        deck=box.get("deck"),
+        inputs=job.inputs,
         record=job.records,
         on_game=(lambda game: texts.append(game.record())) if job.records else None,
         on_progress=on_progress,
@@ -121,7 +118,7 @@ def run(
 ) -> dict[str, Any]:
     """Play every chunk on `workers` processes (in this one if 1, or if there is one chunk) and
     merge them in order. `on_records` gets each chunk's records, in order."""
-    from engine import factory, simulation
+    from engine import registry, simulation
 
     bar = bar or ProgressBar(job.total, None)
     results: list[tuple[dict[str, Any], list[str]] | None] = [None] * len(job.chunks)
@@ -138,7 +135,7 @@ def run(
         parts.append(stats)
         if on_records is not None:
             on_records(texts)
-    return simulation.merge_stats(parts, factory.rates(job.ruleset))
+    return simulation.merge_stats(parts, registry.get(job.ruleset).rates)
 
 
 def _progress_from(bar: ProgressBar, before: int) -> Callable[[int], None]:

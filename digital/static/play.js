@@ -157,7 +157,7 @@
     $("who").textContent = mine ? `${mine.name}, seat ${seat + 1}` : "watching (no hand shown)";
     renderTable(v, has);
     renderSeats(v, has);
-    renderDraft(v);
+    renderPanels(v);
     renderMoves(v, has);
     logBox.replaceChildren(...v.log.map((line) => el("li", { text: line })));
     if (atEnd) logBox.scrollTop = logBox.scrollHeight;
@@ -224,15 +224,15 @@
         ? "Waiting for a player to press Tinker Bell…" : "Press the Tinker Bell button on the tray!";
   }
 
-  // every seat: a chip of its cards and points; with Lineups, a box of its Lineup, Player Deck
-  // and Elite discard pile (all public)
+  // every seat: with a score sheet, a chip of its cards and points; without, a box of its
+  // cards, its facts and its shelves of face-up cards (all public: the observation's own)
   function renderSeats(v, has) {
     const turn = v.awaiting.seat;
-    const lineups = has("lineups");
-    $("players").classList.toggle("hidden", lineups);
-    $("eseats").classList.toggle("hidden", !lineups);
-    if (lineups) {
-      $("eseats").replaceChildren(...v.seats.map((box, s) => seatBox(v, s, box, turn)));
+    const boxes = !has("points");
+    $("players").classList.toggle("hidden", boxes);
+    $("eseats").classList.toggle("hidden", !boxes);
+    if (boxes) {
+      $("eseats").replaceChildren(...v.players.map((p) => seatBox(v, p, turn)));
       $("players").replaceChildren();
       return;
     }
@@ -252,35 +252,45 @@
     return "c-wild";
   }
 
-  function eliteCard(card) {
+  // a card of several colours (`colours`), with its name, colours and powers in words
+  function coloursCard(card) {
     const symbols = card.colours.map((c) => SYMBOL[c] || SYMBOL.wild).join("");
+    const foil = card.foil && card.foil !== "base" ? ", " + card.foil : "";
     return el("div", { class: `ecard ${colourClass(card.colours)}`, "data-id": card.id },
       el("span", { "aria-hidden": "true", text: `${symbols} ` }),
-      el("span", { class: "nm", text: `${card.name} (${card.colours.join("/")}${card.foil !== "base" ? ", " + card.foil : ""})` }),
-      el("span", { class: "pw", text: card.powers.join(" · ") || "no power" }));
+      el("span", { class: "nm", text: `${card.name} (${card.colours.join("/")}${foil})` }),
+      el("span", { class: "pw", text: (card.powers || []).join(" · ") || "no power" }));
   }
 
-  function seatBox(v, s, box, turn) {
+  // a shelf listed card by card (a Lineup), or folded away with its count (a discard pile)
+  function shelf(p, box) {
+    if (box.listed) {
+      return el("div", { class: "elineup", role: "group", "aria-label": `${p.name}'s ${box.name}` },
+        ...(box.cards.length ? box.cards.map(coloursCard) : [el("span", { class: "muted", text: `${box.name} empty` })]));
+    }
+    return el("details", { class: "edisc" }, el("summary", { text: `${box.name}: ${box.cards.length}` }),
+      ...box.cards.map(coloursCard));
+  }
+
+  function seatBox(v, p, turn) {
+    const s = p.seat;
     const you = s === v.seat;
-    const who = you ? " (you)" : v.players[s].person ? " (person)" : " (bot)";
-    const discards = box.elite_discard;
+    const who = you ? " (you)" : p.person ? " (person)" : " (bot)";
+    const facts = [`${p.cards} card${p.cards === 1 ? "" : "s"}`, ...(p.facts || []), s === turn ? "to move" : "waiting"];
     return el("section", { class: "panel eseat" + (s === turn ? " turn" : "") + (you ? " me" : ""), "data-seat": s },
-      el("h3", { text: box.name + who + (box.called_uno ? " · UNO!" : "") }),
-      el("div", { class: "facts", text: `${box.hand_count} card${box.hand_count === 1 ? "" : "s"} · ` +
-        `Player Deck ${box.player_deck} · ${s === turn ? "to move" : "waiting"}` }),
-      el("div", { class: "elineup", role: "group", "aria-label": `${box.name}'s Lineup` },
-        ...(box.lineup.length ? box.lineup.map(eliteCard) : [el("span", { class: "muted", text: "Lineup empty" })])),
-      el("details", { class: "edisc" }, el("summary", { text: `Elite discard pile: ${discards.length}` }),
-        ...discards.map(eliteCard)));
+      el("h3", { text: p.name + who + (p.called_uno ? " · UNO!" : "") }),
+      el("div", { class: "facts", text: facts.join(" · ") }),
+      ...(p.shelves || []).map((box) => shelf(p, box)));
   }
 
-  function renderDraft(v) {
-    const d = v.draft;
-    const showing = !!(d && d.showing && d.showing.length);
-    $("draft").classList.toggle("hidden", !showing);
-    if (!d) return;
-    $("showing").replaceChildren(...(d.showing || []).map(eliteCard));
-    $("drafted").textContent = (d.picked || []).map((p, s) => `${v.players[s].name} ${p.length}`).join(" · ");
+  // what the table shows beside the seats (a draft's cards showing), while it holds cards
+  function renderPanels(v) {
+    const panels = (v.panels || []).filter((p) => p.cards.length);
+    $("panels").classList.toggle("hidden", !panels.length);
+    $("panels").replaceChildren(...panels.map((p) => el("div", {},
+      el("h2", { text: p.title }),
+      el("div", { class: "elineup" }, ...p.cards.map(coloursCard)),
+      el("div", { class: "muted", text: (p.notes || []).join(" · ") }))));
   }
 
   function renderTally(v) {
@@ -310,17 +320,17 @@
     const hand = v.hand || [];
     const held = new Set(hand.map((c) => c.code));
     const onCard = (m) => !m.out_of_turn && m.card !== null && held.has(m.card);
-    const lineups = has("lineups");
-    $("handtitle").classList.toggle("hidden", !lineups);
+    // without a score sheet the seats are boxes of cards, and the hand is titled and drawn wide
+    const boxes = !has("points");
+    const facts = mine ? (v.players[v.seat].facts || []) : [];
+    $("handtitle").classList.toggle("hidden", !boxes);
     $("handtitle").textContent = !mine ? "Watching: no hand is shown"
-      : `Your hand (${hand.length})` + (v.seats ? ` · your Player Deck: ${v.seats[v.seat].player_deck}` : "");
+      : [`Your hand (${hand.length})`, ...facts].join(" · ");
     $("hand").replaceChildren(...hand.map((card) =>
-      cardButton(card, legal.filter((m) => onCard(m) && m.card === card.code), send, lineups)));
-    const peek = v.peeked;
-    $("peek").replaceChildren(...(peek ? [el("h3", { text: `You peeked at ${v.players[peek.seat].name}'s hand` }),
-      el("div", { class: "play-hand" }, ...peek.hand.map((c) => cardButton(c, [], send, lineups)))] : []));
-    const found = v.searched;
-    $("search").replaceChildren(...(found ? [el("h3", { text: "You searched" }), eliteCard(found.card)] : []));
+      cardButton(card, legal.filter((m) => onCard(m) && m.card === card.code), send, boxes)));
+    // what only this seat sees beside its hand (a hand it peeked at, a card it searched)
+    $("peek").replaceChildren(...(v.seen || []).flatMap((part) => [el("h3", { text: part.title.replace(/:$/, "") }),
+      el("div", { class: "play-hand" }, ...part.cards.map((c) => c.colours ? coloursCard(c) : cardButton(c, [], send, boxes)))]));
     const hints = v.hints || {};
     const rest = legal.filter((m) => !m.out_of_turn && !onCard(m));
     $("actions").replaceChildren(...(rest.length ? rest.map((m) =>

@@ -2,8 +2,10 @@
 
 The public API (docs/rulesets.md, docs/engine.md): the cards (`Icon`,
 `Power`, `EliteCard`, `parse_cards`), the UNO deck (`UnoCard`, `parse_deck`, `default_deck`),
-`EliteGame` (one more `engine.protocol.GameState`), and `RuleError` for a refused action. Pure:
-files are read by the caller (`cli/elite_files.py`).
+`EliteGame` (one more `engine.protocol.GameState`), and `RuleError` for a refused action.
+Importing the package registers UNO Elite (`ENTRY`, `engine.elite.registration`) with
+`engine.registry`. Pure: its files are read by the caller (cli/inputs.py), as the entry's
+`inputs` describe them.
 
 Inside, dependencies flow one way: `game` (the protocol) on the rules (`setup`, `chance`,
 `flow`, `powers`, `legal`; what each seat has seen of the others' hands: `knowledge`), the
@@ -15,12 +17,14 @@ sit above `game`. The bots of every ruleset are `engine.bots` and `engine.search
 from engine.elite.cards import EliteCard, EliteDataError, Icon, Power, box, parse_cards
 from engine.elite.dynasty import DeckRuleError, check_deck
 from engine.elite.game import EliteGame
+from engine.elite.registration import ENTRY
 from engine.elite.uno import UnoCard, default_deck, parse_deck
 from engine.errors import RuleError
 from engine.protocol import CHANCE, TERMINAL
 
 __all__ = [
     "CHANCE",
+    "ENTRY",
     "TERMINAL",
     "DeckRuleError",
     "EliteCard",

@@ -166,7 +166,7 @@ class EliteGame(EliteState):
 
     def record(self) -> str:
         """The replayable game record (JSON Lines), when this game records."""
-        from engine import record  # (it makes games through the factory: imported when asked
+        from engine import record  # (imported when asked: a game that records imports no more
 
         return record.dumps(self)
 

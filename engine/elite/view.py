@@ -43,6 +43,48 @@ def _seat(game: EliteState, s: int) -> dict[str, Any]:
     }
 
 
+def _shelf_card(card: EliteCard) -> dict[str, Any]:
+    """An Elite card on a shelf: as `as_dict`, with its `short` name (name and colours)."""
+    out = card.as_dict()
+    out["short"] = card.short()
+    return out
+
+
+def _player(game: EliteState, s: int) -> dict[str, Any]:
+    """A seat's public facts in the shape every renderer reads (`engine.observation`): its
+    cards, its facts in words, its UNO! call and its shelves (the Lineup, the Elite discard
+    pile)."""
+    return {
+        "seat": s,
+        "name": game.players[s],
+        "cards": len(game.hands[s]),
+        "facts": [
+            f"Player Deck {len(game.player_decks[s])}",
+            f"Elite discards {len(game.elite_discards[s])}",
+        ],
+        "called_uno": game.uno_state[s] == "safe",
+        "shelves": [
+            {"name": "Lineup", "cards": [_shelf_card(c) for c in game.lineups[s]], "listed": True},
+            {
+                "name": "Elite discard pile",
+                "cards": [_shelf_card(c) for c in game.elite_discards[s]],
+                "listed": False,
+            },
+        ],
+    }
+
+
+def _draft_panel(game: EliteState, seat: int | None) -> dict[str, Any]:
+    """The draft as a public panel: the cards showing, and what each seat has drafted."""
+    notes = []
+    for s, picked in enumerate(game.draft.picked):
+        name = "You" if s == seat else game.players[s]
+        names = ", ".join(card.name for card in picked) or "nothing yet"
+        notes.append(f"{name} drafted {len(picked)}: {names}")
+    showing = [_shelf_card(c) for c in game.draft.showing]
+    return {"title": "Draft: the cards showing", "cards": showing, "notes": notes}
+
+
 def prompt(game: EliteState, seat: int | None) -> str:
     """What the game waits for, in words, from `seat`'s point of view: a sentence, as the
     Disney games say it (`engine.disney.observer.says`), so one renderer shows either."""
@@ -67,10 +109,7 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         "ruleset": "elite",
         "mode": game.mode,
         "seat": seat,
-        "players": [
-            {"seat": s, "name": name, "cards": len(game.hands[s])}
-            for s, name in enumerate(game.players)
-        ],
+        "players": [_player(game, s) for s in range(game.n)],
         "to_move": acting if acting >= 0 else None,
         "phase": game.phase,
         "prompt": prompt(game, seat),
@@ -86,6 +125,8 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         "legal": [],
         "uno_call": True,
         "calls": [],
+        "panels": [],
+        "seen": [],
     }
     if game.mode == "draft" and game.draft.picked:
         out["draft"] = {
@@ -93,6 +134,7 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
             "order": list(game.draft.order),
             "picked": [_elite(p) for p in game.draft.picked],
         }
+        out["panels"].append(_draft_panel(game, seat))
     if seat is None:
         return out
     out["hand"] = [_card(c) for c in game.hands[seat]]
@@ -102,9 +144,19 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         ]
         out["peeked"] = peeks[-1]
         out["peeks"] = peeks
+        peeked, _, cards = game.peeks[seat][-1]
+        out["seen"].append(
+            {
+                "title": f"You peeked at {game.players[peeked]}'s hand:",
+                "cards": [c.as_dict() for c in cards],
+            }
+        )
     if game.phase == S.SEARCH and game.steps[0].seat == seat:
         target = game.steps[0].subject
         out["searched"] = {"seat": target, "card": game.player_decks[target][0].as_dict()}
+        out["seen"].append(
+            {"title": "You searched:", "cards": [_shelf_card(game.player_decks[target][0])]}
+        )
     calls = legal.interjections(game, seat) if acting >= 0 else []
     out["legal"] = [_move(game, a, seat, a in calls) for a in legal.seat_actions(game, seat)]
     out["calls"] = [{"a": a, "text": events.describe(game, a, seat)} for a in calls]

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from cli.elite_files import CARDS, DECK, EliteFileError, game_inputs, load_cards, load_deck
+from cli.inputs import InputFileError, game_inputs, load
 from cli.main import main
+from engine import registry
 from tests.cli.test_errors import fails
 from tests.engine.elite.helpers import DYNASTY_ROWS
 
@@ -122,16 +123,18 @@ def test_replay_of_a_broken_elite_record_says_which_event(capsys, tmp_path):
 
 
 def test_the_files_load_and_name_themselves_in_errors(tmp_path):
-    assert len(load_cards()) == len(load_cards(CARDS)) and len(load_deck(DECK)) == 112
+    cards, deck, _ = registry.get("elite").inputs
+    assert len(load(cards)) == len(load(cards, cards.default)) and len(load(deck)) == 112
     missing = tmp_path / "none.tsv"
     try:
-        load_cards(missing)
-    except EliteFileError as exc:
+        load(cards, missing)
+    except InputFileError as exc:
         assert str(exc).startswith(f"cannot read {missing}: no such file")
     else:
         raise AssertionError("a missing card file was read")
-    inputs = game_inputs({"mode": "quick"})
-    assert inputs["options"] == {"mode": "quick"} and len(inputs["deck"]) == 112
+    options, inputs = game_inputs("elite", {"mode": "quick"})
+    assert options == {"mode": "quick"} and len(inputs["deck"]) == 112
+    assert set(inputs) == {"cards", "deck"}  # dynasty's decks: only when given
 
 
 @pytest.mark.parametrize("ruleset", ["elite", "disney"])

@@ -60,9 +60,9 @@ def test_the_scoreboard_is_told_the_card_and_the_wild_has_no_stale_colour(journa
 def test_uno_elite_names_who_plays_first_as_the_page_names_seats():
     """Issue 32: UNO Elite's log said "seat 0 plays first" where the page calls that seat
     "seat 1": the log names the player."""
-    from cli.app import elite_box
+    from cli.inputs import shipped_inputs
 
-    session = DigitalSession(Bus(), pace=0, elite=elite_box())
+    session = DigitalSession(Bus(), pace=0, inputs=shipped_inputs())
     keys = session.new_game(["Mum", "Bot Bea", "Bot Cy"], [0], "greedy", ruleset="elite", seed=3)
     log = "\n".join(session.view(0, keys[0])["log"])
     assert "Each player turns up a Lineup of 3; Mum plays first." in log

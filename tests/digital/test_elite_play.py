@@ -10,19 +10,19 @@ import time
 
 import pytest
 
-from cli.app import elite_box
+from cli.inputs import shipped_inputs
 from digital.session import DigitalSession, SeatError
 from engine.elite import RuleError
 from tests.helpers.web import TOKEN
 from tray.bus import Bus
 
-BOX = elite_box()
+INPUTS = shipped_inputs()
 PRIVATE = ("peeked", "searched")
 
 
 @pytest.fixture
 def session():
-    s = DigitalSession(Bus(), pace=0, elite=BOX)
+    s = DigitalSession(Bus(), pace=0, inputs=INPUTS)
     yield s
     s.close()
 
@@ -353,7 +353,7 @@ def test_an_unfinished_elite_game_is_replaced_only_when_the_host_confirms(client
 
 def test_paced_bots_play_elite_on_the_links_timer_until_someone_wins():
     changed = threading.Event()
-    s = DigitalSession(Bus(), on_change=changed.set, pace=0.002, elite=BOX)
+    s = DigitalSession(Bus(), on_change=changed.set, pace=0.002, inputs=INPUTS)
     try:
         s.new_game(["Ann", "Ben", "Cat"], [], ["random", "greedy"], ruleset="elite", seed=1)
         assert [b.name for b in s.link.bots] == ["random", "greedy", "random"]
@@ -368,7 +368,7 @@ def test_paced_bots_play_elite_on_the_links_timer_until_someone_wins():
 
 def test_closing_the_session_stops_the_paced_bots():
     changed = threading.Event()
-    s = DigitalSession(Bus(), on_change=changed.set, pace=0.01, elite=BOX)
+    s = DigitalSession(Bus(), on_change=changed.set, pace=0.01, inputs=INPUTS)
     s.new_game(["Ann", "Ben"], [], "greedy", ruleset="elite", seed=2)
     game = s.link.game
     while len(game.events) < 6:

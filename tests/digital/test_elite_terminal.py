@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from cli import main as cli
-from cli.app import elite_box
+from cli.inputs import shipped_inputs
 from digital import play_menu
 from digital import play_text as E
 from digital.play_loop import TerminalPlay
@@ -21,13 +21,13 @@ from tests.digital.test_play_terminal import ANSI, Pty
 from tests.engine.elite.helpers import DYNASTY_ROWS
 from tray.bus import Bus
 
-BOX = elite_box()
+INPUTS = shipped_inputs()
 NO_TINKER_BELL = "UNO Elite has no Tinker Bell"
 
 
 def setup_game(humans=(0,), seed=4, mode="quick", players=("You", "Ann", "Bob")):
     changed = threading.Event()
-    session = DigitalSession(Bus(), on_change=changed.set, pace=0, elite=BOX)
+    session = DigitalSession(Bus(), on_change=changed.set, pace=0, inputs=INPUTS)
     keys = session.new_game(
         list(players), list(humans), "greedy", options={"mode": mode}, ruleset="elite", seed=seed
     )
@@ -77,11 +77,13 @@ def test_the_table_shows_every_lineup_deck_and_discards_and_only_my_hand():
                 assert card["words"] in text
             for card in seat["elite_discard"]:
                 assert card["words"].partition(": ")[0] in text
-        mine = plain(E.private(view, 200))
+        mine = plain(E.hand(view, 200) + E.seen(view, 200))
         assert f"Your hand ({len(view['hand'])}):" in mine
         for card in view["hand"]:
             assert card["words"] in mine
-        assert plain(E.private(session.view(), 200)) == ""  # a spectator: no hand at all
+        assert (
+            plain(E.hand(session.view(), 200) + E.seen(session.view(), 200)) == ""
+        )  # a spectator: no hand at all
         menu = play_menu.menu(view)
         assert [c.action for c in menu] == [m["action"] for m in view["legal"]]
         for choice, move in zip(menu, view["legal"], strict=True):

@@ -42,9 +42,12 @@ def _compared_names(path: Path, names: set[str]) -> list[str]:
             parts = [node.left, *node.comparators]
             if any(isinstance(p, ast.Constant) and p.value in names for p in parts):
                 found.append(f"{path.name}:{node.lineno}")
-        elif isinstance(node, ast.MatchValue) and isinstance(node.value, ast.Constant):
-            if node.value.value in names:
-                found.append(f"{path.name}:{node.lineno}")
+        elif (
+            isinstance(node, ast.MatchValue)
+            and isinstance(node.value, ast.Constant)
+            and node.value.value in names
+        ):
+            found.append(f"{path.name}:{node.lineno}")
     return found
 
 
@@ -56,5 +59,7 @@ def test_no_line_of_the_core_compares_with_a_ruleset_name():
 
 def test_the_check_finds_a_comparison_with_a_name(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text('if ruleset == "elite":\n    pass\nmatch r:\n    case "disney":\n        pass\n')
+    sample.write_text(
+        'if ruleset == "elite":\n    pass\nmatch r:\n    case "disney":\n        pass\n'
+    )
     assert _compared_names(sample, {"elite", "disney"}) == ["sample.py:1", "sample.py:4"]

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from engine import factory
+from engine import registry
 from engine.observation import CARD_KEYS, KEYS, MOVE_KEYS
 from engine.protocol import CHANCE, GameState
 from tests.engine.elite.helpers import DECK, F1
@@ -21,9 +21,9 @@ STEPS = 120
 
 def a_game(ruleset: str, players: int) -> GameState:
     names = [f"P{s}" for s in range(players)]
-    cards = F1 if factory.card_files(ruleset) else None
-    deck = DECK if factory.card_files(ruleset) else None
-    return factory.new_game(ruleset, names, 0, None, cards, deck)
+    files = {"cards": F1, "deck": DECK}  # (what a ruleset reads no file for, it ignores)
+    inputs = {f.name: files[f.name] for f in registry.get(ruleset).inputs if f.name in files}
+    return registry.new_game(ruleset, names, 0, None, inputs)
 
 
 def check(game: GameState, seat: int | None) -> None:

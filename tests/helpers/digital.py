@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from cli.app import elite_box
+from cli.inputs import shipped_inputs
 from digital.session import DigitalSession
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
@@ -60,7 +60,7 @@ class Table:
         self.bus = Bus()
         self.journal = Journal(path)
         self.table = TableSession(self.journal, self.bus)
-        self.digital = DigitalSession(self.bus, table=self.table, pace=0, elite=elite_box())
+        self.digital = DigitalSession(self.bus, table=self.table, pace=0, inputs=shipped_inputs())
 
     def stop(self) -> None:
         self.digital.close()

@@ -43,8 +43,8 @@ def test_a_seat_sees_its_hand_every_lineup_and_its_legal_actions_in_words():
 def test_the_public_view_has_no_hand_and_no_legal_actions():
     game = new_game(4)
     view = game.observation(None)
-    assert set(view) == KEYS | {"seat", "hand", "legal", "uno_call", "calls"}
-    assert view["hand"] == view["legal"] == view["calls"] == []
+    assert set(view) == KEYS | {"seat", "hand", "legal", "uno_call", "calls", "panels", "seen"}
+    assert view["hand"] == view["legal"] == view["calls"] == view["seen"] == []
     other_codes = {c.code for s in range(4) for c in game.hands[s]} - {game.top.code}
     text = json.dumps({k: v for k, v in view.items() if k != "log"})
     assert not any(f'"code": "{code}"' in text for code in other_codes if code != game.top.code)

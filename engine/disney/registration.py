@@ -1,0 +1,73 @@
+"""The Disney family's entries in the registry (`engine.registry`): the Disney tray game,
+classic, official 2018 and Elvis, one entry each, all played by `engine.disney.game.Game`.
+
+Imported by the registry when it looks for the shipped rulesets (each package's `registration`).
+None of the family needs an input file: its decks are data in `engine.disney.rulesets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import registry
+from engine.disney import rulesets
+from engine.disney.game import Game, features_of, from_header
+from engine.disney.simulate import RATES
+from engine.protocol import GameState
+
+
+def _entry(rules: rulesets.Ruleset) -> registry.Entry:
+    name = rules.name
+
+    def features(options: Mapping[str, Any]) -> frozenset[str]:
+        return features_of(rules, options)
+
+    def new_game(
+        names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
+    ) -> GameState:
+        return Game(name, names, dealer, options)
+
+    def simulate(
+        *,
+        players: int,
+        seed: int,
+        hands: int | None,
+        games: int | None,
+        bots: Sequence[str],
+        options: Mapping[str, Any],
+        inputs: registry.Inputs,
+        record: bool,
+        on_game: Callable[[GameState], None] | None,
+        on_progress: Callable[[int], None] | None,
+    ) -> dict[str, Any]:
+        from engine.disney.simulate import (
+            simulate as disney_simulate,  # (only a simulation needs it)
+        )
+
+        return disney_simulate(
+            players=players,
+            seed=seed,
+            hands=hands,
+            games=games,
+            bots=bots,
+            options=options,
+            ruleset=name,
+            record=record,
+            on_game=on_game,
+            on_progress=on_progress,
+        )
+
+    return registry.Entry(
+        name=name,
+        title=rules.title,
+        features=features,
+        new_game=new_game,
+        from_header=from_header,
+        simulate=simulate,
+        rates=RATES,
+    )
+
+
+for _rules in rulesets.RULESETS.values():
+    registry.register(_entry(_rules))

@@ -1,0 +1,198 @@
+"""The registry of rulesets, OpenSpiel's `register_game` way: one `Entry` per ruleset, each
+registered by the ruleset itself when its package is imported; the core names none of them.
+
+What an entry holds is everything the layers above (the command line, digital play, records)
+need to know of a ruleset without knowing which it is: its name and title, the features a game
+of it declares for given options, how to make a new game, a game from a record's header and a
+simulation, and the input files it needs (UNO Elite's Action Cards and deck; the Disney family
+none). The engine reads no files: an `InputFile` says what a file is for, where the shipped one
+lies and how its text is parsed; the caller (cli/inputs.py) reads it and hands the parsed data
+to `new_game` and `simulate` as the mapping `inputs`, keyed by `InputFile.name`.
+
+The shipped rulesets are found, not named: on the first lookup each package directly under
+engine/ (a ruleset is a package: engine/disney, engine/elite) has its `registration` module
+imported (the package itself where it has none), which registers its entries; nothing more of
+it is loaded until a game is made. A ruleset written elsewhere (a test's) calls `register`
+itself before it is looked up.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from engine.protocol import GameState
+from engine.simulation import Rates
+
+Inputs = Mapping[str, Any]
+"""A ruleset's parsed input files, keyed by `InputFile.name`."""
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One file a ruleset needs from outside the engine, which the caller reads.
+
+    `name` is its key in `inputs` and the option that names its path (`cards=PATH`); `what`
+    says what it holds, for a person ("Elite Action Cards"); `parse(text, where)` turns its text
+    into the data the game takes (ValueError naming `where` and the line if it is bad);
+    `default` is the path of the file shipped with the ruleset (None: none); `many`: the option
+    gives a comma-separated list of paths, parsed one by one into a list (dynasty's one Player
+    Deck per seat); `required`: a game cannot be made without it."""
+
+    name: str
+    what: str
+    parse: Callable[[str, str], Any]
+    default: str | None = None
+    many: bool = False
+    required: bool = True
+
+
+class NewGame(Protocol):
+    def __call__(
+        self, names: list[str], dealer: Any, options: Mapping[str, Any], inputs: Inputs
+    ) -> GameState: ...
+
+
+class FromHeader(Protocol):
+    def __call__(
+        self, header: Mapping[str, Any], players: list[str], options: dict[str, Any]
+    ) -> GameState: ...
+
+
+class Simulate(Protocol):
+    def __call__(
+        self,
+        *,
+        players: int,
+        seed: int,
+        hands: int | None,
+        games: int | None,
+        bots: Sequence[str],
+        options: Mapping[str, Any],
+        inputs: Inputs,
+        record: bool,
+        on_game: Callable[[GameState], None] | None,
+        on_progress: Callable[[int], None] | None,
+    ) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ruleset, as the layers above the engine may use it.
+
+    `features(options)`: what a game with these options declares (`GameState.features`), before
+    one is made. `new_game(names, dealer, options, inputs)`: a new recording game (ValueError,
+    naming the problem, for options or a table the ruleset refuses). `from_header(header,
+    players, options)`: the game a record's header describes, its own fields read by the
+    ruleset (`players` and `options` already read by `engine.record`). `simulate(...)`: the
+    statistics of bots playing it (`engine.simulation`'s shape). `inputs`: the files it
+    needs (`InputFile`). `report(stats)`: the lines a simulation's summary adds for what this
+    ruleset alone counts (UNO Elite: its Action Cards activated), in words. `about`: how its
+    moves are offered, in a sentence a display's help shows ("" : nothing beyond the menu).
+    `rates`: what its simulation works out from its counters (`engine.simulation`), for
+    merging a simulation played in chunks."""
+
+    name: str
+    title: str
+    features: Callable[[Mapping[str, Any]], frozenset[str]]
+    new_game: NewGame
+    from_header: FromHeader
+    simulate: Simulate
+    inputs: tuple[InputFile, ...] = ()
+    report: Callable[[Mapping[str, Any]], list[str]] = lambda stats: []
+    about: str = ""
+    rates: Rates = MappingProxyType({})
+
+    def missing(self, inputs: Inputs) -> list[InputFile]:
+        """The required input files that `inputs` lacks."""
+        return [f for f in self.inputs if f.required and f.name not in inputs]
+
+
+_ENTRIES: dict[str, Entry] = {}
+_found = False
+
+
+def register(entry: Entry) -> Entry:
+    """Add a ruleset (its package calls this when imported). Registering the same entry again
+    does nothing; another entry under a name already taken is a ValueError."""
+    known = _ENTRIES.get(entry.name)
+    if known is not None and known != entry:
+        raise ValueError(f"a ruleset named {entry.name!r} is already registered")
+    _ENTRIES[entry.name] = entry
+    return entry
+
+
+def unregister(name: str) -> None:
+    """Remove a ruleset (a test's own, when the test is done); unknown names are ignored."""
+    _ENTRIES.pop(name, None)
+
+
+def get(name: str) -> Entry:
+    """The entry of the ruleset called `name`; ValueError naming the known ones if there is
+    none."""
+    _find_shipped()
+    entry = _ENTRIES.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(f"unknown ruleset {name!r} (this engine plays: {_listed(names())})")
+    return entry
+
+
+def names() -> tuple[str, ...]:
+    """Every registered ruleset's name, in the order they registered (the shipped ones first:
+    the Disney family, then UNO Elite)."""
+    _find_shipped()
+    return tuple(_ENTRIES)
+
+
+def new_game(
+    name: str,
+    names: list[str],
+    dealer: Any = None,
+    options: Mapping[str, Any] | None = None,
+    inputs: Inputs | None = None,
+) -> GameState:
+    """A new recording game of the ruleset `name`, with its parsed input files; ValueError,
+    naming the problem, for a ruleset there is not, an input it lacks, or options or a table it
+    refuses."""
+    entry = get(name)
+    given = inputs or {}
+    lacking = entry.missing(given)
+    if lacking:
+        what = " and ".join(f.what for f in lacking)
+        raise ValueError(f"{entry.title} needs its {what}: this display was started without them")
+    return entry.new_game(names, dealer, options or {}, given)
+
+
+def _listed(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _find_shipped() -> None:
+    """Import the rulesets shipped under engine/ (see the module's doc), once, and put them
+    first, in the order their modules are found (a ruleset imported earlier by someone else
+    does not jump the queue: the lists people read stay the same)."""
+    global _found
+    if _found:
+        return
+    _found = True
+    import engine
+
+    found = [f"engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__) if m.ispkg]
+    for package in found:  # its registration alone, where it has one: no more of it is loaded
+        registration = f"{package}.registration"
+        importlib.import_module(registration if importlib.util.find_spec(registration) else package)
+
+    def rank(entry: Entry) -> int:
+        home = getattr(entry.new_game, "__module__", "") or ""
+        return next(
+            (i for i, m in enumerate(found) if home == m or home.startswith(f"{m}.")), len(found)
+        )
+
+    ordered = sorted(_ENTRIES.values(), key=rank)
+    _ENTRIES.clear()
+    _ENTRIES.update((entry.name, entry) for entry in ordered)

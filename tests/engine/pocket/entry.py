@@ -1,0 +1,84 @@
+"""The `pocket` ruleset's registry entry: classic UNO's rules renamed, and one input file (a
+list of house-rule notes) to carry the generic input path through. Registered by `register()`
+and removed by `unregister()`, so it lives only as long as the test that asks for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import registry
+from engine.disney import cards as C
+from engine.disney.game import Game, features_of
+from engine.disney.rulesets import CLASSIC
+from engine.protocol import GameState
+
+NAME = "pocket"
+RULES = CLASSIC._replace(name=NAME, title="Pocket UNO")
+
+
+def parse_notes(text: str, where: str) -> list[str]:
+    """One note a line; a line that is only spaces is an error naming the file and line."""
+    notes = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line and not line.strip():
+            raise ValueError(f"{where}, line {number}: a note of nothing but spaces")
+        if line:
+            notes.append(line)
+    return notes
+
+
+NOTES = registry.InputFile("notes", "house notes", parse_notes)
+
+
+def new_game(
+    names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
+) -> GameState:
+    game = Game(RULES, names, dealer, options)
+    game.house_notes = list(inputs["notes"])  # type: ignore[attr-defined]
+    return game
+
+
+def from_header(header: Mapping[str, Any], players: list[str], options: dict[str, Any]) -> Game:
+    game = Game(RULES, players, header.get("dealer", 0), options)
+    if not isinstance(header.get("deck"), list):
+        raise ValueError("a pocket record's header needs its 'deck'")
+    game.start_hand(C.cards(header["deck"]))
+    return game
+
+
+def simulate(
+    *,
+    players: int,
+    seed: int,
+    hands: int | None,
+    games: int | None,
+    bots: Sequence[str],
+    options: Mapping[str, Any],
+    inputs: registry.Inputs,
+    record: bool,
+    on_game: Callable[[GameState], None] | None,
+    on_progress: Callable[[int], None] | None,
+) -> dict[str, Any]:
+    return {"ruleset": NAME, "players": players, "notes": len(inputs.get("notes", []))}
+
+
+ENTRY = registry.Entry(
+    name=NAME,
+    title=RULES.title,
+    features=lambda options: features_of(RULES, options),
+    new_game=new_game,
+    from_header=from_header,
+    simulate=simulate,
+    inputs=(NOTES,),
+    report=lambda stats: [f"Pocket notes: {stats.get('notes', 0)}"],
+    about="Pocket UNO is classic UNO under a name of its own.",
+)
+
+
+def register() -> registry.Entry:
+    return registry.register(ENTRY)
+
+
+def unregister() -> None:
+    registry.unregister(NAME)
