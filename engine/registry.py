@@ -22,8 +22,7 @@ import importlib
 import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.protocol import GameState
@@ -106,7 +105,7 @@ class Entry:
     inputs: tuple[InputFile, ...] = ()
     report: Callable[[Mapping[str, Any]], list[str]] = lambda stats: []
     about: str = ""
-    rates: Rates = MappingProxyType({})
+    rates: Rates = field(default_factory=dict)
 
     def missing(self, inputs: Inputs) -> list[InputFile]:
         """The required input files that `inputs` lacks."""
