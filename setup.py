@@ -30,6 +30,7 @@ COMPILED = [
     "engine/cards.py",
     "engine/actions.py",
     "engine/phases.py",
+    "engine/steps.py",
     "engine/stats.py",
     "engine/errors.py",
     "engine/variant.py",

@@ -21,8 +21,8 @@ from engine import cards as C
 from engine import scoring
 from engine.errors import RuleError
 from engine.game import Game
-from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 from engine.protocol import GameState
+from engine.steps import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 
 class Bot(Protocol):

@@ -18,7 +18,7 @@ from engine import cards as C
 from engine.actions import Decoded, Kind
 from engine.errors import RuleError
 from engine.handstate import HandState
-from engine.phases import (
+from engine.steps import (
     COLOUR,
     DISCARD,
     FLIP,

@@ -29,12 +29,14 @@ from engine.actions import Kind
 from engine.errors import RuleError
 from engine.handstate import HandState
 from engine.listing import STEP_KINDS
-from engine.phases import (
+from engine.phases import OVER, Step
+from engine.rulesets import Ruleset
+from engine.stats import HandStats
+from engine.steps import (
     COLOUR,
     DISCARD,
     FLIP,
     NOBODY_MOVES,
-    OVER,
     OWED,
     PHASE_NAMES,
     PLAY,
@@ -48,10 +50,8 @@ from engine.phases import (
     TARGET,
     TINKER,
     VILLAIN_DONE,
-    Step,
+    reneged_in,
 )
-from engine.rulesets import Ruleset
-from engine.stats import HandStats
 from engine.variant import RenegeTest, Stacking, variant_of
 
 __all__ = [
@@ -261,7 +261,7 @@ class Hand(HandState):
             window = self.challenge_window()
             assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
-            if window.reneged:
+            if reneged_in(window):
                 self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
@@ -269,7 +269,7 @@ class Hand(HandState):
             effects.slapped(self, pos)
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
             head = self.head  # taken their turn."
-            self.head = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
+            self.head = Step(head.kind, pos, subject=head.subject, detail=head.detail)
             self.step(action)
             return
         else:  # a catch

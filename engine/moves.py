@@ -14,7 +14,8 @@ from engine import actions as A
 from engine import cards as C
 from engine import effects
 from engine.handstate import HandState
-from engine.phases import PLAY_AT, PLAY_DRAWN, Step, about
+from engine.phases import Step
+from engine.steps import PLAY_AT, PLAY_DRAWN, about, reneged_in
 from engine.variant import RenegeTest
 
 _COLOUR_OF: Final = C.COLOUR_OF
@@ -137,7 +138,7 @@ def challenge(h: HandState, respond: Step, pos: int) -> None:
     """A Wild Draw 4 challenged by the player who must draw (RESPOND)."""
     h.head = PLAY_AT[pos]  # the challenger plays their turn, unless it is lost
     n = h.take_penalty()
-    if respond.reneged:
+    if reneged_in(respond):
         # "the challenged player must draw the four cards instead before play continues"
         h.owe(respond.subject, n)
     else:

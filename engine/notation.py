@@ -13,7 +13,7 @@ from engine import cards as C
 from engine.actions import Kind
 from engine.errors import EventError
 from engine.hand import Hand, RuleError
-from engine.phases import DISCARD
+from engine.steps import DISCARD
 
 
 def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from engine.bots import shuffle
 from engine.game import Game
 from engine.hand import Hand
 from engine.listing import legal_actions
-from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
+from engine.phases import OVER
+from engine.steps import NOBODY_MOVES, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 
 
 def choose_dealer(

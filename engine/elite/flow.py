@@ -31,8 +31,9 @@ def apply(game: EliteState, action: int, seat: int) -> None:
 # ---------------------------------------------------------------- what follows by itself
 def _retire(game: EliteState, step: S.Step) -> None:
     game.steps.pop(0)
-    assert step.card is not None
-    game.elite_discards[step.seat].append(step.card)
+    card = S.detail(step).card
+    assert card is not None
+    game.elite_discards[step.seat].append(card)
 
 
 def _power(game: EliteState, step: S.Step) -> None:
@@ -49,7 +50,7 @@ def _end_turn(game: EliteState, step: S.Step) -> None:
     game.to_move = nxt
     now = game.stats["turns"]  # a hand peeked at stays seen until the end of the next turn
     game.peeks[step.seat] = [p for p in game.peeks[step.seat] if p[1] == now]
-    game.steps = [S.Step(S.TURN, nxt)]
+    game.steps = [S.step(S.TURN, nxt)]
     game.stats["turns"] += 1
 
 
@@ -98,8 +99,9 @@ def _emptied(game: EliteState) -> bool:
     for seat, hand in enumerate(game.hands):
         if not hand:
             for step in game.steps:
-                if step.kind == S.RETIRE and step.card is not None:
-                    game.elite_discards[step.seat].append(step.card)
+                card = S.detail(step).card
+                if step.kind == S.RETIRE and card is not None:
+                    game.elite_discards[step.seat].append(card)
             game.winner, game.phase, game.steps = seat, S.OVER, []
             return True
     return False

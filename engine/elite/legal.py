@@ -89,7 +89,8 @@ def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
         return "turn", f"It is {game.players[step.seat]}'s move, not {game.players[seat]}'s."
     if kind in TAKES.get(step.kind, ()):
         return REFUSE[step.kind](game, step, kind, arg)
-    power = step.power.words() if step.power is not None else ""
+    asked_by = S.detail(step).power
+    power = asked_by.words() if asked_by is not None else ""
     return "phase", (
         f"You can't {_VERBS[kind]} now: {game.players[seat]} must "
         f"{STEP_KINDS[step.kind].words(power)}."

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from engine.game import Game
 from engine.handstate import HandState
-from engine.phases import (
+from engine.protocol import CHANCE, TERMINAL
+from engine.steps import (
     NOBODY_MOVES,
     OWED,
     PHASE_NAMES,
@@ -23,7 +24,6 @@ from engine.phases import (
     STEP_NAMES,
     phase_words,
 )
-from engine.protocol import CHANCE, TERMINAL
 from tests.engine.test_hand_fields import declared_fields
 from tests.engine.test_refusals import FAMILY, family_game
 from tests.helpers import examples
