@@ -5,11 +5,15 @@ being waited for: a step whose kind names the phase, whose seat is whose move it
 other fields say what the decision is about. The core knows no ruleset's phases: each ruleset
 names its kinds, and words them, in its own modules (the Disney family's `engine.steps`, UNO
 Elite's `engine.elite.steps`); the core keeps only the end (`OVER`), which every game has.
+
+A kind of step is either a decision (`StepKind`: a player is asked) or work (`Work`: nobody is
+asked), and one runner (`run`) applies the work at the head of a queue, in order, until a
+decision, chance or the end is at its head, for every ruleset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final, Generic, TypeVar
 
 OVER: Final = "over"
@@ -123,3 +127,39 @@ class StepKind(Generic[State]):
     def words(self, power: str = "") -> str:
         """What the step waits for, in words (`power`: what asks for it)."""
         return self.template.format(power=power)
+
+
+class Work(Generic[State]):
+    """One kind of automatic step: nobody is asked, the runner (`run`) applies it. `apply` takes
+    the step off the queue, or puts what it becomes in its place, and says True; or, if the
+    step must wait (a player must answer first, or chance), leaves it and says False."""
+
+    name: Final[str]
+    apply: Callable[[State, Step], bool]
+
+    __slots__ = ("apply", "name")
+
+    def __init__(self, name: str, apply: Callable[[State, Step], bool]) -> None:
+        self.name = name
+        self.apply = apply
+
+
+def run(
+    state: State,
+    queue: list[Step],
+    work: Mapping[str, Work[State]],
+    ready: Callable[[State], bool] | None = None,
+) -> Step | None:
+    """The one queue runner: apply the work at the head of `queue` (the state's own list, changed
+    in place), step after step, until the head is a decision, chance or the end (a kind that is
+    not in `work`) or work that must wait; that head is returned. None: the queue is empty, or
+    `ready` (asked before every step) said the state must first wait for something the queue
+    does not hold (UNO Elite: the reshuffle that owed draws need; a hand emptied)."""
+    while queue:
+        if ready is not None and not ready(state):
+            return None
+        step = queue[0]
+        kind = work.get(step.kind)
+        if kind is None or not kind.apply(state, step):
+            return step
+    return None

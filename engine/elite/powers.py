@@ -128,8 +128,10 @@ EFFECTS: dict[Icon, Callable[[EliteState, S.Step], None]] = {
 }
 
 
-def apply_effect(game: EliteState, step: S.Step) -> None:
+def apply_effect(game: EliteState, step: S.Step) -> bool:
+    """One power on one subject (`EFFECTS`, by its icon): work the runner applies."""
     game.steps.pop(0)
     power = S.detail(step).power
     assert power is not None
     EFFECTS[power.icon](game, step)
+    return True
