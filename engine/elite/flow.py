@@ -55,7 +55,7 @@ def _end_turn(game: EliteState, step: S.Step) -> bool:
     game.to_move = nxt
     now = game.stats["turns"]  # a hand peeked at stays seen until the end of the next turn
     game.peeks[step.seat] = [p for p in game.peeks[step.seat] if p[1] == now]
-    game.steps[:] = [S.step(S.TURN, nxt)]  # (in place: the runner holds the list)
+    game.steps[:] = [S.Step(S.TURN, nxt)]  # (in place: the runner holds the list)
     game.stats["turns"] += 1
     return True
 

@@ -54,15 +54,15 @@ def play(game: EliteState, seat: int, card: UnoCard) -> None:
         return
     new: list[S.Step] = []
     if card.wild:
-        new.append(S.step(S.COLOUR, seat))
+        new.append(S.Step(S.COLOUR, seat))
     if card.recover:
         up_to = card.rank == WILD_RECOVER  # "Take up to 3 ... in any order"
         new.append(
             S.step(S.RECOVER, seat, power=RECOVER_ELITE, count=3 if up_to else 1, optional=up_to)
         )
     if card.elite:
-        new.append(S.step(S.ACTIVATE, seat))
-    new.append(S.step(S.END_TURN, seat))
+        new.append(S.Step(S.ACTIVATE, seat))
+    new.append(S.Step(S.END_TURN, seat))
     game.steps[0:1] = new
 
 
@@ -74,7 +74,7 @@ def draw(game: EliteState, seat: int) -> None:
     if game.is_playable(card):
         game.steps[0] = S.step(S.DRAWN, seat, drawn=card)
     else:
-        game.steps[0] = S.step(S.END_TURN, seat)
+        game.steps[0] = S.Step(S.END_TURN, seat)
 
 
 def _done_one(game: EliteState, step: S.Step) -> None:
@@ -107,7 +107,7 @@ def _apply_turn(game: EliteState, step: S.Step, action: int) -> None:
             game.blocked, game.phase, game.steps = True, S.OVER, []
             game.log.append("Nobody can play or draw: the game is blocked, with no winner.")
             return
-        game.steps[0] = S.step(S.END_TURN, step.seat)
+        game.steps[0] = S.Step(S.END_TURN, step.seat)
 
 
 # ---------------------------------------------------------------- DRAWN
@@ -122,7 +122,7 @@ def _apply_drawn(game: EliteState, step: S.Step, action: int) -> None:
     if kind == A.PLAY_KIND:
         play(game, step.seat, game.kinds[arg])
     else:
-        game.steps[0] = S.step(S.END_TURN, step.seat)
+        game.steps[0] = S.Step(S.END_TURN, step.seat)
 
 
 # ---------------------------------------------------------------- COLOUR

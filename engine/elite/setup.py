@@ -129,7 +129,7 @@ def _turn_up(game: EliteState) -> None:
     d = game.draft
     take = min(game.n + 2, len(d.pile))
     d.showing, d.pile, d.turn = d.pile[:take], d.pile[take:], 0
-    game.steps = [S.step(S.DRAFT, d.order[0])]
+    game.steps = [S.Step(S.DRAFT, d.order[0])]
     game.phase = S.DRAFT
 
 
@@ -143,7 +143,7 @@ def draft_pick(game: EliteState, card: EliteCard) -> None:
     d.picked[seat].append(card)
     d.turn += 1
     if d.turn < len(d.order):
-        game.steps = [S.step(S.DRAFT, d.order[d.turn])]
+        game.steps = [S.Step(S.DRAFT, d.order[d.turn])]
         return
     d.pile.extend(d.showing)
     d.showing, d.round = [], d.round + 1
@@ -163,7 +163,7 @@ def start_play(game: EliteState) -> None:
     for seat in range(game.n):
         refill(game, seat)
     game.to_move = 0
-    game.steps = [S.step(S.TURN, 0)]
+    game.steps = [S.Step(S.TURN, 0)]
     game.phase = S.TURN
     game.log.append(f"Each player turns up a Lineup of 3; {game.players[0]} plays first.")
 

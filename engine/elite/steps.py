@@ -138,8 +138,11 @@ def step(
 ) -> Step:
     """An Elite step: the core's fields, and UNO Elite's own in its detail (None if all unset,
     so that equal steps compare equal)."""
+    unset = power is None and colour is None and card is None and drawn is None
+    if unset and not optional and not extra:  # (no Detail made only to be compared, then lost)
+        return Step(kind, seat, count, subject=subject)
     more = Detail(power, optional, colour, card, drawn, extra)
-    return Step(kind, seat, count, subject=subject, detail=None if more == NO_DETAIL else more)
+    return Step(kind, seat, count, subject=subject, detail=more)
 
 
 def detail(of: Step) -> Detail:
