@@ -18,8 +18,9 @@ def for_step(game: EliteState, step: S.Step) -> list[int]:
 
 def interjections(game: EliteState, seat: int) -> list[int]:
     """UNO by a seat holding one card it has not called; a catch of any other such seat
-    ("before the next player begins their turn")."""
-    if not 0 <= seat < game.n:
+    ("before the next player begins their turn"). Nobody's call due is the common case: one
+    look at every seat's state answers it (asked for every seat after every action)."""
+    if not 0 <= seat < game.n or "due" not in game.uno_state:
         return []
     acts = [A.UNO] if game.uno_state[seat] == "due" else []
     acts += [A.CATCH + s for s in range(game.n) if s != seat and game.uno_state[s] == "due"]
