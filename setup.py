@@ -30,6 +30,7 @@ COMPILED = [
     "engine/disney/cards.py",
     "engine/disney/actions.py",
     "engine/phases.py",
+    "engine/disney/steps.py",
     "engine/disney/stats.py",
     "engine/errors.py",
     "engine/disney/variant.py",

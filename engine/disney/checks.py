@@ -17,9 +17,7 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney.actions import Decoded, Kind
 from engine.disney.handstate import HandState
-from engine.disney.variant import STACKABLE, Stacking
-from engine.errors import RuleError
-from engine.phases import (
+from engine.disney.steps import (
     COLOUR,
     DISCARD,
     FLIP,
@@ -31,6 +29,8 @@ from engine.phases import (
     SMACKDOWN,
     TARGET,
 )
+from engine.disney.variant import STACKABLE, Stacking
+from engine.errors import RuleError
 
 _COLOUR_OF: Final = C.COLOUR_OF
 

@@ -13,7 +13,7 @@ from typing import Final
 
 from engine.disney import cards as C
 from engine.disney.handstate import HandState
-from engine.phases import (
+from engine.disney.steps import (
     CHALLENGE_WINDOW,
     DISCARD,
     FLIP,
@@ -27,9 +27,12 @@ from engine.phases import (
     TARGET,
     TINKER,
     VILLAIN_DONE,
-    Step,
+    Detail,
     about,
+    on_the_six,
+    renege_detail,
 )
+from engine.phases import Step
 
 
 def skip(h: HandState, pos: int, card: int) -> None:
@@ -63,7 +66,7 @@ def await_response(h: HandState, pos: int, draw4: bool, reneged: bool) -> None:
     choice the engine takes them at once."""
     victim = (pos + h.direction) % h.num_players
     if draw4 or (h.variant.stacking and any(h.stacks(c) for c in h.hands[victim])):
-        h.head = Step(RESPOND, victim, subject=pos, reneged=reneged)
+        h.head = Step(RESPOND, victim, subject=pos, detail=renege_detail(reneged))
     else:
         h.owe(victim, h.take_penalty())
         h.pass_turn(victim, 1)
@@ -119,9 +122,15 @@ def slapped(h: HandState, pos: int) -> None:
     a step never changes). "whoever is the last player to place their hand on the card will
     have to draw 2 cards", and the turn the race held up goes on."""
     race = h.head
-    order = (*race.extra, pos)
+    order = (*on_the_six(race), pos)
     if len(order) < h.num_players:
-        h.head = Step(SMACKDOWN, race.seat, subject=race.subject, item=race.item, extra=order)
+        h.head = Step(
+            SMACKDOWN,
+            race.seat,
+            subject=race.subject,
+            item=race.item,
+            detail=Detail(on_the_six=order),
+        )
         return
     h.owe(pos, 2)
     h.release_head()
@@ -164,7 +173,7 @@ def villain_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
     """Played: its player hits the Tinker Bell Button; until she picks, anyone else may
     challenge it ("Reneging": `Hand._interject`, `moves.reneged_by`)."""
     tinker_bell(h, pos, card)
-    h.steps.append(Step(CHALLENGE_WINDOW, pos, reneged=reneged))
+    h.steps.append(Step(CHALLENGE_WINDOW, pos, detail=renege_detail(reneged)))
 
 
 def villain_picked(h: HandState, colour: int) -> None:

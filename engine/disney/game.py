@@ -20,18 +20,19 @@ from engine.disney import cards as C
 from engine.disney import deckchance, eventnotes, notation, rulesets, scoring, variant
 from engine.disney.hand import Hand, RuleError
 from engine.disney.listing import legal_actions
-from engine.errors import EventError
-from engine.phases import (
+from engine.disney.steps import (
     COLOUR,
     DISCARD,
     NOBODY_MOVES,
-    OVER,
     PLAY,
     RESHUFFLE,
     SHUFFLE,
     SMACKDOWN,
     TINKER,
+    on_the_six,
 )
+from engine.errors import EventError
+from engine.phases import OVER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
 _DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
@@ -508,7 +509,7 @@ class Game:
             return {"kind": "new_hand", "seat": None}
         if h.phase == SMACKDOWN:  # every hand on the 6, in order so far
             out: dict[str, Any] = {"kind": h.phase, "seat": None}
-            out["slapped"] = [h.seats[p] for p in h.head.extra]
+            out["slapped"] = [h.seats[p] for p in on_the_six(h.head)]
         elif h.phase == RESHUFFLE or h.phase == SHUFFLE:
             out = {"kind": h.phase, "seat": None}
         else:

@@ -9,7 +9,7 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import scoring
 from engine.disney.game import Game
-from engine.phases import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
+from engine.disney.steps import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 
 def greedy_act(game: Game) -> int:

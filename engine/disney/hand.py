@@ -30,14 +30,11 @@ from engine.disney.handstate import HandState
 from engine.disney.listing import STEP_KINDS
 from engine.disney.rulesets import Ruleset
 from engine.disney.stats import HandStats
-from engine.disney.variant import RenegeTest, Stacking, variant_of
-from engine.errors import RuleError
-from engine.phases import (
+from engine.disney.steps import (
     COLOUR,
     DISCARD,
     FLIP,
     NOBODY_MOVES,
-    OVER,
     OWED,
     PHASE_NAMES,
     PLAY,
@@ -51,8 +48,12 @@ from engine.phases import (
     TARGET,
     TINKER,
     VILLAIN_DONE,
-    Step,
+    reneged_in,
 )
+from engine.disney.variant import RenegeTest, Stacking, variant_of
+from engine.errors import RuleError
+from engine.phases import OVER, Step, Work
+from engine.phases import run as run_queue
 
 __all__ = [
     "COLOUR",
@@ -261,7 +262,7 @@ class Hand(HandState):
             window = self.challenge_window()
             assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
-            if window.reneged:
+            if reneged_in(window):
                 self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
@@ -269,7 +270,7 @@ class Hand(HandState):
             effects.slapped(self, pos)
         elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
             head = self.head  # taken their turn."
-            self.head = Step(head.kind, pos, subject=head.subject, reneged=head.reneged)
+            self.head = Step(head.kind, pos, subject=head.subject, detail=head.detail)
             self.step(action)
             return
         else:  # a catch
@@ -334,30 +335,18 @@ class Hand(HandState):
         """Do the pending work that needs nobody: deal the draws owed, and a Villain Draw 4's
         protections and its end (`disney.effects`), until a step waits for a player or chance.
         When the DRAW pile runs out, wait for the reshuffle ("If no one is out of cards by the
-        time the DRAW pile is depleted, reshuffle")."""
-        steps = self.steps
-        while steps:
-            step = steps[0]
-            kind = step.kind
-            if kind == OWED:
-                if self._deal_owed(step):
-                    del steps[0]
-                elif len(self.discard) > 1:
-                    self._await_reshuffle()
-                    return
-                else:  # every card is in a hand: nothing is left to draw, for anyone
-                    steps[:] = [s for s in steps if s.kind != OWED]
-            elif kind in (PROTECTION, VILLAIN_DONE):
-                if not effects.villain_step(self, step):
-                    break  # a player must protect
-            else:
-                break  # work that waits on the decision (a penalty, a challenge window)
+        time the DRAW pile is depleted, reshuffle"). The core's one runner applies `WORK`; a
+        penalty or a challenge window waits on the decision, and stops it."""
+        head = run_queue(self, self.steps, WORK)
+        if head is not None and head.kind == OWED:
+            return  # the draws owed wait for the reshuffle (`_owed`)
         if not self.draw and len(self.discard) > 1 and self.head.kind != OVER:
             self._await_reshuffle()
 
-    def _deal_owed(self, step: Step) -> bool:
-        """Deal the cards `step` owes (`_give` for each); False if the DRAW pile ran out first."""
-        n, draw = step.count, self.draw
+    def _owed(self, step: Step) -> bool:
+        """OWED, work: deal the cards `step` owes (`_took_cards` once); False while the rest
+        waits for the reshuffle. (One method, not two: the runner calls it for every draw.)"""
+        n, draw, steps = step.count, self.draw, self.steps
         if n and draw:
             held = self.hands[step.seat]
             while n and draw:
@@ -365,9 +354,16 @@ class Hand(HandState):
                 n -= 1
             if self.catchable or self.uncalled:
                 self._took_cards(step.seat)
-            if n:
-                self.steps[0] = Step(OWED, step.seat, n)  # (the rest, after the reshuffle)
-        return not n
+        if not n:
+            del steps[0]
+        elif len(self.discard) > 1:
+            if n != step.count:
+                steps[0] = Step(OWED, step.seat, n)  # (the rest, after the reshuffle)
+            self._await_reshuffle()
+            return False
+        else:  # every card is in a hand: nothing is left to draw, for anyone
+            steps[:] = [s for s in steps if s.kind != OWED]
+        return True
 
     def _await_reshuffle(self) -> None:
         """The reshuffle becomes the head of the queue: the decision it interrupts waits behind
@@ -375,6 +371,15 @@ class Hand(HandState):
         head = self.head
         if head.kind != RESHUFFLE:
             self.hold_head(Step(RESHUFFLE, head.seat))
+
+
+WORK: Final[dict[str, Work[Hand]]] = {
+    OWED: Work(OWED, Hand._owed),
+    PROTECTION: Work(PROTECTION, effects.villain_step),
+    VILLAIN_DONE: Work(VILLAIN_DONE, effects.villain_step),
+}
+"""The work a hand does by itself, by kind: draws owed, a Villain Draw 4's protections and its
+end; the penalty and the challenge window wait on the decision (`engine.phases.run`)."""
 
 
 def _return_first_discards(rules: Ruleset, rest: list[int]) -> list[int]:

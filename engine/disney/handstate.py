@@ -10,11 +10,9 @@ from typing import Final
 
 from engine.disney import cards as C
 from engine.disney.stats import HandStats
-from engine.disney.variant import STACKABLE, Stacking, Variant
-from engine.phases import (
+from engine.disney.steps import (
     CHALLENGE_WINDOW,
     DISCARD,
-    OVER,
     OWED,
     PENALTY,
     PLAY_AT,
@@ -22,9 +20,12 @@ from engine.phases import (
     PROTECT,
     RESPOND,
     TARGET,
-    Step,
     phase_words,
+    renege_detail,
+    reneged_in,
 )
+from engine.disney.variant import STACKABLE, Stacking, Variant
+from engine.phases import OVER, Step
 
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
@@ -94,19 +95,21 @@ class HandState:
         """Would a challenge of the Draw 4 waiting to be challenged succeed? Kept by the step
         that waits for the challenge (the RESPOND decision, or a Villain Draw 4's window)."""
         if self.head.kind == RESPOND:
-            return self.head.reneged
+            return reneged_in(self.head)
         window = self.challenge_window()
-        return window is not None and window.reneged
+        return window is not None and reneged_in(window)
 
     @draw4_reneged.setter
     def draw4_reneged(self, reneged: bool) -> None:
         """(An imagined world hides it: `engine.search`) The same step, saying `reneged`."""
         head, window = self.head, self.challenge_window()
         if head.kind == RESPOND:
-            self.head = Step(RESPOND, head.seat, subject=head.subject, reneged=reneged)
+            self.head = Step(
+                RESPOND, head.seat, subject=head.subject, detail=renege_detail(reneged)
+            )
         elif window is not None:
             i = self.steps.index(window)
-            self.steps[i] = Step(CHALLENGE_WINDOW, window.seat, reneged=reneged)
+            self.steps[i] = Step(CHALLENGE_WINDOW, window.seat, detail=renege_detail(reneged))
 
     def finish(self, winner: int) -> None:
         """The hand is over, won by `winner` (a position): only the draws owed are still dealt
@@ -146,7 +149,7 @@ class HandState:
         return [c for held in self.hands for c in held]
 
     def waiting_for(self) -> str:
-        """What the hand waits for, in words: its phase's (`engine.phases.PHASE_WORDS`)."""
+        """What the hand waits for, in words: its phase's (`engine.disney.steps.WORDS`)."""
         head = self.head
         phase = head.kind
         power = C.name(head.item) if phase in (TARGET, DISCARD) else ""

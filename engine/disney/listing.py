@@ -13,11 +13,10 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import moves
 from engine.disney.handstate import HandState
-from engine.phases import (
+from engine.disney.steps import (
     COLOUR,
     DISCARD,
     FLIP,
-    OVER,
     PLAY,
     PLAY_DRAWN,
     PROTECT,
@@ -25,9 +24,10 @@ from engine.phases import (
     SMACKDOWN,
     TARGET,
     TINKER,
-    Step,
-    StepKind,
+    WORDS,
+    on_the_six,
 )
+from engine.phases import OVER, Step, StepKind
 
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
@@ -191,7 +191,7 @@ def interjections(h: HandState) -> list[tuple[int, int]]:
 
 def _still_to_slap(h: HandState) -> list[int]:
     """The positions whose hand is not yet on the 6 (the race at the head keeps the others)."""
-    on = h.head.extra
+    on = on_the_six(h.head)
     return [q for q in range(h.num_players) if q not in on]
 
 
@@ -212,17 +212,17 @@ def chance_outcomes(h: HandState) -> list[tuple[int, float]]:
 
 
 STEP_KINDS: Final[dict[str, StepKind[HandState]]] = {
-    PLAY: StepKind(PLAY, _plays, moves.play),
-    PLAY_DRAWN: StepKind(PLAY_DRAWN, _after_drawing, moves.play_drawn),
-    COLOUR: StepKind(COLOUR, _colours, moves.colour),
-    TARGET: StepKind(TARGET, _targets, moves.target),
-    PROTECT: StepKind(PROTECT, lays, moves.protect),
-    DISCARD: StepKind(DISCARD, lays, moves.discard),
-    RESPOND: StepKind(RESPOND, _responses, moves.respond),
-    FLIP: StepKind(FLIP, _flip, moves.flip),
+    PLAY: StepKind(PLAY, WORDS[PLAY], _plays, moves.play),
+    PLAY_DRAWN: StepKind(PLAY_DRAWN, WORDS[PLAY_DRAWN], _after_drawing, moves.play_drawn),
+    COLOUR: StepKind(COLOUR, WORDS[COLOUR], _colours, moves.colour),
+    TARGET: StepKind(TARGET, WORDS[TARGET], _targets, moves.target),
+    PROTECT: StepKind(PROTECT, WORDS[PROTECT], lays, moves.protect),
+    DISCARD: StepKind(DISCARD, WORDS[DISCARD], lays, moves.discard),
+    RESPOND: StepKind(RESPOND, WORDS[RESPOND], _responses, moves.respond),
+    FLIP: StepKind(FLIP, WORDS[FLIP], _flip, moves.flip),
 }
 """Every decision a player of the Disney family makes, by its kind (the phase): its legal
-actions, its move (`engine.disney.moves`), its words (`PHASE_WORDS`). Chance and the end are awaited
+actions, its move (`disney.moves`), its words (`disney.steps.WORDS`). Chance and the end are awaited
 decisions too, but nobody takes an action on them (`Hand.apply_tinker_bell` ...)."""
 
 

@@ -14,8 +14,9 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import effects
 from engine.disney.handstate import HandState
+from engine.disney.steps import PLAY_AT, PLAY_DRAWN, about, reneged_in
 from engine.disney.variant import RenegeTest
-from engine.phases import PLAY_AT, PLAY_DRAWN, Step, about
+from engine.phases import Step
 
 _COLOUR_OF: Final = C.COLOUR_OF
 _RANK_OF: Final = C.RANK_OF
@@ -137,7 +138,7 @@ def challenge(h: HandState, respond: Step, pos: int) -> None:
     """A Wild Draw 4 challenged by the player who must draw (RESPOND)."""
     h.head = PLAY_AT[pos]  # the challenger plays their turn, unless it is lost
     n = h.take_penalty()
-    if respond.reneged:
+    if reneged_in(respond):
         # "the challenged player must draw the four cards instead before play continues"
         h.owe(respond.subject, n)
     else:

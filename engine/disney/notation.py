@@ -12,8 +12,8 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney.actions import Kind
 from engine.disney.hand import Hand, RuleError
+from engine.disney.steps import DISCARD
 from engine.errors import EventError
-from engine.phases import DISCARD
 
 
 def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:

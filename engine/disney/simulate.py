@@ -19,7 +19,8 @@ from engine.disney import scoring
 from engine.disney.game import Game
 from engine.disney.hand import Hand
 from engine.disney.listing import legal_actions
-from engine.phases import NOBODY_MOVES, OVER, PLAY, RESHUFFLE, SMACKDOWN, TINKER
+from engine.disney.steps import NOBODY_MOVES, PLAY, RESHUFFLE, SMACKDOWN, TINKER
+from engine.phases import OVER
 
 
 def choose_dealer(

@@ -130,10 +130,11 @@ def describe(game: EliteState, action: int, seat: int) -> str:
     if kind == A.CATCH_KIND:
         return f"catch {game.players[arg]} (they did not call UNO)"
     if kind == A.TARGET_KIND:
-        icon = step.power.icon if step is not None and step.power is not None else Icon.SKIP
+        power = S.detail(step).power if step is not None else None
+        icon = power.icon if power is not None else Icon.SKIP
         text = _TARGET_WORDS.get(icon, "choose {}").format(game.players[arg])
-        if icon == Icon.DRAW and step is not None and step.power is not None:
-            text += f" {step.power.count}"
+        if icon == Icon.DRAW and power is not None:
+            text += f" {power.count}"
         return text
     if kind == A.COLOUR_KIND:
         return f"name {COLOURS[arg]}"

@@ -1,15 +1,18 @@
 """How an Elite game moves: a player's action on the step waiting for it, then every step the
-engine applies by itself until a player (or chance) is needed again."""
+engine applies by itself (`WORK`, run by the core's one runner, `engine.phases.run`) until a
+player (or chance) is needed again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
 
 from engine.elite import actions as A
 from engine.elite import legal, powers, setup
 from engine.elite import steps as S
 from engine.elite.kinds import STEP_KINDS
 from engine.elite.state import EliteState
+from engine.phases import Work
+from engine.phases import run as run_queue
 
 
 # ---------------------------------------------------------------- a player's action
@@ -29,17 +32,20 @@ def apply(game: EliteState, action: int, seat: int) -> None:
 
 
 # ---------------------------------------------------------------- what follows by itself
-def _retire(game: EliteState, step: S.Step) -> None:
+def _retire(game: EliteState, step: S.Step) -> bool:
     game.steps.pop(0)
-    assert step.card is not None
-    game.elite_discards[step.seat].append(step.card)
+    card = S.detail(step).card
+    assert card is not None
+    game.elite_discards[step.seat].append(card)
+    return True
 
 
-def _power(game: EliteState, step: S.Step) -> None:
+def _power(game: EliteState, step: S.Step) -> bool:
     game.steps[0:1] = powers.expand(game, step)
+    return True
 
 
-def _end_turn(game: EliteState, step: S.Step) -> None:
+def _end_turn(game: EliteState, step: S.Step) -> bool:
     for seat in range(game.n):
         setup.refill(game, seat)
     if game.again:  # "You get to immediately take another turn."
@@ -49,8 +55,9 @@ def _end_turn(game: EliteState, step: S.Step) -> None:
     game.to_move = nxt
     now = game.stats["turns"]  # a hand peeked at stays seen until the end of the next turn
     game.peeks[step.seat] = [p for p in game.peeks[step.seat] if p[1] == now]
-    game.steps = [S.Step(S.TURN, nxt)]
+    game.steps[:] = [S.Step(S.TURN, nxt)]  # (in place: the runner holds the list)
     game.stats["turns"] += 1
+    return True
 
 
 def next_seat(game: EliteState, seat: int) -> int:
@@ -64,32 +71,39 @@ def next_seat(game: EliteState, seat: int) -> int:
         return s
 
 
-AUTO: dict[str, Callable[[EliteState, S.Step], None]] = {
-    S.POWER: _power,
-    S.EFFECT: powers.apply_effect,
-    S.RETIRE: _retire,
-    S.END_TURN: _end_turn,
+WORK: Final[dict[str, Work[EliteState]]] = {
+    S.POWER: Work(S.POWER, _power),
+    S.EFFECT: Work(S.EFFECT, powers.apply_effect),
+    S.RETIRE: Work(S.RETIRE, _retire),
+    S.END_TURN: Work(S.END_TURN, _end_turn),
 }
+"""The steps UNO Elite applies by itself, by kind (every other kind is a decision, `CHOICES`)."""
 SETUP_CHANCE = frozenset({S.DEAL, S.ELITE_SHUFFLE, S.PLAYER_DECKS})
 
 
 def run(game: EliteState) -> None:
-    """Apply every step that needs nobody, until a player or chance is needed."""
-    while game.phase != S.OVER and game.phase not in SETUP_CHANCE:
-        if not settle(game) or (not game.draw and len(game.discard) > 1):
-            game.phase = S.RESHUFFLE  # "reshuffle the Discard Pile to form a new Draw Pile"
+    """Apply every step that needs nobody (the core's runner, `WORK`), until a player or chance
+    is needed; a decision with nothing to choose from does nothing and is dropped."""
+    while True:
+        head = run_queue(game, game.steps, WORK, _ready)
+        if head is None:  # chance, or the end
             break
-        if game.options["discard_last_card"] == "discard" and _emptied(game):
+        if head.kind in (S.TURN, S.DRAFT) or legal.for_step(game, head):
+            game.phase = head.kind
             break
-        step = game.steps[0]
-        if step.kind not in S.CHOICES:
-            AUTO[step.kind](game, step)
-        elif step.kind in (S.TURN, S.DRAFT) or legal.for_step(game, step):
-            game.phase = step.kind
-            break
-        else:
-            game.steps.pop(0)  # a choice with nothing to choose from does nothing
+        game.steps.pop(0)
     update_uno(game)
+
+
+def _ready(game: EliteState) -> bool:
+    """May the next step be applied? Not at the end or in the set-up's chance; not while the
+    cards owed wait for a reshuffle; not once a hand is emptied by discarding."""
+    if game.phase == S.OVER or game.phase in SETUP_CHANCE:
+        return False
+    if not settle(game) or (not game.draw and len(game.discard) > 1):
+        game.phase = S.RESHUFFLE  # "reshuffle the Discard Pile to form a new Draw Pile"
+        return False
+    return not (game.options["discard_last_card"] == "discard" and _emptied(game))
 
 
 def _emptied(game: EliteState) -> bool:
@@ -98,8 +112,9 @@ def _emptied(game: EliteState) -> bool:
     for seat, hand in enumerate(game.hands):
         if not hand:
             for step in game.steps:
-                if step.kind == S.RETIRE and step.card is not None:
-                    game.elite_discards[step.seat].append(step.card)
+                card = S.detail(step).card
+                if step.kind == S.RETIRE and card is not None:
+                    game.elite_discards[step.seat].append(card)
             game.winner, game.phase, game.steps = seat, S.OVER, []
             return True
     return False

@@ -102,9 +102,10 @@ def _colour(game: EliteState, step: S.Step, legal: list[int]) -> int:
 
 
 def _fewest_cards(game: EliteState, step: S.Step, legal: list[int]) -> int:
-    if step.power is not None and step.power.icon == Icon.SWAP_HANDS:
+    power = S.detail(step).power
+    if power is not None and power.icon == Icon.SWAP_HANDS:
         return min(legal, key=lambda a: len(game.hands[a - A.TARGET]))
-    if step.power is not None and step.power.icon == Icon.SEARCH:
+    if power is not None and power.icon == Icon.SEARCH:
         return max(legal, key=lambda a: len(game.player_decks[a - A.TARGET]))
     return min(legal, key=lambda a: len(game.hands[a - A.TARGET]))
 

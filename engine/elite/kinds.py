@@ -1,6 +1,6 @@
 """UNO Elite's decisions, one kind at a time: for each, what its player may do while it is
 awaited (its legal actions) and what an action then does, side by side, and their one table
-(`STEP_KINDS`, by the step's kind; the words are `engine.phases.PHASE_WORDS`). Legality is
+(`STEP_KINDS`, by the step's kind; the words are `engine.elite.steps.WORDS`). Legality is
 membership in these lists (`engine.elite.legal.check`); the steps the engine applies itself,
 and the run of the queue, are `engine.elite.flow`'s.
 """
@@ -58,7 +58,7 @@ def play(game: EliteState, seat: int, card: UnoCard) -> None:
     if card.recover:
         up_to = card.rank == WILD_RECOVER  # "Take up to 3 ... in any order"
         new.append(
-            S.Step(S.RECOVER, seat, power=RECOVER_ELITE, count=3 if up_to else 1, optional=up_to)
+            S.step(S.RECOVER, seat, power=RECOVER_ELITE, count=3 if up_to else 1, optional=up_to)
         )
     if card.elite:
         new.append(S.Step(S.ACTIVATE, seat))
@@ -72,7 +72,7 @@ def draw(game: EliteState, seat: int) -> None:
     card = game.draw.pop()
     game.hands[seat].append(card)
     if game.is_playable(card):
-        game.steps[0] = S.Step(S.DRAWN, seat, drawn=card)
+        game.steps[0] = S.step(S.DRAWN, seat, drawn=card)
     else:
         game.steps[0] = S.Step(S.END_TURN, seat)
 
@@ -112,7 +112,7 @@ def _apply_turn(game: EliteState, step: S.Step, action: int) -> None:
 
 # ---------------------------------------------------------------- DRAWN
 def _legal_drawn(game: EliteState, step: S.Step) -> list[int]:
-    card = step.drawn
+    card = S.detail(step).drawn
     assert card is not None
     return [A.PLAY + game.kind_of[card.code], A.PASS]
 
@@ -138,12 +138,13 @@ def _apply_colour(game: EliteState, step: S.Step, action: int) -> None:
 
 # ---------------------------------------------------------------- RECOVER
 def _legal_recover(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
-    if step.power.on == "uno":
+    more = S.detail(step)
+    assert more.power is not None
+    if more.power.on == "uno":
         acts = [A.CARD + k for k in _kinds(game, game.discard[:-1])]
     else:
         acts = _elites(game, game.elite_discards[step.seat])
-    return [*acts, A.DONE] if acts and step.optional else acts
+    return [*acts, A.DONE] if acts and more.optional else acts
 
 
 def _apply_recover(game: EliteState, step: S.Step, action: int) -> None:
@@ -182,29 +183,32 @@ def _apply_activate(game: EliteState, step: S.Step, action: int) -> None:
     icons = game.stats["icons"]
     for power in card.powers:
         icons[power.icon.value] = icons.get(power.icon.value, 0) + 1
-    todo = [S.Step(S.POWER, step.seat, power=p, colour=game.colour) for p in card.powers]
-    game.steps[0:0] = [*todo, S.Step(S.RETIRE, step.seat, card=card)]
+    todo = [S.step(S.POWER, step.seat, power=p, colour=game.colour) for p in card.powers]
+    game.steps[0:0] = [*todo, S.step(S.RETIRE, step.seat, card=card)]
 
 
 # ---------------------------------------------------------------- TARGET
 def _legal_target(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
+    power = S.detail(step).power
+    assert power is not None
     others = [s for s in range(game.n) if s != step.seat]
-    if step.power.icon == Icon.SEARCH:
+    if power.icon == Icon.SEARCH:
         others = [s for s in others if game.player_decks[s]]
     return [A.TARGET + s for s in others]
 
 
 def _apply_target(game: EliteState, step: S.Step, action: int) -> None:
     arg = A.decode(action)[1]
-    assert step.power is not None
-    game.steps[0:1] = powers.effect_steps(step.power, step.seat, arg, step.colour)
+    more = S.detail(step)
+    assert more.power is not None
+    game.steps[0:1] = powers.effect_steps(more.power, step.seat, arg, more.colour)
 
 
 # ---------------------------------------------------------------- DISCARD
 def _legal_discard(game: EliteState, step: S.Step) -> list[int]:
-    assert step.power is not None
-    if step.power.on == "elite":
+    power = S.detail(step).power
+    assert power is not None
+    if power.on == "elite":
         return _elites(game, game.lineups[step.seat])
     hand = game.hands[step.seat]
     if len(hand) <= 1 and game.options["discard_last_card"] == "keep":
@@ -286,16 +290,18 @@ def _apply_draft(game: EliteState, step: S.Step, action: int) -> None:
 
 
 STEP_KINDS: Final[dict[str, StepKind[EliteState]]] = {
-    S.TURN: StepKind(S.TURN, _legal_turn, _apply_turn),
-    S.DRAWN: StepKind(S.DRAWN, _legal_drawn, _apply_drawn),
-    S.COLOUR: StepKind(S.COLOUR, _legal_colour, _apply_colour),
-    S.RECOVER: StepKind(S.RECOVER, _legal_recover, _apply_recover),
-    S.ACTIVATE: StepKind(S.ACTIVATE, _legal_activate, _apply_activate),
-    S.TARGET: StepKind(S.TARGET, _legal_target, _apply_target),
-    S.DISCARD: StepKind(S.DISCARD, _legal_discard, _apply_discard),
-    S.KEEP: StepKind(S.KEEP, _legal_keep, _apply_keep),
-    S.SEARCH: StepKind(S.SEARCH, _legal_search, _apply_search),
-    S.SUBSTITUTE: StepKind(S.SUBSTITUTE, _legal_substitute, _apply_substitute),
-    S.DRAFT: StepKind(S.DRAFT, _legal_draft, _apply_draft),
+    S.TURN: StepKind(S.TURN, S.WORDS[S.TURN], _legal_turn, _apply_turn),
+    S.DRAWN: StepKind(S.DRAWN, S.WORDS[S.DRAWN], _legal_drawn, _apply_drawn),
+    S.COLOUR: StepKind(S.COLOUR, S.WORDS[S.COLOUR], _legal_colour, _apply_colour),
+    S.RECOVER: StepKind(S.RECOVER, S.WORDS[S.RECOVER], _legal_recover, _apply_recover),
+    S.ACTIVATE: StepKind(S.ACTIVATE, S.WORDS[S.ACTIVATE], _legal_activate, _apply_activate),
+    S.TARGET: StepKind(S.TARGET, S.WORDS[S.TARGET], _legal_target, _apply_target),
+    S.DISCARD: StepKind(S.DISCARD, S.WORDS[S.DISCARD], _legal_discard, _apply_discard),
+    S.KEEP: StepKind(S.KEEP, S.WORDS[S.KEEP], _legal_keep, _apply_keep),
+    S.SEARCH: StepKind(S.SEARCH, S.WORDS[S.SEARCH], _legal_search, _apply_search),
+    S.SUBSTITUTE: StepKind(
+        S.SUBSTITUTE, S.WORDS[S.SUBSTITUTE], _legal_substitute, _apply_substitute
+    ),
+    S.DRAFT: StepKind(S.DRAFT, S.WORDS[S.DRAFT], _legal_draft, _apply_draft),
 }
 """Every decision of UNO Elite, by its kind: its legal actions, its move, its words."""

@@ -18,8 +18,9 @@ def for_step(game: EliteState, step: S.Step) -> list[int]:
 
 def interjections(game: EliteState, seat: int) -> list[int]:
     """UNO by a seat holding one card it has not called; a catch of any other such seat
-    ("before the next player begins their turn")."""
-    if not 0 <= seat < game.n:
+    ("before the next player begins their turn"). Nobody's call due is the common case: one
+    look at every seat's state answers it (asked for every seat after every action)."""
+    if not 0 <= seat < game.n or "due" not in game.uno_state:
         return []
     acts = [A.UNO] if game.uno_state[seat] == "due" else []
     acts += [A.CATCH + s for s in range(game.n) if s != seat and game.uno_state[s] == "due"]
@@ -89,7 +90,8 @@ def refusal(game: EliteState, action: int, seat: int) -> tuple[str, str]:
         return "turn", f"It is {game.players[step.seat]}'s move, not {game.players[seat]}'s."
     if kind in TAKES.get(step.kind, ()):
         return REFUSE[step.kind](game, step, kind, arg)
-    power = step.power.words() if step.power is not None else ""
+    asked_by = S.detail(step).power
+    power = asked_by.words() if asked_by is not None else ""
     return "phase", (
         f"You can't {_VERBS[kind]} now: {game.players[seat]} must "
         f"{STEP_KINDS[step.kind].words(power)}."

@@ -25,32 +25,32 @@ def others_in_order(game: EliteState, seat: int) -> list[int]:
 
 def expand(game: EliteState, step: S.Step) -> list[S.Step]:
     """The steps of one power (read when it comes up: a Reverse before a Skip turns it)."""
-    power, actor = step.power, step.seat
+    power, colour, actor = S.detail(step).power, S.detail(step).colour, step.seat
     assert power is not None
     if power.everyone:
         return [
             s
             for subject in others_in_order(game, actor)
-            for s in effect_steps(power, actor, subject, step.colour)
+            for s in effect_steps(power, actor, subject, colour)
         ]
     if power.target or power.icon in CHOSEN:
-        return [S.Step(S.TARGET, actor, power=power, colour=step.colour)]
+        return [S.step(S.TARGET, actor, power=power, colour=colour)]
     subject = (actor + game.direction) % game.n if power.icon in ON_NEXT else actor
-    return effect_steps(power, actor, subject, step.colour)
+    return effect_steps(power, actor, subject, colour)
 
 
 def effect_steps(power: Power, actor: int, subject: int, colour: str | None) -> list[S.Step]:
     """One power on one subject: a choice when the book gives one, else an effect."""
     icon = power.icon
     if icon == Icon.DISCARD:  # "The next player must put one of the indicated cards" down
-        return [S.Step(S.DISCARD, subject, power=power, count=power.count, extra=(actor,))]
+        return [S.step(S.DISCARD, subject, power=power, count=power.count, extra=(actor,))]
     if icon == Icon.RECOVER:
-        return [S.Step(S.RECOVER, subject, power=power, count=power.count)]
+        return [S.step(S.RECOVER, subject, power=power, count=power.count)]
     if icon == Icon.SEARCH:
-        return [S.Step(S.SEARCH, actor, power=power, subject=subject)]
+        return [S.step(S.SEARCH, actor, power=power, subject=subject)]
     if icon == Icon.SUBSTITUTE:
-        return [S.Step(S.SUBSTITUTE, actor, power=power)]
-    return [S.Step(S.EFFECT, actor, power=power, subject=subject, colour=colour)]
+        return [S.step(S.SUBSTITUTE, actor, power=power)]
+    return [S.step(S.EFFECT, actor, power=power, subject=subject, colour=colour)]
 
 
 def _skip(game: EliteState, step: S.Step) -> None:
@@ -65,8 +65,9 @@ def _reverse(game: EliteState, step: S.Step) -> None:
 
 
 def _draw(game: EliteState, step: S.Step) -> None:
-    assert step.power is not None
-    game.owed.append([step.subject, step.power.count])
+    power = S.detail(step).power
+    assert power is not None
+    game.owed.append([step.subject, power.count])
 
 
 def _peek(game: EliteState, step: S.Step) -> None:
@@ -98,12 +99,12 @@ def _refresh(game: EliteState, step: S.Step) -> None:
 def _discard_colour(game: EliteState, step: S.Step) -> None:
     """ "Discard all cards from your hand that match this Elite Action Card's color" (a dual or
     wild card's colour is the one it was activated with). They go under the top card."""
-    hand = game.hands[step.subject]
-    matching = [c for c in hand if c.colour == step.colour]
+    hand, colour = game.hands[step.subject], S.detail(step).colour
+    matching = [c for c in hand if c.colour == colour]
     if not matching:
         return
     if len(matching) == len(hand) and game.options["discard_last_card"] == "keep":
-        game.steps.insert(0, S.Step(S.KEEP, step.subject, colour=step.colour))
+        game.steps.insert(0, S.step(S.KEEP, step.subject, colour=colour))
         return
     for card in matching:
         hand.remove(card)
@@ -127,7 +128,10 @@ EFFECTS: dict[Icon, Callable[[EliteState, S.Step], None]] = {
 }
 
 
-def apply_effect(game: EliteState, step: S.Step) -> None:
+def apply_effect(game: EliteState, step: S.Step) -> bool:
+    """One power on one subject (`EFFECTS`, by its icon): work the runner applies."""
     game.steps.pop(0)
-    assert step.power is not None
-    EFFECTS[step.power.icon](game, step)
+    power = S.detail(step).power
+    assert power is not None
+    EFFECTS[power.icon](game, step)
+    return True

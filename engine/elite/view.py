@@ -16,7 +16,6 @@ from engine.elite import steps as S
 from engine.elite.cards import EliteCard
 from engine.elite.state import EliteState
 from engine.elite.uno import UnoCard
-from engine.phases import phase_words
 
 LOG_LINES = 12
 
@@ -92,9 +91,10 @@ def prompt(game: EliteState, seat: int | None) -> str:
         won = game.players[game.winner] if game.winner is not None else "nobody"
         return f"Game over: {won} won."
     if game.phase in S.CHANCE_PHASES:
-        return f"Waiting for {phase_words(game.phase)}."
+        return f"Waiting for {S.phase_words(game.phase)}."
     step = game.steps[0]
-    what = phase_words(step.kind, step.power.words() if step.power is not None else "")
+    asked_by = S.detail(step).power
+    what = S.phase_words(step.kind, asked_by.words() if asked_by is not None else "")
     if step.seat == seat:
         return f"Your move: {what}."
     return f"{game.players[step.seat]} to {what}."

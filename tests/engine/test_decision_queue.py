@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.disney.game import Game
 from engine.disney.handstate import HandState
-from engine.phases import (
+from engine.disney.steps import (
     NOBODY_MOVES,
     OWED,
     PHASE_NAMES,

@@ -13,7 +13,7 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney.game import Game
 from engine.disney.rulesets import CLASSIC, RULESETS
-from engine.phases import MOST_SEATS, PLAY_AT, PROTECT_AT
+from engine.disney.steps import MOST_SEATS, PLAY_AT, PROTECT_AT
 from tests.engine.helpers import act, game, hand_of, legal_codes, play, refused
 
 cg = partial(game, ruleset="classic")
@@ -326,7 +326,7 @@ def test_a_score_sheet_of_twelve_takes_the_second_decks_cards():
 
 
 def test_the_shared_steps_seat_every_rulesets_most_players():
-    """The steps made once per position (`phases.PLAY_AT` ...) reach the most players any
+    """The steps made once per position (`disney.steps.PLAY_AT` ...) reach the most players any
     ruleset seats: classic's 20."""
     most = max(r.max_players for r in RULESETS.values())
     assert most == 20 and len(PLAY_AT) == len(PROTECT_AT) == MOST_SEATS >= most

@@ -36,7 +36,7 @@ def _elite_held(game: EliteGame) -> Counter:
     held = Counter()
     for seat in range(game.n):
         held.update(game.lineups[seat] + game.player_decks[seat] + game.elite_discards[seat])
-    held.update(s.card for s in game.steps if s.kind == S.RETIRE and s.card is not None)
+    held.update(c for s in game.steps if s.kind == S.RETIRE and (c := S.detail(s).card) is not None)
     return held
 
 
