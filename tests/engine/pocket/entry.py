@@ -60,7 +60,20 @@ def simulate(
     on_game: Callable[[GameState], None] | None,
     on_progress: Callable[[int], None] | None,
 ) -> dict[str, Any]:
-    return {"ruleset": NAME, "players": players, "notes": len(inputs.get("notes", []))}
+    """Classic's statistics: the game pocket plays is classic's (its notes change no rule)."""
+    stats = registry.get("classic").simulate(
+        players=players,
+        seed=seed,
+        hands=hands,
+        games=games,
+        bots=bots,
+        options=options,
+        inputs={},
+        record=record,
+        on_game=on_game,
+        on_progress=on_progress,
+    )
+    return {**stats, "ruleset": NAME}
 
 
 ENTRY = registry.Entry(
