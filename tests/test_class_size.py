@@ -1,13 +1,14 @@
-"""Issue 40: no class in the scoreboard over `MAX_CLASS` lines. The journal's one class did five
-jobs in 649 lines (a failing card's connection, the schema, writes, reads, exports); each is now
-a module of scoreboard/journal/, and this keeps a class from growing back into all of them."""
+"""Issue 40: no class in the engine or the scoreboard over `MAX_CLASS` lines. The journal's one
+class did five jobs in 649 lines (a failing card's connection, the schema, writes, reads,
+exports), each now a module of scoreboard/journal/; the Disney `Game` wrapped its hand in 514
+lines, and now keeps only the match. This keeps a class from growing back into all of them."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 MAX_CLASS = 450  # lines
 
 
@@ -23,10 +24,11 @@ def _long_classes(path: Path) -> list[str]:
     ]
 
 
-def test_no_class_in_the_scoreboard_is_over_450_lines():
+def test_no_class_in_the_engine_or_the_scoreboard_is_over_450_lines():
     found = [
         where
-        for path in sorted((ROOT / "scoreboard").rglob("*.py"))
+        for room in ("engine", "scoreboard")
+        for path in sorted((ROOT / room).rglob("*.py"))
         for where in _long_classes(path)
     ]
     assert found == []
