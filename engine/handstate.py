@@ -6,7 +6,7 @@ refused, `engine.checks`: each reads and changes a hand through this class alone
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine import cards as C
 from engine.phases import (
@@ -25,6 +25,9 @@ from engine.phases import (
 )
 from engine.stats import HandStats
 from engine.variant import STACKABLE, Stacking, Variant
+
+if TYPE_CHECKING:
+    from engine.eventnotes import Log
 
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
@@ -57,6 +60,7 @@ class HandState:
     blocked_turns: int  # turns in a row with nothing to draw anywhere
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
+    log: Log | None  # the record each move writes itself into (None: not recording, a copy)
 
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 
