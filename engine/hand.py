@@ -208,14 +208,14 @@ class Hand(HandState):
         Jump-In). Anything else raises the RuleError `engine.checks` classifies, changing
         nothing. The action is taken apart once, here: the checks, the move's event and its
         notes read that (`engine.eventnotes.Log`, when the hand records)."""
-        phase = self.head.kind
-        if phase == OVER:
-            raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         move = A.decode(action)
         kind = move.kind
         if kind == Kind.PICK:
             self.apply_tinker_bell(move.colour)  # a chance outcome: its own checks
             return
+        phase = self.head.kind
+        if phase == OVER:
+            raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         if kind == Kind.SLAP and seat is None:
             seat = move.seat  # chance's outcome in the race: the hand it names, as its own
         interjected = (

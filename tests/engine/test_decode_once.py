@@ -9,6 +9,7 @@ import pytest
 
 import engine.hand
 from engine import actions as A
+from engine.errors import RuleError
 from engine.game import Game
 
 COMPILED = not engine.hand.__file__.endswith(".py")
@@ -87,3 +88,17 @@ def test_a_copy_of_the_hand_records_nothing_and_a_copy_of_the_game_its_own_recor
     assert twin.dealt().log is twin.log is not game.log
     twin.forget_record()
     assert twin.events == [] and twin.dealt().log is None and len(game.events) == 1
+
+
+def test_her_pick_when_nobody_waits_for_her_is_refused_as_before_at_a_hand_s_end():
+    """Tinker Bell's pick through the one path is refused by her rule even once the hand is
+    over (as the game refused it when it took her pick past the hand's `apply`)."""
+    rng = random.Random(1)
+    game = Game("disney", ["a", "b", "c"])
+    game.start_hand(game.shuffled_deck(rng))
+    for action, seat in _moves(game, rng):
+        game.apply_action(action, seat)
+    events = list(game.events)
+    with pytest.raises(RuleError) as refused:
+        game.apply_action(A.PICK + 2)
+    assert refused.value.rule == "tinker-bell" and game.events == events
