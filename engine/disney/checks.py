@@ -312,13 +312,12 @@ def slap(h: HandState, pos: int, d: Decoded) -> None:
     raise RuleError("smackdown-once", "Your hand is already on the 6.")
 
 
-def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
-    """Why `action` by `seat`, a call out of turn or a move by someone not to move, is refused:
-    asked only after it was not found among `h.interjections()`."""
+def out_of_turn(h: HandState, seat: int, action: int, decoded: Decoded) -> RuleError:
+    """Why `action` (`decoded`: taken apart) by `seat`, a call out of turn or a move by someone
+    not to move, is refused: asked only after it was not found among `h.interjections()`."""
     pos = h.pos_of.get(seat)
     if pos is None:
         return RuleError("who", f"Seat {seat} is not playing this hand.")
-    decoded = A.decode(action)
     if decoded.kind == Kind.UNKNOWN:
         return RuleError("unknown", f"Unknown action {action}.")
     try:
@@ -340,10 +339,10 @@ def out_of_turn(h: HandState, seat: int, action: int) -> RuleError:
     return RuleError("not-now", f"{A.describe(action)} is not allowed now.")
 
 
-def refusal(h: HandState, pos: int, action: int) -> RuleError:
-    """Why `action`, which is not among `h.legal_actions()`, is refused: the check of its kind
-    names the rule it breaks (legality itself is membership in the legal actions)."""
-    decoded = A.decode(action)
+def refusal(h: HandState, pos: int, action: int, decoded: Decoded) -> RuleError:
+    """Why `action` (`decoded`: taken apart), which is not among `h.legal_actions()`, is refused:
+    the check of its kind names the rule it breaks (legality itself is membership in the legal
+    actions)."""
     if decoded.kind == Kind.UNKNOWN:
         return RuleError("unknown", f"Unknown action {action}.")
     try:

@@ -6,10 +6,10 @@ shuffle_hands  every card held, top first, dealt again after a Wild Shuffle Hand
 
 What is this ruleset's own (`DisneyOrders`): the pools, a card as an int named by its code
 (`cards.code`), its outcome `actions.CARD_NEXT + card`, and where a whole order goes
-(`Game.start_hand`, `apply_reshuffle`, `apply_shuffle_hands`, which write its one record
-event). Listing, placing, checking, sampling and reading an order are `engine.chance`'s, as for
-every ruleset. The cards placed so far (`Game.ordered`) are chance's secret until the order is
-complete: no observation shows them.
+(`Game.start_hand`, `apply_reshuffle`, `apply_shuffle_hands`; the deal's record event is the
+game's, the others' the hand's own). Listing, placing, checking, sampling and reading an order
+are `engine.chance`'s, as for every ruleset. The cards placed so far (`Game.ordered`) are
+chance's secret until the order is complete: no observation shows them.
 """
 
 from __future__ import annotations

@@ -17,29 +17,29 @@ from typing import Any
 from engine import chance
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney import deckchance, eventnotes, notation, rulesets, scoring, variant
+from engine.disney import deckchance, notation, rulesets, scoring, variant
+from engine.disney.eventnotes import Log, Notes
 from engine.disney.hand import Hand, RuleError
 from engine.disney.listing import legal_actions
-from engine.disney.steps import (
-    COLOUR,
-    DISCARD,
-    NOBODY_MOVES,
-    PLAY,
-    RESHUFFLE,
-    SHUFFLE,
-    SMACKDOWN,
-    TINKER,
-    on_the_six,
-)
+from engine.disney.steps import DISCARD, NOBODY_MOVES, PLAY, RESHUFFLE, SHUFFLE, SMACKDOWN, TINKER
 from engine.errors import EventError
 from engine.phases import OVER
 from engine.protocol import CHANCE, TERMINAL, Hints
 
-_DISCARDING = frozenset({A.Kind.DISCARD, A.Kind.DONE})  # one record event for them all
+_CHANCE_KINDS = {
+    TINKER: "tinker_bell",
+    RESHUFFLE: "reshuffle",
+    SHUFFLE: "shuffle_hands",
+    SMACKDOWN: "smackdown",
+}
+"""What chance supplies at each chance phase of a hand (`chance_kind`)."""
 
 
 class Game:
-    """A whole game at one table: implements `engine.protocol.GameState`."""
+    """A whole game at one table: implements `engine.protocol.GameState`. It keeps the match:
+    the dealer, the score sheet, the hands played, the record's header and its `log`;
+    everything about the hand in play is the hand's (`hand`), which applies every action and
+    writes its own events into the log."""
 
     def __init__(
         self,
@@ -79,16 +79,34 @@ class Game:
         self.hand: Hand | None = None
         self.hand_no = 0
         self.history: list[dict[str, Any]] = []
-        self.recording = record
-        self.events: list[dict[str, Any]] = []
-        self.notes: eventnotes.Notes = []
-        """What each recorded event did that it does not say (`engine.disney.eventnotes`): the log's
-        words, kept as the game plays so an observation never replays the game."""
+        self.log: Log | None = Log() if record else None
+        """The record being written (None: this game keeps none): the hand in play writes each
+        move into it (`engine.disney.eventnotes.Log`)."""
         self.decks: list[list[int]] = []
         self.ordered: list[int] = []
         """The pending order of cards (a deck, a reshuffle, Wild Shuffle Hands) placed so far one
         listed chance outcome at a time, top first (`disney.deckchance`): no player sees it."""
-        self._discard_event: dict[str, Any] | None = None
+
+    @property
+    def recording(self) -> bool:
+        return self.log is not None
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The record's events so far (none when this game keeps no record)."""
+        return [] if self.log is None else self.log.events
+
+    @property
+    def notes(self) -> Notes:
+        """What each recorded event did that it does not say (`engine.disney.eventnotes`)."""
+        return [] if self.log is None else self.log.notes
+
+    def forget_record(self) -> None:
+        """Keep no record from now on, and forget the decks dealt (the search bot's worlds)."""
+        self.log = None
+        self.decks = []
+        if self.hand is not None:
+            self.hand.log = None
 
     def rematch(self, dealer: int) -> Game:
         """A new game at this table: the same rules, players and options (checked once, here
@@ -123,15 +141,7 @@ class Game:
         h = self.hand
         if h is None or h.phase == OVER:
             return "new_hand"
-        if h.phase == TINKER:
-            return "tinker_bell"
-        if h.phase == RESHUFFLE:
-            return "reshuffle"
-        if h.phase == SHUFFLE:
-            return "shuffle_hands"
-        if h.phase == SMACKDOWN:
-            return "smackdown"
-        return None
+        return _CHANCE_KINDS.get(h.phase)
 
     def legal_actions(self) -> list[int]:
         h = self.hand
@@ -231,12 +241,9 @@ class Game:
         self.decks.append(deck)
         if self.ordered:  # (a whole order supersedes the cards placed one at a time)
             self.ordered = []
-        if self.recording:
-            self._discard_event = None
-            if self.hand_no > 1:
-                self.events.append(deckchance.event("new_hand", deck))
-            turned = ("turned", self.hand_no, C.name(self.hand.discard[0]))
-            self.notes.append((len(self.events) - 1 if self.hand_no > 1 else -1, turned))
+        if self.log is not None:
+            self.log.dealt(self.hand_no, deck, self.hand.discard[0])
+            self.hand.log = self.log  # (from here on the hand writes its own events)
         self._after()
 
     def check_deck(self, deck: Sequence[int]) -> None:
@@ -249,49 +256,24 @@ class Game:
         rng.shuffle(deck)
         return deck
 
-    def _pick(self, colour: int) -> None:
-        """Tinker Bell's pick taken (`apply_action`): the rule is the hand's, the event ours."""
-        h = self._live_hand()
-        before = list(map(len, h.hands)) if self.recording else None
-        h.apply_tinker_bell(colour)
-        if before is not None:
-            self._record_chance({"chance": "tinker_bell", "colour": C.COLOURS[colour]}, h, before)
-        self._after()
-
     def apply_reshuffle(self, order: Sequence[int]) -> None:
-        h = self._live_hand()
-        before = list(map(len, h.hands)) if self.recording else None
-        h.apply_reshuffle(order)
-        if self.ordered:
-            self.ordered = []
-        if before is not None:
-            self._record_chance(deckchance.event("reshuffle", list(order)), h, before)
+        """A whole reshuffle (`order`: the new DRAW pile, top first), recorded by the hand."""
+        self._live_hand().apply_reshuffle(order)
+        self.ordered = []
         self._after()
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
-        h = self._live_hand()
-        before = list(map(len, h.hands)) if self.recording else None
-        h.apply_shuffle_hands(order)
-        if self.ordered:
-            self.ordered = []
-        if before is not None:
-            self._record_chance(deckchance.event("shuffle_hands", list(order)), h, before)
+        """Wild Shuffle Hands' new deal (`order`, top first), recorded by the hand."""
+        self._live_hand().apply_shuffle_hands(order)
+        self.ordered = []
         self._after()
-
-    def _record_chance(self, event: dict[str, Any], h: Hand, before: list[int]) -> None:
-        """A chance event taken while recording: into the record, with what it did to the hands
-        (`before`: each position's count before it) noted for the log. (The callers build the
-        event only when recording: a simulation makes no deck codes.)"""
-        self._interrupt_discard()
-        self.events.append(event)
-        eventnotes.note_draws(self.notes, self.events, h, before)
 
     def sample_chance(self, rng: random.Random) -> None:
         """Resolve the pending chance node with `rng` (simulations, the emulator, tests); the
         cards of an order already placed one at a time stay on top."""
         kind = self.chance_kind()
         if kind == "tinker_bell":
-            self._pick(rng.randrange(4))
+            self.apply_action(A.PICK + rng.randrange(4))
         elif kind == "smackdown":
             outcomes = self.dealt().chance_outcomes()
             self.apply_action(outcomes[rng.randrange(len(outcomes))][0])
@@ -303,43 +285,16 @@ class Game:
     # ------------------------------------------------------------------ players
     def apply_action(self, action: int, seat: int | None = None) -> None:
         """Apply `action` by `seat` (default: the player to move); RuleError changes nothing.
-        At a chance node the action is one of `chance_outcomes()`."""
+        At a chance node the action is one of `chance_outcomes()`. Every action but a card of an
+        order placed one at a time goes through the hand's one path (`Hand.apply`), which
+        writes its event into the record."""
         if A.CARD_NEXT <= action < A.SIZE or self.ordered:  # an order of cards, card by card
             deckchance.place(self, action)
             return
         h = self._live_hand()
-        kind = A.kind(action)
-        if kind == A.Kind.PICK:
-            self._pick(A.decode(action).colour)
-            return
-        if kind == A.Kind.SLAP and seat is None:
-            seat = action - A.SLAP  # chance's outcome in the race: that seat's own hand
-        if self.recording:
-            before = list(map(len, h.hands))  # what the event did: `notes`
-            actor = h.seats[h.to_move] if seat is None else seat
-            if kind in _DISCARDING:
-                h.apply(action, seat)
-                self._log_discard(actor, action)
-            else:
-                event = self._event_for(h, actor, action, seat)
-                h.apply(action, seat)
-                self._interrupt_discard()
-                self.events.append(event)
-            eventnotes.note_draws(self.notes, self.events, h, before)
-        else:
-            h.apply(action, seat)
-        if h.phase == OVER:
+        h.apply(action, seat)
+        if h.head.kind == OVER:
             self._finish_hand()
-
-    @staticmethod
-    def _event_for(h: Hand, actor: int, action: int, seat: int | None) -> dict[str, Any]:
-        """The record's event for `action`, or the rules' refusal of it: an action that names
-        no card has no event, and must be refused as any illegal action is."""
-        try:
-            return notation.event_for(h, actor, action)
-        except (IndexError, KeyError, ValueError):
-            h.apply(action, seat)  # refused: RuleError names the rule; nothing changes
-            raise
 
     def step(self, action: int) -> None:
         """Apply an action taken from `legal_actions()` without checking it again (the search
@@ -351,25 +306,6 @@ class Game:
         h.step(action)
         if h.phase == OVER:
             self._finish_hand()
-
-    def _interrupt_discard(self) -> None:
-        """Another event comes between a player's discards (a catch, a reshuffle): the discard
-        event written so far says the player is not done yet."""
-        if self._discard_event is not None:
-            self._discard_event["more"] = True
-            self._discard_event = None
-
-    def _log_discard(self, seat: int, action: int) -> None:
-        ev = self._discard_event
-        if ev is None:
-            ev = {"seat": seat, "act": "discard", "cards": []}
-            self.events.append(ev)
-        move = A.decode(action)
-        if move.kind == A.Kind.DISCARD:
-            ev["cards"].append(C.code(move.card))
-            if move.uno:
-                ev["uno"] = True
-        self._discard_event = ev if self.dealt().phase == DISCARD else None
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one game-record event; on any error the game is left exactly as it was."""
@@ -453,9 +389,8 @@ class Game:
                 "blocked": bool(h.hands[h.winner]),
             }
         )
-        if self.recording:
-            hand = ("hand", self.hand_no, winner, max(awarded))
-            self.notes.append((len(self.events) - 1, hand))
+        if self.log is not None:
+            self.log.scored(self.hand_no, winner, max(awarded))
 
     def _add_collected_value(self, h: Hand, held: list[int], winner: int) -> None:
         team = {winner}
@@ -474,18 +409,14 @@ class Game:
         g.players, g.first_dealer, g.dealer = self.players, self.first_dealer, self.dealer
         g.deck = self.deck
         g.features = self.features
-        g.sheet, g.hand_no, g.recording = self.sheet, self.hand_no, self.recording
+        g.sheet, g.hand_no = self.sheet, self.hand_no
+        g.log = None if self.log is None else self.log.copy()
         g.hand = self.hand.clone() if self.hand is not None else None
+        if g.hand is not None:
+            g.hand.log = g.log
         g.history = [dict(x) for x in self.history]
-        g.events = [
-            {k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in self.events
-        ]
-        g.notes = list(self.notes)
         g.decks = list(self.decks)
         g.ordered = list(self.ordered)
-        g._discard_event = None
-        if self._discard_event is not None:
-            g._discard_event = g.events[self.events.index(self._discard_event)]
         return g
 
     # ------------------------------------------------------------------ reading
@@ -502,49 +433,16 @@ class Game:
         return A.describe(action, self.players)
 
     def awaiting(self) -> dict[str, Any]:
-        h = self.hand
-        if self.sheet.over:
-            return {"kind": "game_over", "seat": None}
-        if h is None or h.phase == OVER:
-            return {"kind": "new_hand", "seat": None}
-        if h.phase == SMACKDOWN:  # every hand on the 6, in order so far
-            out: dict[str, Any] = {"kind": h.phase, "seat": None}
-            out["slapped"] = [h.seats[p] for p in on_the_six(h.head)]
-        elif h.phase == RESHUFFLE or h.phase == SHUFFLE:
-            out = {"kind": h.phase, "seat": None}
-        else:
-            out = {"kind": h.phase, "seat": h.seats[h.to_move]}
-        if h.challengeable():
-            out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
-        if h.catchable:
-            out["catchable"] = [h.seats[p] for p in h.catchable]
-        return out
+        """What the game waits for, and who may call out of turn (`disney.observer.awaiting`)."""
+        from engine.disney import observer
+
+        return observer.awaiting(self)
 
     def summary(self) -> dict[str, Any]:
-        """The state as `replay` prints it (see docs/record-format.md)."""
-        h = self.hand
-        n = len(self.players)
-        hands: dict[str, list[str]] = {str(s): [] for s in range(n)}
-        if h is not None:
-            for pos, seat in enumerate(h.seats):
-                hands[str(seat)] = [C.code(c) for c in h.hands[pos]]
-        last = self.history[-1] if self.history and h is not None and h.phase == OVER else None
-        winner = self.sheet.winner
-        return {
-            "hand": self.hand_no,
-            "turn": None if h is None else h.seats[h.to_move],
-            "direction": None if h is None else h.direction,
-            "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
-            "discard_top": None if h is None else C.code(h.discard[-1]),
-            "draw_pile": None if h is None else len(h.draw),
-            "hands": hands,
-            "awaiting": self.awaiting(),
-            "scores": {str(s): v for s, v in enumerate(self.sheet.scores)},
-            "hand_winner": last["winner"] if last else None,
-            "game_winner": list(winner) if isinstance(winner, tuple) else winner,
-            "eliminated": sorted(self.sheet.eliminated),
-            "dealer": self.dealer,
-        }
+        """The state as `replay` prints it (`engine.disney.observer.summary`)."""
+        from engine.disney import observer
+
+        return observer.summary(self)
 
     def header(self) -> dict[str, Any]:
         return {

@@ -24,8 +24,8 @@ from typing import Any, Final
 
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney import checks, effects, listing, moves
-from engine.disney.actions import Kind
+from engine.disney import checks, deckchance, effects, listing, moves, notation
+from engine.disney.actions import Decoded, Kind
 from engine.disney.handstate import HandState
 from engine.disney.listing import STEP_KINDS
 from engine.disney.rulesets import Ruleset
@@ -77,6 +77,7 @@ __all__ = [
 
 _COLOUR_OF: Final = C.COLOUR_OF
 _OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH, Kind.SLAP})
+_DISCARDING: Final = frozenset({Kind.DISCARD, Kind.DONE})  # one record event for them all
 
 
 class Hand(HandState):
@@ -131,6 +132,7 @@ class Hand(HandState):
         h.catchable = []
         h.blocked_turns = 0
         h.stats = HandStats()
+        h.log = None  # (the game gives a recorded hand its record once dealt)
         h._first_discard(dealer, top)
         h._run_steps()
         return h
@@ -182,6 +184,7 @@ class Hand(HandState):
         h.blocked_turns = self.blocked_turns
         h.winner = self.winner
         h.stats = self.stats.copy()
+        h.log = None  # a copy records nothing (trials, search): `Game.clone` gives it its own
         return h
 
     # ------------------------------------------------------------------ listing
@@ -199,38 +202,57 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Apply one action by `seat` (default: the player to move). An action is allowed if and
-        only if it is listed: in `legal_actions()` for the player to move, in `interjections()`
-        for a call out of turn (UNO, catch, a Villain Draw 4's challenge, Jump-In). Anything
-        else raises the RuleError `engine.disney.checks` classifies, changing nothing."""
+        """Apply one action by `seat` (default: the player to move): the one path every action
+        takes, moves, calls out of turn and Tinker Bell's pick alike. An action is allowed if
+        and only if it is listed: in `legal_actions()` for the player to move, in
+        `interjections()` for a call out of turn (UNO, catch, a Villain Draw 4's challenge,
+        Jump-In). Anything else raises the RuleError `engine.disney.checks` classifies, changing
+        nothing. The action is taken apart once, here: the checks, the move's event and its
+        notes read that (`engine.disney.eventnotes.Log`, when the hand records)."""
+        move = A.decode(action)
+        kind = move.kind
+        if kind == Kind.PICK:
+            self.apply_tinker_bell(move.colour)  # a chance outcome: its own checks
+            return
         phase = self.head.kind
         if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
-        kind = A.kind(action)
-        if kind == Kind.PICK:
-            self.apply_tinker_bell(A.decode(action).colour)  # a chance outcome: its own checks
-            return
         if kind == Kind.SLAP and seat is None:
-            seat = action - A.SLAP  # chance's outcome in the race: the hand it names, as its own
-        if (kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)) or (
-            seat is not None and seat != self.seats[self.head.seat]
-        ):
+            seat = move.seat  # chance's outcome in the race: the hand it names, as its own
+        interjected = (
+            kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)
+        ) or (seat is not None and seat != self.seats[self.head.seat])
+        if interjected:
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
             if (seat, action) not in self.interjections():
-                raise checks.out_of_turn(self, seat, action)
-            self._interject(self.pos_of[seat], action)
+                raise checks.out_of_turn(self, seat, action, move)
+        else:
+            if phase in NOBODY_MOVES:
+                raise RuleError(
+                    "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
+                )
+            pos = self.head.seat
+            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+                checks.misplay(self, pos, move)
+            elif action not in listing.legal_actions(self):
+                raise checks.refusal(self, pos, action, move)
+            seat = self.seats[pos]
+        log = self.log
+        if log is None:
+            self._take(action, move, seat, interjected)
             return
-        if phase in NOBODY_MOVES:
-            raise RuleError(
-                "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
-            )
-        pos = self.head.seat
-        if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
-            checks.misplay(self, pos, A.decode(action))
-        elif action not in listing.legal_actions(self):
-            raise checks.refusal(self, pos, action)
-        self.step(action)
+        before = list(map(len, self.hands))  # what the move did that its event does not say
+        event = None if kind in _DISCARDING else notation.event_for(self, seat, move)
+        self._take(action, move, seat, interjected)
+        log.moved(self, seat, move, event, before)
+
+    def _take(self, action: int, move: Decoded, seat: int, interjected: bool) -> None:
+        """The action, found allowed, taken: a call out of turn, or the decision's move."""
+        if interjected:
+            self._interject(self.pos_of[seat], action, move)
+        else:
+            self.step(action)
 
     def step(self, action: int) -> None:
         """Apply one of `legal_actions()` for the player to move: the one place an action
@@ -252,13 +274,14 @@ class Hand(HandState):
         if self.steps or not self.draw:
             self._run_steps()
 
-    def _interject(self, pos: int, action: int) -> None:
-        if action == A.UNO:  # a late call: nobody can catch them now
+    def _interject(self, pos: int, action: int, move: Decoded) -> None:
+        kind = move.kind
+        if kind == Kind.UNO:  # a late call: nobody can catch them now
             if pos in self.uncalled:
                 self.uncalled.remove(pos)
             if pos in self.catchable:
                 self.catchable.remove(pos)
-        elif action == A.CHALLENGE:
+        elif kind == Kind.CHALLENGE:
             window = self.challenge_window()
             assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
@@ -266,15 +289,15 @@ class Hand(HandState):
                 self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
-        elif action >= A.SLAP:  # 6-Smackdown: a hand on the 6
+        elif kind == Kind.SLAP:  # 6-Smackdown: a hand on the 6
             effects.slapped(self, pos)
-        elif action < A.PROTECT:  # Jump-In: "Play then continues as if that player had just
+        elif kind == Kind.PLAY:  # Jump-In: "Play then continues as if that player had just
             head = self.head  # taken their turn."
             self.head = Step(head.kind, pos, subject=head.subject, detail=head.detail)
             self.step(action)
             return
         else:  # a catch
-            target = self.pos_of[A.decode(action).seat]
+            target = self.pos_of[move.seat]
             self.catchable.remove(target)
             self.owe(target, self.variant.uno_penalty)  # "you must pick TWO more cards" (Elvis: 5)
         if self.steps or not self.draw:
@@ -288,12 +311,16 @@ class Hand(HandState):
             raise RuleError("tinker-bell", "Nobody has played a card that calls Tinker Bell.")
         if not 0 <= colour < 4:
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
+        log = self.log
+        before = None if log is None else list(map(len, self.hands))
         self.tinker_colour = colour
         if self.steps:
             self._close_challenge()  # "Reneging": until Tinker Bell chooses
         effects.after_tinker_bell(self, colour)
         if self.steps or not self.draw:
             self._run_steps()
+        if log is not None and before is not None:
+            log.chanced({"chance": "tinker_bell", "colour": C.COLOURS[colour]}, self, before)
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
@@ -305,10 +332,12 @@ class Hand(HandState):
                 "reshuffle",
                 "A reshuffle must use exactly the cards under the top of the DISCARD pile.",
             )
+        before = None if self.log is None else list(map(len, self.hands))
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
         self.release_head()  # the decision it interrupted, behind the draws owed
         self._run_steps()
+        self._chanced("reshuffle", order, before)
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
@@ -319,6 +348,7 @@ class Hand(HandState):
             raise RuleError(
                 "shuffle-hands", "Shuffling hands must deal exactly the cards the players held."
             )
+        before = None if self.log is None else list(map(len, self.hands))
         n, actor = self.num_players, self.head.subject
         hands: list[list[int]] = [[] for _ in range(n)]
         for i, c in enumerate(order):
@@ -329,6 +359,13 @@ class Hand(HandState):
         self.pass_turn(actor, 1)
         if self.steps or not self.draw:
             self._run_steps()
+        self._chanced("shuffle_hands", order, before)
+
+    def _chanced(self, kind: str, order: Sequence[int], before: list[int] | None) -> None:
+        """An order of cards taken: its one event into the record (`before`: each position's
+        count before it, None when the hand does not record)."""
+        if self.log is not None and before is not None:
+            self.log.chanced(deckchance.event(kind, list(order)), self, before)
 
     # ------------------------------------------------------------------ the queue
     def _run_steps(self) -> None:

@@ -6,7 +6,7 @@ refused, `engine.disney.checks`: each reads and changes a hand through this clas
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.disney import cards as C
 from engine.disney.stats import HandStats
@@ -26,6 +26,9 @@ from engine.disney.steps import (
 )
 from engine.disney.variant import STACKABLE, Stacking, Variant
 from engine.phases import OVER, Step
+
+if TYPE_CHECKING:
+    from engine.disney.eventnotes import Log
 
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
@@ -58,6 +61,7 @@ class HandState:
     blocked_turns: int  # turns in a row with nothing to draw anywhere
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
+    log: Log | None  # the record each move writes itself into (None: not recording, a copy)
 
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 

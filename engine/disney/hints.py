@@ -97,11 +97,7 @@ def _view_of(game: Game, seat: int) -> SeatView:
 def _bare(game: Game) -> Game:
     """A copy that keeps no record and forgets the decks dealt (hidden, and slow to copy)."""
     g = game.clone()
-    g.recording = False
-    g.events = []
-    g.decks = []
-    if hasattr(g, "_discard_event"):
-        g._discard_event = None  # the record's half-written discard event, gone with the record
+    g.forget_record()
     return g
 
 

@@ -10,15 +10,14 @@ from typing import Any
 
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney.actions import Kind
-from engine.disney.hand import Hand, RuleError
+from engine.disney.actions import Decoded, Kind
+from engine.disney.handstate import HandState
 from engine.disney.steps import DISCARD
-from engine.errors import EventError
+from engine.errors import EventError, RuleError
 
 
-def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
-    """The record event for `action` by `seat`, read before the action is applied."""
-    move = A.decode(action)
+def event_for(hand: HandState, seat: int, move: Decoded) -> dict[str, Any]:
+    """The record event for `move` by `seat`, read before it is applied."""
     kind = move.kind
     if kind == Kind.PLAY or kind == Kind.PROTECT:
         ev: dict[str, Any] = {"seat": seat, "act": _ACT_OF[kind], "card": C.code(move.card)}
@@ -37,7 +36,7 @@ def event_for(hand: Hand, seat: int, action: int) -> dict[str, Any]:
         return {"seat": seat, "act": "misplay", "card": C.code(move.card)}
     if kind in _ACT_OF and kind not in _AGGREGATED:
         return {"seat": seat, "act": _ACT_OF[kind]}
-    raise EventError(f"no event for action {action}")  # DISCARD/DONE are aggregated by Game
+    raise EventError(f"no event for a {kind.name.lower()} action")  # DISCARD/DONE: `Log`
 
 
 _ACT_OF = {
@@ -88,7 +87,7 @@ def _uno(ev: dict[str, Any]) -> bool:
     return value
 
 
-def actions_for(hand: Hand, ev: dict[str, Any]) -> tuple[int, list[int]]:
+def actions_for(hand: HandState, ev: dict[str, Any]) -> tuple[int, list[int]]:
     """(seat, actions) for a player event. A `discard` event becomes one action per card (and a
     final DONE when the player could have gone on); the others are one action each."""
     act = ev.get("act")
@@ -119,7 +118,7 @@ _ONE_ACTION: dict[str, Callable[[dict[str, Any]], int]] = {
 """The events that are one action each, apart from `play` (which checks its colour)."""
 
 
-def _play_action(hand: Hand, ev: dict[str, Any]) -> int:
+def _play_action(hand: HandState, ev: dict[str, Any]) -> int:
     card = C.card(ev.get("card"))
     colour = 0
     if hand.variant.names_colour[card]:
@@ -133,7 +132,7 @@ def _play_action(hand: Hand, ev: dict[str, Any]) -> int:
     return A.play(card, colour, _uno(ev))
 
 
-def _discard_actions(hand: Hand, ev: dict[str, Any], seat: int) -> list[int]:
+def _discard_actions(hand: HandState, ev: dict[str, Any], seat: int) -> list[int]:
     """One DISCARD action per card, UNO said on the next-to-last card, then DONE unless the
     event says `more` (another event came between two of the player's discards)."""
     codes = ev.get("cards")

@@ -23,6 +23,8 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import eventnotes
 from engine.disney.game import Game
+from engine.disney.steps import COLOUR, RESHUFFLE, SHUFFLE, SMACKDOWN, on_the_six
+from engine.phases import OVER
 
 LOG_LINES = 12
 """How many lines of the log a view carries."""
@@ -314,3 +316,52 @@ def event_words(
         "colour": f"{who} {v('names')} {event.get('colour')}.",
         "slap": f"{who} {v('slaps')} the 6.",
     }.get(str(act), f"{who}: {act}.")
+
+
+def awaiting(game: Game) -> dict[str, Any]:
+    """What `game` waits for (a decision and whose, or chance), and who may challenge or be
+    caught now: the prompt's source for every display."""
+    h = game.hand
+    if game.sheet.over:
+        return {"kind": "game_over", "seat": None}
+    if h is None or h.phase == OVER:
+        return {"kind": "new_hand", "seat": None}
+    if h.phase == SMACKDOWN:  # every hand on the 6, in order so far
+        out: dict[str, Any] = {"kind": h.phase, "seat": None}
+        out["slapped"] = [h.seats[p] for p in on_the_six(h.head)]
+    elif h.phase == RESHUFFLE or h.phase == SHUFFLE:
+        out = {"kind": h.phase, "seat": None}
+    else:
+        out = {"kind": h.phase, "seat": h.seats[h.to_move]}
+    if h.challengeable():
+        out["challenge"] = [s for p, s in enumerate(h.seats) if p != h.actor]
+    if h.catchable:
+        out["catchable"] = [h.seats[p] for p in h.catchable]
+    return out
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The state as `replay` prints it (see docs/record-format.md)."""
+    h = game.hand
+    n = len(game.players)
+    hands: dict[str, list[str]] = {str(s): [] for s in range(n)}
+    if h is not None:
+        for pos, seat in enumerate(h.seats):
+            hands[str(seat)] = [C.code(c) for c in h.hands[pos]]
+    last = game.history[-1] if game.history and h is not None and h.phase == OVER else None
+    winner = game.sheet.winner
+    return {
+        "hand": game.hand_no,
+        "turn": None if h is None else h.seats[h.to_move],
+        "direction": None if h is None else h.direction,
+        "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
+        "discard_top": None if h is None else C.code(h.discard[-1]),
+        "draw_pile": None if h is None else len(h.draw),
+        "hands": hands,
+        "awaiting": awaiting(game),
+        "scores": {str(s): v for s, v in enumerate(game.sheet.scores)},
+        "hand_winner": last["winner"] if last else None,
+        "game_winner": list(winner) if isinstance(winner, tuple) else winner,
+        "eliminated": sorted(game.sheet.eliminated),
+        "dealer": game.dealer,
+    }

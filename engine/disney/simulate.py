@@ -13,7 +13,6 @@ import engine
 from engine import bots as bots_mod
 from engine import simulation
 from engine.bots import shuffle
-from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import scoring
 from engine.disney.game import Game
@@ -64,9 +63,10 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     Returns the number of decisions taken (moves, and calls out of turn).
 
     Calls out of turn are offered by the one policy (`engine.bots.offer_calls`); every move
-    goes through the one `Hand.step` (recorded: `Game.apply_action`). A random bot chooses
-    from the hand's listed moves (`RandomBot.choose`, as its `act` does, without the game's
-    call), so a seed plays the same game either way (tests/engine/test_playout.py)."""
+    goes through the one `Hand.step` (recorded: `Hand.apply`, which checks it and writes its
+    event). A random bot chooses from the hand's listed moves (`RandomBot.choose`, as its `act`
+    does, without the game's call), so a seed plays the same game either way
+    (tests/engine/test_playout.py)."""
     h = game.dealt()
     draw_chance = rng.random
     seats = h.seats
@@ -92,51 +92,36 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 action = bots[seat].act(game)
             else:
                 action = random_bot.choose(legal_actions(h))  # (`Hand.legal_actions`'s list)
-            if recording:
-                game.apply_action(action)
+            if recording:  # (checked and recorded: `Hand.apply`, the game's one path)
+                h.apply(action)
             else:
                 h.step(action)
             decisions += 1
-        elif phase == TINKER:  # (the hand's own chance methods: the game's only add the record)
-            colour = int(draw_chance() * 4)  # = pick(rng, 4)
-            if recording:
-                game.apply_action(A.PICK + colour)  # her outcome (`engine.chance`)
-            else:
-                h.apply_tinker_bell(colour)
+        elif phase == TINKER:  # (the hand's own chance methods: a recorded hand records them)
+            h.apply_tinker_bell(int(draw_chance() * 4))  # = pick(rng, 4)
         else:  # the rarer chance events
-            decisions += _rare_chance(game, h, phase, rng)
+            decisions += _rare_chance(h, phase, rng)
     h.stats.decisions += decisions
     game.score_if_over()
     return decisions
 
 
-def _rare_chance(game: Game, h: Hand, phase: str, rng: random.Random) -> int:
+def _rare_chance(h: Hand, phase: str, rng: random.Random) -> int:
     """A reshuffle, Wild Shuffle Hands, or the next hand on the 6 in a 6-Smackdown race (the
     bots are equally quick, so chance orders their hands: each a decision). Returns the
     decisions taken."""
-    recording = game.recording
     if phase == SMACKDOWN:
         outcomes = h.chance_outcomes()
-        action = outcomes[int(rng.random() * len(outcomes))][0]
-        if recording:
-            game.apply_action(action)
-        else:
-            h.apply(action)
+        h.apply(outcomes[int(rng.random() * len(outcomes))][0])  # (the one path: `Hand.apply`)
         return 1
     if phase == RESHUFFLE:
         pool = h.reshuffle_pool()
         shuffle(pool, rng)
-        if recording:
-            game.apply_reshuffle(pool)
-        else:
-            h.apply_reshuffle(pool)
+        h.apply_reshuffle(pool)
     else:  # SHUFFLE: Wild Shuffle Hands
         pool = h.shuffle_pool()
         shuffle(pool, rng)
-        if recording:
-            game.apply_shuffle_hands(pool)
-        else:
-            h.apply_shuffle_hands(pool)
+        h.apply_shuffle_hands(pool)
     return 0
 
 

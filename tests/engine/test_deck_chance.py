@@ -244,4 +244,4 @@ def test_a_card_outcome_in_words_and_taken_apart():
     assert A.kind(A.CARD_NEXT - 1) == A.Kind.UNKNOWN and A.kind(A.SIZE) == A.Kind.UNKNOWN
     g.sample_chance(random.Random(3))
     with pytest.raises(EventError):
-        notation.event_for(g.dealt(), 0, action)  # a chance outcome is no player's event
+        notation.event_for(g.dealt(), 0, A.decode(action))  # a chance outcome is no player's event

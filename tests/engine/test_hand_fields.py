@@ -46,6 +46,8 @@ def test_clone_copies_every_field_and_shares_only_what_never_changes(hand):
             assert mine is not theirs and mine.as_dict() == theirs.as_dict()
         elif field == "steps":
             assert mine == theirs and mine is not theirs  # (a step never changes: shared)
+        elif field == "log":  # a copy writes into no record (trials, search): the game's own
+            assert mine is not None and theirs is None  # copy gives it its copy of the record
         else:
             assert mine == theirs, field
         if isinstance(mine, list) or (isinstance(mine, dict) and field not in SHARED):
