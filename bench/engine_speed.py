@@ -68,7 +68,10 @@ RULESET_OPTIONS = {
 # The child process: import the engine, play, report what it played and which build ran.
 _OURS = """
 import json, sys
-from engine.disney.simulate import simulate
+try:
+    from engine.disney.simulate import simulate
+except ImportError:  # (an earlier revision's, --against: before engine/disney/)
+    from engine.simulate import simulate
 hands, players, seed, ruleset, options = json.loads(sys.argv[1])
 s = simulate(players=players, seed=seed, hands=hands, ruleset=ruleset, options=options)
 print(json.dumps({"engine": s["engine"], "decisions_per_hand": s["average_decisions_per_hand"]}))
