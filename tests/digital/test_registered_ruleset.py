@@ -29,7 +29,7 @@ def test_digital_play_starts_shows_and_helps_a_ruleset_it_never_named():
         keys = session.new_game(["Ann", "Bob", "Cy"], [0], "greedy", ruleset="pocket", seed=2)
         view = session.view(0, keys[0])
         assert view["ruleset"] == "pocket" and view["title"] == "Pocket UNO"
-        assert session.link.game.house_notes == ["no stacking"]
+        assert pocket.NOTES_GIVEN[-1] == ["no stacking"]
         table = "\n".join(line.plain for line in T.table(view))
         assert all(f"{name} " in table for name in ("Ann", "Bob", "Cy")) and "points" in table
         help_text = play_menu.help_text(view)
