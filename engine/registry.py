@@ -63,21 +63,33 @@ class FromHeader(Protocol):
     ) -> GameState: ...
 
 
-class Simulate(Protocol):
-    def __call__(
-        self,
-        *,
-        players: int,
-        seed: int,
-        hands: int | None,
-        games: int | None,
-        bots: Sequence[str],
-        options: Mapping[str, Any],
-        inputs: Inputs,
-        record: bool,
-        on_game: Callable[[GameState], None] | None,
-        on_progress: Callable[[int], None] | None,
-    ) -> dict[str, Any]: ...
+@dataclass(frozen=True)
+class Simulation:
+    """What a simulation of a ruleset is asked to play: `hands` single hands or `games` whole
+    games (a ruleset whose game is one hand plays either as games) of `players` seats with
+    `bots` dealt round the table, from `seed`; `inputs`, its parsed files; with `record`, each
+    game keeps its record for `on_game`; `on_progress(done)` after each hand or game."""
+
+    players: int
+    seed: int
+    bots: Sequence[str]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    hands: int | None = None
+    games: int | None = None
+    inputs: Inputs = field(default_factory=dict)
+    record: bool = False
+    on_game: Callable[[GameState], None] | None = None
+    on_progress: Callable[[int], None] | None = None
+
+    @property
+    def count(self) -> int:
+        """The hands or games asked for."""
+        return self.hands or self.games or 0
+
+
+Simulate = Callable[[Simulation], dict[str, Any]]
+"""A ruleset's simulation: the statistics of bots playing what it is asked (`engine.simulation`'s
+shape)."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +100,11 @@ class Entry:
     one is made. `new_game(names, dealer, options, inputs)`: a new recording game (ValueError,
     naming the problem, for options or a table the ruleset refuses). `from_header(header,
     players, options)`: the game a record's header describes, its own fields read by the
-    ruleset (`players` and `options` already read by `engine.record`). `simulate(...)`: the
-    statistics of bots playing it (`engine.simulation`'s shape). `inputs`: the files it
-    needs (`InputFile`). `report(stats)`: the lines a simulation's summary adds for what this
-    ruleset alone counts (UNO Elite: its Action Cards activated), in words. `about`: how its
+    ruleset (`players` and `options` already read by `engine.record`). `simulate(asked)`:
+    the statistics of bots playing the `Simulation` asked (`engine.simulation`'s shape).
+    `inputs`: the files it needs (`InputFile`). `report(stats)`: the lines a simulation's
+    summary adds for what this ruleset alone counts (UNO Elite: its Action Cards activated),
+    in words. `about`: how its
     moves are offered, in a sentence a display's help shows ("" : nothing beyond the menu).
     `rates`: what its simulation works out from its counters (`engine.simulation`), for
     merging a simulation played in chunks."""

@@ -94,7 +94,7 @@ def play_chunk(
     if on_progress is None and _progress_queue is not None:
         put = _progress_queue.put
         on_progress = lambda done: put(1)  # noqa: E731 (one item done)
-    stats = registry.get(job.ruleset).simulate(
+    asked = registry.Simulation(
         players=job.players,
         seed=chunk.seed,
         hands=chunk.hands,
@@ -106,7 +106,7 @@ def play_chunk(
         on_game=(lambda game: texts.append(game.record())) if job.records else None,
         on_progress=on_progress,
     )
-    return stats, texts
+    return registry.get(job.ruleset).simulate(asked), texts
 
 
 # ---------------------------------------------------------------- the whole run

@@ -7,7 +7,7 @@ None of the family needs an input file: its decks are data in `engine.disney.rul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engine import registry
@@ -28,34 +28,20 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
     ) -> GameState:
         return Game(name, names, dealer, options)
 
-    def simulate(
-        *,
-        players: int,
-        seed: int,
-        hands: int | None,
-        games: int | None,
-        bots: Sequence[str],
-        options: Mapping[str, Any],
-        inputs: registry.Inputs,
-        record: bool,
-        on_game: Callable[[GameState], None] | None,
-        on_progress: Callable[[int], None] | None,
-    ) -> dict[str, Any]:
-        from engine.disney.simulate import (
-            simulate as disney_simulate,  # (only a simulation needs it)
-        )
+    def simulate(asked: registry.Simulation) -> dict[str, Any]:
+        from engine.disney.simulate import simulate as disney_simulate  # (only one needs it)
 
         return disney_simulate(
-            players=players,
-            seed=seed,
-            hands=hands,
-            games=games,
-            bots=bots,
-            options=options,
+            players=asked.players,
+            seed=asked.seed,
+            hands=asked.hands,
+            games=asked.games,
+            bots=asked.bots,
+            options=asked.options,
             ruleset=name,
-            record=record,
-            on_game=on_game,
-            on_progress=on_progress,
+            record=asked.record,
+            on_game=asked.on_game,
+            on_progress=asked.on_progress,
         )
 
     return registry.Entry(

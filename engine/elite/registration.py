@@ -10,7 +10,7 @@ the parsed cards over as `inputs`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engine import registry
@@ -70,34 +70,22 @@ def from_header(
     return game_from_header(header, players, options)
 
 
-def simulate(
-    *,
-    players: int,
-    seed: int,
-    hands: int | None,
-    games: int | None,
-    bots: Sequence[str],
-    options: Mapping[str, Any],
-    inputs: registry.Inputs,
-    record: bool,
-    on_game: Callable[[GameState], None] | None,
-    on_progress: Callable[[int], None] | None,
-) -> dict[str, Any]:
+def simulate(asked: registry.Simulation) -> dict[str, Any]:
     """`engine.elite.simulate.simulate`: UNO Elite's game is a single hand, so its `hands` and
     `games` agree."""
     from engine.elite.simulate import simulate as elite_simulate
 
     return elite_simulate(
-        players=players,
-        seed=seed,
-        games=hands or games or 0,
-        bots=bots,
-        options=_options(options, inputs),
-        cards=inputs.get("cards"),
-        deck=inputs.get("deck"),
-        record=record,
-        on_game=on_game,
-        on_progress=on_progress,
+        players=asked.players,
+        seed=asked.seed,
+        games=asked.count,
+        bots=asked.bots,
+        options=_options(asked.options, asked.inputs),
+        cards=asked.inputs.get("cards"),
+        deck=asked.inputs.get("deck"),
+        record=asked.record,
+        on_game=asked.on_game,
+        on_progress=asked.on_progress,
     )
 
 

@@ -6,12 +6,11 @@ after, so the rest of the suite sees only the shipped rulesets."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engine import registry, simulation
 from engine.bots import bot_names
-from engine.protocol import GameState
 from tests.colour_match.game import NAME, ColourMatch
 
 COUNTERS = ("blocked_hands",)
@@ -32,26 +31,14 @@ def from_header(
     return new_game(players, None, options, {})
 
 
-def simulate(
-    *,
-    players: int,
-    seed: int,
-    hands: int | None,
-    games: int | None,
-    bots: Sequence[str],
-    options: Mapping[str, Any],
-    inputs: registry.Inputs,
-    record: bool,
-    on_game: Callable[[GameState], None] | None,
-    on_progress: Callable[[int], None] | None,
-) -> dict[str, Any]:
-    rng = random.Random(seed)
-    specs = bot_names(list(bots), players)
+def simulate(asked: registry.Simulation) -> dict[str, Any]:
+    rng = random.Random(asked.seed)
+    specs = bot_names(list(asked.bots), asked.players)
     names = [spec.partition(":")[0] for spec in specs]
-    stats = simulation.new_stats(players, names, COUNTERS)
+    stats = simulation.new_stats(asked.players, names, COUNTERS)
     stats["ruleset"] = NAME
-    for i in range(games or hands or 0):
-        game = ColourMatch([f"{n}-{s}" for s, n in enumerate(names)], record=record)
+    for i in range(asked.count):
+        game = ColourMatch([f"{n}-{s}" for s, n in enumerate(names)], record=asked.record)
         turns = simulation.play_game(game, specs, rng)
         stats["hands"] += 1
         stats["games"] += 1
@@ -64,10 +51,10 @@ def simulate(
                 stats[f"{by}_wins_by_seat"][game.winner] += 1
                 wins = stats[f"{by}_wins_by_bot"]
                 wins[names[game.winner]] = wins.get(names[game.winner], 0) + 1
-        if on_game is not None:
-            on_game(game)
-        if on_progress is not None:
-            on_progress(i + 1)
+        if asked.on_game is not None:
+            asked.on_game(game)
+        if asked.on_progress is not None:
+            asked.on_progress(i + 1)
     return simulation.with_rates(stats, RATES)
 
 

@@ -4,7 +4,8 @@ and removed by `unregister()`, so it lives only as long as the test that asks fo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine import registry
@@ -48,32 +49,9 @@ def from_header(header: Mapping[str, Any], players: list[str], options: dict[str
     return game
 
 
-def simulate(
-    *,
-    players: int,
-    seed: int,
-    hands: int | None,
-    games: int | None,
-    bots: Sequence[str],
-    options: Mapping[str, Any],
-    inputs: registry.Inputs,
-    record: bool,
-    on_game: Callable[[GameState], None] | None,
-    on_progress: Callable[[int], None] | None,
-) -> dict[str, Any]:
+def simulate(asked: registry.Simulation) -> dict[str, Any]:
     """Classic's statistics: the game pocket plays is classic's (its notes change no rule)."""
-    stats = registry.get("classic").simulate(
-        players=players,
-        seed=seed,
-        hands=hands,
-        games=games,
-        bots=bots,
-        options=options,
-        inputs={},
-        record=record,
-        on_game=on_game,
-        on_progress=on_progress,
-    )
+    stats = registry.get("classic").simulate(replace(asked, inputs={}))
     return {**stats, "ruleset": NAME}
 
 
