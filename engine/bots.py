@@ -16,7 +16,6 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
-from engine.errors import RuleError
 from engine.protocol import GameState
 
 
@@ -42,11 +41,13 @@ class RandomBot:
         return self.choose(game.legal_actions())
 
     def choose(self, legal: list[int]) -> int:
-        """One of `legal`, uniformly (the simulation's playout hands it the listed moves)."""
-        return legal[int(self.draw() * len(legal))]
+        """One of `legal`, uniformly (the simulation's playout draws the same way)."""
+        n: float = len(legal)  # (`shuffle`: a float, multiplied natively when compiled)
+        return legal[int(self.draw() * n)]
 
     def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
-        i = int(self.draw() * (len(options) + 1))
+        n: float = len(options) + 1
+        i = int(self.draw() * n)
         return options[i] if i < len(options) else None
 
 
@@ -79,8 +80,9 @@ def offer_calls(
     """The one policy of calls out of turn, for every ruleset: each seat offered a call now
     (`game.interjections()`: UNO, catch, challenge, Jump-In) is asked once, with all its calls,
     whether it makes one (`bots[seat]`; None: a person's seat, never asked); the first that does
-    makes it, and True says so. A call another has overtaken (a catch after a late UNO) is
-    skipped. Seats are asked in the order of their first offer (each ruleset lists a seat's own
+    makes it (`apply_listed`: nothing changes between the listing and the call), and True says
+    so; a bot answering with a call it was not offered is a bug, and raises ValueError. Seats
+    are asked in the order of their first offer (each ruleset lists a seat's own
     UNO before anyone's catch, so it has its chance first), or, with `order` (a shuffle of the
     seats in place: the simulations' `chance_order`), in an order left to chance (seat order
     would favour the low seats)."""
@@ -104,10 +106,9 @@ def offer_calls(
         said = bot.interject(game, seat, offered)
         if said is None:
             continue
-        try:
-            game.apply_action(said, seat)
-        except RuleError:
-            continue  # overtaken by someone faster
+        if said not in offered:
+            raise ValueError(f"the {bot.name} bot of seat {seat} made a call it was not offered")
+        game.apply_listed(said, seat)
         return True
     return False
 
@@ -127,9 +128,11 @@ def shuffle(cards: list[_T], rng: random.Random) -> None:
     is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.) Generic,
     so that a compiled engine moves the cards as they are, without making ints of them."""
     draw = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(draw() * (i + 1))  # (= floor: the float is never negative)
+    n: float = len(cards)  # = i + 1, kept as a float: a compiled engine multiplies two floats
+    for i in range(len(cards) - 1, 0, -1):  # natively, a float by an int as Python objects
+        j = int(draw() * n)  # (= floor: the float is never negative)
         cards[i], cards[j] = cards[j], cards[i]
+        n -= 1.0
 
 
 # ---------------------------------------------------------------- by name

@@ -13,7 +13,8 @@ placed making the same one record event as the order given whole (`engine.chance
 ruleset's one chance node; a ruleset gives only its own rules of it). `sample_chance` resolves
 any chance node at once (a draw from the caller's seeded generator), keeping on top the cards
 already placed. Out-of-turn moves (UNO, catch, challenge, Jump-In)
-are `interjections`, applied with `apply_action(action, seat)`; what one seat may see is
+are `interjections`, applied with `apply_action(action, seat)` (an action just taken from a
+listing, by the engine's own policies: `apply_listed`); what one seat may see is
 `observation` (one place decides); `record` is the replayable game record (`engine.record`,
 every ruleset's), `events` its events so far and `header` its header, `apply_event` replays one
 event, and `summary` is the state as a replay prints it.
@@ -121,6 +122,14 @@ class GameState(Protocol):
     def legal_actions(self) -> list[int]: ...
 
     def apply_action(self, action: int, seat: int | None = None) -> None: ...
+
+    def apply_listed(self, action: int, seat: int | None = None) -> None:
+        """`apply_action` for an action the caller has just taken from `legal_actions()` (the
+        seat to act) or `interjections()` (`seat`'s), nothing having changed since: the engine's
+        own policies (`engine.bots.offer_calls`) apply their choices here, and the state need
+        not list its actions again to check it (a ruleset may check all the same). Anything
+        from outside, a person's move or a record's event, goes through `apply_action`."""
+        ...
 
     def chance_kind(self) -> str | None:
         """What chance must supply now ("tinker_bell", "reshuffle", ...), or None."""

@@ -288,11 +288,19 @@ class Game:
         At a chance node the action is one of `chance_outcomes()`. Every action but a card of an
         order placed one at a time goes through the hand's one path (`Hand.apply`), which
         writes its event into the record."""
+        self._apply(action, seat, False)
+
+    def apply_listed(self, action: int, seat: int | None = None) -> None:
+        """`apply_action` for an action just taken from `legal_actions()` or `interjections()`
+        (`engine.protocol.GameState.apply_listed`): the hand does not list them again."""
+        self._apply(action, seat, True)
+
+    def _apply(self, action: int, seat: int | None, listed: bool) -> None:
         if A.CARD_NEXT <= action < A.SIZE or self.ordered:  # an order of cards, card by card
             deckchance.place(self, action)
             return
         h = self._live_hand()
-        h.apply(action, seat)
+        h.apply(action, seat, listed)
         if h.head.kind == OVER:
             self._finish_hand()
 

@@ -201,14 +201,16 @@ class Hand(HandState):
         return listing.chance_outcomes(self)
 
     # ------------------------------------------------------------------ applying
-    def apply(self, action: int, seat: int | None = None) -> None:
+    def apply(self, action: int, seat: int | None = None, listed: bool = False) -> None:
         """Apply one action by `seat` (default: the player to move): the one path every action
         takes, moves, calls out of turn and Tinker Bell's pick alike. An action is allowed if
         and only if it is listed: in `legal_actions()` for the player to move, in
         `interjections()` for a call out of turn (UNO, catch, a Villain Draw 4's challenge,
         Jump-In). Anything else raises the RuleError `engine.disney.checks` classifies, changing
-        nothing. The action is taken apart once, here: the checks, the move's event and its
-        notes read that (`engine.disney.eventnotes.Log`, when the hand records)."""
+        nothing; `listed` says the caller has just taken the action from those lists
+        (`Game.apply_listed`), so they are not made again. The action is taken apart once,
+        here: the checks, the move's event and its notes read that
+        (`engine.disney.eventnotes.Log`, when the hand records)."""
         move = A.decode(action)
         kind = move.kind
         if kind == Kind.PICK:
@@ -225,7 +227,7 @@ class Hand(HandState):
         if interjected:
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
-            if (seat, action) not in self.interjections():
+            if not listed and (seat, action) not in self.interjections():
                 raise checks.out_of_turn(self, seat, action, move)
         else:
             if phase in NOBODY_MOVES:
@@ -235,7 +237,7 @@ class Hand(HandState):
             pos = self.head.seat
             if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
                 checks.misplay(self, pos, move)
-            elif action not in listing.legal_actions(self):
+            elif not listed and action not in listing.legal_actions(self):
                 raise checks.refusal(self, pos, action, move)
             seat = self.seats[pos]
         log = self.log

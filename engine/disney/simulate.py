@@ -48,7 +48,8 @@ def choose_dealer(
 
 def pick(rng: random.Random, n: int) -> int:
     """One of 0..n-1, uniformly (a float, as `shuffle`: `randrange` costs three Python calls)."""
-    return int(rng.random() * n)
+    m: float = n  # (`engine.bots.shuffle`: a float)
+    return int(rng.random() * m)
 
 
 def new_deck(game: Game, rng: random.Random) -> list[int]:
@@ -63,42 +64,45 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     Returns the number of decisions taken (moves, and calls out of turn).
 
     Calls out of turn are offered by the one policy (`engine.bots.offer_calls`); every move
-    goes through the one `Hand.step` (recorded: `Hand.apply`, which checks it and writes its
-    event). A random bot chooses from the hand's listed moves (`RandomBot.choose`, as its `act`
-    does, without the game's call), so a seed plays the same game either way
-    (tests/engine/test_playout.py)."""
+    goes through the one `Hand.step` (recorded: `Hand.apply`, which writes its event). A
+    random bot's move is drawn from the hand's listed moves as `RandomBot.choose` draws it,
+    without the call, so a seed plays the same game either way (tests/engine/test_playout.py)."""
     h = game.dealt()
     draw_chance = rng.random
     seats = h.seats
     recording = game.recording
-    randoms = [b if type(b) is bots_mod.RandomBot else None for b in bots]
+    draws = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
     offer_calls = bots_mod.offer_calls
     by_chance = bots_mod.chance_order(rng)  # who speaks first out of turn
     jump_in = h.variant.jump_in
     decisions = 0
-    while h.head.kind != OVER:
+    while True:
         if (h.catchable or jump_in or (h.steps and h.challengeable())) and offer_calls(
             game, bots, by_chance
         ):
-            decisions += 1
-            if h.head.kind == OVER:
-                break
+            decisions += 1  # (a hand that is over offers no call: `interjections`)
         head = h.head  # the decision waited for
         phase = head.kind
+        # PLAY first, the end last: most decisions are plays, and a compiled engine tells two
+        # names of one length apart ("play", "over") only by comparing their letters.
         if phase == PLAY or phase not in NOBODY_MOVES:  # a player moves
             seat = seats[head.seat]
-            random_bot = randoms[seat]
-            if random_bot is None:
+            draw = draws[seat]
+            if draw is None:
                 action = bots[seat].act(game)
-            else:
-                action = random_bot.choose(legal_actions(h))  # (`Hand.legal_actions`'s list)
-            if recording:  # (checked and recorded: `Hand.apply`, the game's one path)
-                h.apply(action)
+            else:  # = RandomBot.choose(legal), without the call: a tenth of a pure playout
+                legal = legal_actions(h)  # (`Hand.legal_actions`'s list)
+                n: float = len(legal)
+                action = legal[int(draw() * n)]
+            if recording:  # (recorded: `Hand.apply`, the game's one path; just listed)
+                h.apply(action, None, True)
             else:
                 h.step(action)
             decisions += 1
         elif phase == TINKER:  # (the hand's own chance methods: a recorded hand records them)
-            h.apply_tinker_bell(int(draw_chance() * 4))  # = pick(rng, 4)
+            h.apply_tinker_bell(int(draw_chance() * 4.0))  # = pick(rng, 4)
+        elif phase == OVER:
+            break
         else:  # the rarer chance events
             decisions += _rare_chance(h, phase, rng)
     h.stats.decisions += decisions
@@ -112,7 +116,7 @@ def _rare_chance(h: Hand, phase: str, rng: random.Random) -> int:
     decisions taken."""
     if phase == SMACKDOWN:
         outcomes = h.chance_outcomes()
-        h.apply(outcomes[int(rng.random() * len(outcomes))][0])  # (the one path: `Hand.apply`)
+        h.apply(outcomes[pick(rng, len(outcomes))][0])  # (the one path: `Hand.apply`)
         return 1
     if phase == RESHUFFLE:
         pool = h.reshuffle_pool()

@@ -99,6 +99,11 @@ class EliteGame(EliteState):
             self.log.append(words)
         flow.run(self)
 
+    def apply_listed(self, action: int, seat: int | None = None) -> None:
+        """(`engine.protocol.GameState.apply_listed`) Checked all the same: UNO Elite's check
+        is small beside what its powers then do."""
+        self.apply_action(action, seat)
+
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one record event; on any error the game is left as it was."""
         if "chance" in event:

@@ -89,6 +89,9 @@ class ColourMatch:
     def interjections(self) -> list[tuple[int, int]]:
         return []
 
+    def apply_listed(self, action: int, seat: int | None = None) -> None:
+        self.apply_action(action, seat)  # (its check is a list of a few cards)
+
     def apply_action(self, action: int, seat: int | None = None) -> None:
         if self.current_player() == CHANCE:
             if action not in dict(self.chance_outcomes()):

@@ -9,6 +9,8 @@ import ast
 import random
 from pathlib import Path
 
+import pytest
+
 from engine.bots import GREEDY, RandomBot, chance_order, offer_calls
 from engine.elite import actions as EA
 from engine.protocol import GameState
@@ -104,3 +106,22 @@ def test_the_greedy_bot_calls_its_own_uno_and_the_random_bot_may_not():
         offer_calls(_elite_seat_1_due(), [RandomBot(random.Random(s))] * 3) for s in range(30)
     ]
     assert True in declined and False in declined
+
+
+class Cheat(Asked):
+    """A bot that answers with a call it was not offered (a catch of itself)."""
+
+    name = "cheat"
+
+    def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
+        return EA.CATCH + seat
+
+
+def test_a_call_a_bot_was_not_offered_is_a_bug_and_changes_nothing():
+    """The offered call is applied unchecked (`apply_listed`), so an answer outside the offer
+    is refused before it reaches the game."""
+    game = _elite_seat_1_due()
+    before = game.record()
+    with pytest.raises(ValueError, match="cheat bot of seat 1 made a call it was not offered"):
+        offer_calls(game, [Cheat([])] * 3)
+    assert game.record() == before

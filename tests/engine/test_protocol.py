@@ -31,6 +31,7 @@ MEMBERS = sorted(name for name in vars(GameState) if not name.startswith("_"))
 CONTRACT = {
     "players", "events", "apply_event", "header", "winner", "chance_kind", "features",
     "describe", "current_player", "legal_actions", "apply_action", "chance_outcomes",
+    "apply_listed",  # the engine's own policies: an action just listed, not listed again
     "sample_chance", "interjections", "observation", "record", "is_terminal", "clone",
     "determinise", "hints",  # what the one set of bots and the one search bot play by
     "header_ready",
@@ -86,10 +87,13 @@ def play_through_the_protocol(
     rng: random.Random,
     moves: int,
     probe: Callable[[GameState], object] | None = None,
+    trusted: bool = False,
 ) -> int:
     """Random play through the protocol alone; how many listed chance outcomes were taken.
-    `probe` looks at every state a player acts in, before the move."""
+    `probe` looks at every state a player acts in, before the move; `trusted`: the players'
+    moves and calls, taken from the listings, go through `apply_listed`."""
     listed = 0
+    apply = state.apply_listed if trusted else state.apply_action
     for _ in range(moves):
         who = state.current_player()
         if who == TERMINAL:
@@ -107,13 +111,13 @@ def play_through_the_protocol(
         calls = state.interjections()
         if calls and rng.random() < 0.3:
             seat, action = rng.choice(calls)
-            state.apply_action(action, seat)
+            apply(action, seat)
             continue
         seen = state.observation(who)
         legal = state.legal_actions()
         shown = {m["action"] for m in seen["legal"] if not m["out_of_turn"]}
         assert shown <= set(legal)  # what the seat is shown
-        state.apply_action(rng.choice(legal))
+        apply(rng.choice(legal))
     return listed
 
 
@@ -139,6 +143,18 @@ def test_a_game_played_through_the_protocol_replays_from_its_record(name):
     for seat in range(len(state.players)):
         assert again.observation(seat) == state.observation(seat)
     assert state.observation(None)["hand"] == []  # a spectator sees nobody's cards
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_action_just_listed_does_through_apply_listed_what_it_does_checked(name):
+    """The engine's own policies skip the second listing (`apply_listed`); the game, its
+    record and every seat's view come out the same as through `apply_action`."""
+    checked, trusted = GAMES[name](), GAMES[name]()
+    play_through_the_protocol(checked, random.Random(name), 400)
+    play_through_the_protocol(trusted, random.Random(name), 400, trusted=True)
+    assert trusted.record() == checked.record()
+    for seat in [None, *range(len(checked.players))]:
+        assert trusted.observation(seat) == checked.observation(seat)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
