@@ -42,11 +42,11 @@ class RandomBot:
 
     def choose(self, legal: list[int]) -> int:
         """One of `legal`, uniformly (the simulation's playout draws the same way)."""
-        n = float(len(legal))  # (`shuffle`: a float, multiplied natively when compiled)
+        n = len(legal)  # (an int variable: a compiled engine multiplies a float by it natively)
         return legal[int(self.draw() * n)]
 
     def interject(self, game: GameState, seat: int, options: list[int]) -> int | None:
-        n = float(len(options) + 1)
+        n = len(options) + 1
         i = int(self.draw() * n)
         return options[i] if i < len(options) else None
 
@@ -128,8 +128,8 @@ def shuffle(cards: list[_T], rng: random.Random) -> None:
     is nothing for statistics. (The tray's own pick is another matter: `tray.pick`.) Generic,
     so that a compiled engine moves the cards as they are, without making ints of them."""
     draw = rng.random
-    n = float(len(cards))  # = i + 1, kept as a float: a compiled engine multiplies two floats
-    for i in range(len(cards) - 1, 0, -1):  # natively, a float by an int as Python objects
+    n = float(len(cards))  # = i + 1, kept as a float: a compiled engine multiplies it natively
+    for i in range(len(cards) - 1, 0, -1):
         j = int(draw() * n)  # (= floor: the float is never negative)
         cards[i], cards[j] = cards[j], cards[i]
         n -= 1.0

@@ -17,7 +17,7 @@ from typing import Any
 from engine import chance
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney import deckchance, notation, rulesets, scoring, variant
+from engine.disney import deckchance, listing, notation, rulesets, scoring, variant
 from engine.disney.eventnotes import Log, Notes
 from engine.disney.hand import Hand, RuleError
 from engine.disney.listing import legal_actions
@@ -165,7 +165,7 @@ class Game:
     def interjections(self) -> list[tuple[int, int]]:
         """Calls out of turn (none while an order of cards is being placed one at a time: the
         order is one chance event, and nothing may come between its cards)."""
-        return [] if self.hand is None or self.ordered else self.hand.interjections()
+        return [] if self.hand is None or self.ordered else listing.interjections(self.hand)
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), its log in words with what each event did
@@ -360,7 +360,7 @@ class Game:
         return self.hand
 
     def _live_hand(self) -> Hand:
-        if self.sheet.over:
+        if self.sheet.winner is not None:  # (= `sheet.over`, without the property's call)
             raise RuleError("game-over", "The game is over.")
         if self.hand is None:
             raise RuleError("new-hand", "No hand has been dealt yet.")

@@ -76,7 +76,16 @@ __all__ = [
 ]
 
 _COLOUR_OF: Final = C.COLOUR_OF
-_OUT_OF_TURN: Final = frozenset({Kind.UNO, Kind.CHALLENGE, Kind.CATCH, Kind.SLAP})
+# The kinds the one apply path tests, as this module's constants: a member of an enum is looked
+# up through its class's metaclass at every use (unspecialised by Python 3.11, a Python lookup
+# when compiled), a module's constant is not.
+_PICK: Final = Kind.PICK
+_SLAP: Final = Kind.SLAP
+_CHALLENGE: Final = Kind.CHALLENGE
+_MISPLAY: Final = Kind.MISPLAY
+_UNO: Final = Kind.UNO
+_PLAY: Final = Kind.PLAY
+_OUT_OF_TURN: Final = frozenset({_UNO, _CHALLENGE, Kind.CATCH, _SLAP})
 _DISCARDING: Final = frozenset({Kind.DISCARD, Kind.DONE})  # one record event for them all
 
 
@@ -213,16 +222,16 @@ class Hand(HandState):
         (`engine.disney.eventnotes.Log`, when the hand records)."""
         move = A.decode(action)
         kind = move.kind
-        if kind == Kind.PICK:
+        if kind == _PICK:
             self.apply_tinker_bell(move.colour)  # a chance outcome: its own checks
             return
         phase = self.head.kind
         if phase == OVER:
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
-        if kind == Kind.SLAP and seat is None:
+        if kind == _SLAP and seat is None:
             seat = move.seat  # chance's outcome in the race: the hand it names, as its own
         interjected = (
-            kind in _OUT_OF_TURN and not (kind == Kind.CHALLENGE and phase == RESPOND)
+            kind in _OUT_OF_TURN and not (kind == _CHALLENGE and phase == RESPOND)
         ) or (seat is not None and seat != self.seats[self.head.seat])
         if interjected:
             if seat is None:
@@ -235,7 +244,7 @@ class Hand(HandState):
                     "chance", f"Waiting for {self.waiting_for()}; nobody may play until then."
                 )
             pos = self.head.seat
-            if kind == Kind.MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
+            if kind == _MISPLAY:  # a wrong card laid: not allowed, but a penalty's cause
                 checks.misplay(self, pos, move)
             elif not listed and action not in listing.legal_actions(self):
                 raise checks.refusal(self, pos, action, move)
@@ -278,12 +287,12 @@ class Hand(HandState):
 
     def _interject(self, pos: int, action: int, move: Decoded) -> None:
         kind = move.kind
-        if kind == Kind.UNO:  # a late call: nobody can catch them now
+        if kind == _UNO:  # a late call: nobody can catch them now
             if pos in self.uncalled:
                 self.uncalled.remove(pos)
             if pos in self.catchable:
                 self.catchable.remove(pos)
-        elif kind == Kind.CHALLENGE:
+        elif kind == _CHALLENGE:
             window = self.challenge_window()
             assert window is not None  # (the challenge was listed: its window is open)
             self._close_challenge()
@@ -291,9 +300,9 @@ class Hand(HandState):
                 self.owe(window.seat, 4)  # "then they must draw 4 cards"
             else:
                 self.owe(pos, 6)  # "if the challenger is wrong, then the challenger must draw 6"
-        elif kind == Kind.SLAP:  # 6-Smackdown: a hand on the 6
+        elif kind == _SLAP:  # 6-Smackdown: a hand on the 6
             effects.slapped(self, pos)
-        elif kind == Kind.PLAY:  # Jump-In: "Play then continues as if that player had just
+        elif kind == _PLAY:  # Jump-In: "Play then continues as if that player had just
             head = self.head  # taken their turn."
             self.head = Step(head.kind, pos, subject=head.subject, detail=head.detail)
             self.step(action)

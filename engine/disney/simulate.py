@@ -48,7 +48,7 @@ def choose_dealer(
 
 def pick(rng: random.Random, n: int) -> int:
     """One of 0..n-1, uniformly (a float, as `shuffle`: `randrange` costs three Python calls)."""
-    return int(rng.random() * float(n))  # (`engine.bots.shuffle`: a float)
+    return int(rng.random() * n)
 
 
 def new_deck(game: Game, rng: random.Random) -> list[int]:
@@ -91,7 +91,7 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
                 action = bots[seat].act(game)
             else:  # = RandomBot.choose(legal), without the call: a tenth of a pure playout
                 legal = legal_actions(h)  # (`Hand.legal_actions`'s list)
-                n = float(len(legal))
+                n = len(legal)  # (a variable: `RandomBot.choose`)
                 action = legal[int(draw() * n)]
             if recording:  # (recorded: `Hand.apply`, the game's one path; just listed)
                 h.apply(action, None, True)
