@@ -230,9 +230,9 @@ class Hand(HandState):
             raise RuleError("hand-over", "This hand is over: the next hand must be dealt first.")
         if kind == _SLAP and seat is None:
             seat = move.seat  # chance's outcome in the race: the hand it names, as its own
-        interjected = (
-            kind in _OUT_OF_TURN and not (kind == _CHALLENGE and phase == RESPOND)
-        ) or (seat is not None and seat != self.seats[self.head.seat])
+        interjected = (kind in _OUT_OF_TURN and not (kind == _CHALLENGE and phase == RESPOND)) or (
+            seat is not None and seat != self.seats[self.head.seat]
+        )
         if interjected:
             if seat is None:
                 raise RuleError("who", "Say which seat calls, catches or challenges.")
