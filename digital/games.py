@@ -23,6 +23,33 @@ def rulesets_said() -> str:
     return played[0] if len(played) == 1 else f"{', '.join(played[:-1])} or {played[-1]}"
 
 
+def choices(inputs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """What a new game's form offers, ruleset by ruleset, in the registry's order: the setup
+    page draws its list of rules from this and names none itself. `tinker_bell` and `points`
+    are what a game with the defaults declares (the form offers the people's press for Tinker
+    Bell, and a target score); `seats`, `modes` and `house_rules` are the entry's
+    (`engine.registry.Entry`); `missing` names the files this display was started without
+    (`inputs`: by ruleset, as digital play holds them), so the form says why it cannot start
+    that ruleset ("" if none is missing)."""
+    out = []
+    for name in registry.names():
+        entry = registry.get(name)
+        declared = entry.features({})
+        out.append(
+            {
+                "name": name,
+                "title": entry.title,
+                "tinker_bell": "tinker_bell" in declared,
+                "points": "points" in declared,
+                "seats": list(entry.seats),
+                "modes": [list(mode) for mode in entry.modes],
+                "house_rules": [list(rule) for rule in entry.house_rules],
+                "missing": " and ".join(f.what for f in entry.missing(inputs.get(name, {}))),
+            }
+        )
+    return out
+
+
 def new_game(
     ruleset: str,
     names: list[str],

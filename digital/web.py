@@ -9,6 +9,7 @@ public state. The host exports the record; of a game in play (it shows every han
 too) only with `?reveal=yes`; never to a seat key or a reader.
 
     GET  /play                     the page (?key=K once, from a seat's link: sets its cookie)
+    GET  /api/digital/rulesets     what a new game's form offers, ruleset by ruleset
     GET  /api/digital/view         the view (?seat=N: which of your seats, if you hold several)
     GET  /api/digital/events       the same view as server-sent events (`id:` = its version)
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
@@ -33,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from digital import games
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.session import DigitalSession
 from engine.disney import cards as C
@@ -100,6 +102,12 @@ def _view_json(request: Request, seat: int | None) -> tuple[int, str]:
     view["emulator"] = request.state.press is not None
     view["host"] = request.user.host
     return view["version"], json.dumps(view, separators=(",", ":"))
+
+
+async def rulesets(request: Request) -> Response:
+    """The rules a new game may be played by (`digital.games.choices`): anybody may read them."""
+    session: DigitalSession = request.state.digital
+    return JSONResponse({"rulesets": games.choices(session.inputs)})
 
 
 async def view(request: Request) -> Response:
@@ -218,6 +226,7 @@ class DigitalPlay:
     name = "digital"  # `request.state.digital` (and `app.state.digital`) is the session
     routes: ClassVar[list[BaseRoute]] = [
         Route("/play", page),
+        Route("/api/digital/rulesets", rulesets),
         Route("/api/digital/view", view),
         Route("/api/digital/events", events),
         Route("/api/digital/new", new_game, methods=["POST"]),

@@ -107,7 +107,13 @@ class Entry:
     in words. `about`: how its
     moves are offered, in a sentence a display's help shows ("" : nothing beyond the menu).
     `rates`: what its simulation works out from its counters (`engine.simulation`), for
-    merging a simulation played in chunks."""
+    merging a simulation played in chunks.
+
+    What a new game's form offers (digital play's setup page reads these, never a name):
+    `seats`, the fewest and the most players a game of it seats; `modes`, for a ruleset played
+    in modes rather than to a target score, each `mode` option's value and its words, the first
+    the default (modes that need files, UNO Elite's dynasty, are left to the command line);
+    `house_rules`, the yes-or-no options offered as a box to tick, each with its words."""
 
     name: str
     title: str
@@ -119,6 +125,9 @@ class Entry:
     report: Callable[[Mapping[str, Any]], list[str]] = lambda stats: []
     about: str = ""
     rates: Rates = field(default_factory=dict)
+    seats: tuple[int, int] = (2, 10)
+    modes: tuple[tuple[str, str], ...] = ()
+    house_rules: tuple[tuple[str, str], ...] = ()
 
     def missing(self, inputs: Inputs) -> list[InputFile]:
         """The required input files that `inputs` lacks."""

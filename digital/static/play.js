@@ -50,10 +50,23 @@
       seats.length > 2 ? el("button", { text: "✕", "aria-label": `remove seat ${i + 1}`,
         onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
     $("notoken").classList.toggle("hidden", me.host);
-    $("start").disabled = !me.host;
+    $("start").disabled = !me.host || !rulesets.length;
   }
-  // the most players of the chosen rules: its <option>'s data-max (classic's two decks), else 10
-  const mostSeats = () => Number($("ruleset").selectedOptions[0].dataset.max || 10);
+  // The rules a game may be played by, and what the form offers for each, are the engine's
+  // registry's (/api/digital/rulesets): the page names no ruleset itself.
+  let rulesets = [];
+  const chosen = () => rulesets.find((r) => r.name === $("ruleset").value) || rulesets[0];
+  const mostSeats = () => (chosen() ? chosen().seats[1] : 2);
+  async function loadRulesets() {
+    try {
+      const res = await fetch("/api/digital/rulesets");
+      rulesets = (await res.json()).rulesets;
+    } catch (err) { say(`The rules could not be read (${err.message}): reload the page.`); return; }
+    $("ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.name,
+      text: r.missing ? `${r.title} (needs its ${r.missing})` : r.title, disabled: !!r.missing })));
+    $("ruleset").onchange();
+    renderSetup();
+  }
   $("addseat").onclick = () => { if (seats.length < mostSeats()) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
   $("tokensave").onclick = async () => {
     try { me = await Tinker.signIn($("tokenin").value.trim()); $("tokenin").value = ""; say(""); }
@@ -67,8 +80,7 @@
       humans: seats.map(([, p], i) => (p ? i : null)).filter((i) => i !== null),
       bots: $("bots").value, pace: Number($("pace").value), ruleset: $("ruleset").value,
       bots_press: !$("peoplepress").checked,
-      options: hasModes() ? { mode: $("mode").value }
-        : { target: Number($("target").value), ...(smackdown() ? { six_smackdown: true } : {}) },
+      options: options(),
       confirm: !!confirm,
     };
     try {
@@ -86,17 +98,27 @@
     }
   }
   $("start").onclick = () => start(false);
-  // a ruleset without points has no target to play to, and modes instead (its <option> says)
-  const hasModes = () => $("ruleset").selectedOptions[0].hasAttribute("data-modes");
-  // the 6-Smackdown house rule, where the rules have it (its <option>'s data-smackdown)
-  const hasSmackdown = () => $("ruleset").selectedOptions[0].hasAttribute("data-smackdown");
-  const smackdown = () => hasSmackdown() && $("smackdown").checked;
+  // The chosen rules' options: a mode where it is played in modes, else a target where it
+  // scores points; and each house rule ticked.
+  function options() {
+    const rules = chosen();
+    const out = rules.modes.length ? { mode: $("mode").value }
+      : rules.points ? { target: Number($("target").value) } : {};
+    for (const [name] of rules.house_rules) if ($(`rule-${name}`).checked) out[name] = true;
+    return out;
+  }
   $("ruleset").onchange = () => {
-    $("modebox").classList.toggle("hidden", !hasModes());
-    $("targetbox").classList.toggle("hidden", hasModes());
-    $("smackdownbox").classList.toggle("hidden", !hasSmackdown());
-    $("peoplepressbox").classList.toggle("hidden", !$("ruleset").selectedOptions[0].hasAttribute("data-tinker"));
+    const rules = chosen();
+    if (!rules) return;
+    $("mode").replaceChildren(...rules.modes.map(([value, text]) => el("option", { value, text })));
+    $("modebox").classList.toggle("hidden", !rules.modes.length);
+    $("targetbox").classList.toggle("hidden", !!rules.modes.length || !rules.points);
+    $("houserules").replaceChildren(...rules.house_rules.map(([name, text]) => el("label", {},
+      el("input", { type: "checkbox", id: `rule-${name}` }), ` ${text}`)));
+    $("peoplepressbox").classList.toggle("hidden", !rules.tinker_bell);
+    if (seats.length > mostSeats()) { seats.length = mostSeats(); renderSetup(); }
   };
+  loadRulesets();
 
   // The host's screen: each person's seat link, and its QR code for their own phone. A link
   // works on its own (it carries the seat's key once, then a cookie takes over).

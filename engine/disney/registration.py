@@ -52,7 +52,16 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
         from_header=from_header,
         simulate=simulate,
         rates=RATES,
+        seats=(rules.min_players, rules.max_players),
+        house_rules=tuple((o, HOUSE_RULES[o]) for o in HOUSE_RULES if o in rules.options),
     )
+
+
+HOUSE_RULES = {
+    "six_smackdown": "6-Smackdown (a 6 played: everyone slaps it, the last hand draws 2)"
+}
+"""The house rules a new game's form offers as a box to tick, where a ruleset has them (the rest
+of the options are the command line's and the table's)."""
 
 
 for _rules in rulesets.RULESETS.values():

@@ -106,6 +106,7 @@ ENTRY = registry.register(
         rates=RATES,
         inputs=INPUTS,
         report=report,
+        modes=(("quick", "quick play"), ("draft", "draft")),
         about="Every choice of an activation (whom to target, which card, in what order) is a "
         "move of its own, offered when the game asks for it.",
     )

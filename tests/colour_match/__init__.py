@@ -66,4 +66,5 @@ ENTRY = registry.Entry(
     from_header=from_header,
     simulate=simulate,
     rates=RATES,
+    seats=(2, 4),
 )

@@ -21,6 +21,7 @@ from engine.record import RecordError
 from tests.colour_match.game import NAME, ColourMatch
 from tests.digital.test_play_terminal import Script
 from tests.helpers.browser import WAIT, chromium
+from tests.helpers.web import TOKEN
 from tests.scoreboard.test_browser import Served
 from tray.bus import Bus
 from tray.pick import Picker
@@ -143,6 +144,33 @@ def test_a_person_plays_it_to_the_end_on_a_phone(tmp_path, browser):
         winner = "nobody" if game.winner is None else PLAYERS[game.winner]
         assert taps > 0 and winner in phone.inner_text("#banner")
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+        served.stop()
+
+
+@pytest.mark.browser
+def test_the_new_game_form_offers_it_from_the_registry(tmp_path, browser):
+    """The setup page lists the rules the registry holds, this one too, with what its entry
+    says: at most four seats, no target score (it keeps none), no Tinker Bell to press; and
+    starts it."""
+    served = Served(tmp_path / "journal.sqlite3").start()
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{served.url}/play?new=1&token={TOKEN}")
+        page.wait_for_selector("#start:not([disabled])", timeout=WAIT)
+        page.select_option("#ruleset", NAME)
+        assert page.is_hidden("#targetbox") and page.is_hidden("#peoplepressbox")
+        assert page.is_hidden("#modebox") and page.inner_text("#houserules") == ""
+        for _ in range(3):
+            page.click("#addseat")
+        assert page.locator("#seatrows .seatrow").count() == 4  # its entry's most
+        page.click("#start")
+        page.wait_for_selector("#hand .card", timeout=WAIT)
+        game = served.app.state.digital.link.game
+        assert isinstance(game, ColourMatch) and len(game.players) == 4
+        assert page.inner_text("#message") == ""
     finally:
         context.close()
         served.stop()

@@ -147,7 +147,7 @@ def test_classic_seats_up_to_twenty_and_deals_from_two_decks(served, browser):  
         for _ in range(8):
             page.locator("#seatrows button[aria-label^='remove seat']").last.click()
         assert rows.count() == 12
-        page.check("#smackdown")  # the house rule, offered for classic
+        page.check("#rule-six_smackdown")  # the house rule, offered for classic
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.click("#start")
         page.wait_for_selector("#hand .card", timeout=WAIT)
@@ -158,22 +158,30 @@ def test_classic_seats_up_to_twenty_and_deals_from_two_decks(served, browser):  
         context.close()
 
 
-def test_each_rulesets_most_seats_on_the_setup_is_the_engines():
-    """The setup's `data-max` (absent: 10) is each ruleset's own most players, and its
-    `data-smackdown` marks the rules with that house rule: one fact, the engine's
-    (`Ruleset.max_players`, UNO Elite's 10; `Ruleset.options`)."""
-    import re
+def test_the_setup_offers_each_rulesets_own_seats_modes_and_house_rules():
+    """The setup's list of rules is the registry's (`/api/digital/rulesets`, from
+    `digital.games.choices`): each ruleset's own most players (`Ruleset.max_players`, UNO
+    Elite's 10), its modes, the house rules it has (`Ruleset.options`), and whether Tinker Bell
+    and a target score are offered; the page itself names no ruleset."""
     from pathlib import Path
 
+    from digital.games import choices
     from engine.disney.rulesets import RULESETS
 
-    html = (Path(__file__).parents[2] / "digital/static/play.html").read_text()
-    select = html.split('<select id="ruleset">')[1].split("</select>")[0]
-    shown, smackdown = {}, set()
-    for name, attrs in re.findall(r'<option value="([a-z0-9-]+)"([^>]*)>', select):
-        most = re.search(r'data-max="(\d+)"', attrs)
-        shown[name] = int(most.group(1)) if most else 10
-        if "data-smackdown" in attrs:
-            smackdown.add(name)
-    assert shown == {**{name: r.max_players for name, r in RULESETS.items()}, "elite": 10}
-    assert smackdown == {name for name, r in RULESETS.items() if "six_smackdown" in r.options}
+    offered = {c["name"]: c for c in choices({})}
+    assert list(offered) == [*RULESETS, "elite"]
+    assert {n: c["seats"][1] for n, c in offered.items()} == {
+        **{name: r.max_players for name, r in RULESETS.items()},
+        "elite": 10,
+    }
+    assert {n for n, c in offered.items() if c["house_rules"]} == {
+        name for name, r in RULESETS.items() if "six_smackdown" in r.options
+    }
+    assert {n for n, c in offered.items() if c["tinker_bell"]} == {"disney"}
+    assert {n for n, c in offered.items() if c["modes"]} == {"elite"}
+    assert {n for n, c in offered.items() if c["points"]} == set(RULESETS)
+    assert offered["elite"]["missing"]  # no cards handed to this session: it says which
+    page = (Path(__file__).parents[2] / "digital/static").glob("play.*")
+    for path in page:
+        text = path.read_text()
+        assert not any(f'"{name}"' in text for name in offered), path
