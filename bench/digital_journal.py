@@ -40,7 +40,9 @@ def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:
         ["Ann", "Bob", "Cy"], [0], "greedy", options={"target": 100000}, seed=11
     )
     rng = random.Random(5)
-    link, seq, times = session.link, 0, []
+    link, seq = session.link, 0
+    times: list[float] = []
+    assert link is not None
     while len(times) < moves:
         if link.waiting_for_tinker_bell:
             seq += 1
@@ -54,7 +56,7 @@ def play(moves: int, journal_path: Path | None) -> tuple[list[float], int]:
         times.append(time.perf_counter() - start)
     events = len(link.game.events)
     session.close()
-    if table is not None:
+    if table is not None and journal is not None:
         table.close()
         journal.close()
     return times, events
@@ -78,7 +80,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    rows = {"in memory (peer)": [], "journaled": []}
+    rows: dict[str, list[float]] = {"in memory (peer)": [], "journaled": []}
     reopened, events = [], 0
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:

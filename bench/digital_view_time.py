@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from functools import partial
 
 from bench.harness import duration, heading, row, timed, timings, versus
 from digital.session import DigitalSession
@@ -40,7 +41,9 @@ def run(moves: int, repeat: int) -> None:
     keys = session.new_game(
         ["Ann", "Bob", "Cy", "Di"], [0], "greedy", options={"target": 100000}, seed=11
     )
-    rng, link, seq, acts = random.Random(5), session.link, 0, []
+    rng, link, seq = random.Random(5), session.link, 0
+    acts: list[float] = []
+    assert link is not None
     key = keys[0]
     first: tuple[float, float] | None = None  # the peer: the views of the first checkpoint
     heading(f"the page's view as the game grows (median of {repeat}; x the first checkpoint's)")
@@ -50,7 +53,7 @@ def run(moves: int, repeat: int) -> None:
             bus.publish(Pick(seq=seq, colour=rng.choice(COLOURS), t=float(seq)))
             continue
         view = session.view(0, key)
-        acts.append(timed(lambda view=view: session.act(0, key, rng.choice(offered(view)))))
+        acts.append(timed(partial(session.act, 0, key, rng.choice(offered(view)))))
         if len(acts) in CHECKPOINTS or len(acts) == moves:
             seat = median_time(lambda: session.view(0, key), repeat)
             spectator = median_time(lambda: session.view(), repeat)

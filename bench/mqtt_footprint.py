@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from functools import partial
 from pathlib import Path
 
 from bench.harness import ROOT, heading, interleaved, row, timings
@@ -92,8 +93,8 @@ def main() -> None:
                 mqtt = [*common, "--mqtt", broker.url, "--table", "b"]
                 runs = interleaved(
                     {
-                        "without MQTT": lambda common=common: one_start(common),
-                        "with --mqtt": lambda mqtt=mqtt: one_start(mqtt),
+                        "without MQTT": partial(one_start, common),
+                        "with --mqtt": partial(one_start, mqtt),
                     },
                     args.runs,
                 )

@@ -53,9 +53,7 @@ class Table:
         self.name = name
         self.bus = Bus()
         self.revealed: dict[int, float] = {}
-        self.bus.subscribe(
-            lambda e: self.revealed.setdefault(e.seq, time.perf_counter()), PickRevealed
-        )  # first subscriber: stamped before the publisher runs
+        self.bus.subscribe(self._stamp, PickRevealed)  # first: stamped before the publisher runs
         self.journal = Journal(folder / f"{name}.sqlite3")
         self.session = TableSession(self.journal, self.bus, show=QUICK_SHOW)
         settings = MqttSettings(url=broker.url, table=name)
@@ -67,6 +65,9 @@ class Table:
         self.linked = start_table(settings, link, self.session, self.bus)
         self.seq = 0
         self.tray = ShowingTray(self.bus, QUICK_SHOW)  # stamps picks, announces their landing
+
+    def _stamp(self, revealed: PickRevealed) -> None:
+        self.revealed.setdefault(revealed.seq, time.perf_counter())
 
     def pick(self) -> int:
         self.seq += 1

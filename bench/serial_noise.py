@@ -45,9 +45,12 @@ def run(window: EventWindow, taps: int, seed: int) -> tuple[int, int]:
     events = Events()
     tray = SerialTray("emulator", settings=FAST, resolve=lambda: emulator.path)
     tray.open(events)
+    bridge = tray.bridge
+    firmware = emulator.firmware
+    assert bridge is not None and firmware is not None, "the emulated tray did not open"
     try:
-        assert tray.bridge.wait_linked(5), "the emulated tray did not link"
-        tray.bridge._events = window
+        assert bridge.wait_linked(5), "the emulated tray did not link"
+        bridge._events = window
         noise = random.Random(seed).randbytes(1 << 20)
 
         def inject() -> None:
@@ -61,7 +64,7 @@ def run(window: EventWindow, taps: int, seed: int) -> tuple[int, int]:
             emulator.tap()
             time.sleep(0.06)
         injector.join()
-        registered = emulator.firmware.event_no // 2  # a DOWN and an UP each
+        registered = firmware.event_no // 2  # a DOWN and an UP each
         deadline = time.monotonic() + 5  # the last resends
         while len(events.of(ButtonPressed)) < registered and time.monotonic() < deadline:
             time.sleep(0.05)
