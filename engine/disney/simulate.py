@@ -89,12 +89,12 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
             draw = draws[seat]
             if draw is None:
                 action = bots[seat].act(game)
-            else:  # = RandomBot.choose(legal), without the call: a tenth of a pure playout
+            else:  # = RandomBot.choose(legal), without the call
                 legal = legal_actions(h)  # (`Hand.legal_actions`'s list)
                 n = len(legal)  # (a variable: `RandomBot.choose`)
                 action = legal[int(draw() * n)]
             if recording:  # (recorded: `Hand.apply`, the game's one path; just listed)
-                h.apply(action, None, True)
+                h.apply(action, listed=True)
             else:
                 h.step(action)
             decisions += 1
