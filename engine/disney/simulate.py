@@ -71,14 +71,13 @@ def play_hand(game: Game, bots: Sequence[bots_mod.Bot], rng: random.Random) -> i
     seats = h.seats
     recording = game.recording
     draws = [b.draw if type(b) is bots_mod.RandomBot else None for b in bots]
-    offer_calls = bots_mod.offer_calls
     by_chance = bots_mod.chance_order(rng)  # who speaks first out of turn
     jump_in = h.variant.jump_in
     decisions = 0
     while True:
-        if (h.catchable or jump_in or (h.steps and h.challengeable())) and offer_calls(
+        if (h.catchable or jump_in or (h.steps and h.challengeable())) and bots_mod.offer_calls(
             game, bots, by_chance
-        ):
+        ):  # (by its module: a compiled engine calls a function held in a variable as an object)
             decisions += 1  # (a hand that is over offers no call: `interjections`)
         head = h.head  # the decision waited for
         phase = head.kind
