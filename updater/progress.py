@@ -28,6 +28,11 @@ class Progress:
         self.extra: dict[str, object] = {}
         """What the page shows beside the lines: the release that runs, the one available."""
 
+    def begin(self) -> None:
+        """Running, with nothing said yet: written when a run has something asked of it, before
+        its first line (the host's page watches a run from its request to its last line)."""
+        self._write("running", None)
+
     def say(self, line: str) -> None:
         print(f"tinker-tray update: {line}" if not line.startswith("tinker-tray") else line,
               file=sys.stderr, flush=True)  # fmt: skip

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 ACTIONS = ("check", "install", "install-file")
@@ -47,17 +48,23 @@ def ask(state: Path, action: str) -> None:
     os.replace(temporary, where / "request")
 
 
-def take(state: Path) -> str | None:
+def take(state: Path, taking: Callable[[], None] = lambda: None) -> str | None:
     """The waiting request's action (removed as it is taken), or None. Read as root from a
-    folder the service's user writes: no link is followed, the size is bounded."""
+    folder the service's user writes: no link is followed, the size is bounded.
+
+    `taking` runs once a request is there and before it goes, whatever it holds: the page
+    that asked watches while it sees the request or a run's progress, so the progress must
+    begin before the request ends, or a page that looks in between stops watching."""
     path = folder(state) / "request"
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
+        taking()
         path.unlink(missing_ok=True)
         raise RequestError(f"the page's request could not be read: {exc.strerror}") from None
+    taking()
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise RequestError("the page's request is not a plain file")

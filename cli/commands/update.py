@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace, progress: Progress) -> int:
             found[0].rename(found[0].with_name(taken))
         return status
     if args.requests is not None:
-        action = take(args.requests)
+        action = take(args.requests, taking=progress.begin)
         if action is None:
             return 0
         if action == "check":

@@ -4,17 +4,20 @@ the progress. The whole flow with the real `tinker update` is in test_update_pag
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import socket
 import tarfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from cli.app import create_app
+from cli.commands import update as update_command
 from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
 from scoreboard.update_page import MAX_FILE, Updates, installed_not_running
@@ -126,6 +129,39 @@ def test_with_the_root_unit_a_check_is_a_request_and_a_second_is_refused(folders
         assert seen["busy"] is False and seen["status"]["available"] == "v2.0.0"
         assert client.post("/api/update/install", headers=HOST).status_code == 202
         assert requests.take(updates.state) == "install"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "why"),
+    [('{"action": "install-file"}', "no uploaded update file"), ("not json", "not one the update")],
+)
+def test_the_page_sees_a_root_run_from_its_request_to_its_last_line(
+    folders, mocker, request_text, why
+):
+    """The page watches while it sees the request or a run's progress, and stops when it sees
+    neither: so the root's run (the real command, here in-process) must say it runs before the
+    request it took is gone. A page that looked in between once stopped watching for good."""
+    client, updates = serve(folders, root=True)
+    requests.folder(updates.state).mkdir(parents=True)
+    (updates.folder / "request").write_text(request_text)
+    shown_as_it_went: list[dict[str, object]] = []
+    unlink = Path.unlink
+
+    def removing(path: Path, missing_ok: bool = False) -> None:
+        unlink(path, missing_ok=missing_ok)
+        if path.name == "request":  # the moment after: what a page that looks then sees
+            shown_as_it_went.append(updates.report())
+
+    mocker.patch.object(Path, "unlink", autospec=True, side_effect=removing)
+    parser = argparse.ArgumentParser()
+    update_command.add_arguments(parser)
+    status = ["--status", str(folders / "root-status.json")]
+    assert update_command.run(parser.parse_args(["--requests", str(updates.state), *status])) == 1
+    assert [shown["busy"] for shown in shown_as_it_went] == [True]
+    with client:
+        seen = client.get("/api/update", headers=HOST).json()
+    assert seen["busy"] is False and seen["status"]["state"] == "failed"
+    assert why in seen["status"]["last"]
 
 
 @pytest.mark.parametrize(
