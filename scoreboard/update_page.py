@@ -48,9 +48,14 @@ STALE_S = 30 * 60.0
 """A root update whose progress has not moved for this long is taken as ended (killed by a
 power cut): its longest silence is a set-up on a Pi (minutes) or a trial start (2 minutes)."""
 SILENT_S = 5 * 60.0
-"""A root run that has said nothing at all for this long is taken as ended too: a run that
-found nothing asked (`--requests` with no request, `--card` with no file) leaves "running" with
-no lines. A real one says its first line within seconds (a 512 MB upload copied: a minute)."""
+"""A root run that has said nothing at all for this long is taken as ended too (one killed
+between taking the page's request and its first line): a real one says its first line within
+seconds (a 512 MB upload copied: a minute). A request nobody took for this long was not going
+to be: the root unit did not run (its path unit gave up, after failed starts)."""
+NOT_TAKEN = (
+    "nothing started it in five minutes (the tray's update unit did not run); "
+    "restarting the tray carries it out"
+)
 SHOWN_LINES = 12
 STALL_S = 60.0
 """An upload that sends nothing for this long is dropped (a phone that left the Wi-Fi half-way):
@@ -129,9 +134,13 @@ class Updates:
     def status(self) -> dict[str, Any] | None:
         """The last update's progress. In checkout mode, one whose child ended (or whose
         service stopped) while its file still says "running" is said failed, with its last
-        words: the page must not wait for an update nobody runs."""
+        words: the page must not wait for an update nobody runs. With the root unit, so is a
+        request it never took."""
         status = requests.read_status(self.status_file)
         if self.by_root:
+            waited = self._request_waited()
+            if waited is not None and waited >= SILENT_S:
+                return {"state": "failed", "lines": [], "last": NOT_TAKEN}
             return _ended_if_quiet(status)
         if self._running_here():
             return status
@@ -160,16 +169,27 @@ class Updates:
             return True
         if not self.by_root:
             return self._running_here()
-        if (self.folder / "request").exists():
+        waited = self._request_waited()
+        if waited is not None and waited < SILENT_S:
             return True
         status = requests.read_status(self.status_file) or {}
         return status.get("state") == "running" and not _quiet(status)
+
+    def _request_waited(self) -> float | None:
+        """Seconds the page's request has waited for root, if there is one. A clock set back
+        since reads as just asked, never as given up on."""
+        try:
+            asked = (self.folder / "request").lstat().st_mtime
+        except OSError:
+            return None
+        return max(0.0, time.time() - asked)
 
     def report(self) -> dict[str, Any]:
         with self._lock:
             status = self.status()
             busy = self.busy()
-            if not busy and (status or {}).get("state") in ("done", "failed"):
+            ended = (status or {}).get("state") in ("done", "failed")
+            if not busy and ended and self._request_waited() is None:
                 # the update it was sent for has ended (root copied it first): 512 MB back
                 (self.folder / requests.UPLOAD).unlink(missing_ok=True)
         if status is not None:

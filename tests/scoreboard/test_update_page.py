@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import socket
 import tarfile
 import time
@@ -162,6 +163,31 @@ def test_the_page_sees_a_root_run_from_its_request_to_its_last_line(
         seen = client.get("/api/update", headers=HOST).json()
     assert seen["busy"] is False and seen["status"]["state"] == "failed"
     assert why in seen["status"]["last"]
+
+
+@pytest.mark.parametrize(("ago", "blocks"), [(60, True), (10 * 60, False), (-3600, True)])
+def test_a_request_root_never_took_no_longer_blocks(folders, ago, blocks):
+    """The root unit's path unit gives up after failed starts: a request nobody takes must not
+    leave the page "updating" for ever. The uploaded file it names is kept (a restart of the
+    tray carries the request out), and asking again replaces it. A clock set back (ago < 0)
+    reads as just asked."""
+    client, updates = serve(folders, root=True)
+    requests.ask(updates.state, "install-file")
+    (updates.folder / requests.UPLOAD).write_bytes(update_file_bytes())
+    asked = time.time() - ago
+    os.utime(updates.folder / "request", (asked, asked))
+    with client:
+        seen = client.get("/api/update", headers=HOST).json()
+        assert seen["busy"] is blocks
+        assert (updates.folder / requests.UPLOAD).exists()
+        if blocks:
+            assert client.post("/api/update/check", headers=HOST).status_code == 409
+            return
+        assert seen["status"]["state"] == "failed"
+        assert "restarting the tray carries it out" in seen["status"]["last"]
+        assert client.post("/api/update/check", headers=HOST).status_code == 202
+        assert client.get("/api/update", headers=HOST).json()["busy"] is True
+    assert requests.take(updates.state) == "check"
 
 
 @pytest.mark.parametrize(
