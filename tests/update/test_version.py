@@ -21,11 +21,22 @@ module is the standard library's alone."""
 
 @pytest.fixture
 def folder():
-    """A folder every user may enter (pytest's own are root's alone)."""
+    """A folder every user may enter (pytest's own are root's alone, and so may be the one the
+    checkout is in)."""
     made = Path(tempfile.mkdtemp(prefix="tinker-version-"))
     made.chmod(0o755)
     yield made
     shutil.rmtree(made)
+
+
+def _readable_copy(package: Path, folder: Path) -> Path:
+    """`package` copied into `folder`, readable by every user: the checkout may sit in a folder
+    only its owner can enter (a home folder, `mktemp -d`, /root), which another user cannot
+    import from. The folder to put on that user's PYTHONPATH."""
+    shutil.copytree(package, folder / package.name, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return folder
 
 
 def test_another_user_reads_the_version_of_roots_checkout(folder):
@@ -37,13 +48,14 @@ def test_another_user_reads_the_version_of_roots_checkout(folder):
         ["git", "-C", str(clone), "rev-parse", "--short=12", "HEAD"],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
+    code = _readable_copy(ROOT / "updater", folder / "code")
     nobody = pwd.getpwnam("nobody")
     read = (
         "import sys; from pathlib import Path; "
         "from updater.version import running_version; print(running_version(Path(sys.argv[1])))"
     )
     done = subprocess.run(  # this tree's code, and nothing of the caller's environment or site
-        [SYSTEM_PYTHON, "-s", "-P", "-c", read, str(clone)], env={"PYTHONPATH": str(ROOT)},
+        [SYSTEM_PYTHON, "-s", "-P", "-c", read, str(clone)], env={"PYTHONPATH": str(code)},
         capture_output=True, text=True, user=nobody.pw_uid, group=nobody.pw_gid,
         extra_groups=[], cwd="/",
     )  # fmt: skip
