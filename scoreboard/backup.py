@@ -15,10 +15,13 @@ The file (`.ttb`), as Home Assistant keeps its backups, one file that says what 
 
 A restore checks everything before anything changes (as an update that cannot brick verifies
 its bundle first): the first line, the SHA-256 (one changed byte anywhere is refused), the
-description, the size unpacked (bounded), then the database itself (SQLite's
-`PRAGMA integrity_check`, a tinker-tray journal of a version this one reads, the games the
-description counts); an older journal is upgraded in the copy. Only then does the journal take
-it, in one transaction (`Journal.replace_with`). Anything refused is one sentence
+description, the size unpacked (bounded). The SHA-256 only tells that the file is as it was
+made, and anyone can make one: so its database is data, never a database to trust. Its rows
+are read into a new journal made by this version's own schema (`scoreboard.journal.rebuild`:
+no trigger, view, index or setting of the file comes along), which must hold the games the
+description counts; an older journal is upgraded there. The whole check is bounded in time
+(`rebuild.TIME_LIMIT_S`, 30 s) as well as in size. Only then does the journal take the new
+one, in one transaction (`Journal.replace_with`). Anything refused is one sentence
 (`BackupRefused`) and changes nothing.
 """
 
@@ -38,7 +41,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from scoreboard.journal import APPLICATION_ID, SCHEMA_VERSION, Journal, JournalError
+from scoreboard.journal import SCHEMA_VERSION, Journal, JournalError
+from scoreboard.journal import rebuild as rows
 
 FORMAT = "tinker-tray backup"
 VERSION = 1
@@ -133,24 +137,36 @@ def _write(out: BinaryIO, copy: Path, about: dict[str, Any]) -> None:
 
 
 @contextlib.contextmanager
-def checked(backup: Path, folder: Path) -> Iterator[Checked]:
-    """The backup at `backup`, checked through and unpacked into a scratch file in `folder`
-    (removed on leaving). BackupRefused, one sentence, for anything that is not a whole
-    tinker-tray backup this version can take; OSError or sqlite3.OperationalError when the card
-    cannot take the check (full, failing)."""
+def checked(
+    backup: Path, folder: Path, clock: Callable[[], float] = time.monotonic
+) -> Iterator[Checked]:
+    """The backup at `backup`, checked through and its rows read into a new journal in a
+    scratch file in `folder` (removed on leaving), all within `rows.TIME_LIMIT_S` on `clock`.
+    BackupRefused, one sentence, for anything that is not a whole tinker-tray backup this
+    version can take; OSError or sqlite3.OperationalError when the card cannot take the check
+    (full, failing)."""
+    deadline = clock() + rows.TIME_LIMIT_S
     size = backup.stat().st_size
     if size > MAX_BYTES:
         raise BackupRefused(f"the file is over {MAX_BYTES // 2**20} MB: it {_FOREIGN}")
     with backup.open("rb") as file:
-        _check_sum(file)
+        _check_sum(file, lambda: _in_time(clock, deadline))
         about = _about(file)
-        with _scratch(folder, ".restore") as database:
-            _unpack(file, database, about["bytes"])
-            games = _check_journal(database, about["games"])
+        with _scratch(folder, ".unpacked") as unpacked, _scratch(folder, ".restore") as database:
+            _unpack(file, unpacked, about["bytes"], lambda: _in_time(clock, deadline))
+            games = _take_rows(unpacked, database, about["games"], clock, deadline)
+            unpacked.unlink()  # the card's room back before the restore copies the new journal
             yield Checked(database, games, about["made"])
 
 
-def _check_sum(file: BinaryIO) -> None:
+def _in_time(clock: Callable[[], float], deadline: float) -> None:
+    if clock() > deadline:
+        raise BackupRefused(
+            f"it could not be read in {rows.TIME_LIMIT_S:.0f} s: the file {_FOREIGN}"
+        )
+
+
+def _check_sum(file: BinaryIO, in_time: Callable[[], None]) -> None:
     """The first line (the format, a version this one reads) and the SHA-256 of the rest."""
     first = file.readline(_FIRST_LINE_BYTES + 8)
     found = _FIRST_LINE.fullmatch(first)
@@ -166,6 +182,7 @@ def _check_sum(file: BinaryIO) -> None:
         raise BackupRefused(f"the file {_FOREIGN}")
     digest = hashlib.sha256()
     while chunk := file.read(CHUNK):
+        in_time()
         digest.update(chunk)
     if digest.hexdigest() != found.group(2).decode():
         raise BackupRefused(
@@ -201,7 +218,7 @@ def _about(file: BinaryIO) -> dict[str, Any]:
     return about
 
 
-def _unpack(file: BinaryIO, database: Path, size: int) -> None:
+def _unpack(file: BinaryIO, database: Path, size: int, in_time: Callable[[], None]) -> None:
     """The journal, unpacked to `database`: exactly `size` bytes, never more (a file that
     would unpack to more is refused as soon as it does)."""
     unpacker = zlib.decompressobj()
@@ -209,6 +226,7 @@ def _unpack(file: BinaryIO, database: Path, size: int) -> None:
     with database.open("wb") as out:
         try:
             while chunk := file.read(CHUNK):
+                in_time()
                 data = unpacker.decompress(chunk, size + 1 - written)
                 while data:
                     written += len(data)
@@ -225,36 +243,20 @@ def _unpack(file: BinaryIO, database: Path, size: int) -> None:
                 f"its journal does not unpack to the {size} bytes it says: the file {_FOREIGN}"
             )
         out.flush()
-        os.fsync(out.fileno())
 
 
-def _check_journal(database: Path, games: int) -> int:
-    """The unpacked journal: SQLite's integrity check, a tinker-tray journal of a version this
-    one reads, holding the `games` its description counts; an older one upgraded (as the
-    journal upgrades on open). Its number of games, once upgraded."""
+def _take_rows(
+    unpacked: Path, database: Path, games: int, clock: Callable[[], float], deadline: float
+) -> int:
+    """The unpacked journal's rows, read into a new journal at `database` (`rows.rebuild`),
+    holding the `games` its description counts; an older one upgraded (as the journal upgrades
+    on open). Its number of games, once upgraded."""
     try:
-        with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as db:
-            db.execute("PRAGMA journal_mode=DELETE")  # no WAL beside a scratch file
-            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in _IDENTITY)
-            if app != APPLICATION_ID:
-                raise BackupRefused(
-                    f"its database is not a tinker-tray journal: the file {_FOREIGN}"
-                )
-            problems = [row[0] for row in db.execute("PRAGMA integrity_check(5)")]
-            if problems != ["ok"]:
-                raise BackupRefused(
-                    "the backup's journal fails SQLite's integrity check "
-                    f"({'; '.join(problems)[:200]}): nothing was restored"
-                )
-            held = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    except sqlite3.OperationalError as exc:
-        if _card_trouble(exc):
-            raise  # the card (full, failing), not the file: said as such by the caller
-        raise BackupRefused(f"its journal cannot be read ({exc}): the file {_FOREIGN}") from None
-    except sqlite3.DatabaseError as exc:
-        raise BackupRefused(f"its journal cannot be read ({exc}): the file {_FOREIGN}") from None
-    if not 0 < version <= SCHEMA_VERSION:
-        raise BackupRefused(f"its journal has no version this tray reads: the file {_FOREIGN}")
+        version = rows.rebuild(unpacked, database, deadline=deadline, clock=clock)
+    except rows.Unfit as exc:
+        raise BackupRefused(f"{exc}: the file {_FOREIGN}") from None
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        held = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     if held != games:
         raise BackupRefused(
             f"the backup says it holds {games} games but its journal holds {held}: it was not "
@@ -264,15 +266,6 @@ def _check_journal(database: Path, games: int) -> int:
         _upgrade(database)
     with contextlib.closing(sqlite3.connect(database)) as db:
         return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-
-
-_IDENTITY = ("application_id", "user_version")
-_CARD_TROUBLE = ("full", "disk i/o", "readonly", "unable to open")
-
-
-def _card_trouble(exc: sqlite3.OperationalError) -> bool:
-    """SQLite's error is the card's (full, failing, read-only), not the file's."""
-    return any(words in str(exc).lower() for words in _CARD_TROUBLE)
 
 
 def _upgrade(database: Path) -> None:

@@ -7,16 +7,19 @@ tinker-tray-restore.service (root: the boot partition is root's) runs this befor
 
     python -m scoreboard.backup_boot BOOT_DIR JOURNAL
 
-The backup is checked through (`scoreboard.backup`) and restored onto a journal that holds no
-game (one that holds games is the tray's own: only the host's page, which asks first, replaces
-them). Either way the file is renamed, so it is taken once and never tried again at every boot:
-`.done` once restored, `.refused` with the sentence why, said on the HDMI screen and in the
-system's log (`journalctl -u tinker-tray-restore`). Exit status 0 always: the tray starts all
-the same.
+The backup is checked through (`scoreboard.backup`: within 30 s, its rows read as data) and
+restored onto a journal that holds no game (one that holds games is the tray's own: only the
+host's page, which asks first, replaces them). The file is taken once and never tried again at
+every boot: it is renamed `.refused` *before* it is tried, with a sentence beside it
+(`NAME.refused.txt`) saying the restore was cut short, so a power cut or the unit's time limit
+mid-restore still leaves it tried once; then `.done` once restored, or `.refused` with the
+sentence why in that file, on the HDMI screen and in the system's log
+(`journalctl -u tinker-tray-restore`). Exit status 0 always: the tray starts all the same.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import sys
@@ -33,6 +36,10 @@ from scoreboard.journal import (
 
 PATTERN = "tinker-tray-backup*" + backup.SUFFIX
 DONE, REFUSED = ".done", ".refused"
+CUT_SHORT = (
+    "the restore was cut short (the power went, or it took longer than the start allows); "
+    "take the backup on the host's page instead"
+)
 HOLDS_GAMES = (
     "this tray's journal holds games already, which a backup on the card never replaces: "
     "restore it on the host's page instead (it asks before replacing them)"
@@ -45,24 +52,54 @@ def take(boot: Path, journal_path: Path) -> list[str]:
     found = sorted(p for p in boot.glob(PATTERN) if p.is_file())
     said = []
     for older in found[:-1]:
-        said.append(_renamed(older, REFUSED, f"not taken: {shown(found[-1].name)} is newer"))
+        said.append(_refused(older, older, f"not taken: {shown(found[-1].name)} is newer"))
     if found:
         said.append(_take_one(found[-1], journal_path))
     return said
 
 
 def _take_one(file: Path, journal_path: Path) -> str:
+    """Set `file` aside as refused, then try it: what is said of it, and where it ends up."""
+    taking = file.with_name(file.name + REFUSED)
     try:
-        games = restore_file(file, journal_path)
+        _sentence(taking).write_text(f"{shown(file.name)}: not restored: {CUT_SHORT}.\n")
+        file.rename(taking)
+    except OSError as exc:  # a card that cannot be written: tried as it is (within its limit)
+        with contextlib.suppress(OSError):
+            _sentence(taking).unlink(missing_ok=True)
+        taking = file
+        unmoved = f"; it could not be renamed {REFUSED} ({_reason(exc)})"
+    else:
+        unmoved = ""
+    try:
+        games = restore_file(taking, journal_path)
     except ConfirmError:
-        return _renamed(file, REFUSED, f"not restored: {HOLDS_GAMES}")
+        why = HOLDS_GAMES
     except (backup.BackupRefused, JournalError, InPlayError) as exc:
-        return _renamed(file, REFUSED, f"not restored: {exc}")
+        why = str(exc)
     except (JournalWriteError, OSError, sqlite3.Error) as exc:
-        return _renamed(file, REFUSED, f"not restored: {_reason(exc)}")
-    return _renamed(
-        file, DONE, f"restored: {games} games, and the table's token (phones stay paired)"
-    )
+        why = _reason(exc)
+    else:
+        _sentence(taking).unlink(missing_ok=True)
+        restored = f"restored: {games} games, and the table's token (phones stay paired)"
+        return _renamed(file, taking, DONE, restored)
+    if unmoved:
+        return f"{shown(file.name)}: not restored: {why}{unmoved}"
+    return _refused(file, taking, f"not restored: {why}")
+
+
+def _refused(file: Path, now: Path, what: str) -> str:
+    """`file` (found as `now`) renamed `.refused`, with the sentence why beside it."""
+    said = _renamed(file, now, REFUSED, what)
+    with contextlib.suppress(OSError):
+        _sentence(file.with_name(file.name + REFUSED)).write_text(said + "\n")
+    return said
+
+
+def _sentence(refused: Path) -> Path:
+    """The text file beside a refused backup that says why (a family reads the boot partition
+    on any computer, which shows no console)."""
+    return refused.with_name(refused.name + ".txt")
 
 
 def restore_file(file: Path, journal_path: Path) -> int:
@@ -104,11 +141,12 @@ def _give_back(journal_path: Path, owner: tuple[Path, int, int]) -> None:
             os.chown(path, uid, gid)
 
 
-def _renamed(file: Path, ending: str, what: str) -> str:
-    """Rename `file` so it is not taken again; the sentence naming it, and what happened."""
+def _renamed(file: Path, now: Path, ending: str, what: str) -> str:
+    """Rename `file` (found as `now`) to its name and `ending`, so it is not taken again; the
+    sentence naming it, and what happened."""
     name = shown(file.name)
     try:
-        file.rename(file.with_name(file.name + ending))
+        now.rename(file.with_name(file.name + ending))
     except OSError as exc:
         return f"{name}: {what}; it could not be renamed {ending} ({_reason(exc)})"
     return f"{name}: {what}. It was renamed {name}{ending}."

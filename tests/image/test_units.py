@@ -48,6 +48,16 @@ def test_settings_come_before_the_network_and_the_tray_and_growfs_only_once():
     assert "ConditionPathExists=/boot/firmware/authorized_keys" in ssh
 
 
+def test_a_backup_on_the_card_never_keeps_the_tray_from_starting():
+    """The restore is ordered before the tray, so it must end: a time limit of its own (the
+    check stops itself at 30 s), and the tray's unit waits for it without needing it."""
+    restore = (UNITS / "tinker-tray-restore.service").read_text()
+    assert "Before=tinker-tray.service" in restore
+    assert "TimeoutStartSec=3min" in restore
+    tray = (ROOT / "hardware" / "tinker-tray.service").read_text()
+    assert "tinker-tray-restore" not in tray  # neither Requires= nor BindsTo= it
+
+
 def test_the_onboard_programs_are_executable():
     for program in (ROOT / "image" / "onboard").iterdir():
         assert os.access(program, os.X_OK), program

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from scoreboard import backup as backup_module
+from scoreboard import backup_boot
 from tests.helpers.backup import Tray, play_a_digital_game, play_a_table_game, records
 from tests.helpers.service import ROOT
 
@@ -82,7 +84,8 @@ def test_a_changed_byte_is_refused_once_and_changes_nothing(taken, boot, tmp_pat
     assert said.startswith(f"tinker-tray: {NAME}: not restored: the backup is damaged")
     assert said.endswith(f"It was renamed {NAME}.refused.\n")
     assert not journal.exists()  # checked before the journal was opened
-    assert sorted(p.name for p in boot.iterdir()) == [f"{NAME}.refused"]
+    assert sorted(p.name for p in boot.iterdir()) == [f"{NAME}.refused", f"{NAME}.refused.txt"]
+    assert (boot / f"{NAME}.refused.txt").read_text() == said.removeprefix("tinker-tray: ")
     assert not journal.parent.exists()  # refused before anything was written
     assert started(boot, journal) == (0, "")  # not tried again at every boot
 
@@ -124,3 +127,46 @@ def test_run_as_root_the_journal_is_left_to_the_trays_user(taken, boot, tmp_path
     assert started(boot, journal)[0] == 0
     made = [journal.parent, *journal.parent.iterdir()]
     assert {(p.stat().st_uid, p.stat().st_gid) for p in made} == {(4321, 4321)}, made
+
+
+def test_a_hostile_backup_on_the_card_is_refused_once_and_the_tray_starts(taken, boot, tmp_path):
+    """A journal whose games are a view that never ends (its sum right: anyone can make one)
+    ended the boot's restore never; now it is refused at once, with its sentence beside it."""
+    from tests.scoreboard.test_backup_hostile import NEVER_ENDS, hostile
+
+    old = tmp_path / "old.sqlite3"
+    with (boot / "x.ttb").open("wb") as out:
+        out.write(taken[0])
+    with backup_module.checked(boot / "x.ttb", tmp_path) as kept:
+        old.write_bytes(kept.database.read_bytes())
+    (boot / "x.ttb").unlink()
+    endless = ["ALTER TABLE games RENAME TO kept", f"CREATE VIEW games AS {NEVER_ENDS}"]
+    (boot / NAME).write_bytes(hostile(old, tmp_path, *endless, games=2))
+    journal = tmp_path / "state" / "journal.sqlite3"
+    code, said = started(boot, journal)
+    assert code == 0 and "its journal's games is a view, not a table" in said, said
+    assert (boot / f"{NAME}.refused.txt").read_text() == said.removeprefix("tinker-tray: ")
+    assert started(boot, journal) == (0, "")
+
+
+def test_a_restore_cut_short_is_not_tried_again_and_says_so(taken, boot, tmp_path, mocker):
+    """The file is set aside as refused before it is tried: a power cut (or the unit's time
+    limit) mid-restore leaves it tried once, with the sentence that says so."""
+    (boot / NAME).write_bytes(taken[0])
+    mocker.patch.object(backup_boot, "restore_file", side_effect=KeyboardInterrupt)
+    with pytest.raises(KeyboardInterrupt):
+        backup_boot.take(boot, tmp_path / "journal.sqlite3")
+    assert sorted(p.name for p in boot.iterdir()) == [f"{NAME}.refused", f"{NAME}.refused.txt"]
+    assert "the restore was cut short" in (boot / f"{NAME}.refused.txt").read_text()
+    mocker.stopall()
+    assert backup_boot.take(boot, tmp_path / "journal.sqlite3") == []  # not tried again
+
+
+def test_the_older_backups_not_taken_say_why_beside_them(taken, boot, tmp_path):
+    older = "tinker-tray-backup-20250101-0800.ttb"
+    (boot / older).write_bytes(taken[0])
+    (boot / NAME).write_bytes(taken[0])
+    code, said = started(boot, tmp_path / "journal.sqlite3")
+    assert code == 0
+    assert (boot / f"{older}.refused.txt").read_text().startswith(f"{older}: not taken: {NAME}")
+    assert not (boot / f"{NAME}.done.txt").exists() and (boot / f"{NAME}.done").exists()
