@@ -53,6 +53,12 @@ REPLACED = (
     "or enter the new key on the entry page"
 )
 """The 401 to a request that shows a token, but not the table's."""
+SEAT_KEY = (
+    "a seat key is not the table's key: it plays its own seat from the link (or QR code) made "
+    "for that seat, and to be the host hold the Tinker Bell button on the tray for 3 seconds "
+    "and open /pair, or enter the table's key on the entry page"
+)
+"""The refusal to a request that shows a seat key as the table's token (typed in its place)."""
 
 
 class TableKey:
@@ -71,10 +77,18 @@ class Visitor(BaseUser):
     """Whoever sent the request: the host (with the table token), and the seats whose keys they
     hold. Every visitor is at least a reader."""
 
-    def __init__(self, host: bool = False, seats: Iterable[int] = (), *, stale: bool = False):
+    def __init__(
+        self,
+        host: bool = False,
+        seats: Iterable[int] = (),
+        *,
+        stale: bool = False,
+        seat_key_as_token: bool = False,
+    ):
         self.host = host
         self.seats = frozenset(seats)
         self.stale = stale  # it showed a token that is not the table's (replaced: 401)
+        self.seat_key_as_token = seat_key_as_token  # not replaced: a seat's key (SEAT_KEY)
 
     @property
     def is_authenticated(self) -> bool:
@@ -119,7 +133,10 @@ class TableAuth(AuthenticationBackend):
             for lookup in state.get("seat_lookups", ())
             if (seat := lookup(key)) is not None
         }
-        visitor = Visitor(host, seats, stale=bool(given) and not host)
+        wrong = bool(given) and not host
+        lookups = state.get("seat_lookups", ())
+        seat_key = wrong and any(lookup(given) is not None for lookup in lookups)
+        visitor = Visitor(host, seats, stale=wrong and not seat_key, seat_key_as_token=seat_key)
         return AuthCredentials(visitor.scopes()), visitor
 
 
@@ -136,6 +153,8 @@ def needs(scope: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def refusal(scope: MutableMapping[str, Any]) -> str:
     """The sentence for a 403 from `needs`: what the endpoint wanted."""
+    if getattr(scope.get("user"), "seat_key_as_token", False):
+        return SEAT_KEY
     wanted = getattr(scope.get("endpoint"), "needs", "")
     return REFUSALS.get(wanted, "this is not yours to do")
 

@@ -166,7 +166,7 @@ def test_the_older_backups_not_taken_say_why_beside_them(taken, boot, tmp_path):
     older = "tinker-tray-backup-20250101-0800.ttb"
     (boot / older).write_bytes(taken[0])
     (boot / NAME).write_bytes(taken[0])
-    code, said = started(boot, tmp_path / "journal.sqlite3")
+    code, _ = started(boot, tmp_path / "journal.sqlite3")
     assert code == 0
     assert (boot / f"{older}.refused.txt").read_text().startswith(f"{older}: not taken: {NAME}")
     assert not (boot / f"{NAME}.done.txt").exists() and (boot / f"{NAME}.done").exists()
