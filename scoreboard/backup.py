@@ -187,7 +187,7 @@ def _check_sum(file: BinaryIO, in_time: Callable[[], None]) -> None:
     if digest.hexdigest() != found.group(2).decode():
         raise BackupRefused(
             "the backup is damaged (its SHA-256 does not match: it was changed or cut short "
-            "since it was made): nothing was restored; take the backup again"
+            "since it was made); take the backup again"
         )
     file.seek(len(first))
 

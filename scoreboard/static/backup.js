@@ -16,18 +16,30 @@
     if (why) $("restoreno").focus();  // the safe answer first: a stray tap keeps the games
   }
 
+  // While a restore runs its buttons are busy: a second tap would send the file again.
+  function busy(on) {
+    for (const id of ["restore", "restoreyes"]) {
+      $(id).disabled = on;
+      $(id).setAttribute("aria-busy", on ? "true" : "false");
+    }
+  }
+
   async function restore(replace) {
+    if ($("restore").disabled) return;
     const file = $("restorefile").files[0];
     ask(null);
     if (!file) { say("Choose the backup file (.ttb) first."); return; }
     say("Restoring…", true);
     let res;
+    busy(true);
     try {
       res = await fetch("/api/restore" + (replace ? "?replace=1" : ""),
         { method: "POST", credentials: "same-origin", body: file });
     } catch (_) {
       say("The tray did not answer: nothing was changed. Try again.");
       return;
+    } finally {
+      busy(false);
     }
     let data = {};
     try { data = await res.json(); } catch (_) { /* not JSON */ }

@@ -117,6 +117,7 @@ def test_one_changed_byte_is_refused_with_a_sentence_and_changes_nothing(old, fr
     assert res.status_code == 422
     error = res.json()["error"]
     assert "Nothing was changed" in error and "Traceback" not in error
+    assert error.lower().count("nothing was") == 1, error  # said once
     assert records(fresh) == before
     assert fresh.call("GET", "/api/whoami").json()["host"] is True  # its own token still
 

@@ -135,3 +135,55 @@ def test_a_damaged_file_is_refused_on_the_page_in_a_sentence(browser, trays, tmp
     finally:
         context.close()
     assert new.call("GET", "/api/games").json()["games"] == []
+
+
+def test_every_refusal_of_the_restore_is_seen_beside_its_button(browser, trays, tmp_path):
+    """Each refusal the restore form can meet (no file chosen, not a backup, a damaged one, a
+    journal that holds games, a hostile journal) is in the viewport of a 360 x 740 phone, next
+    to the button that was pressed."""
+    from tests.helpers.seen import seen_beside
+
+    old, new = trays
+    old.play(["Ann", "Bea"], "Kept")
+    good = tmp_path / "tinker-tray-backup-good.ttb"
+    good.write_bytes(old.call("GET", "/api/backup").content)
+    text = tmp_path / "notes.ttb"
+    text.write_text("not a backup\n")
+    damaged = tmp_path / "damaged.ttb"
+    damaged.write_bytes(good.read_bytes()[:-5] + b"xxxxx")
+    context, page = host_page(browser, new)
+    message, button = page.locator("#backupmessage"), page.locator("#restore")
+    try:
+        button.scroll_into_view_if_needed()
+        button.click()
+        assert "Choose the backup file" in seen_beside(page, message, button)
+        for file, says in ((text, "not a tinker-tray backup"), (damaged, "damaged")):
+            page.set_input_files("#restorefile", str(file))
+            button.click()
+            page.wait_for_selector("#backupmessage .error", timeout=WAIT)
+            said = seen_beside(page, message.locator(".error"), button)
+            assert says in said and "Nothing was changed" in said, said
+        new.play(["Di", "Ed"], "On the new card")
+        page.set_input_files("#restorefile", str(good))
+        button.click()
+        assert "holds 1 game" in seen_beside(page, page.locator("#restorewhy"), button)
+    finally:
+        context.close()
+
+
+def test_a_double_tap_on_restore_sends_the_file_once(browser, trays, tmp_path):
+    old, new = trays
+    old.play(["Ann", "Bea"], "Kept")
+    good = tmp_path / "tinker-tray-backup-good.ttb"
+    good.write_bytes(old.call("GET", "/api/backup").content)
+    context, page = host_page(browser, new)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/restore" in r.url else None)
+    try:
+        page.set_input_files("#restorefile", str(good))
+        page.locator("#restore").dblclick()
+        page.wait_for_selector("#backupmessage .ok:text('Restored 1 game from')", timeout=WAIT)
+        page.wait_for_timeout(300)  # a second request would have left by now
+    finally:
+        context.close()
+    assert len(sent) == 1, sent
