@@ -163,7 +163,7 @@ def target(h: HandState, pos: int, d: Decoded) -> None:
         raise RuleError("phase", phase_hint(h, "choose a player"))
     target = h.pos_of.get(d.seat)
     if target is None or target == pos:
-        if h.variant.effect_of[h.trigger] == "swap_hands":
+        if h.variant.effect_of[h.trigger] != "draw2_tinker_bell":  # a swap (a 7, a Wild)
             raise RuleError(
                 "swap-target",
                 'Choose another player at the table to swap hands with ("swap hands '

@@ -2,7 +2,8 @@
 that give every card of a ruleset its effect.
 
 A card's effect is chosen by name in the ruleset (`Ruleset.effects`: by card id, else by rank;
-house rules such as Seven-O overlay them). `played` applies the named effect when the card is
+house rules such as Seven-O overlay them), each name with one meaning in the ruleset's registry
+(`Ruleset.effect_names`). `played` applies the named effect when the card is
 played; `after_tinker_bell`, what Tinker Bell's colour then does. The hand calls these after
 its checks (the action was found among the legal actions), so an effect checks nothing itself.
 """
@@ -79,8 +80,10 @@ def wild_draw4(h: HandState, pos: int, card: int, reneged: bool) -> None:
 
 
 def swap_hands(h: HandState, pos: int, card: int) -> None:
-    """Seven-O's 7 (and a Wild Customizable "swap hands"): "swap hands with another player of
-    their choice". With two players there is no choice: the engine swaps at once."""
+    """Seven-O's 7 ("swap_hands") and a Wild Customizable "swap hands" ("wild_swap_hands": a
+    wild, a name of its own, since it does not do what a 7 does turned up first): "swap hands
+    with another player of their choice". With two players there is no choice: the engine
+    swaps at once."""
     if h.num_players == 2:
         h.swap_hands(pos, 1 - pos)
         h.pass_turn(pos, 1)
@@ -164,8 +167,10 @@ def played(h: HandState, pos: int, card: int, reneged: bool) -> None:
         shuffle_hands(h, pos, card)
     elif effect == "smackdown":
         smackdown(h, pos, card)
-    else:  # "vegas" (`effect_table` lets no other name in)
+    elif effect == "vegas":
         vegas(h, pos, card)
+    else:  # "wild_swap_hands" (`effect_table` lets no other name in): a Wild Customizable
+        swap_hands(h, pos, card)  # swapping hands, as Seven-O's 7 does once played
 
 
 # ---------------------------------------------------------------- the Villain Draw 4, whole

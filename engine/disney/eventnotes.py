@@ -73,17 +73,23 @@ class Log:
         before: list[int],
     ) -> None:
         """`move` by `seat` taken (`event`: its event, read before it; None for a discard or
-        DONE, which join the player's one discard event); `before`: each position's count."""
+        DONE, which join the player's one discard event); `before`: each position's count. The
+        draws it caused are noted in turn order from the player after `seat` (a protection: the
+        players after the protector draw in the order of play, as they protect)."""
         if event is None:
             self._discarded(hand, seat, move)
         else:
             self.add(event)
-        note_draws(self.notes, self.events, hand, before)
+        first = (hand.pos_of[seat] + hand.direction) % hand.num_players
+        note_draws(self.notes, self.events, hand, before, first)
 
-    def chanced(self, event: dict[str, Any], hand: HandState, before: list[int]) -> None:
-        """A chance event taken (Tinker Bell's pick, a reshuffle, a new deal of the hands)."""
+    def chanced(
+        self, event: dict[str, Any], hand: HandState, before: list[int], first: int
+    ) -> None:
+        """A chance event taken (Tinker Bell's pick, a reshuffle, a new deal of the hands);
+        the draws it caused are noted in turn order from position `first`."""
         self.add(event)
-        note_draws(self.notes, self.events, hand, before)
+        note_draws(self.notes, self.events, hand, before, first)
 
     def add(self, event: dict[str, Any]) -> None:
         """Another event: one coming between a player's discards (a catch, a reshuffle) makes
@@ -110,15 +116,20 @@ SELF_DRAWN = frozenset({"draw", "take", "misplay", "pass"})
 
 
 def note_draws(
-    notes: Notes, events: list[dict[str, Any]], hand: HandState, before: list[int]
+    notes: Notes, events: list[dict[str, Any]], hand: HandState, before: list[int], first: int
 ) -> None:
     """Note each seat of `hand` that gained cards in the last of `events` (`before`: each
-    position's count before it) that the event does not say it drew."""
+    position's count before it) that the event does not say it drew, in turn order: from
+    position `first` on, in the direction of play (a Villain Draw 4's draws as its protections
+    go, "in the order of play" from the player after hers; not in order of seat)."""
     after = list(map(len, hand.hands))
     if after == before:
         return
     event = events[-1]
-    for pos, n in enumerate(after):
+    count, direction = len(after), hand.direction
+    for i in range(count):
+        pos = (first + direction * i) % count
+        n = after[pos]
         if n > before[pos]:
             seat = hand.seats[pos]
             if seat != event.get("seat") or event.get("act") not in SELF_DRAWN:

@@ -147,8 +147,10 @@ class Hand(HandState):
         return h
 
     def _first_discard(self, dealer: int, top: int) -> None:
-        """What the card turned up does, by the ruleset's first-discard table."""
-        how = self.variant.rules.first_discard.get(self.variant.effect_of[top])
+        """What the card turned up does: its effect's first-discard rule, in the ruleset's
+        registry of effect names (`Variant.turned_up`; a number card's is None, under every
+        house rule: Seven-O's and 6-Smackdown's cards are "played" to do anything)."""
+        how = self.variant.turned_up[top]
         n = self.num_players
         if how is None:
             return  # the player to the dealer's left plays first, on the card as it is
@@ -324,6 +326,7 @@ class Hand(HandState):
             raise RuleError("tinker-bell", f"Tinker Bell picks one of four colours, not {colour}.")
         log = self.log
         before = None if log is None else list(map(len, self.hands))
+        first = (self.head.subject + self.direction) % self.num_players  # after her caller
         self.tinker_colour = colour
         if self.steps:
             self._close_challenge()  # "Reneging": until Tinker Bell chooses
@@ -331,7 +334,8 @@ class Hand(HandState):
         if self.steps or not self.draw:
             self._run_steps()
         if log is not None and before is not None:
-            log.chanced({"chance": "tinker_bell", "colour": C.COLOURS[colour]}, self, before)
+            event = {"chance": "tinker_bell", "colour": C.COLOURS[colour]}
+            log.chanced(event, self, before, first)
 
     def apply_reshuffle(self, order: Sequence[int]) -> None:
         """The discard pile but its top card, shuffled into a new DRAW pile (`order`: top first)."""
@@ -344,11 +348,13 @@ class Hand(HandState):
                 "A reshuffle must use exactly the cards under the top of the DISCARD pile.",
             )
         before = None if self.log is None else list(map(len, self.hands))
+        steps = self.steps  # the draws owed first, in the order they are dealt
+        first = steps[0].seat if steps and steps[0].kind == OWED else self.head.seat
         self.draw = list(reversed(order))
         self.discard = self.discard[-1:]
         self.release_head()  # the decision it interrupted, behind the draws owed
         self._run_steps()
-        self._chanced("reshuffle", order, before)
+        self._chanced("reshuffle", order, before, first)
 
     def apply_shuffle_hands(self, order: Sequence[int]) -> None:
         """Wild Shuffle Hands: every card held, shuffled (`order`, top first) and dealt one at a
@@ -370,13 +376,16 @@ class Hand(HandState):
         self.pass_turn(actor, 1)
         if self.steps or not self.draw:
             self._run_steps()
-        self._chanced("shuffle_hands", order, before)
+        self._chanced("shuffle_hands", order, before, (actor + self.direction) % n)
 
-    def _chanced(self, kind: str, order: Sequence[int], before: list[int] | None) -> None:
+    def _chanced(
+        self, kind: str, order: Sequence[int], before: list[int] | None, first: int
+    ) -> None:
         """An order of cards taken: its one event into the record (`before`: each position's
-        count before it, None when the hand does not record)."""
+        count before it, None when the hand does not record; `first`: the position whose
+        draws are noted first, then in turn order)."""
         if self.log is not None and before is not None:
-            self.log.chanced(deckchance.event(kind, list(order)), self, before)
+            self.log.chanced(deckchance.event(kind, list(order)), self, before, first)
 
     # ------------------------------------------------------------------ the queue
     def _run_steps(self) -> None:

@@ -92,12 +92,12 @@ def target(h: HandState, head: Step, action: int) -> None:
     """TARGET: who draws 2 (a Draw 2 matched by Tinker Bell), or swaps hands."""
     pos = head.seat
     target = h.pos_of[A.decode(action).seat]
-    if h.variant.effect_of[h.head.item] == "swap_hands":
-        h.swap_hands(pos, target)
-        h.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
+    if h.variant.effect_of[h.head.item] == "draw2_tinker_bell":
+        h.owe(target, 2)
+        h.pass_turn(target, 1)  # "Play resumes as if it was that player's turn."
         return
-    h.owe(target, 2)
-    h.pass_turn(target, 1)  # "Play resumes as if it was that player's turn."
+    h.swap_hands(pos, target)  # "swap_hands" (a 7) or "wild_swap_hands" (a Wild Customizable)
+    h.pass_turn(pos, 1)  # "swap hands ... before ending their turn"
 
 
 def protect(h: HandState, head: Step, action: int) -> None:

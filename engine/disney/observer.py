@@ -23,7 +23,8 @@ from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import eventnotes
 from engine.disney.game import Game
-from engine.disney.steps import COLOUR, RESHUFFLE, SHUFFLE, SMACKDOWN, on_the_six
+from engine.disney.handstate import HandState
+from engine.disney.steps import COLOUR, RESHUFFLE, SHUFFLE, SMACKDOWN, TINKER, on_the_six
 from engine.phases import OVER
 
 LOG_LINES = 12
@@ -112,8 +113,6 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
     counts = {int(s): len(cards) for s, cards in summary["hands"].items()}
     tinker_bell = game.chance_kind() == "tinker_bell"
     acting = game.current_player()
-    # A Wild waiting for Tinker Bell has no colour yet: the old one is no longer in play
-    wild_waits = tinker_bell and h is not None and h.trigger is not None and h.trigger >= 64
     return {
         "game": True,
         "seat": seat,
@@ -130,7 +129,7 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
             for s, name in enumerate(names)
         ],
         "top": card_view(h.discard[-1]) if h is not None else None,
-        "colour": None if wild_waits else summary["colour"],
+        "colour": summary["colour"],
         "direction": "left" if summary["direction"] == 1 else "right",
         "draw_pile": summary["draw_pile"],
         "discard_pile": len(h.discard) if h is not None else None,
@@ -340,6 +339,16 @@ def awaiting(game: Game) -> dict[str, Any]:
     return out
 
 
+def _colour_in_play(h: HandState) -> bool:
+    """Is a colour in play? Not while a Wild turned up waits for its colour to be named, nor
+    while a wild card (a Villain Draw 4, a Wild Discard All) waits for Tinker Bell's: the old
+    colour is no longer in play, hers is not yet ("see what color Tinker Bell selects"). The
+    summary (`replay`) and every seat's observation (the page, the terminal) say the same."""
+    if h.phase == COLOUR:
+        return False
+    return not (h.phase == TINKER and h.trigger >= 64)
+
+
 def summary(game: Game) -> dict[str, Any]:
     """The state as `replay` prints it (see docs/record-format.md)."""
     h = game.hand
@@ -354,7 +363,7 @@ def summary(game: Game) -> dict[str, Any]:
         "hand": game.hand_no,
         "turn": None if h is None else h.seats[h.to_move],
         "direction": None if h is None else h.direction,
-        "colour": None if h is None or h.phase == COLOUR else C.COLOURS[h.colour],
+        "colour": None if h is None or not _colour_in_play(h) else C.COLOURS[h.colour],
         "discard_top": None if h is None else C.code(h.discard[-1]),
         "draw_pile": None if h is None else len(h.draw),
         "hands": hands,

@@ -8,12 +8,107 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.disney import cards as C
 
 # (NamedTuples, not dataclasses: `dataclasses` imports `inspect`, a tenth of the engine's start)
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+# ---------------------------------------------------------------- effect names, one registry each
+NUMBER: Final = "number"
+ACTION: Final = "action"
+WILD: Final = "wild"
+"""The three kinds of card an effect can be carried by (`Effect.carrier`): a number card (ranks
+0-9 of a colour), a coloured action card (Skip, Reverse, Draw 2, Vegas) or a black card."""
+
+TURNED_UP: Final = frozenset(
+    {"colour", "skip", "draw2", "reverse_right_of_dealer", "reverse_dealer_first", "tinker_bell"}
+)
+"""What a card can do when turned up as the first discard (`Hand._first_discard`; None: nothing,
+the player to the dealer's left plays first on it; `RETURNED`: it goes back under the deck)."""
+RETURNED: Final = "returned"
+
+
+class EffectNameClash(ValueError):
+    """Two rules of one ruleset give one effect name two meanings (raised at import)."""
+
+
+class Effect(NamedTuple):
+    """What an effect's name means in one ruleset: the kind of card that carries it and what
+    that card does when turned up as the first discard (what it does once played is
+    `effects.played`'s, by the name). One name, one meaning: `effect_names` refuses a second."""
+
+    carrier: str  # NUMBER, ACTION or WILD
+    turned_up: str | None  # a rule of TURNED_UP, RETURNED, or None (nothing)
+
+
+class CardEffect(NamedTuple):
+    """One rule's effect for a card: `card` (a card id, or a coloured rank 0-13: every colour)
+    carries the effect `name`, which does `turned_up` when the card is turned up first; `option`
+    (name, value): only under that option's value (a house rule, the Wild Customizable's
+    choice), which overlays the ruleset's own effects; None: always."""
+
+    card: int
+    name: str
+    turned_up: str | None = None
+    option: tuple[str, Any] | None = None
+    rule: str = ""  # whose effect it is, for a clash's message
+
+
+def meaning(row: CardEffect) -> Effect:
+    """What `row` makes its effect's name mean: the kind of its card, and its first-discard rule."""
+    carrier = WILD if row.card >= 64 else NUMBER if C.RANK_OF[row.card] <= 9 else ACTION
+    return Effect(carrier, row.turned_up)
+
+
+def effect_names(ruleset: str, rows: tuple[CardEffect, ...]) -> Mapping[str, Effect]:
+    """The ruleset's one registry of effect names (`Ruleset.effect_names`), built at import from
+    every rule that names an effect (`rows`: its own cards and its options'). A name given twice
+    means the same each time, or this raises `EffectNameClash`: a 7 swapping hands under Seven-O
+    (a number card, nothing when turned up) and a Wild Customizable swapping hands (a wild, whose
+    colour is named when turned up) cannot share one name. "number", every card no rule names,
+    is a number card: "Number cards have no special action"."""
+    known: dict[str, CardEffect] = {"number": CardEffect(0, "number", rule="a number card")}
+    for row in rows:
+        meant = meaning(row)
+        if meant.carrier == NUMBER and meant.turned_up is not None:
+            raise EffectNameClash(
+                f"ruleset {ruleset}: {row.rule or row.name} gives a number card the first-discard "
+                f"rule {meant.turned_up!r}: a number card turned up starts play with no effect"
+            )
+        if meant.turned_up not in TURNED_UP and meant.turned_up not in (None, RETURNED):
+            raise EffectNameClash(
+                f"ruleset {ruleset}: {row.rule or row.name}: no first-discard rule "
+                f"{meant.turned_up!r}"
+            )
+        if row.option is not None and meant.turned_up == RETURNED:
+            raise EffectNameClash(
+                f"ruleset {ruleset}: {row.rule or row.name}: an option cannot return a card "
+                "turned up (`returned_first_discards` is the ruleset's own)"
+            )
+        first = known.setdefault(row.name, row)
+        if meaning(first) != meant:
+            raise EffectNameClash(
+                f"ruleset {ruleset}: the effect name {row.name!r} means {_meant(first)} for "
+                f"{first.rule or first.name} and {_meant(row)} for {row.rule or row.name}: give "
+                "one of them a name of its own"
+            )
+    return MappingProxyType({name: meaning(row) for name, row in known.items()})
+
+
+def effect_named(effects: Mapping[int, str], card: int) -> str:
+    """The effect `effects` (card id or rank -> name) gives `card`: by its id, else its rank,
+    else none ("number")."""
+    return (
+        effects.get(card, effects.get(C.RANK_OF[card], "number")) if C.CODE_OF[card] else "number"
+    )
+
+
+def _meant(row: CardEffect) -> str:
+    carrier, turned_up = meaning(row)
+    card = {NUMBER: "a number card", ACTION: "an action card", WILD: "a wild card"}[carrier]
+    return f"{card} ({turned_up or 'nothing'} when turned up first)"
 
 
 class Option(NamedTuple):
@@ -29,16 +124,19 @@ class Ruleset(NamedTuple):
     deck: tuple[int, ...]
     points: tuple[int, ...]  # indexed by card id
     options: Mapping[str, Option]
-    effects: Mapping[int, str]  # card id or rank -> effect name the engine implements
+    effects: Mapping[int, str]
+    """Card id or rank -> the name of its effect, the ruleset's own (`effect_rows` without an
+    option; `variant.effect_table` overlays the options' rows)."""
+    effect_rows: tuple[CardEffect, ...] = ()
+    """Every rule that names a card's effect: the ruleset's own and its options' (`_ruleset`)."""
+    effect_names: Mapping[str, Effect] = _EMPTY
+    """The registry of its effect names: each name's one meaning (`effect_names`), so what a
+    card does turned up as the first discard is its effect's (`Effect.turned_up`)."""
     quotes: Mapping[str, str] = _EMPTY
     """The book's own sentence for a rule key (see docs/RULES-MAP.md), quoted in its errors."""
     returned_first_discards: frozenset[int] = frozenset()
-    """Cards that go back under the deck when turned up as the first discard."""
-    first_discard: Mapping[str, str] = _EMPTY
-    """Effect name -> what that card does when turned up as the first discard (`colour`: the
-    player to the dealer's left names it; `skip`; `draw2`; `reverse_right_of_dealer`;
-    `reverse_dealer_first`; `tinker_bell`). Effects not listed do nothing: the player to the
-    dealer's left plays first."""
+    """Cards that go back under the deck when turned up as the first discard (their effects'
+    `turned_up` is RETURNED: `_ruleset` holds the two together)."""
     failed_challenge_loses_turn: bool = False
     """Wild Draw 4: does a challenger who is wrong also lose their turn?"""
     uno_to_go_out: bool = False
@@ -192,15 +290,17 @@ def _disney() -> Ruleset:
             deck += [colour * 16 + rank] * 2
     deck += [C.WILD] * 4 + [C.VILLAIN_DRAW4] * 4 + [C.WILD_DISCARD_ALL] * 4
     options = _disney_options()
-    effects = {
-        C.SKIP: "skip",
-        C.REVERSE: "reverse",
-        C.DRAW2: "draw2_tinker_bell",
-        C.WILD: "wild",
-        C.VILLAIN_DRAW4: "villain_draw4",
-        C.WILD_DISCARD_ALL: "wild_discard_all",
-    }
-    return Ruleset(
+    # "If this card is turned over at the beginning of play" (each card's own sentence)
+    rows = (
+        CardEffect(C.SKIP, "skip", "skip", rule="Skip"),
+        CardEffect(C.REVERSE, "reverse", "reverse_right_of_dealer", rule="Reverse"),
+        CardEffect(C.DRAW2, "draw2_tinker_bell", "tinker_bell", rule="Draw 2"),
+        CardEffect(C.WILD, "wild", "colour", rule="Wild"),
+        CardEffect(C.VILLAIN_DRAW4, "villain_draw4", RETURNED, rule="Villain Draw 4"),
+        CardEffect(C.WILD_DISCARD_ALL, "wild_discard_all", RETURNED, rule="Wild Discard All"),
+    )
+    return _ruleset(
+        rows,
         name="disney",
         quotes={
             "partners": "Partners (Four Players)",  # the book's heading
@@ -217,14 +317,7 @@ def _disney() -> Ruleset:
         deck=tuple(deck),
         points=_points(20, {C.WILD: 50, C.WILD_DISCARD_ALL: 50, C.VILLAIN_DRAW4: 75}),
         options=options,
-        effects=effects,
         returned_first_discards=frozenset({C.WILD_DISCARD_ALL, C.VILLAIN_DRAW4}),
-        first_discard={
-            "wild": "colour",
-            "reverse": "reverse_right_of_dealer",
-            "skip": "skip",
-            "draw2_tinker_bell": "tinker_bell",
-        },
     )
 
 
@@ -266,6 +359,17 @@ HOUSE_OPTIONS: dict[str, Option] = {
 }
 
 
+HOUSE_EFFECTS: tuple[CardEffect, ...] = (
+    # Seven-O: "Every time a “7” is played ..." "Every time a “0” is played ...": played, so a
+    # 7 or a 0 turned up as the first discard is a number card (docs/RULES-MAP.md, seven-o-first)
+    CardEffect(7, "swap_hands", None, ("seven_o", True), "Seven-O's 7"),
+    CardEffect(0, "pass_hands", None, ("seven_o", True), "Seven-O's 0"),
+    # 6-Smackdown: "When a “6” is played" (smackdown-first-discard)
+    CardEffect(6, "smackdown", None, ("six_smackdown", True), "6-Smackdown's 6"),
+)
+"""The house rules that give a card an effect, each under its option (classic, official 2018)."""
+
+
 def _draw4_options(draw_default: bool, renege_default: str, source: str) -> dict[str, Option]:
     return {
         **SCORING_OPTIONS,
@@ -294,17 +398,22 @@ def _classic_deck() -> list[int]:
     return deck + [C.WILD] * 4 + [C.WILD_DRAW4] * 4
 
 
-_CLASSIC_EFFECTS = {
-    C.SKIP: "skip",
-    C.REVERSE: "reverse",
-    C.DRAW2: "draw2",
-    C.WILD: "wild",
-    C.WILD_DRAW4: "wild_draw4",
-}
+def _draw4_rows(skip: str | None, reverse: str | None, draw2: str | None) -> tuple[CardEffect, ...]:
+    """The classic deck's action cards, each with what it does turned up first in this book."""
+    return (
+        CardEffect(C.SKIP, "skip", skip, rule="Skip"),
+        CardEffect(C.REVERSE, "reverse", reverse, rule="Reverse"),
+        CardEffect(C.DRAW2, "draw2", draw2, rule="Draw 2"),
+        CardEffect(C.WILD, "wild", "colour", rule="Wild"),
+        CardEffect(C.WILD_DRAW4, "wild_draw4", RETURNED, rule="Wild Draw 4"),
+    )
 
 
 def _classic() -> Ruleset:
-    return Ruleset(
+    # "the player to the dealer’s left must respond by discarding, playing wild cards, or drawing
+    # from the stock. However, there is 1 exception": an action card turned up does nothing
+    return _ruleset(
+        (*_draw4_rows(None, None, None), *HOUSE_EFFECTS),
         name="classic",
         quotes={
             "match": "Players are supposed to play the Color or the Value of the card that was "
@@ -321,9 +430,7 @@ def _classic() -> Ruleset:
             "matching",
             'Classic: "ONLY IF he has no other valid card in terms of Color or Value" (matching).',
         ),
-        effects=_CLASSIC_EFFECTS,
         returned_first_discards=frozenset({C.WILD_DRAW4}),
-        first_discard={"wild": "colour"},
         misplay_penalty=2,
         uno_to_go_out=True,
         max_players=20,
@@ -345,7 +452,19 @@ def _official_2018() -> Ruleset:
         'them". wild (plain wilds, default), swap_hands (swap hands with a player of your choice), '
         "shuffle_hands (another Wild Shuffle Hands).",
     )
-    return Ruleset(
+    custom = ("wild_customizable", "swap_hands"), ("wild_customizable", "shuffle_hands")
+    rows = (
+        # "Card Effect As First Discard": the Skip's row repeats the Reverse's text (RULES-MAP)
+        *_draw4_rows("skip", "reverse_dealer_first", "draw2"),
+        # the two wilds of 2018 prints: silent, named like a Wild (RULES-MAP)
+        CardEffect(C.WILD_SHUFFLE_HANDS, "shuffle_hands", "colour", rule="Wild Shuffle Hands"),
+        CardEffect(C.WILD_CUSTOM, "wild", "colour", rule="Wild Customizable"),
+        CardEffect(C.WILD_CUSTOM, "wild_swap_hands", "colour", custom[0], "WC swap_hands"),
+        CardEffect(C.WILD_CUSTOM, "shuffle_hands", "colour", custom[1], "WC shuffle_hands"),
+        *HOUSE_EFFECTS,
+    )
+    return _ruleset(
+        rows,
         name="official-2018",
         quotes={
             "match": "Play a card matching the discard in color, number, or symbol.",
@@ -355,16 +474,7 @@ def _official_2018() -> Ruleset:
         deck=tuple(_classic_deck() + [C.WILD_SHUFFLE_HANDS] + [C.WILD_CUSTOM] * 3),
         points=_points(20, {}),
         options=options,
-        effects={**_CLASSIC_EFFECTS, C.WILD_SHUFFLE_HANDS: "shuffle_hands", C.WILD_CUSTOM: "wild"},
         returned_first_discards=frozenset({C.WILD_DRAW4}),
-        first_discard={
-            "wild": "colour",
-            "shuffle_hands": "colour",
-            "swap_hands": "colour",
-            "skip": "skip",
-            "draw2": "draw2",
-            "reverse": "reverse_dealer_first",
-        },
         failed_challenge_loses_turn=True,
     )
 
@@ -388,7 +498,12 @@ def _elvis() -> Ruleset:
         'Four players: "play four hands with each other player as your partner. You will play a '
         'total of twelve hands. ... The player that scores the most points wins the game."',
     )
-    return Ruleset(
+    rows = (
+        *_draw4_rows("skip", "reverse_dealer_first", "draw2"),
+        *(CardEffect(v, "vegas", RETURNED, rule="Vegas") for v in vegas),
+    )
+    return _ruleset(
+        rows,
         name="elvis",
         quotes={
             "partners": "If there are four players you can choose to play with another player "
@@ -407,18 +522,53 @@ def _elvis() -> Ruleset:
         deck=tuple(_classic_deck() + vegas),
         points=tuple(points),
         options=options,
-        effects={**_CLASSIC_EFFECTS, C.VEGAS: "vegas"},
         returned_first_discards=frozenset({C.WILD_DRAW4, *vegas}),
-        first_discard={
-            "wild": "colour",
-            "skip": "skip",
-            "draw2": "draw2",
-            "reverse": "reverse_dealer_first",
-        },
         failed_challenge_loses_turn=True,
         uno_penalty=5,
         collected_value={v: 10 for v in vegas},
     )
+
+
+def _ruleset(rows: tuple[CardEffect, ...], **fields: Any) -> Ruleset:
+    """A ruleset with its effects from `rows` (its own, and under its options), its registry of
+    effect names made and checked: at import, so a clash never reaches a hand
+    (`EffectNameClash`: one name with two meanings, one card given two effects by one rule, an
+    option that is not the ruleset's, the cards it returns turned up not those whose effect says
+    so)."""
+    name = fields["name"]
+    names = effect_names(name, rows)
+    given: dict[tuple[str, Any] | None, dict[int, str]] = {}
+    for row in rows:
+        effects = given.setdefault(row.option, {})
+        if effects.setdefault(row.card, row.name) != row.name:
+            raise EffectNameClash(
+                f"ruleset {name}: card {row.card} is given two effects, "
+                f"{effects[row.card]!r} and {row.name!r}"
+                + (f" under {row.option}" if row.option else "")
+            )
+        if row.option is not None:
+            option = fields["options"].get(row.option[0])
+            if option is None or (
+                option.choices is not None and row.option[1] not in option.choices
+            ):
+                raise EffectNameClash(
+                    f"ruleset {name}: {row.rule or row.name} names {row.option}, not its option"
+                )
+    ruleset = Ruleset(
+        effects=MappingProxyType(given.get(None, {})),
+        effect_rows=rows,
+        effect_names=names,
+        **fields,
+    )
+    returned = {
+        c for c in ruleset.deck if names[effect_named(ruleset.effects, c)].turned_up == RETURNED
+    }
+    if returned != ruleset.returned_first_discards:
+        raise EffectNameClash(
+            f"ruleset {name}: it returns {sorted(ruleset.returned_first_discards)} turned up, "
+            f"the cards whose effect is returned are {sorted(returned)}"
+        )
+    return ruleset
 
 
 DISNEY = _disney()

@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
 from engine.disney import cards as C
-from engine.disney.rulesets import Ruleset
+from engine.disney.rulesets import RULESETS, Ruleset, effect_named
 
 
 class RenegeTest(IntEnum):
@@ -44,13 +44,21 @@ EFFECTS: Final = frozenset(
         "draw2",
         "wild_draw4",
         "swap_hands",
+        "wild_swap_hands",
         "pass_hands",
         "shuffle_hands",
         "vegas",
         "smackdown",
     }
 )
-"""Every effect `played` knows (tests/engine/test_effects.py holds the two together)."""
+"""Every effect `played` knows (tests/engine/test_effects.py holds the two together): each
+ruleset's registry of effect names (`Ruleset.effect_names`) names only these, checked below."""
+for _rules in RULESETS.values():  # at import: once, never per hand
+    if not set(_rules.effect_names) <= EFFECTS:
+        raise ValueError(
+            f"ruleset {_rules.name} names effects the engine lacks: "
+            f"{sorted(set(_rules.effect_names) - EFFECTS)}"
+        )
 NO_EFFECT: Final = frozenset({"number", "wild"})
 """The effects that only end the turn: `Hand.step` passes it on without calling `played`."""
 
@@ -66,38 +74,44 @@ class EffectTable(NamedTuple):
     effect_of: tuple[str, ...]  # the effect's name (what `played` does with it)
     names_colour: tuple[bool, ...]  # does playing it name a colour (a Wild)?
     colour_wilds: tuple[int, ...]  # the deck's cards that name a colour
+    turned_up: tuple[str | None, ...]
+    """What it does turned up as the first discard: its effect's `Effect.turned_up` (None: it
+    starts play with no effect, as every number card does under every option)."""
 
 
-_CACHE: dict[tuple[str, bool, Any, bool], EffectTable] = {}
+_CACHE: dict[tuple[str, tuple[int, ...]], EffectTable] = {}
 
 
 def effect_table(rules: Ruleset, options: Mapping[str, Any]) -> EffectTable:
     """The effects of this ruleset's cards under these options: by card id first, then by rank;
-    house rules (Seven-O, 6-Smackdown, the Wild Customizable card) overlay them."""
-    seven_o, custom = bool(options.get("seven_o")), options.get("wild_customizable")
-    six = bool(options.get("six_smackdown"))
-    key = (rules.name, seven_o, custom, six)
+    the rows of the options chosen (Seven-O, 6-Smackdown, the Wild Customizable card:
+    `Ruleset.effect_rows`) overlay them. Each name means what the ruleset's registry says
+    (`Ruleset.effect_names`), whichever rule gave it."""
+    rows = rules.effect_rows
+    chosen = tuple(
+        i
+        for i, row in enumerate(rows)
+        if row.option is not None and options.get(row.option[0]) == row.option[1]
+    )
+    key = (rules.name, chosen)
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
     effects = dict(rules.effects)
-    if seven_o:
-        effects[7] = "swap_hands"  # rank 7 (and the id of Red 7: the same effect)
-        effects[0] = "pass_hands"
-    if six:
-        effects[6] = "smackdown"  # 6-Smackdown: every 6 (rank 6, and the id of Red 6)
-    if custom:
-        effects[C.WILD_CUSTOM] = str(custom)
-    names = tuple(
-        effects.get(c, effects.get(C.RANK_OF[c], "number")) if C.CODE_OF[c] else "number"
-        for c in range(C.NCARDS)
-    )
+    for i in chosen:
+        effects[rows[i].card] = rows[i].name  # (a rank: every colour's card of it)
+    names = tuple(effect_named(effects, c) for c in range(C.NCARDS))
     unknown = set(names) - set(EFFECTS)
     if unknown:
         raise ValueError(f"ruleset {rules.name} names effects the engine lacks: {unknown}")
     names_colour = tuple(c >= 64 and names[c] not in _TINKER_PICKS_COLOUR for c in range(C.NCARDS))
     colour_wilds = tuple(c for c in sorted(set(rules.deck)) if names_colour[c])
-    table = EffectTable(names, names_colour, colour_wilds)
+    registry = rules.effect_names
+    unregistered = set(names) - set(registry)
+    if unregistered:  # (a ruleset is made by `rulesets._ruleset`, which registers every name)
+        raise ValueError(f"ruleset {rules.name} has no meaning registered for {unregistered}")
+    turned_up = tuple(registry[name].turned_up for name in names)
+    table = EffectTable(names, names_colour, colour_wilds, turned_up)
     _CACHE[key] = table
     return table
 
@@ -121,6 +135,7 @@ class Variant:
         "renege_test",
         "rules",
         "stacking",
+        "turned_up",
         "uno_penalty",
         "uno_to_go_out",
         "villain_may_take",
@@ -135,6 +150,7 @@ class Variant:
         self.names_colour: Final = table.names_colour
         self.has_effect: Final = tuple(e not in NO_EFFECT for e in table.effect_of)
         self.colour_wilds: Final = table.colour_wilds
+        self.turned_up: Final = table.turned_up
         self.draw_when_playable: Final = bool(opts.get("draw_when_playable"))
         self.must_play_drawn: Final = bool(opts.get("must_play_drawn"))
         self.villain_skips_next: Final = bool(opts.get("villain_draw4_skips_next"))

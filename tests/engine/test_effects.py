@@ -15,7 +15,7 @@ def test_every_effect_a_ruleset_may_name_is_played():
     tree = ast.parse(text)
     played = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "played")
     source = ast.get_source_segment(text, played) or ""
-    handled = set(re.findall(r'effect == "(\w+)"', source)) | {"vegas"}  # (the last branch)
+    handled = set(re.findall(r'effect == "(\w+)"', source)) | {"wild_swap_hands"}  # (the last)
     assert handled == variant.EFFECTS
 
 

@@ -7,6 +7,10 @@ what `tinker-tray replay` printed for each, and whose `--json` statistics are ke
 records (random bots unrecorded take the simulation's own playout). The corpus was written by
 main as it was before the rewrite; `test_corpus.py` holds every later engine to it. Run this
 again only to add cases, never to make a changed engine pass.
+
+`python -m tests.engine.corpus.make NAME ...` writes only those cases again: for a bug fixed,
+named where the case's records are kept wrong (issue 52: under Seven-O a 7 turned up first
+asked for a colour, so `official-house-all` was written again), never for anything else.
 """
 
 from __future__ import annotations
@@ -139,13 +143,20 @@ def replay_output(path: Path) -> str:
     return out.strip()
 
 
-def main() -> None:
-    shutil.rmtree(RECORDS, ignore_errors=True)
-    shutil.rmtree(STATS, ignore_errors=True)
-    RECORDS.mkdir(parents=True)
-    STATS.mkdir(parents=True)
+def main(only: list[str]) -> None:
+    unknown = set(only) - set(CASES) - set(STATS_CASES)
+    if unknown:
+        raise SystemExit(f"no such case: {', '.join(sorted(unknown))}")
+    if not only:
+        shutil.rmtree(RECORDS, ignore_errors=True)
+        shutil.rmtree(STATS, ignore_errors=True)
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    STATS.mkdir(parents=True, exist_ok=True)
     for name, case in CASES.items():
+        if only and name not in only:
+            continue
         folder = RECORDS / name
+        shutil.rmtree(folder, ignore_errors=True)
         code, out = run_cli(["simulate", *args(case), "--workers", "1", "--records", str(folder)])
         assert code == 0, (name, out)
         for path in sorted(folder.glob("*.jsonl")):
@@ -155,9 +166,11 @@ def main() -> None:
             path.unlink()
         print(name, len(list(folder.glob("*.jsonl.gz"))), file=sys.stderr)
     for name, case in STATS_CASES.items():
+        if only and name not in only:
+            continue
         stats = simulate_stats(case)
         (STATS / f"{name}.json").write_text(json.dumps(stats, sort_keys=True, indent=1) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
