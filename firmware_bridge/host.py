@@ -206,7 +206,7 @@ class Bridge:
         self._events = EventWindow()  # the event numbers taken since the last hello
         self._awaiting_reply = False  # a HELLO is out and its HELLO_REPLY not yet taken
         self.unsolicited = 0  # HELLO_REPLYs nobody asked for, ignored
-        self.strays = 0  # BUTTON frames numbered far ahead and not (yet) sent again, ignored
+        self.strays = 0  # BUTTON frames in no run of numbers, not (yet) sent twice, ignored
         self._offsets: collections.deque[float] = collections.deque(maxlen=8)
 
     # -- public, any thread ----------------------------------------------------------------
