@@ -111,7 +111,7 @@ class Repository:
         )  # fmt: skip
         if done.returncode != 0 or 'Good "git" signature for ' not in done.stderr:
             raise ReleaseError(
-                f"{name} is signed by a key that is not in {signers}"
+                f"{name} is not signed by a key this tray trusts (the keys in {signers})"
                 if "No principal matched" in done.stderr or "Good" in done.stderr
                 else f"{name}'s signature does not verify"
             )

@@ -45,11 +45,24 @@ def room_needed(running_slot: Path) -> int:
     return size_of(running_slot) + MARGIN
 
 
-def check_room(where: Path, running_slot: Path) -> str:
-    """One line with the figures if there is room; RoomError with them if not."""
+def free(where: Path) -> int:
+    """Bytes free on the card that holds `where` (one place to ask, so the tests can say)."""
+    return shutil.disk_usage(where).free
+
+
+def shortage(what: str, needed: int, free: int) -> str:
+    """The refusal of a card too full for `what` (a release, an update file): named, with the
+    figures, so the last line alone says what could not go in and by how much."""
+    return (
+        f"not enough room on the card for {what}: it needs about {megabytes(needed)}, "
+        f"{megabytes(free)} free (nothing was changed)"
+    )
+
+
+def check_room(where: Path, running_slot: Path, release: str) -> str:
+    """One line with the figures if there is room for `release`; RoomError with them if not."""
     needed = room_needed(running_slot)
-    free = shutil.disk_usage(where).free
-    figures = f"the new release needs about {megabytes(needed)}; {megabytes(free)} are free"
-    if free < needed:
-        raise RoomError(f"not enough room on the card: {figures} (nothing was changed)")
-    return figures
+    left = free(where)
+    if left < needed:
+        raise RoomError(shortage(release, needed, left))
+    return f"{release} needs about {megabytes(needed)}; {megabytes(left)} are free"

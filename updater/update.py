@@ -107,10 +107,7 @@ def update(
         release, refused, running_name = _newest(slots, repository, source, say)
         if release is None:
             if refused:
-                raise UpdateError(
-                    f"no newer release could be trusted ({len(refused)} refused); "
-                    f"still running {running_name}"
-                )
+                raise UpdateError(_none_trusted(refused, running_name))
             return Outcome(None, running_name)
         say(f"the newest signed release is {release.describe()}")
         outcome = Outcome(release, running_name, ok=False)
@@ -120,7 +117,7 @@ def update(
             return outcome
         for gone in slots.remove_others(keep=set()):
             say(f"removed the unfinished or old slot {gone}")
-        say(room.check_room(home, slots.path(slots.current())))
+        say(room.check_room(home, slots.path(slots.current()), release.describe()))
         folder = slots.path(name)
         try:
             reuse_compiled_engine(slots.path(slots.current()), folder)
@@ -146,6 +143,14 @@ def update(
         if outcome.ok:
             slots.remove_others(keep=set())
         return outcome
+
+
+def _none_trusted(refused: list[str], running_name: str) -> str:
+    """The last line when every newer tag was refused: the newest one and why (the others are
+    on the lines above), so the line alone says what to fix."""
+    others = len(refused) - 1
+    more = f" (and {others} older refused, above)" if others else ""
+    return f"no newer release could be trusted: {refused[0]}{more}; still running {running_name}"
 
 
 def _newest(
