@@ -17,6 +17,7 @@ fsyncs here), entries from the web server's; one lock serialises them.
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import json
 import logging
@@ -54,6 +55,47 @@ PickRevealed = PickSettled
 displays may name it now (nothing new is journaled; the view changes without a new version)."""
 
 
+class NothingToRedoError(T.EntryError):
+    """Redo with nothing undone since the last new entry."""
+
+
+class Undone:
+    """What Undo took back in the game in play, latest last, so Redo can enter it again.
+
+    The journal already says it: an undo is an entry that takes back the latest scoring entry
+    still standing, so the ids of those (`done`) and of the ones undone (`undone`) are rebuilt
+    from the journal's entries at a start, and a restart keeps Redo. Only ids are kept (a
+    game of 100,000 hands is 800 kB of them), and the entry Redo would bring back. A new
+    scoring entry ends Redo, unless it is the very entry undone (Redo sends just that, and
+    typing the same hand again is the same thing), which is then redone."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.done = array.array("q")
+        self.undone = array.array("q")
+        self.top: dict[str, Any] | None = None  # what Redo enters: `undone[-1]`, as kept
+
+    def replay(self, game: int | None) -> None:
+        """Rebuilt from game `game`'s entries in the journal (None: no game, nothing undone)."""
+        self.done, self.undone, self.top = array.array("q"), array.array("q"), None
+        for entry_id, kind in self.journal.kinds(game) if game is not None else []:
+            self.took(entry_id, kind, None)
+
+    def took(self, entry_id: int, kind: str, entry: Mapping[str, Any] | None) -> None:
+        """The table took entry `entry_id` (its content `entry`, or None: read it if needed)."""
+        if kind in T.UNDOABLE:
+            if self.top is not None and self.top == (entry or self.journal.entry(entry_id)):
+                self.undone.pop()
+            else:
+                del self.undone[:]
+            self.done.append(entry_id)
+        elif kind == "undo" and self.done:
+            self.undone.append(self.done.pop())
+        else:
+            return
+        self.top = self.journal.entry(self.undone[-1]) if self.undone else None
+
+
 class TableSession:
     """Owns the current game: `submit` entries, start a `new_game`, read the `view`.
 
@@ -77,6 +119,8 @@ class TableSession:
         self._lock = threading.RLock()
         self.game_id, self.table = self._latest(journal)
         self.version = journal.last_id()
+        self._undone = Undone(journal)
+        self._undone.replay(self.game_id)
         self._wins: tuple[int, dict[str, Any]] | None = None  # (journal's results_version, tally)
         self._won_at: tuple[tuple[int, int], float] | None = None  # ((game, version), when won)
         self._showing: reveal.Showing | None = None  # the latest pick's show, if seen live
@@ -104,8 +148,31 @@ class TableSession:
     # --- writing ---
 
     def submit(self, entry: Mapping[str, Any]) -> int:
-        """Apply, journal and announce one entry; EntryError (nothing changed) if refused."""
+        """Apply, journal and announce one entry; EntryError (nothing changed) if refused.
+        `{"kind": "redo"}` is `redo()`: the pages send it where they send an undo."""
+        if entry.get("kind") == "redo":
+            if len(entry) > 1:
+                raise T.UnknownEntryError("a redo has no fields: it enters what Undo took back")
+            return self.redo()
         return self._submit(dict(entry), None)
+
+    def redo(self) -> int:
+        """Enter again what the latest undo took back (the same entry, journaled anew: the
+        journal's model has no redo, and needs none); NothingToRedoError if nothing is."""
+        with self._lock:
+            entry = self._undone.top
+            if entry is None:
+                raise NothingToRedoError(
+                    "nothing to redo: Redo brings back what Undo took, until a new entry is made"
+                )
+            return self._submit(dict(entry), None)
+
+    @property
+    def redoable(self) -> str | None:
+        """The kind of entry Redo would bring back (hand, edit, void, dealer), or None."""
+        with self._lock:
+            top = self._undone.top
+            return None if top is None else str(top.get("kind"))
 
     def _submit(self, entry: dict[str, Any], showing: reveal.Showing | None) -> int:
         if entry.get("kind") == "start":
@@ -116,6 +183,7 @@ class TableSession:
                 new = T.apply(self.table, entry)
             version = self._saved(lambda: self.journal.append(self.game_id, entry))
             self.table, self.version = new, version
+            self._undone.took(version, entry["kind"], entry)
             if entry["kind"] == "pick":  # adopted with the pick, so no view shows it early
                 self._showing = showing
         self.bus.publish(TableChanged(version, self.game_id, entry["kind"]))
@@ -164,15 +232,17 @@ class TableSession:
             "ruleset": ruleset,
         }
         with self._lock:
+            # every refusal before the question: nobody confirms a game that cannot start
+            new = T.apply(dataclasses.replace(T.EMPTY, last_pick=self.table.last_pick), start)
             game = self.table.game
             if game is not None and game.hands and not game.over and not confirm:
                 raise ConfirmError(
                     f"the current game is not finished ({len(game.hands)} hands played): "
                     "confirm to start a new one (the current game is kept in the journal)"
                 )
-            new = T.apply(dataclasses.replace(T.EMPTY, last_pick=self.table.last_pick), start)
             self.game_id = self._saved(lambda: self.journal.create_game(start, name))
             self.table, self.version = new, self.journal.last_id()
+            self._undone.replay(None)
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
 
@@ -302,6 +372,7 @@ class TableSession:
             )
             self._retire_banner(view)
             view["journal"] = self._journal_state()
+            view["redo"] = self.redoable
             return view
 
     def _retire_banner(self, view: dict[str, Any]) -> None:
@@ -363,6 +434,7 @@ class TableSession:
                 )
                 self._retire_banner(view)
                 view["journal"] = self._journal_state()
+                view["redo"] = self.redoable  # a function of the version, as the rest
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
             return key[0], cached[2]
@@ -391,6 +463,7 @@ class TableSession:
             done = swap()
             self.game_id, self.table = self._latest(self.journal)
             self.version = self.journal.last_id()
+            self._undone.replay(self.game_id)
             self._wins = self._won_at = self._showing = None
             self._cached = self._change = None
             self.unsaved, self.unkept_pick = self.journal.unwritable, None

@@ -4,6 +4,9 @@ Module-level endpoints and one `routes` list; the table session, the open stream
 extensions' state are created in the `lifespan` and read from `request.state`; roles come from
 `scoreboard.auth` (`AuthenticationMiddleware`, `needs("host")`); bodies are read and checked by
 `scoreboard.bodies`; one `exception_handlers` map turns every domain error into a 4xx sentence.
+Every write, digital play's too, counts once: a page sends an `Idempotency-Key` with each, and
+a repeat of it (a double tap, a retry after a dropped answer) gets the first answer again
+(`scoreboard.once`).
 
     GET  /  /enter  /tray  /pair         pages (?token= once, from the QR code: sets the cookie)
     GET  /api/view                       the view (?hands=all: every hand; else the recent ones)
@@ -13,6 +16,7 @@ extensions' state are created in the `lifespan` and read from `request.state`; r
     GET  /api/games                      kept games, newest first (?before=ID&limit=N)
     GET  /api/games/N.csv|json|jsonl     exports (host)
     POST /api/entry  /api/new-game  /api/games/N/delete  /api/press  /api/session
+                                         (an entry's kind "redo": what the last undo took back)
     GET  /api/qr.svg                     the entry page's QR code, with the token (host)
     GET  /api/pairing  /api/pair-qr.svg  the pairing window; the pairing page's QR code (no token)
     POST /api/pair                       become host while the window is open (`scoreboard.pairing`)
@@ -50,7 +54,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from engine.disney.table import EntryError
-from scoreboard import auth, backup_web, bodies, guard, stream, update_page
+from scoreboard import auth, backup_web, bodies, guard, once, stream, update_page
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
 from scoreboard.journal import (
@@ -75,8 +79,9 @@ MAX_GAME_ID = 2**62
 PAGE_SIZE, MAX_PAGE = 50, 200
 
 # ---------------------------------------------------------------------- request bodies
-WEB_KINDS = ("declare", "dealer", "edit", "hand", "undo", "void")
-"""Entries a page may send; picks come only from the tray, games start via /api/new-game."""
+WEB_KINDS = ("declare", "dealer", "edit", "hand", "redo", "undo", "void")
+"""Entries a page may send; picks come only from the tray, games start via /api/new-game.
+A redo is journaled as the entry it brings back (`TableSession.redo`)."""
 ENTRY = Body(
     "an entry",
     (
@@ -586,6 +591,7 @@ MIDDLEWARE = [
     Middleware(auth.SameOrigin),
     Middleware(AuthenticationMiddleware, backend=auth.TableAuth(), on_error=auth_error),
     Middleware(guard.Budget),  # one seat's key buys one seat's share of the connections
+    Middleware(once.Once),  # a repeat of a write (its Idempotency-Key) is answered, not redone
 ]
 
 

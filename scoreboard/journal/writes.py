@@ -18,7 +18,7 @@ from scoreboard.journal.errors import (
     JournalWriteError,
     UnknownGameError,
 )
-from scoreboard.journal.reads import Reads
+from scoreboard.journal.reads import Reads, _entry
 from scoreboard.journal.transaction import _row_id
 from scoreboard.names import game_name
 
@@ -43,6 +43,28 @@ class Writes(Reads):
             if game is not None:
                 self._require(game)
             return self._insert(game, entry)
+
+    def entry(self, entry_id: int) -> dict[str, Any] | None:
+        """Entry `entry_id` as kept (None: there is none, or it no longer reads): what Redo
+        enters again, read back by its id so the table session keeps ids, not entries."""
+        try:
+            row = self._db.execute("SELECT entry FROM entries WHERE id=?", (entry_id,)).fetchone()
+            return None if row is None else _entry(row[0], entry_id)
+        except (ValueError, TypeError, sqlite3.Error):
+            return None
+
+    def kinds(self, game: int) -> list[tuple[int, str]]:
+        """(id, kind) of game `game`'s entries in order, without decoding each one in Python:
+        what Redo's record of undone entries is rebuilt from at a start, for a game of any
+        length. Empty for entries that no longer read (the game is set aside then anyway)."""
+        try:
+            rows = self._db.execute(
+                "SELECT id, json_extract(entry, '$.kind') FROM entries WHERE game=? ORDER BY id",
+                (game,),
+            ).fetchall()
+        except sqlite3.Error:
+            return []
+        return [(i, k) for i, k in rows if isinstance(k, str)]
 
     def hold(
         self, game: int | None, why: str = "", playing: Callable[[], bool] = lambda: True

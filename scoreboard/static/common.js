@@ -84,13 +84,27 @@ const Tinker = (() => {
     banner.hidden = !problems.length;
   }
 
-  async function post(path, body) {
-    const res = await fetch(path, {
+  // A write is one person's action, counted once. Each carries an Idempotency-Key made for
+  // that action (16 random bytes as hex; crypto.randomUUID needs https, and the tray's pages
+  // are http on the LAN), the same on the try again after a dropped connection: the display
+  // answers a repeat as it answered the first, and writes nothing more (scoreboard/once.py).
+  function actionKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(path, body, key = actionKey()) {
+    const init = {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "Idempotency-Key": key },
       credentials: "same-origin",
       body: JSON.stringify(body || {}),
-    });
+    };
+    let res;
+    try { res = await fetch(path, init); } catch (_) {
+      try { res = await fetch(path, init); }  // the answer was lost: the same action again
+      catch (_) { throw new Error("the display did not answer: check this phone's Wi-Fi, then try again"); }
+    }
     let data = {};
     try { data = await res.json(); } catch (_) { /* not JSON */ }
     if (!res.ok) {
@@ -100,6 +114,13 @@ const Tinker = (() => {
       throw err;
     }
     return data;
+  }
+
+  // A button whose write is under way: disabled (a second tap does nothing) and aria-busy.
+  function markBusy(button, on) {
+    if (!button) return;
+    button.disabled = on;
+    if (on) button.setAttribute("aria-busy", "true"); else button.removeAttribute("aria-busy");
   }
 
   // The pairing window is open (the tray's button was held): this phone asks to become host.
@@ -118,5 +139,5 @@ const Tinker = (() => {
 
   const SYMBOL = { red: "▲", blue: "■", green: "●", yellow: "★", wild: "◆" };
 
-  return { whoami, signIn, el, live, post, becomeHost, meanings, SYMBOL };
+  return { whoami, signIn, el, live, post, actionKey, markBusy, becomeHost, meanings, SYMBOL };
 })();

@@ -1,7 +1,7 @@
 // The entry page: card keyboard, typed totals, undo, edit, the Tinker Bell declaration, new game.
 "use strict";
 (() => {
-  const { el, post, SYMBOL } = Tinker;
+  const { el, post, markBusy, SYMBOL } = Tinker;
   const $ = (id) => document.getElementById(id);
   let view = null;
   let keys = [];
@@ -9,19 +9,46 @@
   // the hand being entered: who went out, and per seat a list of codes and/or a typed total
   let form = { winner: null, held: {}, typed: {}, selected: null, editing: null };
 
-  function say(text, ok) {
-    $("message").replaceChildren(text ? el("div", { class: ok ? "ok" : "error", text }) : "");
+  // What the display said, beside what caused it (the button pressed, its row), scrolled into
+  // view: a refusal at the top of the page is not seen from the New game form at the bottom.
+  function say(text, ok, near) {
+    const box = $("message");
+    if (near && text) {
+      const row = near.closest(".row") || near;
+      if (row.nextElementSibling !== box) row.after(box);
+    }
+    box.replaceChildren(text ? el("div", { class: ok ? "ok" : "error", text }) : "");
+    if (text) box.scrollIntoView({ block: "nearest" });
   }
-  async function send(path, body, done) {
+  async function send(path, body, done, near) {
     try {
       const res = await post(path, body);
-      say(done || "", true);
+      say(done || "", true, near);
       return res;
     } catch (err) {
-      say(err.message);
+      say(err.message, false, near);
       throw err;
     }
   }
+
+  // A write is one action, sent once: while it is under way its button is busy (a double tap
+  // is one tap), and so is every button of the same write a re-draw makes meanwhile (`busy`,
+  // by name). Its refusal is said by `send`; the page is drawn again when it is answered.
+  const busy = new Set();
+  async function write(name, button, work) {
+    if (busy.has(name)) return undefined;
+    busy.add(name);
+    markBusy(button, true);
+    try { return await work(); } catch (err) {
+      if (!("status" in err)) console.error(err);  // a refusal or a lost answer is said already
+      return undefined;
+    } finally {
+      busy.delete(name);
+      markBusy(button, false);
+      if (view) { renderForm(); renderHistory(); renderDeclare(); }
+    }
+  }
+  const busyMark = (name) => (busy.has(name) ? { disabled: true, "aria-busy": "true" } : {});
 
   let me = { host: false, seats: [], press: false };
   function showRole(who) {
@@ -30,15 +57,14 @@
     $("notoken").classList.toggle("hidden", who.host);
     $("replaced").classList.toggle("hidden", !who.replaced);
   }
-  $("tokensave").onclick = async () => {
+  $("tokensave").onclick = () => write("signin", $("tokensave"), async () => {
     try {
       showRole(await Tinker.signIn($("tokenin").value.trim()));
       $("tokenin").value = "";
       say("");
-      if (view) { renderForm(); renderHistory(); }
       loadGames();
-    } catch (err) { say(err.message); }
-  };
+    } catch (err) { say(err.message, false, $("tokensave")); }
+  });
 
   function resetForm() {
     form = { winner: null, held: {}, typed: {}, selected: null, editing: null };
@@ -62,7 +88,11 @@
     $("cancel").classList.toggle("hidden", form.editing === null);
     box.classList.toggle("started", form.winner !== null);  // a phone drops the how-to then
     $("submit").textContent = form.editing !== null ? "Save hand " + (form.editing + 1) : "Enter hand";
-    $("undo").disabled = !view.can_undo;
+    $("submit").disabled = busy.has("hand");
+    $("undo").disabled = !view.can_undo || busy.has("undo");
+    $("redo").classList.toggle("hidden", !view.redo);
+    $("redo").disabled = busy.has("redo");
+    $("redo").title = REDO[view.redo] || "";
     $("winners").replaceChildren(el("b", { text: "Went out:" }), ...alive().map((p) =>
       el("button", { "aria-pressed": String(form.winner === p.seat), "data-seat": p.seat,
         onclick: () => { form.winner = p.seat; if (form.selected === p.seat) form.selected = null;
@@ -124,7 +154,7 @@
           // its name to a screen reader, with the key's own (maybe shortened) label in it
           "aria-label": k.name.split(" ").includes(k.label) ? k.name : `${k.label}: ${k.name}`,
           onclick: () => {
-            if (form.selected === null) { say("First tap who went out, then a player."); return; }
+            if (form.selected === null) { say("First tap who went out, then a player.", false, $("keys")); return; }
             (form.held[form.selected] ||= []).push(k.code);
             delete form.typed[form.selected];
             renderForm();
@@ -135,8 +165,12 @@
     showColour($("keys").dataset.show || "red");
   }
 
-  $("submit").onclick = async () => {
-    if (form.winner === null) { say("Tap who went out first."); return; }
+  // What Redo brings back, said on its button (the view's `redo`: the kind of the entry undone).
+  const REDO = { hand: "Enter the undone hand again", edit: "Make the undone edit again",
+                 void: "Strike the hand again", dealer: "Set the dealer again" };
+
+  $("submit").onclick = () => write("hand", $("submit"), async () => {
+    if (form.winner === null) { say("Tap who went out first.", false, $("submit")); return; }
     const held = view.players.map((p) => {
       if (p.out || p.seat === form.winner) return null;
       if (form.typed[p.seat] !== undefined && form.typed[p.seat] !== "") return Number(form.typed[p.seat]);
@@ -145,12 +179,15 @@
     });
     const body = { kind: form.editing !== null ? "edit" : "hand", winner: form.winner, held };
     if (form.editing !== null) body.hand = form.editing;
-    await send("/api/entry", body, form.editing !== null ? `Hand ${form.editing + 1} saved.` : "Hand entered.");
+    await send("/api/entry", body, form.editing !== null ? `Hand ${form.editing + 1} saved.` : "Hand entered.",
+               $("submit"));
     resetForm();
-    renderForm();
-  };
+  });
   $("cancel").onclick = () => { resetForm(); renderForm(); };
-  $("undo").onclick = () => send("/api/entry", { kind: "undo" }, "Undone.");
+  $("undo").onclick = () => write("undo", $("undo"),
+    () => send("/api/entry", { kind: "undo" }, "Undone: Redo brings it back.", $("undo")));
+  $("redo").onclick = () => write("redo", $("redo"),
+    () => send("/api/entry", { kind: "redo" }, "Redone.", $("redo")));
 
   // A long word of a name may break at a soft hyphen (every 4 letters, "Bart-holo-mew") on a
   // narrow phone; a short one never breaks ("Mum", not "Mu/m").
@@ -188,10 +225,10 @@
           renderForm();
           $("handform").scrollIntoView();
         } }),
-        el("button", { class: "danger", text: "Strike", onclick: () => {
-          if (confirm(`Strike hand ${h.number} from the game? (Undo brings it back.)`)) {
-            send("/api/entry", { kind: "void", hand: i }, `Hand ${h.number} struck.`);
-          }
+        el("button", { class: "danger", text: "Strike", ...busyMark("void"), onclick: (e) => {
+          const button = e.currentTarget;
+          if (busy.has("void") || !confirm(`Strike hand ${h.number} from the game? (Undo brings it back.)`)) return;
+          write("void", button, () => send("/api/entry", { kind: "void", hand: i }, `Hand ${h.number} struck.`, button));
         } }))); });
     box.replaceChildren(...(first > 0 ? [el("p", { text: `The last ${view.hands.length} of ${view.hand_count} hands (the export has them all).` })] : []),
       el("table", { class: "history" }, el("thead", {}, head), el("tbody", {}, ...rows)));
@@ -202,12 +239,17 @@
                    ["YD2", "yellow", "Yellow +2"], ["WDA", "wild", "Discard All"], ["VD4", "wild", "Villain +4"]];
     $("declare").replaceChildren(...cards.map(([code, colour, label]) =>
       el("button", { class: "key c-" + colour, "data-declare": code, title: label,
-        "aria-pressed": String(!!view.declared && view.declared.card === code),
-        onclick: () => {
+        "aria-pressed": String(!!view.declared && view.declared.card === code), ...busyMark("declare"),
+        onclick: (e) => {
           const seat = $("declarer").value === "" ? null : Number($("declarer").value);
-          send("/api/entry", { kind: "declare", card: code, seat }, `${label} declared: press the button.`);
+          const button = e.currentTarget;
+          write("declare", button, () => send("/api/entry", { kind: "declare", card: code, seat },
+            `${label} declared: press the button.`, button));
         } }, `${SYMBOL[colour]} ${label}`)),
-      el("button", { text: "Clear", onclick: () => send("/api/entry", { kind: "declare", card: null }) }));
+      el("button", { text: "Clear", ...busyMark("declare"), onclick: (e) => {
+        const button = e.currentTarget;
+        write("declare", button, () => send("/api/entry", { kind: "declare", card: null }, "", button));
+      } }));
     const sel = $("declarer");
     const keep = sel.value;
     sel.replaceChildren(el("option", { value: "", text: "(not said)" }),
@@ -216,38 +258,47 @@
     $("declared").textContent = view.declared ? `Declared: ${view.declared.name}` : "";
   }
 
-  $("press").onclick = () => send("/api/press", {});
+  $("press").onclick = () => write("press", $("press"), () => send("/api/press", {}, "", $("press")));
   $("moregames").onclick = () => loadGames(true);
   // A restore (backup.js) brings another journal: its games may have the same ids as these.
   document.addEventListener("tinker:restored", () => { resetForm(); loadGames(); });
 
-  $("newgame").onclick = async () => {
+  // The display is asked first, without a confirmation: it refuses what cannot start (a name,
+  // two alike, too many or too few players) before anyone is asked anything, and answers
+  // `confirm` only while a game with hands is unfinished. Then the question, and the same
+  // game sent again with the yes (a new action: its own key).
+  $("newgame").onclick = () => write("newgame", $("newgame"), async () => {
+    const button = $("newgame");
     const players = $("names").value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
     const d = $("dealer").value.trim();
     let dealer = 0;
     if (d) {
       dealer = players.findIndex((n) => n.toLowerCase() === d.toLowerCase());
-      if (dealer < 0) { say(`The dealer ${d} is not one of the players.`); return; }
+      if (dealer < 0) { say(`The dealer ${d} is not one of the players.`, false, button); return; }
     }
     const body = { players, dealer, options: { scoring: $("scoring").value,
       target: Number($("target").value), partners: $("partners").checked } };
-    const inPlay = view && view.hand_count && !view.winner;
-    if (!confirm(inPlay ? "The current game is not finished. Start a new game? (It stays in the journal.)"
-                        : `Start a new game for ${players.join(", ")}?`)) return;
-    body.confirm = true;
-    await send("/api/new-game", body, "New game started.");
+    try {
+      await post("/api/new-game", body);
+    } catch (err) {
+      if (!err.confirm) { say(err.message, false, button); return; }
+      if (!confirm(`The current game is not finished. Start a new game for ${players.join(", ")}? `
+                   + "(The current game stays in the journal.)")) return;
+      await send("/api/new-game", { ...body, confirm: true }, "", button);
+    }
+    say("New game started.", true, button);
     resetForm();
     loadGames();
-  };
+  });
 
   // A new table key: the old one (every other phone's cookie) works no more; this phone's
   // cookie is the new one, and the key is shown to pass on (typed on the entry page).
-  $("newkey").onclick = async () => {
+  $("newkey").onclick = () => write("newkey", $("newkey"), async () => {
     if (!confirm("Make a new table key? Every other phone stops being the host's and must "
                  + "pair again; the games are kept.")) return;
-    const res = await send("/api/new-key", {});
+    const res = await send("/api/new-key", {}, "", $("newkey"));
     $("newkeysaid").textContent = `New table key: ${res.token}. Every other phone must pair again.`;
-  };
+  });
 
   // A kept game in words: its name (a digital game's says its rules and players), when it was
   // started, and who won it or whether it is the one in play.
@@ -270,12 +321,12 @@
       me.host && g.entries ? el("a", { href: `/api/games/${g.id}.json`, text: "JSON" }) : null,
       me.host && g.digital ? el("a", { href: `/api/games/${g.id}.jsonl`, text: "Game record" }) : null,
       g.id === data.current || !me.host ? null : el("button", { class: "danger", text: "Delete",
-        onclick: async () => {
+        onclick: (e) => write("delete " + g.id, e.currentTarget, async () => {
           const phrase = prompt(`This deletes ${g.name} for good. Type: delete game ${g.id}`);
           if (phrase === null) return;
-          await send(`/api/games/${g.id}/delete`, { confirm: phrase }, `${g.name} deleted.`);
+          await send(`/api/games/${g.id}/delete`, { confirm: phrase }, `${g.name} deleted.`, $("games"));
           loadGames();
-        } })));
+        }) })));
     if (more) $("games").append(...rows); else $("games").replaceChildren(...rows);
   }
 
