@@ -44,10 +44,35 @@ def choices(inputs: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "seats": list(entry.seats),
                 "modes": [list(mode) for mode in entry.modes],
                 "house_rules": [list(rule) for rule in entry.house_rules],
+                "options": options_of(entry),
                 "missing": " and ".join(f.what for f in entry.missing(inputs.get(name, {}))),
             }
         )
     return out
+
+
+def options_of(entry: registry.Entry) -> list[dict[str, Any]]:
+    """Every option the ruleset offers (`registry.Offer`), as the form draws it: `name`,
+    `title`, `says`, `kind` ("yes-no", "choice" or "number"), `default`, `choices`, `bounds`
+    and `house` (shown open; the rest fold away). A ruleset that declares no offers has its
+    `house_rules` as boxes to tick."""
+    offers = entry.offers or tuple(
+        registry.Offer(name, words, "", False, (False, True), house=True)
+        for name, words in entry.house_rules
+    )
+    return [
+        {
+            "name": offer.name,
+            "title": offer.title,
+            "says": offer.says,
+            "kind": offer.kind,
+            "default": offer.default,
+            "choices": None if offer.choices is None else list(offer.choices),
+            "bounds": None if offer.bounds is None else list(offer.bounds),
+            "house": offer.house,
+        }
+        for offer in offers
+    ]
 
 
 def new_game(

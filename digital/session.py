@@ -88,6 +88,7 @@ class DigitalSession:
         self._saved: Saved | None = None
         self._declared: tuple[int, int] | None = None  # (hand, event) last declared
         self._retry: threading.Timer | None = None  # owed scoreboard writes, tried again
+        self.ended: str | None = None  # the host ended the last game unfinished: said so
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
             table.journal.when_writable(self._catch_up)
@@ -185,9 +186,38 @@ class DigitalSession:
             self._saved, self._mirrored, self._tallied = saved, mirrored, tallied
             self.journal_error = None
             self._declared = None
+            self.ended = None
         if old is not None:
             old.close()
         self._progress(None)  # what the new game did as it started
+
+    def end_game(self, confirm: bool = False) -> None:
+        """The host ends the game in play unfinished, so that it no longer blocks what the
+        journal refuses during a game (a restore, deleting it). Its record stays kept as it
+        stood; no move is written to it again. NoGameError without a game in play,
+        ConfirmError without `confirm` (the game cannot be carried on afterwards)."""
+        link = self._link()
+        if link.is_over():
+            raise NoGameError("the digital game is over already: start the next one")
+        if confirm is not True:
+            raise ConfirmError(
+                "ending the digital game leaves it unfinished for good: confirm to end it "
+                "(its record is kept in the journal)"
+            )
+        saved = self._saved
+        with self._lock:
+            self.link, self.keys = None, {}
+            self._saved, self._mirrored, self._tallied, self._declared = None, 0, False, None
+            retry, self._retry = self._retry, None
+            self.ended = _ended_words(link, saved)
+            self.version += 1
+        if retry is not None:
+            retry.cancel()
+        link.close()
+        if saved is not None:
+            saved.journal.hold(None)  # one game is held at a time: digital play's, this one
+        if self.on_change is not None:
+            self.on_change()
 
     def _resume(self, table: TableSession) -> None:
         """Carry on with the journal's digital game in play (`Journal.latest_digital`: the
@@ -493,6 +523,8 @@ class DigitalSession:
         out: dict[str, Any]
         if link is None:
             out = {"game": None, "seat": seat}
+            if self.ended:
+                out["ended"] = self.ended
         else:
             with link.lock:
                 out = view.page_view(link, seat, name_of(link, self.bots_press))
@@ -507,6 +539,14 @@ class DigitalSession:
         if problem:
             out["journal_error"] = problem
         return out
+
+
+def _ended_words(link: GameLink, saved: Saved | None) -> str:
+    """What the page says of a game the host ended: which, and that its record is kept."""
+    with link.lock:
+        names = ", ".join(link.game.players)
+    kept = f" (game {saved.game_id} in the journal)" if saved and saved.game_id else ""
+    return f"The host ended the game of {names} unfinished; its record is kept{kept}."
 
 
 # ---------------------------------------------------------------------- checking a new game

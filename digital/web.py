@@ -15,6 +15,7 @@ too) only with `?reveal=yes`; never to a seat key or a reader.
     POST /api/digital/new          {players, humans, bots, dealer, options, seed, pace, confirm}
     POST /api/digital/act          {action} or {event} (and `seat`, if you hold several; `uno`
                                    true to play one of the view's `uno_plays` saying UNO!)
+    POST /api/digital/end          {confirm: true}: the host ends the game in play unfinished
     GET  /api/digital/links        each person's seat link (host)
     GET  /api/digital/qr/N.svg     seat N's link as a QR code (host)
     GET  /api/digital/record       the game record (host; in play: ?reveal=yes)
@@ -60,6 +61,7 @@ NEW = Body(
         Field("bots_press", (bool,), says="true (bots press Tinker Bell for their cards) or false"),
     ),
 )
+END = Body("ending the game", (Field("confirm", (bool,), says="true: end it unfinished"),))
 ACT = Body(
     "a move",
     (
@@ -201,6 +203,16 @@ async def act(request: Request) -> Response:
     return JSONResponse({"version": session.version})
 
 
+@needs("host")
+async def end_game(request: Request) -> Response:
+    """The host ends the game in play, so that a restore (or a delete) is no longer refused
+    for it; confirmed, since it cannot be carried on."""
+    data = await bodies.read(request, END)
+    session: DigitalSession = request.state.digital
+    await run_in_threadpool(session.end_game, data.get("confirm") is True)
+    return JSONResponse({"version": session.version})
+
+
 def _link(key: str) -> str:
     return f"/play?key={key}"
 
@@ -231,6 +243,7 @@ class DigitalPlay:
         Route("/api/digital/events", events),
         Route("/api/digital/new", new_game, methods=["POST"]),
         Route("/api/digital/act", act, methods=["POST"]),
+        Route("/api/digital/end", end_game, methods=["POST"]),
         Route("/api/digital/links", links),
         Route("/api/digital/qr/{seat:int}.svg", qr),
         Route("/api/digital/record", record),

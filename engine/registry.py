@@ -93,6 +93,33 @@ shape)."""
 
 
 @dataclass(frozen=True)
+class Offer:
+    """One option as a new game's form offers it, declared by the ruleset that owns it (the
+    form reads these, so a new option appears on the page with no edit of it). `kind`:
+    "yes-no", "choice" (one of `choices`) or "number" (an int within `bounds`); `house`: a
+    house rule, shown open (the rest fold away); `says`: the ruleset's own sentence of it."""
+
+    name: str
+    title: str
+    says: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    bounds: tuple[int, int] | None = None
+    house: bool = False
+
+    @property
+    def kind(self) -> str:
+        if self.choices is None:
+            return "number"
+        return "yes-no" if self.choices == (False, True) else "choice"
+
+    @staticmethod
+    def titled(name: str) -> str:
+        """An option's name as a person reads it ("two_player_reverse": "Two player reverse")."""
+        return name.replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
 class Entry:
     """One ruleset, as the layers above the engine may use it.
 
@@ -113,7 +140,9 @@ class Entry:
     `seats`, the fewest and the most players a game of it seats; `modes`, for a ruleset played
     in modes rather than to a target score, each `mode` option's value and its words, the first
     the default (modes that need files, UNO Elite's dynasty, are left to the command line);
-    `house_rules`, the yes-or-no options offered as a box to tick, each with its words."""
+    `house_rules`, the yes-or-no options offered as a box to tick, each with its words;
+    `offers`, every option the form offers (`Offer`), the mode and the target left to the
+    form's own controls."""
 
     name: str
     title: str
@@ -128,6 +157,7 @@ class Entry:
     seats: tuple[int, int] = (2, 10)
     modes: tuple[tuple[str, str], ...] = ()
     house_rules: tuple[tuple[str, str], ...] = ()
+    offers: tuple[Offer, ...] = ()
 
     def missing(self, inputs: Inputs) -> list[InputFile]:
         """The required input files that `inputs` lacks."""

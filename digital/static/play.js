@@ -4,10 +4,16 @@
 // with the engine's rule message when a move is refused.
 "use strict";
 (() => {
-  const { el, post, SYMBOL } = Tinker;
+  const { el, SYMBOL } = Tinker;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const asked = params.has("seat") ? Number(params.get("seat")) : null;  // one of several seats
+  // opened from a seat's link (?key=K, which common.js has taken out of the address bar since)
+  const fromLink = (() => {
+    const opened = performance.getEntriesByType("navigation")[0];
+    try { return new URL(opened ? opened.name : location.href).searchParams.has("key"); }
+    catch (_) { return false; }
+  })();
   let seat = null;
   let me = { host: false, seats: [], press: false };
   let view = null;
@@ -15,22 +21,82 @@
   let started = null; // the game this page just started for several people: {links, names}
   let shownWinner = false; // this game's end has been scrolled to
 
-  function say(text) {
-    $("message").replaceChildren(text ? el("div", { class: "error", text }) : "");
+  // A refusal is said where the person is looking: right under what caused it (the button
+  // pressed, its row or group), scrolled into view; the form's or the game's, whichever shows.
+  function say(text, near) {
+    const box = $("message");
+    if (near && text) {
+      const row = near.closest(".row, .seatrow, [role=group]") || near;
+      if (row.nextElementSibling !== box) row.after(box);
+    }
+    box.replaceChildren(text ? el("div", { class: "error", text }) : "");
+    if (text) box.scrollIntoView({ block: "nearest" });
   }
 
-  async function act(action, uno) {
+  // ---------------------------------------------------------------- writing
+  // A write is one person's action, sent once: its button is busy (disabled, aria-busy) until
+  // the answer comes, so a double tap is one tap, and it carries an Idempotency-Key of its
+  // own, the same when it is sent again after a dropped connection, so the display answers a
+  // repeat as it answered the first instead of starting a second game or playing a card twice.
+  const busy = new Set();  // the writes under way: "start", "moves", a button's id
+  function actionKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));  // (randomUUID needs https)
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  async function post(path, body, key = actionKey()) {
+    const init = {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+      credentials: "same-origin",
+      body: JSON.stringify(body || {}),
+    };
+    let res;
+    try { res = await fetch(path, init); } catch (_) { res = await fetch(path, init); }
+    let data = {};
+    try { data = await res.json(); } catch (_) { /* not JSON */ }
+    if (!res.ok) {
+      const err = new Error(data.error || `the display refused (${res.status})`);
+      err.status = res.status;
+      err.confirm = !!data.confirm;
+      throw err;
+    }
+    return data;
+  }
+  function markBusy(button, on) {
+    if (!button) return;
+    button.disabled = on;
+    if (on) button.setAttribute("aria-busy", "true"); else button.removeAttribute("aria-busy");
+  }
+  // `work` runs with `button` busy, under the name `what` (a page re-drawn meanwhile keeps
+  // the buttons of that write busy); the page is drawn again once it is answered.
+  async function whileBusy(what, button, work) {
+    if (busy.has(what)) return undefined;
+    busy.add(what);
+    markBusy(button, true);
+    try { return await work(); } finally {
+      busy.delete(what);
+      markBusy(button, false);
+      if (view) render(view); else renderSetup();
+    }
+  }
+
+  async function act(action, uno, button) {
     pending = null;
     $("colours").classList.add("hidden");
     const body = seat !== null ? { seat, action } : { action };
     if (uno) body.uno = true;  // one of the view's uno_plays: the card is played saying UNO!
-    try {
-      await post("/api/digital/act", body);
-      say("");
-    } catch (err) {
-      say(err.message);
-    }
+    await whileBusy("moves", button, async () => {
+      try {
+        await post("/api/digital/act", body);
+        say("");
+      } catch (err) {
+        say(err.message, button && button.isConnected ? button : $("actions"));
+      }
+    });
   }
+
+  // the engine's words ("draw a card", "name red") on a button, as a person writes them
+  const capital = (words) => (words ? words[0].toUpperCase() + words.slice(1) : words);
 
   function cardFace(card, extra) {
     return [el("span", { class: "sym", "aria-hidden": "true", text: SYMBOL[card.colour] }),
@@ -38,8 +104,21 @@
   }
 
   // ---------------------------------------------------------------- setting up
-  // names fit for a shared screen (the scoreboard, a TV): never "You"
-  const seats = [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
+  // names fit for a shared screen (the scoreboard, a TV): never "You"; the last game's
+  // names and people, where this browser started one, so the family types them once
+  const SEATS_KEPT = "tinker-play-seats";
+  const seats = remembered() || [["Player 1", true], ["Bot Bea", false], ["Bot Cy", false]];
+  function remembered() {
+    try {
+      const kept = JSON.parse(localStorage.getItem(SEATS_KEPT));
+      const fit = Array.isArray(kept) && kept.length >= 2 && kept.every((s) => Array.isArray(s)
+        && typeof s[0] === "string" && typeof s[1] === "boolean");
+      return fit ? kept : null;
+    } catch (_) { return null; }  // none kept, or storage refused: the defaults
+  }
+  function remember() {
+    try { localStorage.setItem(SEATS_KEPT, JSON.stringify(seats)); } catch (_) { /* private mode */ }
+  }
   function renderSetup() {
     $("seatrows").replaceChildren(...seats.map(([name, person], i) => el("div", { class: "seatrow" },
       el("b", { text: `Seat ${i + 1}` }),
@@ -50,7 +129,7 @@
       seats.length > 2 ? el("button", { text: "✕", "aria-label": `remove seat ${i + 1}`,
         onclick: () => { seats.splice(i, 1); renderSetup(); } }) : null)));
     $("notoken").classList.toggle("hidden", me.host);
-    $("start").disabled = !me.host || !rulesets.length;
+    $("start").disabled = !me.host || !rulesets.length || busy.has("start");
   }
   // The rules a game may be played by, and what the form offers for each, are the engine's
   // registry's (/api/digital/rulesets): the page names no ruleset itself.
@@ -61,19 +140,22 @@
     try {
       const res = await fetch("/api/digital/rulesets");
       rulesets = (await res.json()).rulesets;
-    } catch (err) { say(`The rules could not be read (${err.message}): reload the page.`); return; }
+    } catch (err) { say(`The rules could not be read (${err.message}): reload the page.`, $("start")); return; }
     $("ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.name,
       text: r.missing ? `${r.title} (needs its ${r.missing})` : r.title, disabled: !!r.missing })));
     $("ruleset").onchange();
     renderSetup();
   }
   $("addseat").onclick = () => { if (seats.length < mostSeats()) { seats.push([`Bot ${seats.length + 1}`, false]); renderSetup(); } };
-  $("tokensave").onclick = async () => {
-    try { me = await Tinker.signIn($("tokenin").value.trim()); $("tokenin").value = ""; say(""); }
-    catch (err) { say(err.message); }
+  $("tokensave").onclick = () => whileBusy("token", $("tokensave"), async () => {
+    try {
+      await post("/api/session", { token: $("tokenin").value.trim() });
+      me = await Tinker.whoami(true);
+      $("tokenin").value = "";
+      say("");
+    } catch (err) { say(err.message, $("tokensave")); }
     document.body.classList.toggle("host", me.host);
-    renderSetup();
-  };
+  });
   async function start(confirm) {
     const body = {
       players: seats.map(([n]) => n.trim()),
@@ -85,6 +167,7 @@
     };
     try {
       const res = await post("/api/digital/new", body);
+      remember();
       const links = Object.entries(res.links);
       // one person: straight to their seat, hand on screen (from ?new=1 too); bots only: watch
       if (links.length === 1) { location.href = links[0][1]; return; }
@@ -94,18 +177,40 @@
       say("");
     } catch (err) {
       if (err.confirm && window.confirm(err.message)) return start(true);
-      say(err.message);
+      say(err.message, $("start"));
     }
+    return undefined;
   }
-  $("start").onclick = () => start(false);
+  $("start").onclick = () => whileBusy("start", $("start"), () => start(false));
   // The chosen rules' options: a mode where it is played in modes, else a target where it
-  // scores points; and each house rule ticked.
+  // scores points; and each of its options (its house rules, the rest of its choices) where
+  // it is not the ruleset's default, so a record says only what the table chose.
   function options() {
     const rules = chosen();
     const out = rules.modes.length ? { mode: $("mode").value }
       : rules.points ? { target: Number($("target").value) } : {};
-    for (const [name] of rules.house_rules) if ($(`rule-${name}`).checked) out[name] = true;
+    for (const o of rules.options) {
+      const value = optionValue(o);
+      if (value !== o.default) out[o.name] = value;
+    }
     return out;
+  }
+  // Each option as the ruleset declares it (/api/digital/rulesets: its kind, default and own
+  // sentence), so an option the engine gains is on the form with no edit here.
+  function optionControl(o) {
+    const at = { id: `rule-${o.name}`, "data-option": o.name, title: o.says || null };
+    const input = o.kind === "yes-no" ? el("input", { type: "checkbox", checked: o.default === true, ...at })
+      : o.kind === "choice" ? el("select", at, ...o.choices.map((c, i) =>
+        el("option", { value: String(i), text: String(c), selected: c === o.default })))
+        : el("input", { type: "number", value: String(o.default), min: o.bounds && o.bounds[0],
+          max: o.bounds && o.bounds[1], style: "width:6rem", ...at });
+    return o.kind === "yes-no" ? el("label", {}, input, ` ${o.title}`) : el("label", {}, `${o.title} `, input);
+  }
+  function optionValue(o) {
+    const input = $(`rule-${o.name}`);
+    if (o.kind === "yes-no") return input.checked;
+    if (o.kind === "choice") return o.choices[Number(input.value)];
+    return Number(input.value);
   }
   $("ruleset").onchange = () => {
     const rules = chosen();
@@ -113,8 +218,12 @@
     $("mode").replaceChildren(...rules.modes.map(([value, text]) => el("option", { value, text })));
     $("modebox").classList.toggle("hidden", !rules.modes.length);
     $("targetbox").classList.toggle("hidden", !!rules.modes.length || !rules.points);
-    $("houserules").replaceChildren(...rules.house_rules.map(([name, text]) => el("label", {},
-      el("input", { type: "checkbox", id: `rule-${name}` }), ` ${text}`)));
+    const house = rules.options.filter((o) => o.house);
+    const more = rules.options.filter((o) => !o.house);
+    $("houserules").replaceChildren(...house.map(optionControl));
+    $("moreoptions").replaceChildren(...more.map((o) => el("div", { class: "more-option" },
+      optionControl(o), o.says ? el("div", { class: "muted", text: o.says }) : null)));
+    $("morerules").classList.toggle("hidden", !more.length);
     $("peoplepressbox").classList.toggle("hidden", !rules.tinker_bell);
     if (seats.length > mostSeats()) { seats.length = mostSeats(); renderSetup(); }
   };
@@ -169,6 +278,8 @@
     $("game").classList.toggle("hidden", setup);
     $("over").classList.toggle("hidden", setup || !v.winner);
     $("seatlinksbox").classList.toggle("hidden", setup || !$("seatlinks").childNodes.length);
+    $("endedsays").textContent = v.ended || "";
+    $("endedsays").classList.toggle("hidden", !v.ended);
     if (setup) { renderSetup(); return; }
     const has = (f) => (v.features || []).includes(f);
     // the table first: what is in play and whose move it is stay where they are; only the
@@ -191,6 +302,8 @@
     } else renderTally(v);
     $("record").classList.toggle("hidden", !me.host);
     $("newlink").classList.toggle("hidden", !me.host);
+    $("endgame").classList.toggle("hidden", !me.host || !!v.winner);
+    $("endgame").disabled = busy.has("end");
     renderOver(v, has);
   }
 
@@ -211,7 +324,8 @@
   function seatGone() {
     seat = null;
     $("who").textContent = "watching (no hand shown)";
-    say("A new game has started: this seat's link was for the last one. The host has the new links.");
+    say("A new game has started: this seat's link was for the last one. The host has the new links.",
+      $("who").parentElement);
   }
 
   function cardName(card) { return card.name || card.words; }
@@ -336,8 +450,10 @@
     $("unobox").classList.toggle("hidden", !unoBox);
     if (!unoBox) $("uno").checked = false;
     // a move the engine marks risky (`confirm`: a challenge that fails costs cards) asks first
-    const risks = new Map(legal.filter((m) => m.confirm).map((m) => [m.action, `${m.words}? ${m.confirm}.`]));
-    const send = (a) => (!risks.has(a) || window.confirm(risks.get(a))) && act(a, $("uno").checked && said.includes(a));
+    const risks = new Map(legal.filter((m) => m.confirm).map((m) => [m.action, `${capital(m.words)}? ${m.confirm}.`]));
+    const send = (a, button) => (!risks.has(a) || window.confirm(risks.get(a)))
+      && act(a, $("uno").checked && said.includes(a), button);
+    const moving = busy.has("moves");  // a move is on its way: no second one meanwhile
     const mine = v.seat !== null && v.seat !== undefined;
     const hand = v.hand || [];
     const held = new Set(hand.map((c) => c.code));
@@ -349,20 +465,22 @@
     $("handtitle").textContent = !mine ? "Watching: no hand is shown"
       : [`Your hand (${hand.length})`, ...facts].join(" · ");
     $("hand").replaceChildren(...hand.map((card) =>
-      cardButton(card, legal.filter((m) => onCard(m) && m.card === card.code), send, boxes)));
+      cardButton(card, legal.filter((m) => onCard(m) && m.card === card.code), send, boxes, moving)));
     // what only this seat sees beside its hand (a hand it peeked at, a card it searched)
     $("peek").replaceChildren(...(v.seen || []).flatMap((part) => [el("h3", { text: part.title.replace(/:$/, "") }),
       el("div", { class: "play-hand" }, ...part.cards.map((c) => c.colours ? coloursCard(c) : cardButton(c, [], send, boxes)))]));
     const hints = v.hints || {};
     const rest = legal.filter((m) => !m.out_of_turn && !onCard(m));
     $("actions").replaceChildren(...(rest.length ? rest.map((m) =>
-      el("button", { class: "primary", "data-action": m.action, onclick: () => send(m.action) },
-        el("span", { class: "words", text: m.words }),
+      el("button", { class: "primary", "data-action": m.action, disabled: moving,
+        onclick: (e) => send(m.action, e.currentTarget) },
+        el("span", { class: "words", text: capital(m.words) }),
         hints[m.action] ? el("span", { class: "hint", text: hints[m.action] }) : null))
       : legal.length ? [] : [el("span", { class: "muted", text: idle(v, mine) })]));
     $("actions").classList.toggle("hidden", !$("actions").childNodes.length);
     $("calls").replaceChildren(...legal.filter((m) => m.out_of_turn).map((m) =>
-      el("button", { class: "danger", "data-action": m.action, text: m.words, onclick: () => send(m.action) })));
+      el("button", { class: "danger", "data-action": m.action, text: capital(m.words), disabled: moving,
+        onclick: (e) => send(m.action, e.currentTarget) })));
     if (pending && !hand.some((c) => c.code === pending.code && legal.some((m) => onCard(m) && m.card === c.code))) pending = null;
     $("colours").classList.toggle("hidden", !pending);
   }
@@ -377,29 +495,39 @@
   }
 
   // a card of the hand: a tap makes its move (named by what it shows: "Villain Draw 4 play")
-  function cardButton(card, moves, send, wide) {
+  function cardButton(card, moves, send, wide, moving) {
     const verb = moves.length ? moves[0].kind : "";
     return el("button", {
       class: `card c-${card.colour || "wild"}${wide ? " uc" : ""}`, "data-code": card.code,
-      disabled: !moves.length, onclick: () => choose(card, moves, send),
+      disabled: !moves.length || moving, onclick: (e) => choose(card, moves, send, e.currentTarget),
     }, ...cardFace(card, verb ? el("span", { class: "verb", text: ` ${verb}` }) : null));
   }
 
-  function choose(card, all, send) {
+  function choose(card, all, send, button) {
     const uno = $("uno").checked;
     let moves = all.some((m) => m.uno) ? all.filter((m) => m.uno === uno) : all;
     if (!moves.length) moves = all;
-    if (moves.length === 1) { send(moves[0].action); return; }
+    if (moves.length === 1) { send(moves[0].action, button); return; }
     pending = card; // which of its moves (a Wild: which colour?)
     $("colours").replaceChildren(el("b", { text: `${card.name}: choose${moves.every((m) => m.call) ? " the colour" : ""}` }), ...moves.map((m) =>
       el("button", { class: m.call ? `c-${m.call}` : "", "data-call": m.call || "", "data-action": m.action,
-        text: m.call ? `${SYMBOL[m.call]} ${m.call}` : m.words, onclick: () => send(m.action) })),
-    el("button", { text: "cancel", onclick: () => { pending = null; $("colours").classList.add("hidden"); } }));
+        text: m.call ? `${SYMBOL[m.call]} ${capital(m.call)}` : capital(m.words),
+        onclick: (e) => send(m.action, e.currentTarget) })),
+    el("button", { text: "Cancel", onclick: () => { pending = null; $("colours").classList.add("hidden"); } }));
     $("colours").classList.remove("hidden");
   }
 
-  $("press").onclick = async () => {
-    try { await post("/api/press", {}); say(""); } catch (err) { say(err.message); }
+  $("press").onclick = () => whileBusy("press", $("press"), async () => {
+    try { await post("/api/press", {}); say(""); } catch (err) { say(err.message, $("press")); }
+  });
+  // The host ends the game in play unfinished (asked first): its record stays in the journal,
+  // and it no longer holds the journal up (a restore, deleting it).
+  $("endgame").onclick = () => {
+    if (!window.confirm("End this game unfinished? Nobody can carry it on; its record is kept.")) return;
+    whileBusy("end", $("endgame"), async () => {
+      try { await post("/api/digital/end", { confirm: true }); say(""); }
+      catch (err) { say(err.message, $("endgame")); }
+    });
   };
 
   // ---------------------------------------------------------------- the stream
@@ -407,6 +535,11 @@
     me = await Tinker.whoami();
     document.body.classList.toggle("host", me.host);
     seat = asked !== null ? asked : me.seats.length === 1 ? me.seats[0] : null;
+    // a seat's link whose key holds no seat: the link of a game since replaced or ended
+    if (fromLink && !me.seats.length) {
+      say("This seat's link is for a game that has ended or been replaced: ask the host for " +
+        "the new one.", $("who").parentElement);
+    }
     const status = el("div", { class: "status", role: "status", text: "connecting…" });
     document.body.append(status);
     const q = seat !== null ? `?seat=${seat}` : "";
@@ -423,7 +556,11 @@
       status.classList.add("down");
       if (seat !== null) { // a new game since (the seat's key is gone): say so, stop retrying
         const res = await fetch("/api/digital/view" + q);
-        if (res.status === 403) { source.close(); say((await res.json()).error); status.textContent = "not your seat"; }
+        if (res.status === 403) {
+          source.close();
+          say((await res.json()).error, $("who").parentElement);
+          status.textContent = "not your seat";
+        }
       }
     });
   }

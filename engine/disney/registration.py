@@ -54,6 +54,28 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
         rates=RATES,
         seats=(rules.min_players, rules.max_players),
         house_rules=tuple((o, HOUSE_RULES[o]) for o in HOUSE_RULES if o in rules.options),
+        offers=tuple(
+            _offer(option, declared)
+            for option, declared in rules.options.items()
+            if option not in OFFERED_APART
+        ),
+    )
+
+
+OFFERED_APART = ("mode", "target")
+"""Options a new game's form has a control of its own for (the mode's list, "Play to")."""
+
+
+def _offer(name: str, option: rulesets.Option) -> registry.Offer:
+    """A house rule (`HOUSE_OPTIONS`) is titled by the form's words for it, else by its
+    sentence's lead ("Seven-O: ..." is "Seven-O"); any other option by its name."""
+    house = name in rulesets.HOUSE_OPTIONS
+    lead, colon, _ = option.doc.partition(":")
+    title = HOUSE_RULES.get(name) or (
+        lead if house and colon and len(lead) <= 40 else registry.Offer.titled(name)
+    )
+    return registry.Offer(
+        name, title, option.doc, option.default, option.choices, option.bounds, house
     )
 
 

@@ -17,6 +17,7 @@ from engine import registry
 from engine.elite.cards import parse_cards
 from engine.elite.game import EliteGame
 from engine.elite.record import game_from_header
+from engine.elite.setup import OPTIONS
 from engine.elite.simulate import RATES
 from engine.elite.uno import parse_deck
 from engine.protocol import GameState
@@ -107,6 +108,11 @@ ENTRY = registry.register(
         inputs=INPUTS,
         report=report,
         modes=(("quick", "quick play"), ("draft", "draft")),
+        offers=tuple(
+            registry.Offer(name, registry.Offer.titled(name), "", values[0], values)
+            for name, values in OPTIONS.items()
+            if name != "mode"
+        ),
         about="Every choice of an activation (whom to target, which card, in what order) is a "
         "move of its own, offered when the game asks for it.",
     )

@@ -72,7 +72,8 @@ def test_a_person_plays_elite_on_a_phone_by_tapping_the_moves(served, phone, mod
     held = {c["code"] for c in view["hand"]}
     on_cards = [m for m in view["legal"] if m["card"] in held and not m["out_of_turn"]]
     words = [m["words"] for m in view["legal"] if m not in on_cards and not m["out_of_turn"]]
-    assert phone.locator("#actions button .words").all_inner_texts() == words
+    written = [w[0].upper() + w[1:] for w in words]  # as a person writes them (issue 52)
+    assert phone.locator("#actions button .words").all_inner_texts() == written
     for m in on_cards:  # a move naming a card of the hand is a tap on that card
         assert phone.locator(f"#hand .card[data-code='{m['card']}']:not([disabled])").count()
     assert phone.locator("#hand .card").count() == len(view["hand"])
@@ -154,7 +155,7 @@ def test_the_host_sets_up_elite_with_its_mode_and_no_target(served, browser):
         page.click("#start")
         # one person: the page goes straight to that seat's link (its hand and moves)
         page.wait_for_selector("#panels:not(.hidden)", timeout=WAIT)
-        page.wait_for_selector("#actions button .words:text-matches('^draft ')", timeout=WAIT)
+        page.wait_for_selector("#actions button .words:text-matches('^Draft ')", timeout=WAIT)
         game = served.app.state.digital.link.game
         assert game.options["mode"] == "draft"
     finally:

@@ -52,7 +52,8 @@ def test_tapping_challenge_asks_first_and_only_a_yes_challenges(served, browser,
             page.wait_for_function("() => !document.querySelector('#calls button')", timeout=WAIT)
         else:
             page.wait_for_timeout(300)  # (a dismissed question sends nothing: nothing to wait for)
-        assert asked == [f"{risky[0]['words']}? {risky[0]['confirm']}."]
+        words = risky[0]["words"]
+        assert asked == [f"{words[0].upper()}{words[1:]}? {risky[0]['confirm']}."]
         assert challenged(served) is answer
     finally:
         page.close()
