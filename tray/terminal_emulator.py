@@ -1,7 +1,11 @@
 """The emulator's terminal view: four lights drawn live, the pick history, keys for the button.
 
-rich's `Live` redraws about 20 times a second from the lights' current values (read from the
-tray, never pushed), so the view cannot fall behind the show. Keys: space = tap, h = long hold,
+The view is redrawn only when what it shows has changed: every 50 ms (the keys' poll) the loop
+reads the lights' current values (from the tray, never pushed) and the pick history's state, and
+redraws when they differ from the last drawing, or at once on a key or a tray event. An idle
+emulator (`./tinker run` left open all evening) then costs next to nothing, where rich's own
+refresh thread redrew 20 times a second whether or not anything had changed
+(`python -m bench.idle` measures both). Keys: space = tap, h = long hold,
 l = the link hold (about 3 s on the emulated button: the display's pairing window), q (or Ctrl-C,
 or SIGTERM) = quit. The terminal is put in cbreak mode and restored on the way out.
 """
@@ -26,7 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tray.backend import COLOURS, DARK
-from tray.events import ButtonHeld, Event, Fault, LinkHeld, Pick
+from tray.events import ButtonHeld, Event, Fault, LinkHeld, Pick, PickSettled
 
 RGB = {
     "red": (235, 40, 40),
@@ -42,6 +46,10 @@ def light(colour: str, level: float) -> Text:
     return Text("██████\n██████\n██████", style=f"rgb({r},{g},{b})")
 
 
+Drawn = tuple[object, ...]
+"""What a drawing showed, as `TerminalEmulator.drawn` reads it: compared, never displayed."""
+
+
 class TerminalEmulator:
     def __init__(
         self,
@@ -55,9 +63,12 @@ class TerminalEmulator:
         self.service, self.tray, self.tap, self.hold, self.link = service, tray, tap, hold, link
         self.log: list[str] = []
         self._quit = threading.Event()
-        bus.subscribe(self._on_event, Pick, Fault, ButtonHeld, LinkHeld)
+        self._dirty = threading.Event()  # a key or a tray event since the last drawing
+        self._last: Drawn | None = None
+        bus.subscribe(self._on_event, Pick, PickSettled, Fault, ButtonHeld, LinkHeld)
 
     def _on_event(self, event: Event) -> None:
+        self._dirty.set()
         if isinstance(event, Fault):
             self.log.append(f"[bold red]fault[/] {event.kind}: {event.message}")
         elif isinstance(event, ButtonHeld):
@@ -70,6 +81,25 @@ class TerminalEmulator:
         if devices is not None and not devices.closed:
             return devices.levels()
         return getattr(getattr(self.tray, "player", None), "levels", DARK)
+
+    def drawn(self) -> Drawn:
+        """Everything the view shows that can change by itself (the lights during a show, a pick
+        landing, the spinning state), cheap to read 20 times a second; the log changes only
+        with an event, which marks the view dirty itself."""
+        history = self.service.history
+        last = history[-1].seq if history else None
+        return (self.levels(), len(history), last, self.service.spinning, len(self.log))
+
+    def redraw_if_changed(self, live: Any) -> bool:
+        """Redraw (one explicit refresh of an auto_refresh=False `Live`) only if the view would
+        differ from its last drawing; True if it did."""
+        now = self.drawn()
+        if now == self._last and not self._dirty.is_set():
+            return False
+        self._dirty.clear()
+        self._last = now
+        live.update(self.render(), refresh=True)
+        return True
 
     def render(self) -> Group:
         lights = Table.grid(padding=(0, 2))
@@ -99,6 +129,7 @@ class TerminalEmulator:
         return Group(side, help_line, *(Text.from_markup(line) for line in self.log[-3:]))
 
     def _key(self, key: str) -> None:
+        self._dirty.set()
         if key == " ":
             threading.Thread(target=self.tap, daemon=True).start()
         elif key in "hH":
@@ -115,14 +146,19 @@ class TerminalEmulator:
         runs in this thread, which may hold `_quit`'s own lock (a q pressed at that moment)."""
         self._sigterm = True
 
+    def live(self) -> Live:
+        """rich's `Live` without its refresh thread: `redraw_if_changed` refreshes it."""
+        return Live(self.render(), auto_refresh=False, screen=False)
+
     def run(self) -> None:
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
         previous = signal.signal(signal.SIGTERM, self._terminated)
         try:
             tty.setcbreak(fd)
-            with Live(get_renderable=self.render, refresh_per_second=20, screen=False):
+            with self.live() as live:
                 while not self._quit.is_set() and not self._sigterm:
+                    self.redraw_if_changed(live)
                     ready, _, _ = select.select([fd], [], [], 0.05)
                     if ready:
                         self._key(sys.stdin.read(1))
