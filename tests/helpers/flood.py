@@ -1,7 +1,8 @@
 """One client flooding the display with half-sent requests, another asking for the scores: the
-display as a subprocess with the systemd unit's open-file limit, clients on loopback addresses
-(127.0.0.2 stands for the flooding machine, 127.0.0.1 for everyone else). Used by
-tests/scoreboard/test_limits.py and bench/half_open.py."""
+display as a subprocess with the systemd unit's open-file limit (or in this process, `served`,
+when a test asks the server what it holds), clients on loopback addresses (127.0.0.2 stands for
+the flooding machine, 127.0.0.1 for everyone else). Used by
+tests/scoreboard/test_limits.py, test_seat_share.py and bench/half_open.py."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 HALF_SENT = b"GET / HTTP/1.1\r\nHost: x\r\n"  # and never the blank line that ends the header
@@ -137,7 +139,8 @@ def reconnecting(port: int, threads: int = 4, source: str = ATTACKER) -> Iterato
 
 
 def still_open(sockets: list[socket.socket], wait: float = 0.2) -> int:
-    """How many of `sockets` the server has not closed (no EOF, no reset within `wait`)."""
+    """How many of `sockets` the server has not closed (no EOF, no reset within `wait`), as a
+    client sees it: the benchmarks' figure; tests ask the server (`served`) instead."""
     count = 0
     for sock in sockets:
         sock.settimeout(wait / max(1, len(sockets)))
@@ -149,6 +152,37 @@ def still_open(sockets: list[socket.socket], wait: float = 0.2) -> int:
         except OSError:
             pass
     return count
+
+
+@dataclasses.dataclass
+class Served:
+    """The table's app served in this process: its gate is the server's own count of what it
+    holds, which a client cannot time (a busy machine delays the resets it would wait for)."""
+
+    server: Any
+    port: int
+    token: str
+
+    @property
+    def gate(self) -> Any:
+        return self.server.protocol.gate
+
+
+@contextlib.contextmanager
+def served(folder: Path, token: str = "host-token-of-the-flood") -> Iterator[Served]:
+    """The command line's app (digital play too) with the table's limits, on 127.0.0.1."""
+    from cli.app import create_app
+    from scoreboard.journal import Journal
+    from scoreboard.server import ServerThread, bind
+    from tray.bus import Bus
+
+    journal = Journal(folder / "journal.sqlite3")
+    server = ServerThread(create_app(journal, Bus(), token), bind(TABLE)).start()
+    try:
+        yield Served(server, server.port, token)
+    finally:
+        server.stop()
+        journal.close()
 
 
 def get(

