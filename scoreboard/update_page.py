@@ -39,6 +39,7 @@ from starlette.routing import Route
 from scoreboard import bodies
 from scoreboard.auth import needs
 from updater import requests
+from updater.releases import SYSTEM_SIGNERS
 from updater.room import MARGIN, megabytes
 from updater.version import TREE, running_version
 
@@ -76,7 +77,9 @@ class Updates:
     runs an update in checkout mode; `unit`: the root unit's path file, whose presence means
     root carries out requests; `root_status`: where root keeps the progress; `tree`: the code
     that runs (its version is shown); `free`: bytes free on the card under a folder;
-    `stall_s`: how long an upload may send nothing before it is dropped."""
+    `stall_s`: how long an upload may send nothing before it is dropped; `signers`: the
+    allowed-signers file an update checks releases against (None: not looked at), whose
+    absence the page says in one sentence instead of offering what would fail."""
 
     def __init__(
         self,
@@ -88,10 +91,11 @@ class Updates:
         tree: Path = TREE,
         free: Callable[[Path], int] = lambda where: shutil.disk_usage(where).free,
         stall_s: float = STALL_S,
+        signers: Path | None = None,
     ) -> None:
         self.state, self.home, self.unit = state, home, unit
         self.root_status, self.tree, self.free = root_status, tree, free
-        self.stall_s = stall_s
+        self.stall_s, self.signers = stall_s, signers
         self._version: str | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._receiving = False
@@ -105,11 +109,14 @@ class Updates:
         checkout (as `./tinker` sets it); TINKER_TRAY_UPDATE_UNIT and TINKER_TRAY_UPDATE_STATUS
         stand in for the root unit's files (tests, a development machine)."""
         env = os.environ
+        unit = Path(env.get("TINKER_TRAY_UPDATE_UNIT") or ROOT_UNIT)
+        named = env.get("TINKER_TRAY_ALLOWED_SIGNERS")  # root's unit reads the image's own
         return cls(
             journal.parent,
             home=Path(env.get("TINKER_TRAY_HOME") or TREE),
-            unit=Path(env.get("TINKER_TRAY_UPDATE_UNIT") or ROOT_UNIT),
+            unit=unit,
             root_status=Path(env.get("TINKER_TRAY_UPDATE_STATUS") or requests.STATUS),
+            signers=Path(named) if named and not unit.exists() else SYSTEM_SIGNERS,
         )
 
     # ------------------------------------------------------------------ reading
@@ -184,6 +191,22 @@ class Updates:
             return None
         return max(0.0, time.time() - asked)
 
+    def how(self) -> str | None:
+        """Why this page cannot update this tray, in a family's words (None: it can): with no
+        allowed-signers file no release can be trusted, so a check would end in a refusal."""
+        if self.signers is None or self.signers.is_file():
+            return None
+        if self.by_root:
+            return (
+                "This card was made without the maintainers' key, so it cannot check that a "
+                "release is theirs: it is updated by flashing a newer card."
+            )
+        return (
+            "This tray runs from a copy of the project's code: it is updated with git pull "
+            "where that copy is, not from this page (docs/release.md says how to update it "
+            "from here)."
+        )
+
     def report(self) -> dict[str, Any]:
         with self._lock:
             status = self.status()
@@ -199,6 +222,8 @@ class Updates:
                 "last": status.get("last"),
                 "running": status.get("running"),
                 "available": status.get("available"),
+                "action": status.get("action"),
+                "at": status.get("at"),
             }
         version = self.version()
         return {
@@ -208,6 +233,7 @@ class Updates:
             "status": status,
             "installed": installed_not_running(status, version),
             "max_upload": MAX_FILE,
+            "how": self.how(),
         }
 
     # ------------------------------------------------------------------ asking

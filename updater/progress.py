@@ -27,6 +27,8 @@ class Progress:
         self.lines: list[str] = []
         self.extra: dict[str, object] = {}
         """What the page shows beside the lines: the release that runs, the one available."""
+        self.action = "install"
+        """What was asked ("check" or "install"): the page says "the check stopped" of a check."""
 
     def begin(self) -> None:
         """Running, with nothing said yet: written when a run has something asked of it, before
@@ -55,6 +57,7 @@ class Progress:
                     "lines": self.lines,
                     "last": last,
                     "at": time.time(),
+                    "action": self.action,
                     **self.extra,
                 },
             )

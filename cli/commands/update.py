@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace, progress: Progress) -> int:
 def _check(progress: Progress) -> int:
     from updater.update import check
 
+    progress.action = "check"
     release, running = check(home(), progress.say)
     progress.extra = {"running": running, "available": release.tag if release else None}
     line = (

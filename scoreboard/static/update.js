@@ -11,6 +11,8 @@
   const install = el("button", { id: "updinstall", class: "primary hidden" });
   const file = el("input", { id: "updfile", type: "file", accept: ".update" });
   const upload = el("button", { id: "updupload", text: "Upload and install" });
+  // an upload's refusal, beside its button (the panel's sentence is above, out of a phone's view)
+  const fileSays = el("p", { id: "updfilesays", class: "error hidden", role: "alert" });
   const lines = el("ol", { id: "updlines", class: "muted update-lines", "aria-label": "What the update said" });
   const box = el("section", { id: "update", class: "panel host-only", "aria-label": "Updates" },
     el("h2", { text: "Updates" }), version, says,
@@ -19,7 +21,7 @@
       el("summary", { text: "Update from a file" }),
       el("p", { class: "muted", text: "For a tray with no network to its origin: the signed " +
         "file tinker-tray-VERSION.update published with a release." }),
-      el("div", { class: "row" }, el("label", {}, "Update file ", file), upload)),
+      el("div", { class: "row" }, el("label", {}, "Update file ", file), upload), fileSays),
     lines);
   document.querySelector("main").append(box);
 
@@ -28,6 +30,10 @@
   let timer = null;
   let since = null;  // when the tray stopped answering (it restarts on the new release)
   let installedAt = null;  // when the page first saw a release installed but not yet running
+  // A refusal the page was just given (an upload or a request refused) stays said until the
+  // tray's status changes: the status it had then is older news, never drawn over it.
+  let refusedOver = null;
+  const identity = (status) => JSON.stringify(status ? [status.state, status.at, status.last] : null);
 
   // the update's last line, without the command's name (the page is not a terminal)
   const plain = (line) => String(line).replace(/^tinker-tray update: /, "");
@@ -69,13 +75,22 @@
     lines.replaceChildren(...(status ? status.lines : []).map((line) => el("li", { text: line })));
     check.disabled = upload.disabled = data.busy;
     install.classList.add("hidden");
-    if (data.busy) {
+    const unable = Boolean(data.how) && !data.busy;  // nothing here could update this tray
+    check.classList.toggle("hidden", unable);
+    box.querySelector(".update-file").classList.toggle("hidden", unable);
+    if (refusedOver !== null && !data.busy && identity(status) === refusedOver) return;
+    refusedOver = null;
+    fileSays.classList.add("hidden");
+    if (unable) {
+      say(data.how);
+    } else if (data.busy) {
       say("Updating… " + (status && status.lines.length ? status.lines[status.lines.length - 1] : "starting"));
       later(POLL_MS);
     } else if (!status) {
       say("");
     } else if (status.state === "failed") {
-      say("The update stopped: " + plain(status.last || "it did not say why"), "error");
+      const what = status.action === "check" ? "The check stopped: " : "The update stopped: ";
+      say(what + plain(status.last || "it did not say why"), "error");
     } else if (data.installed && (data.mode === "checkout" || waited(data.installed) > 5)) {
       // a checkout's service cannot restart itself (nor, after five minutes, did the image's)
       say(`${data.installed} is installed: it runs from the next start. Restart the tray ` +
@@ -103,19 +118,29 @@
     try {
       await Tinker.post(path, {});
     } catch (err) {
-      say(err.message, "error");
+      refused(err.message);
     }
     later(300);
+  }
+
+  // A refusal of what was just asked: said in the panel (and beside the upload, for one),
+  // kept there until the tray's status changes.
+  function refused(sentence, upload) {
+    say(sentence, "error");
+    fileSays.textContent = upload ? sentence : "";
+    fileSays.classList.toggle("hidden", !upload);
+    if (upload) fileSays.scrollIntoView({ block: "nearest" });
+    refusedOver = identity(report && report.status);
   }
   check.onclick = () => ask("/api/update/check", "Asking the origin for a newer signed release…");
   install.onclick = () => ask("/api/update/install", "Starting the update…");
 
   upload.onclick = () => {
     const chosen = file.files[0];
-    if (!chosen) { say("Choose an update file first (tinker-tray-….update).", "error"); return; }
+    if (!chosen) { refused("Choose an update file first (tinker-tray-….update).", true); return; }
     if (report && chosen.size > report.max_upload) {
-      say(`That file is ${Math.round(chosen.size / 1e6)} MB: an update file is at most ` +
-        `${Math.round(report.max_upload / 1e6)} MB.`, "error");
+      refused(`That file is ${Math.round(chosen.size / 1e6)} MB: an update file is at most ` +
+        `${Math.round(report.max_upload / 1e6)} MB.`, true);
       return;
     }
     // XMLHttpRequest, not fetch: it tells how much of the file has gone
@@ -128,11 +153,11 @@
     request.onload = () => {
       let answer = {};
       try { answer = JSON.parse(request.responseText); } catch (_) { /* not JSON */ }
-      if (request.status >= 400) say(answer.error || `the tray refused (${request.status})`, "error");
+      if (request.status >= 400) refused(answer.error || `the tray refused (${request.status})`, true);
       else file.value = "";
       later(300);
     };
-    request.onerror = () => { say("The upload was cut short: nothing was installed.", "error"); later(300); };
+    request.onerror = () => { refused("The upload was cut short: nothing was installed.", true); later(300); };
     upload.disabled = true;
     request.send(chosen);
   };

@@ -447,3 +447,18 @@ def test_a_half_sent_upload_is_dropped_and_the_next_is_taken(folders, how):
         assert (updates.folder / requests.UPLOAD).read_bytes() == data
     finally:
         server.stop()
+
+
+def test_the_report_says_how_a_tray_without_the_maintainers_key_is_updated(folders):
+    """No allowed-signers file: every check would be refused, so the report says how this tray
+    is updated instead (the page shows it in place of the buttons); with the file, nothing."""
+    keys = folders / "allowed_signers"
+    for root in (False, True):
+        updates = Updates(folders / "state", home=folders / "home", signers=keys,
+                          unit=folders / ("unit" if root else "none"))  # fmt: skip
+        (folders / "unit").touch()
+        said = updates.report()["how"]
+        assert said is not None and ("flashing a newer card" if root else "git pull") in said
+    keys.write_text("x\n")
+    assert Updates(folders / "state", signers=keys).report()["how"] is None
+    assert Updates(folders / "state").report()["how"] is None  # not looked at

@@ -70,3 +70,18 @@ def test_an_update_file_without_room_is_named_in_the_last_line(bench, capsys, mo
         f"tinker-tray update: not enough room on the card for {out.name}: it needs about "
     )
     assert line.endswith(", 30 MB free (nothing was changed)")
+
+
+@pytest.mark.parametrize("argv", [["--check"], []], ids=["check", "install"])
+def test_the_status_says_whether_a_check_or_an_install_stopped(bench, capsys, tmp_path, argv):
+    """The page says "The check stopped" of a check, "The update stopped" of an install."""
+    import json
+
+    bench.release("v1.1.0", key=bench.stranger)
+    status = tmp_path / "status.json"
+    main(["update", *argv, "--status", str(status)])
+    capsys.readouterr()
+    written = json.loads(status.read_text())
+    assert (written["state"], written["action"]) == (
+        ("done", "check") if argv else ("failed", "install")
+    )
