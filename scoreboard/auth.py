@@ -48,9 +48,9 @@ REFUSALS = {
 }
 
 REPLACED = (
-    "this phone's table key is not the table's (it was replaced, or mistyped): it is not the "
-    "host's any more. Hold the Tinker Bell button on the tray for 3 seconds and open /pair, "
-    "or enter the new key on the entry page"
+    "this phone's table key is not the table's (the host made a new one, the tray's card is "
+    "new, or it was mistyped): it is not the host's any more. Hold the Tinker Bell button on "
+    "the tray for 3 seconds and open /pair, or enter the new key on the entry page"
 )
 """The 401 to a request that shows a token, but not the table's."""
 SEAT_KEY = (

@@ -44,7 +44,7 @@ def test_a_new_key_unpairs_every_other_phone_and_keeps_the_games(client, journal
     assert asking("GET", "/api/whoami").json()["host"] is True
     refused = other("POST", "/api/entry", json=HAND)
     assert refused.status_code == 401
-    assert "not the table's (it was replaced" in refused.json()["error"]
+    assert "not the table's (the host made a new one" in refused.json()["error"]
     assert other("GET", "/api/whoami").json() | {"press": None, "tray": None} == {
         "host": False,
         "seats": [],
@@ -125,7 +125,7 @@ def test_the_host_makes_a_new_key_on_the_entry_page_and_the_other_phone_is_unpai
             assert other.evaluate(entry) == 401
             other.reload()
             other.locator("#replaced").wait_for(state="visible", timeout=WAIT)
-            assert "table key was replaced" in other.locator("#notoken").inner_text()
+            assert "table key is not this tray's" in other.locator("#notoken").inner_text()
             assert page.evaluate(entry) in (200, 409, 422)  # still the host's: not refused
             games = page.evaluate("fetch('/api/games').then(r => r.json())")["games"]
             assert len(games) == 1
