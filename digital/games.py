@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import record, registry
 from engine.protocol import GameState
-from scoreboard.names import MAX_GAME_NAME
+from scoreboard.names import listed
 
 
 def rulesets_said() -> str:
@@ -108,13 +108,5 @@ def about(ruleset: str) -> str:
 
 def kept_name(ruleset: str, players: Sequence[str]) -> str:
     """The name a digital game is kept under in the journal's list of games: its rules and its
-    players ("UNO Elite: Player 1, Bot Bea, Bot Cy"), not one "digital game" like every other.
-    It fits a game's name in the journal (`MAX_GAME_NAME`): where every name would not, the first
-    names and how many more ("UNO Elite: Annabelle-Marie, Bot Bartholomew +2")."""
-    head = f"{title(ruleset)}: "
-    for shown in range(len(players), 0, -1):
-        more = f" +{len(players) - shown}" if shown < len(players) else ""
-        kept = f"{head}{', '.join(players[:shown])}{more}"
-        if len(kept) <= MAX_GAME_NAME:
-            return kept
-    return kept[: MAX_GAME_NAME - 1] + "…"
+    players (`scoreboard.names.listed`), not one "digital game" like every other."""
+    return listed(f"{title(ruleset)}: ", players)

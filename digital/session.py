@@ -205,6 +205,8 @@ class DigitalSession:
                 "(its record is kept in the journal)"
             )
         saved = self._saved
+        if saved is not None and saved.game_id:
+            saved.journal.end_digital(saved.game_id)  # marked first: refused, nothing changed
         with self._lock:
             self.link, self.keys = None, {}
             self._saved, self._mirrored, self._tallied, self._declared = None, 0, False, None
@@ -236,6 +238,11 @@ class DigitalSession:
         if kept is None:
             return
         setup, events = kept.setup, kept.events
+        if kept.ended:  # the host ended it: said, never played on
+            players = setup.get("header", {}).get("players", [])
+            names = ", ".join(str(p) for p in players) if isinstance(players, list) else "?"
+            self.ended = _ended_sentence(names, kept.game)
+            return
         try:
             game = games.replay(setup["header"], events)
             humans = frozenset(int(s) for s in setup["humans"])
@@ -545,7 +552,11 @@ def _ended_words(link: GameLink, saved: Saved | None) -> str:
     """What the page says of a game the host ended: which, and that its record is kept."""
     with link.lock:
         names = ", ".join(link.game.players)
-    kept = f" (game {saved.game_id} in the journal)" if saved and saved.game_id else ""
+    return _ended_sentence(names, saved.game_id if saved else None)
+
+
+def _ended_sentence(names: str, game: int | None) -> str:
+    kept = f" (game {game} in the journal)" if game else ""
     return f"The host ended the game of {names} unfinished; its record is kept{kept}."
 
 

@@ -192,6 +192,20 @@ def players(values: object, max_chars: int = MAX_PLAYER_NAME) -> list[str]:
     return names
 
 
+def listed(head: str, players: Sequence[str]) -> str:
+    """A kept game's name from its rules and players ("UNO Elite: Ann, Bot Bea, Bot Cy"),
+    fitted to `MAX_GAME_NAME`: where every name would not, the first names and how many more
+    ("UNO Elite: Annabelle-Marie, Bot Bartholomew +2"). A list of kept games then says whose
+    each was, not "Game 7" after "Game 6"."""
+    kept = head
+    for shown in range(len(players), 0, -1):
+        more = f" +{len(players) - shown}" if shown < len(players) else ""
+        kept = f"{head}{', '.join(players[:shown])}{more}"
+        if len(kept) <= MAX_GAME_NAME:
+            return kept
+    return kept[: MAX_GAME_NAME - 1] + "…"
+
+
 def game_name(value: object) -> str | None:
     """A game's name as kept; None (the journal then names it "Game N") for none or blank."""
     if value is None or (isinstance(value, str) and not value.strip()):

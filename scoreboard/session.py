@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from engine import registry
 from engine.disney import table as T
 from scoreboard import names, reveal, wins
 from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
@@ -222,11 +223,13 @@ class TableSession:
     ) -> int:
         """Start a new game (the old one stays in the journal). While a game with hands entered
         is unfinished, `confirm=True` is needed: a stray tap must not end it. The names are
-        checked and kept as `scoreboard.names` says (NameRefused, a sentence, if not)."""
+        checked and kept as `scoreboard.names` says (NameRefused, a sentence, if not); a game
+        given no name is kept under its rules and players, as a digital game is."""
         name = names.game_name(name)
+        kept = names.players(players)
         start = {
             "kind": "start",
-            "players": names.players(players),
+            "players": kept,
             "dealer": dealer,
             "options": {} if options is None else options,
             "ruleset": ruleset,
@@ -234,6 +237,8 @@ class TableSession:
         with self._lock:
             # every refusal before the question: nobody confirms a game that cannot start
             new = T.apply(dataclasses.replace(T.EMPTY, last_pick=self.table.last_pick), start)
+            if name is None:
+                name = names.listed(f"{registry.get(ruleset).title}: ", kept)
             game = self.table.game
             if game is not None and game.hands and not game.over and not confirm:
                 raise ConfirmError(

@@ -254,6 +254,7 @@ async def games(request: Request) -> Response:
                     "entries": g.entries,
                     "digital": g.digital,
                     "finished": g.finished,
+                    "ended": g.ended,  # ended unfinished by the host: never played on
                     "winner": won.get(g.id),  # a finished digital game's winner
                 }
                 for g in found

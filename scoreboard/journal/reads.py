@@ -14,6 +14,10 @@ from scoreboard.journal.connection import Connection
 from scoreboard.journal.errors import DamagedGame, UnknownGameError
 from scoreboard.journal.rows import DigitalKept, GameInfo, Logged, Result
 
+ENDED_KEY = "'ended:' || g.id"
+"""The `meta` key that marks game g ended unfinished by the host (`Writes.end_digital`): a mark
+beside the game, so the journal's tables keep their shapes (and a backup of it, its rows)."""
+
 
 class Reads(Connection):
     """What the journal holds, read on its one connection (in memory while nothing can be
@@ -32,14 +36,18 @@ class Reads(Connection):
             "SELECT g.id, typeof(g.name), CAST(g.name AS BLOB), g.created, "
             "(SELECT COUNT(*) FROM entries e WHERE e.game = g.id), "
             "EXISTS(SELECT 1 FROM records r WHERE r.game = g.id), "
-            f"EXISTS(SELECT 1 FROM results r WHERE r.game = g.id) FROM games g {where} "
+            "EXISTS(SELECT 1 FROM results r WHERE r.game = g.id), "
+            f"EXISTS(SELECT 1 FROM meta m WHERE m.key = {ENDED_KEY}) FROM games g {where} "
             f"ORDER BY g.id {order}{page}",
             args,
         ).fetchall()
         return [
-            GameInfo(i, self._name(i, kind, name), self._created(i, created), n, bool(d), bool(o))
-            for i, kind, name, created, n, d, o in rows
-        ]
+            GameInfo(
+                i, self._name(i, kind, name), self._created(i, created), n, bool(d), bool(o),
+                bool(e),
+            )
+            for i, kind, name, created, n, d, o, e in rows
+        ]  # fmt: skip
 
     def _name(self, game: int, kind: str, raw: bytes | None) -> str:
         """A game's name as kept; one that is not text (a BLOB, bytes that are not UTF-8) is
@@ -113,17 +121,18 @@ class Reads(Connection):
         comes back. The game in play is never a finished one while an unfinished one is kept
         (a game the upgrade from version 3 folded in took an id after the others, whenever it
         was played)."""
-        order = "over, g.id DESC" if in_play else "g.id DESC"
+        order = "over OR ended, g.id DESC" if in_play else "g.id DESC"
         row = self._db.execute(
-            "SELECT g.id, g.created, EXISTS(SELECT 1 FROM results x WHERE x.game = g.id) AS over "
+            "SELECT g.id, g.created, EXISTS(SELECT 1 FROM results x WHERE x.game = g.id) AS over, "
+            f"EXISTS(SELECT 1 FROM meta m WHERE m.key = {ENDED_KEY}) AS ended "
             f"FROM records r JOIN games g ON g.id = r.game ORDER BY {order} LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        game, created, finished = row
+        game, created, finished, ended = row
         kept = self.record(game)
         assert kept is not None, "its records row was just read"
-        return DigitalKept(game, created, kept[0], kept[1], bool(finished))
+        return DigitalKept(game, created, kept[0], kept[1], bool(finished), bool(ended))
 
     def finished(self, game: int) -> bool:
         """Game `game` is over: its result is kept (`add_result`)."""

@@ -15,6 +15,7 @@ class GameInfo:
     entries: int
     digital: bool = False  # played in digital play: its game record is kept too
     finished: bool = False  # its result is kept (`add_result`): the game is over
+    ended: bool = False  # the host ended it unfinished (`end_digital`): never played on
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,6 +41,7 @@ class DigitalKept:
     setup: dict[str, Any]  # the record's header (`setup["header"]`) and who plays each seat
     events: list[dict[str, Any]]
     finished: bool  # its result is kept (`add_result`)
+    ended: bool = False  # the host ended it unfinished (`end_digital`)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

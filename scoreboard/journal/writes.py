@@ -9,6 +9,7 @@ import json
 import re
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -94,7 +95,18 @@ class Writes(Reads):
             self._db.execute("DELETE FROM records WHERE game=?", (game,))
             self._db.execute("DELETE FROM entries WHERE game=?", (game,))
             self._db.execute("DELETE FROM games WHERE id=?", (game,))
+            self._db.execute("DELETE FROM meta WHERE key=?", (f"ended:{game}",))
             self.results_version += 1
+
+    def end_digital(self, game: int) -> None:
+        """Mark game `game` ended unfinished by the host: its record stays as it stood, the list
+        of kept games says so, and a restart never plays it on."""
+        with self._tx():
+            self._require(game)
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                (f"ended:{game}", json.dumps(time.time())),
+            )
 
     def start_digital(
         self, setup: Mapping[str, Any], *, game: int | None = None, name: str | None = None

@@ -301,12 +301,14 @@
   });
 
   // A kept game in words: its name (a digital game's says its rules and players), when it was
-  // started, and who won it or whether it is the one in play.
+  // started, and who won it, whether it is the one in play, or how it was left: ended by the
+  // host, or unfinished (a game put aside for a new one, which a family may want to delete).
   function gameWords(g, current) {
     const when = new Date(g.created * 1000).toLocaleString(undefined,
       { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
     const state = g.winner ? `won by ${g.winner}` : g.finished ? "finished"
-      : g.id === current ? "current" : "";
+      : g.id === current ? "current" : g.ended ? "ended unfinished by the host"
+      : g.entries || g.digital ? "unfinished" : "not played";
     return `${g.name} · ${when}` + (state ? ` · ${state}` : "");
   }
   let older = null;  // where the next page of kept games starts

@@ -97,3 +97,27 @@ def test_a_new_game_after_an_ended_one_is_not_asked_to_confirm(app):
     app.post("/api/digital/end", json={"confirm": True}, headers=HOST)
     start(app, ruleset="elite")
     assert "ended" not in app.get("/api/digital/view").json()
+
+
+def test_an_ended_game_is_marked_in_the_kept_games_and_never_played_on(tmp_path):
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    with TestClient(create_app(journal, Bus(), TOKEN)) as client:
+        start(client)
+        game = journal.latest_digital().game  # type: ignore[union-attr]
+        assert client.post("/api/digital/end", json={"confirm": True}, headers=HOST).is_success
+        kept = {g["id"]: g for g in client.get("/api/games").json()["games"]}
+        assert kept[game]["ended"] is True and kept[game]["finished"] is False
+    journal.close()
+    journal = Journal(path)  # the service restarted: the ended game is not carried on
+    with TestClient(create_app(journal, Bus(), TOKEN)) as client:
+        view = client.get("/api/digital/view").json()
+        assert view["game"] is None
+        assert view["ended"] == (
+            f"The host ended the game of Ann, Bo, Cy unfinished; its record is kept "
+            f"(game {game} in the journal)."
+        )
+    journal.delete_game(game, f"delete game {game}")
+    marks = journal._db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'ended:%'").fetchone()
+    assert marks == (0,)  # the mark went with its game
+    journal.close()

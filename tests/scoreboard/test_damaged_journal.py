@@ -223,7 +223,12 @@ def test_a_damaged_digital_move_does_not_stop_the_service(tmp_path):
             "Game 1 (name damaged)",
             "name",
         ),
-        ("UPDATE games SET created = 'yesterday' WHERE id = 1", (), "Game 1", "start time"),
+        (
+            "UPDATE games SET created = 'yesterday' WHERE id = 1",
+            (),
+            "Disney UNO with the Tinker Bell tray: Ann, Bo",
+            "start time",
+        ),
     ],
     ids=["blob", "not-utf8", "created"],
 )
@@ -238,7 +243,7 @@ def test_a_damaged_game_row_is_listed_and_named_not_a_500(tmp_path, sql, args, s
         listed = client.get("/api/games")
         assert listed.status_code == 200
         names = {g["id"]: g["name"] for g in listed.json()["games"]}
-        assert names == {1: shown, 2: "Game 2"}
+        assert names == {1: shown, 2: "Disney UNO with the Tinker Bell tray: Cy, Di"}
         damaged = client.get("/api/view").json()["journal"]["damaged"]
         assert any(d.startswith(f"game 1's {says} is damaged") for d in damaged), damaged
         assert client.get("/api/games/1.json").status_code == 200
