@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.arguments import at_least, seconds
-from cli.commands.display import add_network_arguments
+from cli.commands.display import DEFAULT_JOURNAL, add_network_arguments
 from tray import config as tray_config
 
 log = logging.getLogger("tinker-tray")
@@ -36,8 +36,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--journal",
         type=Path,
         default=None,
-        help="the display's SQLite journal (default: $STATE_DIRECTORY or "
-        "~/.local/state/tinker-tray/journal.sqlite3)",
+        help=f"the display's SQLite journal (default: {DEFAULT_JOURNAL})",
     )
     parser.add_argument(
         "--presses",
@@ -264,7 +263,12 @@ def attach_display_session(
             link=link_hint(service, emulated=virtual_button),
         )
     except DisplayError as exc:
-        message = f"the score display cannot start: {exc}; or run without it: --no-web"
+        why = str(exc)  # a clause, or whole sentences ("...: locked. It was left as it was.")
+        if why.endswith("."):
+            why += " Or run without it: --no-web."
+        else:
+            why += "; or run without it: --no-web"
+        message = f"the score display cannot start: {why}"
         raise StartError(message) from None
     for line in display.lines(journal):
         if not line.startswith("warning:"):

@@ -419,3 +419,23 @@ def test_a_reader_that_stops_early_ends_rich_output_quietly_too(command):
     _, err = proc.communicate(timeout=120)
     assert err == b""
     assert proc.returncode == 0
+
+
+def test_a_journal_that_cannot_be_opened_is_said_in_whole_sentences(capsys, tmp_path):
+    """Issue 52, 12: the display's own sentences end with a full stop; what the service adds
+    starts a sentence of its own after them, never ". ;"."""
+    pins = tmp_path / "pins.toml"
+    pins.write_text(QUICK_PINS)
+    journal = tmp_path / "j.sqlite3"
+    journal.write_bytes(b"this is not a database, but a photo " * 200)
+    code = cli.main(
+        ["emulate", "--config", str(pins), "--host", "127.0.0.1", "--port", "0",
+         "--journal", str(journal), "--presses", "1"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    line = next(x for x in err.splitlines() if "the score display cannot start" in x)
+    assert ". ;" not in line and ".;" not in line
+    assert line.endswith(". Or run without it: --no-web.") or line.endswith(
+        "; or run without it: --no-web"
+    ), line
