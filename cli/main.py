@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "install": ("cli.commands.install", "install the tray as this Pi's service (sudo; --root DIR)"),
     "uninstall": ("cli.commands.uninstall", "remove what install made (the journal stays)"),
     "update": ("cli.commands.update", "install the newest signed release beside this one"),
-    "release": ("cli.commands.release", "a maintainer's release: sign a tag, pack an update file"),
+    "release": ("cli.commands.release", "pack a signed tag into an update file (maintainers)"),
 }
 
 

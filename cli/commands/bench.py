@@ -11,7 +11,9 @@
 Exit status 0 if every part passes, 1 if any fails, 2 if the pins cannot be opened.
 
 For tests and a first try without hardware, `--mock` runs it on MockFactory pins with the
-presses (and their bounce) scripted, and `--answers yyn...` answers the questions.
+presses (and their bounce) scripted, and `--answers yyn...` answers the questions, one letter
+each, in order. Too few answers are refused before a light is lit (a question never gets an
+answer nobody gave); more than the bench asks are said, and the rest is left unused.
 """
 
 from __future__ import annotations
@@ -53,8 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--answers",
+        type=yes_no,
         metavar="YN",
-        help="answer the questions from this string of y/n instead of asking (scripted runs)",
+        help="answer the questions instead of asking (scripted runs): one y or n each, in "
+        "order, 2 for each light (on alone? then faded or off?), then 1 for the buzzer if "
+        "it is enabled (8 or 9 in all, e.g. yyyyyyyy); too few are refused before a light "
+        "is lit",
     )
     parser.add_argument(
         "--fade-seconds",
@@ -96,16 +102,51 @@ class NoAnswer(Exception):
 
     MESSAGE = (
         "the bench test asks what you see and hear: run it in a terminal, or give the "
-        "answers with --answers (e.g. --answers yyyyyyyyy)"
+        "answers with --answers (e.g. --answers yyyyyyyy: see --help)"
     )
+
+
+def yes_no(text: str) -> str:
+    """--answers: y and n only (any other letter would be taken for a no)."""
+    if not text or set(text.lower()) - {"y", "n"}:
+        raise argparse.ArgumentTypeError(f"takes y and n only, one for each question, not {text!r}")
+    return text.lower()
+
+
+def questions(config: Config) -> int:
+    """How many questions the bench asks with this pin map (`walk_lights`, `beep`)."""
+    return 2 * len(COLOURS) + (1 if config.buzzer.enabled else 0)
+
+
+def answers_problem(answers: str, config: Config) -> str | None:
+    """Why --answers cannot answer the bench's questions (too few), else None."""
+    asked = questions(config)
+    if len(answers) >= asked:
+        return None
+    buzzer = ", 1 for the buzzer" if config.buzzer.enabled else ""
+    return (
+        f"--answers gave {_answers(len(answers))}; the bench asks "
+        f"{asked} questions (2 for each light{buzzer}): give one y or n for each"
+    )
+
+
+def _answers(count: int) -> str:
+    return f"{count} answer" + ("" if count == 1 else "s")
 
 
 def asker(answers: str | None, out: Any) -> Callable[[str], bool]:
     queue = list(answers.lower()) if answers is not None else None
+    asked = 0
 
     def ask(question: str) -> bool:
+        nonlocal asked
+        asked += 1
         if queue is not None:
-            answer = queue.pop(0) if queue else "n"
+            if not queue:
+                raise NoAnswer(
+                    f"--answers gave {_answers(asked - 1)}, none for question {asked}: {question}"
+                )
+            answer = queue.pop(0)
             print(f"{question} [y/n] {answer}", file=out)
         else:
             try:
@@ -371,6 +412,17 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args)
     if config is None:
         return 2
+    if args.answers is not None:  # before a pin is opened
+        if problem := answers_problem(args.answers, config):
+            print(f"tinker-tray bench: {problem}", file=sys.stderr)
+            return 2
+        if (extra := len(args.answers) - questions(config)) > 0:
+            print(
+                f"tinker-tray bench: --answers gave {_answers(len(args.answers))}; the bench "
+                f"asks {questions(config)} questions, so "
+                + ("the last is not used" if extra == 1 else f"the last {extra} are not used"),
+                file=sys.stderr,
+            )
     from tray.pins import NoGpio, NoGpioAccess, make_pin_factory
 
     try:

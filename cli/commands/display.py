@@ -32,12 +32,19 @@ def default_journal() -> Path:
     return base / "tinker-tray" / "journal.sqlite3"
 
 
+DEFAULT_JOURNAL = (
+    "$STATE_DIRECTORY (else $XDG_STATE_HOME, else ~/.local/state)/tinker-tray/journal.sqlite3"
+)
+"""`default_journal` in words, for --help (`run`, `emulate`, `display`): where it looks, not
+where it found, so the help is the same for everyone (and names no one's home)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         type=Path,
-        default=default_journal(),
-        help="the SQLite journal of games (default: %(default)s)",
+        default=None,
+        help=f"the SQLite journal of games (default: {DEFAULT_JOURNAL})",
     )
     add_network_arguments(parser)
     parser.add_argument(
@@ -277,6 +284,7 @@ def run(args: argparse.Namespace) -> int:
     from tray import config as tray_config
     from tray.bus import Bus
 
+    args.journal = args.journal or default_journal()
     bus = Bus()
     settings = tray_config.load().show  # the packaged tray's show: what a real tray would play
     button = VirtualButton(bus, settings)  # no tray here: the pages offer the button

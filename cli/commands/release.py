@@ -1,8 +1,11 @@
 """`tinker-tray release pack TAG --key KEY`: a maintainer's update file for trays with no network.
 
-The release itself is a signed tag (`git tag -s`, docs/release.md). This packs that tag with the
-wheels its set-up needs on the trays' Python and architecture (downloaded by pip for that
-target, or taken from --wheels DIR) into one file signed with the same key.
+The release itself is a signed tag (`git tag -s`, docs/release.md): this command signs no tag.
+It packs that tag with the wheels its set-up needs on the trays' Python and architecture
+(downloaded by pip for that target, or taken from --wheels DIR) into one file whose manifest it
+signs with --key (`ssh-keygen -Y sign`, namespace tinker-tray-update). The tag and the key are
+checked before a wheel is downloaded (`pack_problem`): a missing tag or key is one sentence, not
+the end of a long download.
 """
 
 from __future__ import annotations
@@ -21,9 +24,24 @@ BUILD_TOOLS = ("pip", "setuptools>=68,<85", "mypy>=1.13,<3")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["pack"], help="pack: write an update file")
-    parser.add_argument("tag", help="the signed release tag, e.g. v1.2.0")
-    parser.add_argument("--key", type=Path, required=True, help="the SSH key that signed the tag")
+    parser.add_argument(
+        "action",
+        choices=["pack"],
+        help="pack: write an update file of a signed tag (the tag is signed beforehand, with "
+        "git tag -s: docs/release.md)",
+    )
+    parser.add_argument(
+        "tag",
+        help="the signed release tag, e.g. v1.2.0 (checked before any download; against "
+        "$TINKER_TRAY_ALLOWED_SIGNERS or /etc/tinker-tray/allowed_signers when there is one)",
+    )
+    parser.add_argument(
+        "--key",
+        type=Path,
+        required=True,
+        help="the SSH private key that signs the update file's manifest (the tag's key, or one "
+        "allowed for the tinker-tray-update namespace)",
+    )
     parser.add_argument("--out", type=Path, help="the file (default: tinker-tray-TAG.update)")
     parser.add_argument(
         "--wheels", type=Path, metavar="DIR", help="take the wheels from DIR instead of PyPI"
@@ -52,9 +70,60 @@ def download_wheels(python: str, into: Path) -> None:
     )  # fmt: skip
 
 
+def pack_problem(repo: Path, tag: str, key: Path) -> str | None:
+    """Why `pack` cannot make a file trays would take, as far as can be known before the wheels
+    are downloaded: no such tag, a tag that is not SSH-signed (or, when this machine has an
+    allowed-signers file, not by a key in it), a key ssh-keygen cannot sign with. None: go on."""
+    from updater.releases import ReleaseError, Repository, allowed_signers
+
+    repository = Repository(repo)
+    if repository.git("rev-parse", "--git-dir", check=False).returncode != 0:
+        return f"{repo} is not a git repository (--repo names the one holding the tag)"
+    ref = f"refs/tags/{tag}"
+    kind = repository.git("cat-file", "-t", ref, check=False).stdout.strip()
+    if not kind:
+        return f"{repo} has no tag {tag} (sign it first: git tag -s {tag}, docs/release.md)"
+    body = repository.git("cat-file", "tag", ref, check=False).stdout if kind == "tag" else ""
+    if "-----BEGIN SSH SIGNATURE-----" not in body:
+        return (
+            f"the tag {tag} is not signed with an SSH key (git tag -s, gpg.format=ssh): "
+            "trays install only signed tags"
+        )
+    try:
+        signers: Path | None = allowed_signers()
+    except ReleaseError:
+        signers = None  # a maintainer's machine need not have one: the trays check it
+    if signers is not None:
+        try:
+            repository.verify(ref, signers)
+        except ReleaseError as exc:
+            return f"trays would refuse the tag: {exc}"
+    return key_problem(key)
+
+
+def key_problem(key: Path) -> str | None:
+    """Why ssh-keygen could not sign with `key`, if it can be told without its passphrase."""
+    if not key.is_file():
+        return f"there is no key file at {key} (--key: the SSH key that signs the update file)"
+    read = subprocess.run(["ssh-keygen", "-l", "-f", str(key)], capture_output=True, text=True)
+    if read.returncode != 0:
+        return f"{key} is not an SSH key ssh-keygen can read (--key)"
+    with key.open("rb") as file:
+        private = b"PRIVATE KEY-----" in file.readline()
+    if private and key.stat().st_mode & 0o077:
+        return (
+            f"{key} can be read by others (mode {key.stat().st_mode & 0o777:o}), so ssh-keygen "
+            f"will not sign with it: chmod 600 {key}"
+        )
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from updater.bundle import BundleError, pack
 
+    if problem := pack_problem(args.repo, args.tag, args.key):  # before any download
+        print(f"tinker-tray release: {problem}; nothing was downloaded or packed", file=sys.stderr)
+        return 1
     out = args.out or Path(f"tinker-tray-{args.tag}.update")
     try:
         if args.wheels is not None:

@@ -170,6 +170,7 @@ def written_summary(written: list[Path], folder: Path) -> str:
 def _print_table(stats: dict, features: frozenset[str], report: Sequence[str]) -> None:
     """The statistics as a table, then the lines of what the ruleset declares (`features`) and
     the lines it adds of its own (its registry entry's `report`)."""
+    from rich.cells import cell_len
     from rich.table import Table
 
     from cli.console import Console
@@ -177,7 +178,10 @@ def _print_table(stats: dict, features: frozenset[str], report: Sequence[str]) -
     console = Console()
     hands = stats["hands"]
     title = f"{hands} hands" + (f", {stats['games']} games" if stats["games"] else "")
-    table = Table(title=f"{title} · {stats['players']} players · {stats['seconds']} s")
+    title += f" · {stats['players']} players · {stats['seconds']} s"
+    # The title is as wide as the table under it: a table narrower than its title would wrap
+    # it onto two lines, so the table is made at least as wide (up to the terminal's width).
+    table = Table(title=title, min_width=cell_len(title))
     table.add_column("seat")
     table.add_column("bot")
     table.add_column("hands won", justify="right")
