@@ -107,16 +107,15 @@ class Updates:
     def for_journal(cls, journal: Path) -> Updates:
         """The service's own: its state folder is the journal's; TINKER_TRAY_HOME names the
         checkout (as `./tinker` sets it); TINKER_TRAY_UPDATE_UNIT and TINKER_TRAY_UPDATE_STATUS
-        stand in for the root unit's files (tests, a development machine)."""
+        stand in for the root unit's files (tests, a development machine);
+        TINKER_TRAY_ALLOWED_SIGNERS names the keys an update trusts, as for `tinker update`."""
         env = os.environ
-        unit = Path(env.get("TINKER_TRAY_UPDATE_UNIT") or ROOT_UNIT)
-        named = env.get("TINKER_TRAY_ALLOWED_SIGNERS")  # root's unit reads the image's own
         return cls(
             journal.parent,
             home=Path(env.get("TINKER_TRAY_HOME") or TREE),
-            unit=unit,
+            unit=Path(env.get("TINKER_TRAY_UPDATE_UNIT") or ROOT_UNIT),
             root_status=Path(env.get("TINKER_TRAY_UPDATE_STATUS") or requests.STATUS),
-            signers=Path(named) if named and not unit.exists() else SYSTEM_SIGNERS,
+            signers=Path(env.get("TINKER_TRAY_ALLOWED_SIGNERS") or SYSTEM_SIGNERS),
         )
 
     # ------------------------------------------------------------------ reading
