@@ -39,34 +39,7 @@
   // own, the same when it is sent again after a dropped connection, so the display answers a
   // repeat as it answered the first instead of starting a second game or playing a card twice.
   const busy = new Set();  // the writes under way: "start", "moves", a button's id
-  function actionKey() {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));  // (randomUUID needs https)
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-  async function post(path, body, key = actionKey()) {
-    const init = {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": key },
-      credentials: "same-origin",
-      body: JSON.stringify(body || {}),
-    };
-    let res;
-    try { res = await fetch(path, init); } catch (_) { res = await fetch(path, init); }
-    let data = {};
-    try { data = await res.json(); } catch (_) { /* not JSON */ }
-    if (!res.ok) {
-      const err = new Error(data.error || `the display refused (${res.status})`);
-      err.status = res.status;
-      err.confirm = !!data.confirm;
-      throw err;
-    }
-    return data;
-  }
-  function markBusy(button, on) {
-    if (!button) return;
-    button.disabled = on;
-    if (on) button.setAttribute("aria-busy", "true"); else button.removeAttribute("aria-busy");
-  }
+  const { post, markBusy } = Tinker;  // each write with its Idempotency-Key (common.js)
   // `work` runs with `button` busy, under the name `what` (a page re-drawn meanwhile keeps
   // the buttons of that write busy); the page is drawn again once it is answered.
   async function whileBusy(what, button, work) {
