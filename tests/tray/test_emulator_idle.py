@@ -75,7 +75,9 @@ def test_a_press_redraws_at_once_and_the_pick_redraws_when_it_lands(emulator, se
     emulator._key(" ")  # the key: drawn at once, before the tray has done anything
     assert emulator.redraw_if_changed(live)
     [pick] = recorder.wait_for(Pick)
-    assert emulator.redraw_if_changed(live)  # the pick in the history (as "?": no spoilers)
+    emulator.redraw_if_changed(live)  # the pick in the history (as "?": no spoilers), drawn now
+    assert emulator.drawn()[1:3] == emulator._last[1:3]  # or already, on a busy machine
+    assert emulator._last[1] == 1
     settle(service, recorder)
     assert emulator.redraw_if_changed(live)  # the lights landed, the colour named
     assert pick.colour in text_of(live.drawings[-1]) and "ready" in text_of(live.drawings[-1])
