@@ -38,7 +38,6 @@ from starlette.staticfiles import StaticFiles
 from digital import games
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
 from digital.session import DigitalSession
-from engine.disney import cards as C
 from engine.errors import EventError, RuleError
 from scoreboard import auth, bodies, stream
 from scoreboard import web as table_web
@@ -257,5 +256,4 @@ class DigitalPlay:
         MoveError: 422,
         RuleError: 422,  # the engine's message: the state is unchanged
         EventError: 422,  # a game-record event the engine cannot read (every ruleset's)
-        C.CardError: 422,
     }

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.protocol import GameState
+from engine.score_sheet import Keeping
 from engine.simulation import Rates
 
 Inputs = Mapping[str, Any]
@@ -142,7 +143,11 @@ class Entry:
     the default (modes that need files, UNO Elite's dynasty, are left to the command line);
     `house_rules`, the yes-or-no options offered as a box to tick, each with its words;
     `offers`, every option the form offers (`Offer`), the mode and the target left to the
-    form's own controls."""
+    form's own controls.
+
+    `score_sheet`: for a ruleset a table can keep by hand, what gives its sheet
+    (`engine.score_sheet.Keeping`), called the first time a sheet of it is kept, so nothing of
+    it is imported before (None: a game of it is played only in digital play)."""
 
     name: str
     title: str
@@ -158,6 +163,7 @@ class Entry:
     modes: tuple[tuple[str, str], ...] = ()
     house_rules: tuple[tuple[str, str], ...] = ()
     offers: tuple[Offer, ...] = ()
+    score_sheet: Callable[[], Keeping] | None = None
 
     def missing(self, inputs: Inputs) -> list[InputFile]:
         """The required input files that `inputs` lacks."""
@@ -217,6 +223,15 @@ def new_game(
         what = " and ".join(f.what for f in lacking)
         raise ValueError(f"{entry.title} needs its {what}: this display was started without them")
     return entry.new_game(names, dealer, options or {}, given)
+
+
+def score_sheet(name: str) -> Keeping:
+    """How the ruleset `name` keeps a score sheet by hand; ValueError, naming it, for a
+    ruleset there is not or one that keeps none."""
+    entry = get(name)
+    if entry.score_sheet is None:
+        raise ValueError(f"{entry.title} has no score sheet kept by hand: play it digitally")
+    return entry.score_sheet()
 
 
 def _listed(words: Sequence[str]) -> str:

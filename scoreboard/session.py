@@ -1,7 +1,8 @@
 """The live table session: the engine's fold kept in step with the journal and the bus.
 
 Every change goes the same way, whoever asks (a phone, the web page, a pick from the tray):
-validate with `engine.disney.table.apply` (a refused entry changes nothing), commit to the journal,
+validate with the sheet of the game's ruleset (`engine.sheets.apply`: a refused entry changes
+nothing), commit to the journal,
 then adopt the new state and publish `TableChanged`. So the displays, which redraw on
 `TableChanged`, never show anything the journal does not already hold.
 
@@ -26,8 +27,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from engine import registry
-from engine.disney import table as T
+from engine import registry, sheets
+from engine.score_sheet import EntryError, Keeping, Sheet, UnknownEntryError
 from scoreboard import names, reveal, wins
 from scoreboard.journal import ConfirmError, DamagedGame, Journal, JournalWriteError
 from scoreboard.view import RECENT_HANDS, build_view
@@ -56,7 +57,7 @@ PickRevealed = PickSettled
 displays may name it now (nothing new is journaled; the view changes without a new version)."""
 
 
-class NothingToRedoError(T.EntryError):
+class NothingToRedoError(EntryError):
     """Redo with nothing undone since the last new entry."""
 
 
@@ -70,8 +71,9 @@ class Undone:
     scoring entry ends Redo, unless it is the very entry undone (Redo sends just that, and
     typing the same hand again is the same thing), which is then redone."""
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, undoable: Callable[[], frozenset[str]]) -> None:
         self.journal = journal
+        self.undoable = undoable  # the kinds the game in play's sheet undoes
         self.done = array.array("q")
         self.undone = array.array("q")
         self.top: dict[str, Any] | None = None  # what Redo enters: `undone[-1]`, as kept
@@ -84,7 +86,7 @@ class Undone:
 
     def took(self, entry_id: int, kind: str, entry: Mapping[str, Any] | None) -> None:
         """The table took entry `entry_id` (its content `entry`, or None: read it if needed)."""
-        if kind in T.UNDOABLE:
+        if kind in self.undoable():
             if self.top is not None and self.top == (entry or self.journal.entry(entry_id)):
                 self.undone.pop()
             else:
@@ -103,6 +105,8 @@ class TableSession:
     Thread-safe: picks arrive on the bus from the tray service's relay thread, entries from
     the web server's. `show` is the tray's show settings (the virtual tray plays its frames);
     `clock` is the clock `Pick.settles_at` is on (monotonic; tests pass one they move by hand).
+    `home`: the ruleset a game is of when none is named, and whose sheet takes the picks made
+    before any game (`engine.sheets.home()`: the first shipped that keeps one).
     """
 
     def __init__(
@@ -112,7 +116,9 @@ class TableSession:
         *,
         show: ShowSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
+        home: str | None = None,
     ):
+        self.home = home or sheets.home()
         self.journal = journal
         self.bus = bus or Bus()
         self.show_settings = show
@@ -120,7 +126,7 @@ class TableSession:
         self._lock = threading.RLock()
         self.game_id, self.table = self._latest(journal)
         self.version = journal.last_id()
-        self._undone = Undone(journal)
+        self._undone = Undone(journal, lambda: self._keeper().undoable)
         self._undone.replay(self.game_id)
         self._wins: tuple[int, dict[str, Any]] | None = None  # (journal's results_version, tally)
         self._won_at: tuple[tuple[int, int], float] | None = None  # ((game, version), when won)
@@ -132,8 +138,11 @@ class TableSession:
         self.unkept_pick: int | None = None  # a pick the tray showed and the journal lacks
         journal.when_writable(self._writable_again)
 
-    @staticmethod
-    def _latest(journal: Journal) -> tuple[int | None, T.Table]:
+    def _keeper(self) -> Keeping:
+        game = self.table.game
+        return sheets.keeping(self.home if game is None else game.ruleset)
+
+    def _latest(self, journal: Journal) -> tuple[int | None, Sheet]:
         """The latest game and its table; a damaged one is set aside (the journal says which
         and why, and the page shows it), so the table starts with no game in play."""
         game = journal.latest_game()
@@ -144,7 +153,7 @@ class TableSession:
         try:
             return None, journal.load(None)  # the picks made with no game, at least
         except DamagedGame:
-            return None, T.EMPTY
+            return None, sheets.empty(self.home)
 
     # --- writing ---
 
@@ -153,7 +162,7 @@ class TableSession:
         `{"kind": "redo"}` is `redo()`: the pages send it where they send an undo."""
         if entry.get("kind") == "redo":
             if len(entry) > 1:
-                raise T.UnknownEntryError("a redo has no fields: it enters what Undo took back")
+                raise UnknownEntryError("a redo has no fields: it enters what Undo took back")
             return self.redo()
         return self._submit(dict(entry), None)
 
@@ -177,11 +186,11 @@ class TableSession:
 
     def _submit(self, entry: dict[str, Any], showing: reveal.Showing | None) -> int:
         if entry.get("kind") == "start":
-            raise T.UnknownEntryError("start a game with new_game, not as an entry")
+            raise UnknownEntryError("start a game with new_game, not as an entry")
         base, new = self._applied(entry)
         with self._lock:
             if new is None or self.table is not base:  # another came first: apply to it
-                new = T.apply(self.table, entry)
+                new = sheets.apply(self.table, entry, self.home)
             version = self._saved(lambda: self.journal.append(self.game_id, entry))
             self.table, self.version = new, version
             self._undone.took(version, entry["kind"], entry)
@@ -192,7 +201,7 @@ class TableSession:
 
     APPLY_TRIES: ClassVar[int] = 3
 
-    def _applied(self, entry: dict[str, Any]) -> tuple[T.Table, T.Table | None]:
+    def _applied(self, entry: dict[str, Any]) -> tuple[Sheet, Sheet | None]:
         """(a table, that table after `entry`), worked out outside the lock: an edit of an early
         hand re-settles every later one (most of a second at 50,000 hands here), and the pages,
         the tray's picks and the other writers must not wait for it. Tried again while other
@@ -202,8 +211,8 @@ class TableSession:
         for _ in range(self.APPLY_TRIES):
             base = self.table
             try:
-                new = T.apply(base, entry)
-            except T.EntryError:
+                new = sheets.apply(base, entry, self.home)
+            except EntryError:
                 if self.table is base:
                     raise
                 continue
@@ -219,7 +228,7 @@ class TableSession:
         *,
         name: str | None = None,
         confirm: bool = False,
-        ruleset: str = "disney",
+        ruleset: str | None = None,
     ) -> int:
         """Start a new game (the old one stays in the journal). While a game with hands entered
         is unfinished, `confirm=True` is needed: a stray tap must not end it. The names are
@@ -227,6 +236,7 @@ class TableSession:
         given no name is kept under its rules and players, as a digital game is."""
         name = names.game_name(name)
         kept = names.players(players)
+        ruleset = ruleset or self.home
         start = {
             "kind": "start",
             "players": kept,
@@ -236,7 +246,7 @@ class TableSession:
         }
         with self._lock:
             # every refusal before the question: nobody confirms a game that cannot start
-            new = T.apply(dataclasses.replace(T.EMPTY, last_pick=self.table.last_pick), start)
+            new = sheets.apply(self.table, start, self.home)  # keeps the latest pick alone
             if name is None:
                 name = names.listed(f"{registry.get(ruleset).title}: ", kept)
             game = self.table.game
@@ -370,6 +380,7 @@ class TableSession:
         with self._lock:
             view = build_view(
                 self.table,
+                home=self.home,
                 game_id=self.game_id,
                 version=self.version,
                 pick_hidden=self.hidden_pick() is not None,
@@ -398,10 +409,10 @@ class TableSession:
         declared card journaled after the win (the button pressed while a later game was
         played, or after it) must not make the win newer than that game's end, or the banner
         comes back on every page opened since."""
-        table, won = T.EMPTY, 0.0
+        table, won = sheets.empty(self.home), 0.0
         for logged in self.journal.entries(game):
             was_over = table.game is not None and table.game.over
-            table = T.apply(table, logged.entry)
+            table = sheets.apply(table, logged.entry, self.home)
             if table.game is not None and table.game.over and not was_over:
                 won = logged.t
         return won
@@ -431,6 +442,7 @@ class TableSession:
             if cached is None or cached[0] != key:
                 view = build_view(
                     self.table,
+                    home=self.home,
                     game_id=self.game_id,
                     version=self.version,
                     pick_hidden=key[1],

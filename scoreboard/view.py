@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.disney import cards as C
-from engine.disney import rulesets
-from engine.disney import table as T
+from engine import sheets
+from engine.score_sheet import Keeping, KeptGame, Pick, Sheet
+from engine.sheets import keeping as keeping_of
 from scoreboard import wins as tally_of_wins
 
 TEAMS = ("A", "B")
 
 
 def build_view(
-    table: T.Table,
+    table: Sheet,
     *,
+    home: str | None = None,
     game_id: int | None,
     version: int,
     pick_hidden: bool = False,
@@ -29,7 +30,10 @@ def build_view(
     without its colour or meaning (see scoreboard.reveal). `recent`: only the last `recent`
     hands, plus the chart (what the pages get: a few KiB whatever the game's length); None:
     every hand. `wins`: the tally of wins of the games without points (`scoreboard.wins`), which
-    have no score sheet."""
+    have no score sheet. The sheet is read through its ruleset's `Keeping` (`home`'s before a
+    game starts; None: `engine.sheets.home()`), so any ruleset's sheet is shown alike."""
+    g = table.game
+    keeper = keeping_of(g.ruleset if g is not None else home or sheets.home())
     view: dict[str, Any] = {
         "version": version,
         "game": game_id,
@@ -38,34 +42,25 @@ def build_view(
         "dealer": None,
         "winner": None,
         "rules": None,
-        "declared": _declared(table),
-        "pick": _pick(table.last_pick, pick_hidden),
-        "can_undo": bool(table.undo_stack),
+        "declared": _declared(table, keeper),
+        "pick": _pick(table.last_pick, pick_hidden, keeper),
+        "can_undo": table.can_undo,
         "hand_count": 0,
         "wins": wins if wins is not None else tally_of_wins.tally(()),
     }
     if recent is not None:
         view["chart"] = {"numbers": [], "totals": []}
-    g = table.game
     if g is None:
         return view
-    opts = g.opts
-    view["players"] = _players(g)
+    rules = keeper.rules(g)
+    view["players"] = _players(g, rules)
     view["dealer"] = None if g.over else g.dealer
     first = 0 if recent is None else max(0, len(g.hands) - recent)
     view["hands"] = [h.as_dict(n) for n, h in enumerate(g.hands[first:], start=first + 1)]
     view["hand_count"] = len(g.hands)
     if recent is not None:
         view["chart"] = chart([(n, h.totals) for n, h in enumerate(g.hands, start=1)])
-    target = opts.get("target", 500)
-    mode = opts.get("scoring", "standard")
-    view["rules"] = {
-        "scoring": mode,
-        "target": target,
-        "partners": bool(opts.get("partners")),
-        "title": rulesets.get(g.ruleset).title,
-        "says": _rules_text(mode, target, bool(opts.get("partners"))),
-    }
+    view["rules"] = {key: rules[key] for key in ("scoring", "target", "partners", "title", "says")}
     if g.over:
         names = g.winner_names()
         winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
@@ -77,15 +72,12 @@ def build_view(
     return view
 
 
-def _players(g: T.TableGame) -> list[dict[str, Any]]:
+def _players(g: KeptGame, rules: dict[str, Any]) -> list[dict[str, Any]]:
     """Each player's line: total, out, whose deal, team, who leads, who won."""
-    opts, sheet = g.opts, g.sheet
-    scores = sheet.scores if sheet else (0,) * len(g.players)
-    out = sheet.eliminated if sheet else frozenset()
+    scores, out, partners = g.scores, g.out, rules["partners"]
     winners = g.winner if isinstance(g.winner, tuple) else (g.winner,)
     alive = [scores[s] for s in range(len(scores)) if s not in out]
-    lowest_wins = opts.get("scoring", "standard") != "standard"
-    best = (min if lowest_wins else max)(alive) if alive and g.hands else None
+    best = (min if rules["lowest_wins"] else max)(alive) if alive and g.hands else None
     return [
         {
             "seat": s,
@@ -93,7 +85,7 @@ def _players(g: T.TableGame) -> list[dict[str, Any]]:
             "total": scores[s],
             "out": s in out,
             "deals": s == g.dealer and not g.over,
-            "team": TEAMS[s % 2] if opts.get("partners") else None,
+            "team": TEAMS[s % 2] if partners else None,
             "leads": best is not None and scores[s] == best and s not in out,
             "won": s in winners,
         }
@@ -119,19 +111,7 @@ def chart(totals: list[tuple[int, tuple[int, ...]]]) -> dict[str, Any]:
     }
 
 
-def _rules_text(mode: str, target: int, partners: bool) -> str:
-    if mode == "lowest":
-        return (
-            f"Points are what you are caught holding. When someone reaches {target}, "
-            "the lowest total wins."
-        )
-    if mode == "challenge":
-        return f"Challenge UNO: reach {target} and you are out. The last player left wins."
-    who = "the first team" if partners else "the first player"
-    return f"Going out scores the cards left in the others' hands: {who} to {target} wins."
-
-
-def _declared(table: T.Table) -> dict[str, Any] | None:
+def _declared(table: Sheet, keeper: Keeping) -> dict[str, Any] | None:
     if table.declared is None:
         return None
     who = None
@@ -139,16 +119,16 @@ def _declared(table: T.Table) -> dict[str, Any] | None:
         who = table.game.players[table.declared_by]
     return {
         "card": table.declared,
-        "name": C.name(C.card(table.declared)),
+        "name": keeper.card_name(table.declared),
         "seat": table.declared_by,
         "who": who,
     }
 
 
-def _pick(pick: T.TinkerPick | None, hidden: bool) -> dict[str, Any] | None:
+def _pick(pick: Pick | None, hidden: bool, keeper: Keeping) -> dict[str, Any] | None:
     if pick is None:
         return None
-    declared = C.name(C.card(pick.declared)) if pick.declared else None
+    declared = keeper.card_name(pick.declared) if pick.declared else None
     if hidden:
         return {
             "seq": pick.seq,
@@ -164,36 +144,11 @@ def _pick(pick: T.TinkerPick | None, hidden: bool) -> dict[str, Any] | None:
         "colour": pick.colour,
         "says": pick.says,
         "declared": declared,
-        "meanings": [] if pick.declared else [list(m) for m in T.meanings(pick.colour)],
+        "meanings": [] if pick.declared else [list(m) for m in keeper.meanings(pick.colour)],
     }
 
 
-def keyboard(ruleset: rulesets.Ruleset = rulesets.DISNEY) -> list[dict[str, Any]]:
-    """The card keyboard's keys: every distinct card of the deck with its code, name and points."""
-    keys = []
-    for cid in sorted(set(ruleset.deck)):
-        colour = C.COLOURS[C.COLOUR_OF[cid]] if cid < 64 else "wild"
-        rank = C.RANK_OF[cid]
-        label = (
-            str(rank)
-            if cid < 64 and rank < 10
-            else {
-                C.SKIP: "Skip",
-                C.REVERSE: "Rev",
-                C.DRAW2: "+2",
-                C.WILD: "Wild",
-                C.WILD_DISCARD_ALL: "Discard All",
-                C.VILLAIN_DRAW4: "Villain +4",
-            }.get(rank, C.code(cid))
-        )
-        keys.append(
-            {
-                "code": C.code(cid),
-                "name": C.name(cid),
-                "label": label,
-                "colour": colour,
-                "points": ruleset.card_points(cid),
-                "copies": ruleset.deck.count(cid),
-            }
-        )
-    return keys
+def keyboard(table: Sheet, home: str) -> list[dict[str, Any]]:
+    """The card keyboard of the game in play (`home`'s before a game): its ruleset's keys."""
+    ruleset = home if table.game is None else table.game.ruleset
+    return keeping_of(ruleset).keyboard(ruleset)

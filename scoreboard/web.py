@@ -53,7 +53,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from engine.disney.table import EntryError
+from engine import registry, sheets
+from engine.score_sheet import EntryError
 from scoreboard import auth, backup_web, bodies, guard, once, stream, update_page
 from scoreboard.auth import needs
 from scoreboard.bodies import BadRequest, Body, Field
@@ -102,6 +103,9 @@ NEW_GAME = Body(
         Field("options", (dict,), says="an object of rule options"),
         Field("name", (str, type(None)), says="text", max_chars=60),
         Field("confirm", (bool,)),
+        Field(
+            "ruleset", (str,), says="the name of a ruleset the table keeps a sheet of", max_chars=40
+        ),
     ),
 )
 DELETE = Body("a deletion", (Field("confirm", (str,), True, 'the phrase "delete game N"'),))
@@ -196,7 +200,12 @@ async def light_show(request: Request) -> Response:
 
 
 async def cards(request: Request) -> Response:
-    return JSONResponse({"keys": keyboard(), "emulator": request.state.press is not None})
+    session: TableSession = request.state.table
+    keys = keyboard(session.table, session.home)
+    rulesets = [{"name": n, "title": registry.get(n).title} for n in sheets.kept()]
+    return JSONResponse(
+        {"keys": keys, "rulesets": rulesets, "emulator": request.state.press is not None}
+    )
 
 
 async def whoami(request: Request) -> Response:
@@ -359,6 +368,7 @@ async def new_game(request: Request) -> Response:
             data.get("options"),
             name=data.get("name") or None,
             confirm=data.get("confirm") is True,
+            ruleset=data.get("ruleset") or None,
         )
     )
     return JSONResponse({"game": game, "version": session.version})
@@ -572,13 +582,7 @@ def create_app(
         try:
             yield state
         finally:
-            clients.close()
-            for undo in unsubscribe:
-                undo()
-            pairing.close()
-            for value in added.values():
-                value.close()
-            session.close()
+            _stop(clients, unsubscribe, pairing, list(added.values()), session)
 
     return Starlette(
         routes=_routes(extensions),
@@ -586,6 +590,25 @@ def create_app(
         exception_handlers=_handlers(extensions),
         lifespan=lifespan,
     )
+
+
+def _stop(
+    clients: stream.Clients,
+    unsubscribe: list[Callable[[], None]],
+    pairing: Pairing,
+    added: list[Any],
+    session: TableSession,
+) -> None:
+    """The app's parts stopped in the order that lets none wait on another: the pages' streams
+    first (no one waits for a change any more), the bus, the pairing window, the extensions
+    (digital play, the club: their threads may still write to the session), the session last."""
+    clients.close()
+    for undo in unsubscribe:
+        undo()
+    pairing.close()
+    for value in added:
+        value.close()
+    session.close()
 
 
 MIDDLEWARE = [

@@ -4,7 +4,7 @@ the number of workers. The engine stays single-threaded; processes live only her
 
 A chunk's size depends only on what is played (never on the workers), and its seed only on the
 master seed and its index; the first chunk plays on the master seed itself, so a run that fits
-in one chunk is the same as a plain `engine.disney.simulate.simulate` call.
+in one chunk is the same as the ruleset's own simulation called once (`registry.Entry.simulate`).
 """
 
 from __future__ import annotations

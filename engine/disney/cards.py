@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from engine.colours import COLOUR_LETTERS, COLOURS  # (every ruleset's: re-exported here)
+from engine.errors import EventError
 
 BLACK: Final = 4  # the "colour" of a wild card
 
@@ -70,8 +71,9 @@ for _code, _id in BLACK_CODES.items():
     CARD_OF_CODE[_code] = _id
 
 
-class CardError(ValueError):
-    """A card code or colour name that does not exist."""
+class CardError(EventError):
+    """A card code or colour name that does not exist (an event naming one is not well formed:
+    every layer that answers an `EventError` answers this one alike)."""
 
 
 def card(code: object) -> int:

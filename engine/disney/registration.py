@@ -15,6 +15,7 @@ from engine.disney import rulesets
 from engine.disney.game import Game, features_of, from_header
 from engine.disney.simulate import RATES
 from engine.protocol import GameState
+from engine.score_sheet import Keeping
 
 
 def _entry(rules: rulesets.Ruleset) -> registry.Entry:
@@ -59,7 +60,15 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
             for option, declared in rules.options.items()
             if option not in OFFERED_APART
         ),
+        score_sheet=_keeping,
     )
+
+
+def _keeping() -> Keeping:
+    """The family's score sheet kept by hand, imported when a table first keeps one."""
+    from engine.disney.keeping import KEEPING
+
+    return KEEPING
 
 
 OFFERED_APART = ("mode", "target")

@@ -42,6 +42,10 @@ from engine.disney.scoring import (
     rotation_team,
     settle,
 )
+from engine.score_sheet import EntryError as EntryError  # the core's errors, raised here too
+from engine.score_sheet import NoGameError as NoGameError
+from engine.score_sheet import Pick
+from engine.score_sheet import UnknownEntryError as UnknownEntryError
 
 Entry = Mapping[str, Any]
 Held = tuple[str, ...] | int | None
@@ -54,20 +58,8 @@ UNDOABLE = frozenset({"hand", "edit", "void", "dealer"})
 PIXIE_DUST = "pixie-dust"
 
 
-class EntryError(ValueError):
-    """An entry the table session refuses; the message names the problem for the players."""
-
-
-class NoGameError(EntryError):
-    """A scoring entry before any game was started."""
-
-
 class GameOverError(EntryError):
     """A hand entered after the game has a winner."""
-
-
-class UnknownEntryError(EntryError):
-    """An entry of a kind this session does not know, or with missing or extra fields."""
 
 
 class SeatError(EntryError):
@@ -259,6 +251,14 @@ class TableGame:
     def winner(self) -> int | tuple[int, ...] | None:
         return self.sheet.winner if self.sheet else None
 
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.sheet.scores if self.sheet else (0,) * len(self.players)
+
+    @property
+    def out(self) -> frozenset[int]:
+        return self.sheet.eliminated if self.sheet else frozenset()
+
     def winner_names(self) -> list[str]:
         w = self.winner
         if w is None:
@@ -267,14 +267,8 @@ class TableGame:
         return [self.players[s] for s in seats]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class TinkerPick:
-    seq: int
-    colour: str
-    declared: str | None
-    seat: int | None
-    says: str
-    """What the pick means, in a player's words."""
+TinkerPick = Pick
+"""Tinker Bell's pick as the sheet keeps it: the core's (`engine.score_sheet.Pick`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -303,14 +297,18 @@ class Table:
     declared_by: int | None = None
     last_pick: TinkerPick | None = None
 
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_stack is not None
+
 
 EMPTY = Table()
 
 # The names these classes had before the engine's own Game and Hand (and the tray's Pick) made
-# them ambiguous; kept so score-sheet code written against them still imports.
+# them ambiguous; kept so score-sheet code written against them still imports (`Pick`, the
+# core's, is imported above under its own name).
 Game = TableGame
 Hand = ScoredHand
-Pick = TinkerPick
 
 
 # --- the fold --------------------------------------------------------------------------------

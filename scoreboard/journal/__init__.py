@@ -2,9 +2,9 @@
 
 Every entry is committed in its own transaction (WAL, `synchronous=FULL`) before `append`
 returns, and the display shows an entry only after that, so a power cut or `kill -9` at any
-moment loses nothing that was shown. A game is the fold of its entries (`engine.disney.table.fold`);
-undo is a compensating entry, never a deletion. Only a whole game can be deleted, and only with
-its confirmation phrase.
+moment loses nothing that was shown. A game is the fold of its entries through its ruleset's
+score sheet (`engine.sheets.fold`); undo is a compensating entry, never a deletion. Only a
+whole game can be deleted, and only with its confirmation phrase.
 
 One schema for every ruleset. A game is a `games` row. A game with points has a score sheet: its
 entries. A digital game, of any ruleset, also keeps its game record (`records`: how it was set

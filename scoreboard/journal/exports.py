@@ -9,8 +9,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import record
-from engine.disney import table as T
+from engine import record, sheets
+from engine.score_sheet import KeptGame, Sheet
 from scoreboard.journal.errors import NoScoreSheetError, UnknownGameError
 from scoreboard.journal.reads import Reads
 
@@ -34,7 +34,7 @@ class Exports(Reads):
         accepts; the table session leaves out a pick whose lights are still spinning)."""
         info = self._info(game)
         logged = [x for x in self.entries(game) if shown is None or shown(x.entry)]
-        g = _sheet(game, T.fold(x.entry for x in logged))
+        g = _sheet(game, sheets.fold((x.entry for x in logged), sheets.home()))
         doc = {
             "format": "tinker-tray game",
             "version": 1,
@@ -42,7 +42,7 @@ class Exports(Reads):
             "players": list(g.players),
             "options": g.opts,
             "hands": [h.as_dict(n) for n, h in enumerate(g.hands, start=1)],
-            "totals": list(g.sheet.scores) if g.sheet else [],
+            "totals": list(g.scores),
             "winner": g.winner_names(),
             "entries": [{"id": x.id, "t": x.t, **x.entry} for x in logged],
         }
@@ -51,7 +51,7 @@ class Exports(Reads):
     def export_csv(self, game: int) -> str:
         """The score sheet: one row per hand with what each player scored and their total.
         No text cell can run as a formula in a spreadsheet (`_cell`)."""
-        g = _sheet(game, T.fold(x.entry for x in self.entries(game)))
+        g = _sheet(game, self.load(game))
         out = io.StringIO()
         w = csv.writer(out)
         w.writerow(
@@ -61,8 +61,9 @@ class Exports(Reads):
             + [f"{p} total" for p in g.players]
         )
         for n, h in enumerate(g.hands, start=1):
-            people = (g.players[h.dealer], g.players[h.winner])
-            w.writerow([n, *map(_cell, people), *h.delta, *h.totals])
+            hand = h.as_dict(n)
+            people = (g.players[hand["dealer"]], g.players[hand["winner"]])
+            w.writerow([n, *map(_cell, people), *hand["scored"], *hand["totals"]])
         return out.getvalue()
 
 
@@ -76,7 +77,7 @@ def _cell(text: str) -> str:
     return f"'{text}" if text.startswith(_FORMULA_START) else text
 
 
-def _sheet(game: int, table: T.Table) -> T.TableGame:
+def _sheet(game: int, table: Sheet) -> KeptGame:
     if table.game is None:
         raise NoScoreSheetError(
             f"game {game} has no score sheet (a game without points): "

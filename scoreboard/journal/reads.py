@@ -9,7 +9,8 @@ import json
 import sqlite3
 from typing import Any
 
-from engine.disney import table as T
+from engine import sheets
+from engine.score_sheet import EntryError, Sheet
 from scoreboard.journal.connection import Connection
 from scoreboard.journal.errors import DamagedGame, UnknownGameError
 from scoreboard.journal.rows import DigitalKept, GameInfo, Logged, Result
@@ -156,12 +157,13 @@ class Reads(Connection):
     def last_id(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(id), 0) FROM entries").fetchone()[0]
 
-    def load(self, game: int | None) -> T.Table:
-        """The game folded from its entries; DamagedGame if they no longer read or replay."""
+    def load(self, game: int | None) -> Sheet:
+        """The game folded from its entries, through its ruleset's score sheet
+        (`engine.sheets`); DamagedGame if they no longer read or replay."""
         entries = self.entries(game)
         try:
-            return T.fold(x.entry for x in entries)
-        except (T.EntryError, KeyError, TypeError, ValueError) as exc:
+            return sheets.fold((x.entry for x in entries), sheets.home())
+        except (EntryError, KeyError, TypeError, ValueError) as exc:
             raise DamagedGame(game, f"its entries do not replay ({exc})") from None
 
     def _require(self, game: int) -> None:

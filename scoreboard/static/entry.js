@@ -278,6 +278,7 @@
     }
     const body = { players, dealer, options: { scoring: $("scoring").value,
       target: Number($("target").value), partners: $("partners").checked } };
+    if ($("ruleset").value) body.ruleset = $("ruleset").value;
     try {
       await post("/api/new-game", body);
     } catch (err) {
@@ -332,20 +333,31 @@
     if (more) $("games").append(...rows); else $("games").replaceChildren(...rows);
   }
 
-  async function start() {
-    showRole(await Tinker.whoami());
+  // The keys of the game in play's deck (each ruleset's sheet gives its own keyboard).
+  async function loadKeys() {
     const res = await fetch("/api/cards");
     const data = await res.json();
     keys = data.keys;
     for (const k of keys) points[k.code] = k.points;
     $("press").classList.toggle("hidden", !data.emulator || !me.host);
     renderKeys();
+    if (!$("ruleset").options.length) {  // the rulesets a game here may be of, offered once
+      $("ruleset").replaceChildren(...data.rulesets.map((r) => el("option", { value: r.name, text: r.title })));
+      $("rulesetbox").classList.toggle("hidden", data.rulesets.length < 2);
+    }
+  }
+
+  async function start() {
+    showRole(await Tinker.whoami());
+    await loadKeys();
     loadGames();
     Tinker.live((v) => {
       const gameChanged = !view || view.game !== v.game;
+      const rulesChanged = view && (view.rules || {}).title !== (v.rules || {}).title;
       view = v;
       document.body.dataset.version = v.version;
       if (gameChanged) { resetForm(); loadGames(); }
+      if (rulesChanged) loadKeys();  // a game of another ruleset: its own deck's keys
       if (form.editing !== null && form.editing >= v.hand_count) resetForm();
       $("totals").textContent = v.players.map((p) => `${p.name} ${p.total}`).join(" · ");
       renderForm();
