@@ -329,7 +329,9 @@ def seconds(ms: list[float]) -> list[float]:
     return [m / 1000 for m in ms]
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
+    """The command line (`--serve` and the rest hidden: how `rss_with_clients` starts a server
+    in a process of its own)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--picks", type=int, default=1000)
     ap.add_argument("--dom-picks", type=int, default=1000)
@@ -339,11 +341,12 @@ def main() -> int:
     ap.add_argument("--serve", choices=["ours", "bare"], help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--journal", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.serve:
-        serve_forever(args.serve, args.port, args.journal)
-        return 0
+    return ap.parse_args()
 
+
+def to_clients_and_pages(picks: int, dom_picks: int) -> None:
+    """Sections 1 and 2: publish to one SSE client, then to a page's DOM in chromium (skipped
+    without it), each beside the bare peer, both servers in this process."""
     with tempfile.TemporaryDirectory() as tmp:
         app, publish_ours = ours_app(Path(tmp) / "j.sqlite3")
         peer, publish_bare = bare_app()
@@ -352,23 +355,23 @@ def main() -> int:
         ours_url = f"http://127.0.0.1:{ours_srv.port}"
         bare_url = f"http://127.0.0.1:{bare_srv.port}"
         try:
-            heading(f"1. bus publish -> SSE client, {args.picks} picks each:")
-            bare = sse_latencies(bare_url + "/events", publish_bare, args.picks)
-            ours = sse_latencies(ours_url + "/api/events", publish_ours, args.picks)
+            heading(f"1. bus publish -> SSE client, {picks} picks each:")
+            bare = sse_latencies(bare_url + "/events", publish_bare, picks)
+            ours = sse_latencies(ours_url + "/api/events", publish_ours, picks)
             line("bare Starlette SSE echo (the peer)", bare)
             line("tinker-tray display (journaled)", ours, bare)
             row("p99, ours over the peer's", ratio(percentile(ours, 0.99), percentile(bare, 0.99)))
-            if args.dom_picks and CHROMIUM.exists():
+            if dom_picks and CHROMIUM.exists():
                 from playwright.sync_api import sync_playwright
 
-                heading(f"2. bus publish -> page DOM in chromium, {args.dom_picks} picks each:")
+                heading(f"2. bus publish -> page DOM in chromium, {dom_picks} picks each:")
                 with sync_playwright() as p:
                     browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                     bare_dom = dom_latencies(
-                        browser, bare_url + "/", publish_bare, args.dom_picks, 10 * args.picks
+                        browser, bare_url + "/", publish_bare, dom_picks, 10 * picks
                     )
                     ours_dom = dom_latencies(
-                        browser, ours_url + "/", publish_ours, args.dom_picks, 10 * args.picks
+                        browser, ours_url + "/", publish_ours, dom_picks, 10 * picks
                     )
                     browser.close()
                 line("bare page (EventSource -> div; the peer)", bare_dom)
@@ -379,41 +382,41 @@ def main() -> int:
             ours_srv.stop()
             bare_srv.stop()
 
-    if args.clients:
-        heading(
-            f"4. bus publish -> every one of {args.clients} SSE clients, {args.fan_picks} "
-            f"picks each, the game {args.hands} hands long (target: p99 < 50 ms):"
-        )
-        with tempfile.TemporaryDirectory() as tmp:
-            app, publish_ours = ours_app(Path(tmp) / "j.sqlite3", hands=args.hands)
-            peer, publish_bare = bare_app()
-            # Every client of the fan-out comes from 127.0.0.1: one address, not one phone.
-            wide = max(256, 2 * args.clients)
-            many = Limits(connections=wide, per_client=wide)
-            ours_srv = ServerThread(app, bind(), limits=many).start()
-            bare_srv = ServerThread(peer, bind(), log_level="critical", limits=many).start()
-            try:
-                b_every, b_each, b_size = fan_out(
-                    f"http://127.0.0.1:{bare_srv.port}/events",
-                    publish_bare,
-                    args.clients,
-                    args.fan_picks,
-                )
-                o_every, o_each, o_size = fan_out(
-                    f"http://127.0.0.1:{ours_srv.port}/api/events",
-                    publish_ours,
-                    args.clients,
-                    args.fan_picks,
-                )
-            finally:
-                ours_srv.stop()
-                bare_srv.stop()
-        line("bare Starlette SSE echo: last client", b_every)
-        line("bare: each client", b_each)
-        line("tinker-tray display: last client", o_every, b_every)
-        line("tinker-tray: each client", o_each, b_each)
-        row("bytes an event, ours / the bare echo's", f"{o_size:,.0f} / {b_size:,.0f} B")
 
+def to_every_client(clients: int, fan_picks: int, hands: int) -> None:
+    """Section 4: publish to `clients` SSE clients at once, on a game `hands` hands long, beside
+    the bare peer with as many."""
+    heading(
+        f"4. bus publish -> every one of {clients} SSE clients, {fan_picks} "
+        f"picks each, the game {hands} hands long (target: p99 < 50 ms):"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        app, publish_ours = ours_app(Path(tmp) / "j.sqlite3", hands=hands)
+        peer, publish_bare = bare_app()
+        # Every client of the fan-out comes from 127.0.0.1: one address, not one phone.
+        wide = max(256, 2 * clients)
+        many = Limits(connections=wide, per_client=wide)
+        ours_srv = ServerThread(app, bind(), limits=many).start()
+        bare_srv = ServerThread(peer, bind(), log_level="critical", limits=many).start()
+        try:
+            b_every, b_each, b_size = fan_out(
+                f"http://127.0.0.1:{bare_srv.port}/events", publish_bare, clients, fan_picks
+            )
+            o_every, o_each, o_size = fan_out(
+                f"http://127.0.0.1:{ours_srv.port}/api/events", publish_ours, clients, fan_picks
+            )
+        finally:
+            ours_srv.stop()
+            bare_srv.stop()
+    line("bare Starlette SSE echo: last client", b_every)
+    line("bare: each client", b_each)
+    line("tinker-tray display: last client", o_every, b_every)
+    line("tinker-tray: each client", o_each, b_each)
+    row("bytes an event, ours / the bare echo's", f"{o_size:,.0f} / {b_size:,.0f} B")
+
+
+def resident_memory() -> None:
+    """Section 3: each server's resident memory in a process of its own, 10 SSE clients open."""
     heading("3. resident memory of the server process with 10 SSE clients open:")
     bare_rss = rss_with_clients("bare")
     ours_rss = rss_with_clients("ours")
@@ -423,6 +426,17 @@ def main() -> int:
         f"{ours_rss:.1f} MiB (+{ours_rss - bare_rss:.1f} MiB,"
         f" {ratio(ours_rss, bare_rss)} the peer)",
     )
+
+
+def main() -> int:
+    args = arguments()
+    if args.serve:
+        serve_forever(args.serve, args.port, args.journal)
+        return 0
+    to_clients_and_pages(args.picks, args.dom_picks)
+    if args.clients:
+        to_every_client(args.clients, args.fan_picks, args.hands)
+    resident_memory()
     return 0
 
 

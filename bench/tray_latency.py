@@ -120,76 +120,117 @@ def scoreboard(bus: Bus, show: ShowSettings) -> Iterator[threading.Semaphore]:
             journal.close()
 
 
-def service_latency(
-    factory: MockFactory, n: int, with_scoreboard: bool = False
-) -> tuple[list[int], list[int], list[int], int]:
+@dataclasses.dataclass
+class Marks:
+    """When each tap's Pick reached the bus and its show's first frame the pins (ns), how long
+    the tray's thread was busy with each tap, and a semaphore released at each, so the finger
+    waits for both before the next tap."""
+
+    picks: list[int] = dataclasses.field(default_factory=list)
+    frames: list[int] = dataclasses.field(default_factory=list)
+    busy: list[int] = dataclasses.field(default_factory=list)
+    picked: threading.Semaphore = dataclasses.field(default_factory=lambda: threading.Semaphore(0))
+    lit: threading.Semaphore = dataclasses.field(default_factory=lambda: threading.Semaphore(0))
+    waiting_frame: bool = False  # a tap is out: the next lit frame is its first
+
+
+def quick_config() -> tray_config.Config:
+    """The tray's own settings, with a 1 ms debounce and a show of four 0.1 ms steps, so that
+    the next tap comes at once and is not ignored as one during the show."""
     base = tray_config.load()
-    config = dataclasses.replace(
+    return dataclasses.replace(
         base,
         button=dataclasses.replace(base.button, debounce_s=0.001),
         show=ShowSettings(steps=4, first_step_s=1e-4, last_step_s=1e-4, blinks=0, lit_s=0.0),
     )
-    tray = GpioTray(config, pin_factory=factory)
-    picked, lit = threading.Semaphore(0), threading.Semaphore(0)
-    t_pick: list[int] = []
-    t_frame: list[int] = []
-    waiting_frame = [False]
+
+
+def time_frames(tray: GpioTray, marks: Marks) -> None:
+    """Mark the first lit frame the player writes to the LED pins after each tap."""
     show = tray.player._show
 
     def timed_show(levels):
         show(levels)
-        if waiting_frame[0] and levels != DARK:
-            waiting_frame[0] = False
-            t_frame.append(time.perf_counter_ns())
-            lit.release()
+        if marks.waiting_frame and levels != DARK:
+            marks.waiting_frame = False
+            marks.frames.append(time.perf_counter_ns())
+            marks.lit.release()
 
     tray.player._show = timed_show
-    bus = Bus()
+
+
+def time_picks(bus: Bus, marks: Marks) -> None:
+    """Mark each Pick as a subscriber of the bus receives it."""
 
     def on_pick(event):
-        t_pick.append(time.perf_counter_ns())
-        picked.release()
+        marks.picks.append(time.perf_counter_ns())
+        marks.picked.release()
 
     bus.subscribe(on_pick, Pick)
+
+
+def time_handling(service: TrayService, marks: Marks) -> None:
+    """Mark how long the tray's thread spends handling each press (the pick, the show started,
+    the events posted)."""
+    handle = service._handle
+
+    def timed_handle(event: Event) -> None:  # on the tray's thread
+        t0 = time.perf_counter_ns()
+        handle(event)
+        if isinstance(event, ButtonPressed):
+            marks.busy.append(time.perf_counter_ns() - t0)
+
+    service._handle = timed_handle  # type: ignore[method-assign]
+
+
+def tap(service: TrayService, pin: Any, marks: Marks) -> int:
+    """One tap, once the last show is over, as a quick finger makes it; the release edge's
+    time (ns), when the tap is decided."""
+    while service.spinning:
+        wait(0.0002)
+    wait(0.002)  # the finger stays up longer than the debounce time, as a real one does
+    pin.drive_low()
+    wait(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
+    marks.waiting_frame = True
+    edge = time.perf_counter_ns()
+    pin.drive_high()
+    return edge
+
+
+def service_latency(
+    factory: MockFactory, n: int, with_scoreboard: bool = False
+) -> tuple[list[int], list[int], list[int], int]:
+    """(edge to Pick, edge to first frame, the thread's busy time) of `n` taps (ns), and how many
+    taps were missed (a Pick, frame or journaled pick that did not come in time)."""
+    config = quick_config()
+    tray = GpioTray(config, pin_factory=factory)
+    marks = Marks()
+    time_frames(tray, marks)
+    bus = Bus()
+    time_picks(bus, marks)
     with contextlib.ExitStack() as stack:
         journaled = stack.enter_context(scoreboard(bus, config.show)) if with_scoreboard else None
         service = TrayService(tray, bus, Picker(), config)
-        busy: list[int] = []
-        handle = service._handle
-
-        def timed_handle(event: Event) -> None:  # on the tray's thread
-            t0 = time.perf_counter_ns()
-            handle(event)
-            if isinstance(event, ButtonPressed):
-                busy.append(time.perf_counter_ns() - t0)
-
-        service._handle = timed_handle  # type: ignore[method-assign]
+        time_handling(service, marks)
         service.start()
         stack.callback(service.stop)
         pin = tray.devices.button.pin
         edges: list[int] = []
         missed = 0
         for _ in range(n):
-            while service.spinning:
-                wait(0.0002)
-            wait(0.002)  # the finger stays up longer than the debounce time, as a real one does
-            pin.drive_low()
-            wait(0.0015)  # longer than the 1 ms debounce: a real (if very quick) tap
-            waiting_frame[0] = True
-            edges.append(time.perf_counter_ns())
-            pin.drive_high()
+            edges.append(tap(service, pin, marks))
             if not (
-                picked.acquire(timeout=2)
-                and lit.acquire(timeout=2)
+                marks.picked.acquire(timeout=2)
+                and marks.lit.acquire(timeout=2)
                 and (journaled is None or journaled.acquire(timeout=5))
             ):
                 missed += 1
                 edges.pop()
-                waiting_frame[0] = False
+                marks.waiting_frame = False
     return (
-        [p - e for e, p in zip(edges, t_pick, strict=False)],
-        [f - e for e, f in zip(edges, t_frame, strict=False)],
-        busy,
+        [p - e for e, p in zip(edges, marks.picks, strict=False)],
+        [f - e for e, f in zip(edges, marks.frames, strict=False)],
+        marks.busy,
         missed,
     )
 

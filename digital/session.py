@@ -9,9 +9,10 @@ state plus, with the right key, that one seat's hand and moves. No other hand ev
 engine while the game runs; the game record (which holds the decks) is exported when it is over.
 
 What the scoreboard hears of a digital game depends on the game's declared features, never its
-kind: a game with points has its finished hands entered on the table session (the scoreboard,
-its chart and the journal's exports follow it exactly as a table game), one with Tinker Bell
-declares the card she answers; a game without points has its winner tallied.
+kind (`digital.scoreboard_feed`): a game with points has its finished hands entered on the
+table session (the scoreboard, its chart and the journal's exports follow it exactly as a table
+game), one with Tinker Bell declares the card she answers; a game without points has its winner
+tallied.
 
 With a table session, every move is committed to its journal (`digital.saved`) before any page
 can see it: the link publishes its progress under its lock, which `view` takes too. A restart
@@ -26,21 +27,22 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from digital import games, view
 from digital.bot_press import BotPress, name_of
 from digital.errors import MoveError, NoGameError, NotSavedError, SeatError, SetupError
-from digital.link import RETRY_S, GameLink, GameProgress
+from digital.link import GameLink, GameProgress
 from digital.saved import Saved, seating
+from digital.scoreboard_feed import ScoreboardFeed
 from engine import bots as B
-from engine.protocol import score_sheet, tinker_bell
+from engine.bots import Bot
+from engine.protocol import GameState, score_sheet
 from engine.record import RecordError
 from engine.search import parse_budget
 from scoreboard import names as name_rules
-from scoreboard import wins
-from scoreboard.journal import ConfirmError, DamagedGame, JournalWriteError, Result
+from scoreboard.journal import ConfirmError, DamagedGame
 from scoreboard.session import TableSession
 from tray.bus import Bus
 from tray.events import Pick
@@ -81,13 +83,9 @@ class DigitalSession:
         self.keys: dict[int, str] = {}
         self.version = 0
         self._lock = threading.Lock()
-        self._mirrored = 0  # finished hands entered on the score sheet
-        self._tallied = False  # the winner of a game without points is on the tally
-        self.results: list[Result] = []  # without a table: this session's finished games
+        # what the scoreboard has had of the game in play (its hands, its winner), and is owed
+        self.feed = ScoreboardFeed(table, self._lock, self._catch_up)
         self.journal_error: str | None = None
-        self._saved: Saved | None = None
-        self._declared: tuple[int, int] | None = None  # (hand, event) last declared
-        self._retry: threading.Timer | None = None  # owed scoreboard writes, tried again
         self.ended: str | None = None  # the host ended the last game unfinished: said so
         self._unsubscribe = bus.subscribe(self._progress, GameProgress)
         if table is not None:
@@ -114,11 +112,8 @@ class DigitalSession:
         reaches here shaped by `digital.web.NEW`, its lists' items unchecked) or a game the
         engine refuses; NotSavedError if the journal cannot keep it (nothing then changes)."""
         names = _names(players)
-        bot_names, pace = _checked(bots, seed, self.pace if pace is None else pace, options)
-        if isinstance(dealer, bool) or not isinstance(dealer, int):
-            raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
-        if not isinstance(ruleset, str):
-            raise SetupError(f"ruleset is a name: {games.rulesets_said()}")
+        pace = self.pace if pace is None else pace
+        bot_names, pace = _checked(bots, seed, pace, options, dealer, ruleset)
         bots_press = _bots_press(bots_press, self.bots_press_default)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         playing = self.link
@@ -127,32 +122,15 @@ class DigitalSession:
                 "the digital game in play is not finished: confirm to start a new one "
                 "(its record is kept in the journal)"
             )
-        try:  # the engine's ValueError: a ruleset, options or a table it refuses, in a sentence
-            game = games.new_game(ruleset, names, dealer, options, self.inputs.get(ruleset))
-        except ValueError as exc:
-            raise SetupError(str(exc)) from None
+        game = _dealt(ruleset, names, dealer, options, self.inputs.get(ruleset))
         seats = _humans(humans, len(names))
         bot_list = B.make(bot_names, len(names), rng, clock=time.perf_counter)  # checked above
-        points = "points" in frozenset(game.features)
-        if self.table is not None and points:  # its hands go on the score sheet
-            kept = games.kept_name(ruleset, names)
-            self.table.new_game(names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset)
         keys = {s: secrets.token_urlsafe(9) for s in seats}
         saved = None
         if self.table is not None:
-            game_id = self.table.game_id if points else None
             seated = {**seating(seats, keys, bot_names, pace), "bots_press": bots_press}
-            saved = Saved(self.table.journal, game_id, seated)
-        link = GameLink(
-            self.bus,
-            game,
-            bot_list,
-            rng,
-            humans=seats,
-            pace=pace,
-            settles_in=self._settles_in,
-            saved=saved,
-        )
+            saved = _kept(self.table, game, ruleset, names, dealer, options, seated, confirm)
+        link = self._playing(game, bot_list, rng, seats, pace, saved)
         playing_press, self.bots_press = self.bots_press, bots_press
         try:
             self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
@@ -160,6 +138,28 @@ class DigitalSession:
             self.bots_press = playing_press
             raise
         return keys
+
+    def _playing(
+        self,
+        game: GameState,
+        bot_list: Sequence[Bot | None],
+        rng: random.Random,
+        humans: frozenset[int],
+        pace: float,
+        saved: Saved | None,
+    ) -> GameLink:
+        """The link that plays `game` on this session's bus, new or resumed: the bots on the
+        seats not in `humans`, a move each `pace` seconds, each move kept by `saved`."""
+        return GameLink(
+            self.bus,
+            game,
+            bot_list,
+            rng,
+            humans=humans,
+            pace=pace,
+            settles_in=self._settles_in,
+            saved=saved,
+        )
 
     def _adopt(
         self,
@@ -183,9 +183,8 @@ class DigitalSession:
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
-            self._saved, self._mirrored, self._tallied = saved, mirrored, tallied
+            self.feed.follow(link, saved, mirrored, tallied)
             self.journal_error = None
-            self._declared = None
             self.ended = None
         if old is not None:
             old.close()
@@ -209,8 +208,8 @@ class DigitalSession:
             saved.journal.end_digital(saved.game_id)  # marked first: refused, nothing changed
         with self._lock:
             self.link, self.keys = None, {}
-            self._saved, self._mirrored, self._tallied, self._declared = None, 0, False, None
-            retry, self._retry = self._retry, None
+            self.feed.follow(None, None)
+            retry = self.feed.take_retry()
             self.ended = _ended_words(link, saved)
             self.version += 1
         if retry is not None:
@@ -251,16 +250,7 @@ class DigitalSession:
             bot_list = B.make(list(setup["bots"]), len(game.players), rng, clock=time.perf_counter)
             pace = float(setup["pace"])
             saved = Saved(journal, kept.game, setup, events)
-            link = GameLink(
-                self.bus,
-                game,
-                bot_list,
-                rng,
-                humans=humans,
-                pace=pace,
-                settles_in=self._settles_in,
-                saved=saved,
-            )
+            link = self._playing(game, bot_list, rng, humans, pace, saved)
         except RESUME_ERRORS as exc:
             self._unresumable(table, kept.game, exc)
             return
@@ -278,9 +268,9 @@ class DigitalSession:
         game is in play): the game shown is the restored journal's, as at a start."""
         with self._lock:
             old, self.link, self.keys = self.link, None, {}
-            self._saved, self._mirrored, self._tallied = None, 0, False
-            self.journal_error, self._declared = None, None
-            retry, self._retry = self._retry, None  # owed to the journal replaced: not here
+            self.feed.follow(None, None)
+            self.journal_error = None
+            retry = self.feed.take_retry()  # owed to the journal replaced: not here
             self.version += 1
         if retry is not None:
             retry.cancel()
@@ -316,7 +306,7 @@ class DigitalSession:
     def close(self) -> None:
         self._unsubscribe()
         with self._lock:
-            retry, self._retry = self._retry, None
+            retry = self.feed.take_retry()
         if retry is not None:
             retry.cancel()
         if self.link is not None:
@@ -391,7 +381,9 @@ class DigitalSession:
 
     # ------------------------------------------------------------------ following the game
     def _progress(self, _event: GameProgress | None) -> None:
-        """The game moved (and the link has saved it, or gone back to what is saved)."""
+        """The game moved (and the link has saved it, or gone back to what is saved): the
+        scoreboard hears of it (`ScoreboardFeed.game_moved`), a bot presses Tinker Bell for its
+        own card, and the pages are told."""
         link = self.link
         if link is None:
             return
@@ -399,109 +391,18 @@ class DigitalSession:
             winner = link.game.winner if link.is_over() else None
         with self._lock:
             self.version += 1
-        if "points" in link.features:
-            self._mirror(link)
-        self._tally(link, winner)
+        self.feed.game_moved(link, winner)
         if "tinker_bell" in link.features:
-            self._declare(link)
             self.bot_press.check(link, self.bots_press)
         if self.on_change is not None:
             self.on_change()
-
-    def _on_the_sheet(self, link: GameLink) -> TableSession | None:
-        """The table session, while `link`'s game (one with points) has its table game still
-        the scoreboard's; None otherwise."""
-        saved, table = self._saved, self.table
-        if table is None or saved is None or link is not self.link:
-            return None
-        return table if table.game_id == saved.game_id else None
-
-    def _mirror(self, link: GameLink) -> None:
-        """Enter each finished hand on the table session (the scoreboard and the journal)."""
-        table = self._on_the_sheet(link)
-        if table is None:
-            return  # the scoreboard has moved on to another game: this one's hands are not its
-        sheet = score_sheet(link.game)
-        history = [] if sheet is None else sheet.finished_hands()
-        while self._mirrored < len(history):
-            h = history[self._mirrored]
-            self._mirrored += 1
-            held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
-            try:
-                table.submit({"kind": "hand", "winner": h["winner"], "held": held})
-            except JournalWriteError:  # said on every page; entered once it can be saved
-                self._mirrored -= 1
-                self._retry_later(link)
-                return
-            except ValueError:
-                log.exception("the scoreboard refused hand %d of the digital game", h["hand"])
-
-    def _declare(self, link: GameLink) -> None:
-        """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so
-        its pick panel explains the pick as at a real table, not "no card was declared")."""
-        table = self._on_the_sheet(link) if link.waiting_for_tinker_bell else None
-        if table is None:
-            return
-        with link.lock:
-            sheet, tray = score_sheet(link.game), tinker_bell(link.game)
-            at = (0 if sheet is None else len(sheet.finished_hands()), len(link.game.events))
-            answered = None if tray is None else tray.tinker_bell_card()
-        if answered is None or at == self._declared:
-            return
-        declared, self._declared = self._declared, at
-        card, seat = answered
-        try:
-            table.submit({"kind": "declare", "card": card, "seat": seat})
-        except JournalWriteError:  # said on every page; declared once it can be saved
-            self._declared = declared
-            self._retry_later(link)
-        except ValueError:
-            log.info("the scoreboard has no pixie-dust card %s to declare", card)
-
-    def _tally(self, link: GameLink, winner: int | None) -> None:
-        """The game is over: its winner goes in the journal's results, once (a game without
-        points is on the scoreboard's tally of wins; with a table session, else this session's
-        own)."""
-        if not isinstance(winner, int):
-            return  # not over
-        with self._lock:
-            tally_now, self._tallied = not self._tallied, True
-        if not tally_now:
-            return
-        game, saved = link.game, self._saved
-        names, mode = list(game.players), game.header().get("options", {}).get("mode")
-        if self.table is None:
-            scored = "points" in link.features
-            self.results.append(
-                Result(0, None, time.time(), tuple(names), winner, link.ruleset, mode, scored)
-            )
-            return
-        try:
-            game_id = saved.game_id if saved is not None else None
-            self.table.game_won(game_id, names, winner, link.ruleset, mode=mode)
-        except JournalWriteError as exc:  # said on the scoreboard; tried again until saved
-            with self._lock:
-                self._tallied = False
-            log.warning("the winner of the digital game was not saved: %s", exc)
-            self._retry_later(link)
-
-    def _retry_later(self, link: GameLink) -> None:
-        """What the scoreboard is owed for this game (a hand, a declared card, the winner)
-        could not be saved: try again in `RETRY_S` seconds, and as soon as the journal can be
-        written again, until it is saved (nothing is owed twice: each is counted once saved)."""
-        with self._lock:
-            if self._retry is not None:
-                return
-            self._retry = timer = threading.Timer(RETRY_S, self._catch_up, (link,))
-        timer.daemon = True
-        timer.start()
 
     def _catch_up(self, link: GameLink | None = None) -> None:
         """Put on the scoreboard what the game in play owes it (`_progress`), under the link's
         lock as the link's own progress is; not once the link is closed (a retry whose timer
         fired as the session closed would write to a journal closed after it)."""
         with self._lock:
-            self._retry = None
+            self.feed.take_retry()  # due now: a write failing again sets another
         playing = self.link
         if playing is None or (link is not None and link is not playing):
             return
@@ -509,12 +410,14 @@ class DigitalSession:
             if not playing.closed:
                 self._progress(None)
 
+    @property
+    def _saved(self) -> Saved | None:
+        """The journal's copy of the game in play (None without a table session or a game)."""
+        return self.feed.saved
+
     def tally(self) -> dict[str, Any]:
         """Wins per player of the games without points: the scoreboard's, or this session's."""
-        if self.table is not None:
-            tally: dict[str, Any] = self.table.wins
-            return tally
-        return wins.tally(self.results)
+        return self.feed.tally()
 
     # ------------------------------------------------------------------ reading
     def view(self, seat: int | None = None, key: str | None = None) -> dict[str, Any]:
@@ -579,8 +482,11 @@ def _names(players: object) -> list[str]:
         raise SetupError(str(exc)) from None
 
 
-def _checked(bots: object, seed: object, pace: object, options: object) -> tuple[list[str], float]:
-    """(the bots' names, the pace) of a new game, each checked (SetupError naming it)."""
+def _checked(
+    bots: object, seed: object, pace: object, options: object, dealer: object, ruleset: object
+) -> tuple[list[str], float]:
+    """(the bots' names, the pace) of a new game, these and its seed, options, dealer and
+    ruleset checked in turn (SetupError naming the first one wrong)."""
     bot_names = [bots] if isinstance(bots, str) else bots
     if not isinstance(bot_names, list) or not all(isinstance(b, str) for b in bot_names):
         raise SetupError(f"bots is a bot name or a list of them ({', '.join(B.BOTS)})")
@@ -592,7 +498,46 @@ def _checked(bots: object, seed: object, pace: object, options: object) -> tuple
         raise SetupError("options is an object of rule options")
     for spec in set(bot_names):
         _bot_checked(spec)
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise SetupError(f"the dealer must be a seat number, not {dealer!r}")
+    if not isinstance(ruleset, str):
+        raise SetupError(f"ruleset is a name: {games.rulesets_said()}")
     return bot_names, float(pace)
+
+
+def _dealt(
+    ruleset: str,
+    names: list[str],
+    dealer: int,
+    options: Mapping[str, Any] | None,
+    inputs: Mapping[str, Any] | None,
+) -> GameState:
+    """The new game (dealt, or ready to deal) from the engine; SetupError with the engine's
+    sentence for a ruleset, options or a table it refuses."""
+    try:
+        return games.new_game(ruleset, names, dealer, options, inputs)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def _kept(
+    table: TableSession,
+    game: GameState,
+    ruleset: str,
+    names: list[str],
+    dealer: int,
+    options: Mapping[str, Any] | None,
+    seated: dict[str, Any],
+    confirm: bool,
+) -> Saved:
+    """How the journal keeps a new game: its record, with who plays each seat (`seated`),
+    and, for a game with points, a new table game for its hands (the score sheet the scoreboard
+    shows from now on)."""
+    points = "points" in frozenset(game.features)
+    if points:
+        kept = games.kept_name(ruleset, names)
+        table.new_game(names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset)
+    return Saved(table.journal, table.game_id if points else None, seated)
 
 
 def _bot_checked(spec: str) -> None:

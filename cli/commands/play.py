@@ -18,6 +18,13 @@ DEFAULT_PLAYERS = "Player 1,Ann,Bob,Cy"  # a name fit for the shared screens (TV
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    _add_the_game(p)
+    _add_the_play(p)
+
+
+def _add_the_game(p: argparse.ArgumentParser) -> None:
+    """The game dealt: who sits where, people or which bots, by which rules and options, from
+    which dealer and seed."""
     p.add_argument(
         "--players",
         default=DEFAULT_PLAYERS,
@@ -59,6 +66,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="seed the deal, the bots and Tinker Bell's picks (a repeatable demo); "
         "without it the picks are fair picks from the operating system",
     )
+
+
+def _add_the_play(p: argparse.ArgumentParser) -> None:
+    """How it is played out here: the bots' pace and who presses Tinker Bell for their cards,
+    when to stop, the light show, and where the record goes on leaving."""
     p.add_argument(
         "--pace",
         type=float,

@@ -6,12 +6,16 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.arguments import at_least
 from cli.files import make_directory
+
+if TYPE_CHECKING:
+    from cli.commands.simulate_workers import Job
+    from engine.registry import Entry
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -80,28 +84,9 @@ def parse_options(pairs: list[str]) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from cli.commands import simulate_workers as W
-    from engine import registry
-    from engine.bots import bot_names
 
     try:
-        options = parse_options(args.option)
-        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-        bot_names(bots, args.players)  # (every ruleset's bots: a bad name is one line here)
-        entry = registry.get(args.ruleset)  # (an unknown ruleset: one line naming the known)
-        inputs: dict[str, Any] = {}
-        if entry.inputs:
-            options, inputs = _input_files(args.ruleset, options, args.players)
-        job = W.Job(
-            players=args.players,
-            seed=args.seed,
-            hands=args.hands,
-            games=args.games,
-            bots=bots,
-            options=options,
-            ruleset=args.ruleset,
-            records=bool(args.records),
-            inputs=inputs,
-        )
+        job, entry = _job(args)
     except ValueError as exc:
         print(f"tinker-tray simulate: {exc}", file=sys.stderr)
         return 2
@@ -109,23 +94,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"tinker-tray simulate: --records: {problem}", file=sys.stderr)
         return 2
     written: list[Path] = []
-
-    def save(texts: list[str]) -> None:
-        kind = "hand" if args.hands else "game"
-        index = len(list(args.records.glob(f"{kind}-*.jsonl")))
-        for text in texts:
-            index += 1
-            path = args.records / f"{kind}-{index:05d}.jsonl"
-            path.write_text(text)
-            written.append(path)
-
+    kind = "hand" if args.hands else "game"
     started = time.perf_counter()
     bar = W.ProgressBar(job.total, None if args.json else sys.stderr)
     try:
         stats = W.run(
             job,
             args.workers or W.default_workers(),
-            on_records=save if args.records else None,
+            on_records=_record_writer(args.records, kind, written) if args.records else None,
             bar=bar,
         )
     except ValueError as exc:
@@ -135,10 +111,53 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(stats))
     else:
-        _print_table(stats, entry.features(options), entry.report(stats))
+        _print_table(stats, entry.features(job.options), entry.report(stats))
     if args.records:
         print(written_summary(written, args.records), file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def _job(args: argparse.Namespace) -> tuple[Job, Entry]:
+    """The run asked for, and its ruleset's registry entry; ValueError, in one line, for a bad
+    option, bot or ruleset, or an input file the ruleset cannot use (before any worker starts)."""
+    from cli.commands import simulate_workers as W
+    from engine import registry
+    from engine.bots import bot_names
+
+    options = parse_options(args.option)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bot_names(bots, args.players)  # (every ruleset's bots: a bad name is one line here)
+    entry = registry.get(args.ruleset)  # (an unknown ruleset: one line naming the known)
+    inputs: dict[str, Any] = {}
+    if entry.inputs:
+        options, inputs = _input_files(args.ruleset, options, args.players)
+    job = W.Job(
+        players=args.players,
+        seed=args.seed,
+        hands=args.hands,
+        games=args.games,
+        bots=bots,
+        options=options,
+        ruleset=args.ruleset,
+        records=bool(args.records),
+        inputs=inputs,
+    )
+    return job, entry
+
+
+def _record_writer(folder: Path, kind: str, written: list[Path]) -> Callable[[list[str]], None]:
+    """`--records`: what writes each batch of records the workers send into `folder`, numbered
+    on from the `kind-NNNNN.jsonl` files already there, each path added to `written`."""
+
+    def save(texts: list[str]) -> None:
+        index = len(list(folder.glob(f"{kind}-*.jsonl")))
+        for text in texts:
+            index += 1
+            path = folder / f"{kind}-{index:05d}.jsonl"
+            path.write_text(text)
+            written.append(path)
+
+    return save
 
 
 def _input_files(

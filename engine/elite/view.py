@@ -104,6 +104,15 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
     """Everything public, and with `seat` what that seat alone may see: its hand, the hands it
     peeked at, the card it is searching, and what it may do (`legal`: every action of the seat
     now, calls included, with its words; `moves` and `calls` as every ruleset gives them)."""
+    out = _public(game, seat)
+    if seat is not None:
+        _add_seats_own(out, game, seat)
+    return out
+
+
+def _public(game: EliteState, seat: int | None) -> dict[str, Any]:
+    """What every page may see (a kiosk's whole observation), with `seat`'s empty places for
+    what only that seat sees: the prompt and the draft panel are said from its point of view."""
     acting = game.current_player()
     out: dict[str, Any] = {
         "ruleset": "elite",
@@ -135,8 +144,12 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
             "picked": [_elite(p) for p in game.draft.picked],
         }
         out["panels"].append(_draft_panel(game, seat))
-    if seat is None:
-        return out
+    return out
+
+
+def _add_seats_own(out: dict[str, Any], game: EliteState, seat: int) -> None:
+    """Add to the public `out` what `seat` alone may see: its hand, the hands it peeked at, the
+    card it is searching, and its moves and calls."""
     out["hand"] = [_card(c) for c in game.hands[seat]]
     if game.peeks[seat]:
         peeks = [
@@ -157,10 +170,9 @@ def observation(game: EliteState, seat: int | None) -> dict[str, Any]:
         out["seen"].append(
             {"title": "You searched:", "cards": [_shelf_card(game.player_decks[target][0])]}
         )
-    calls = legal.interjections(game, seat) if acting >= 0 else []
+    calls = legal.interjections(game, seat) if game.current_player() >= 0 else []
     out["legal"] = [_move(game, a, seat, a in calls) for a in legal.seat_actions(game, seat)]
     out["calls"] = [{"a": a, "text": events.describe(game, a, seat)} for a in calls]
-    return out
 
 
 def _move(game: EliteState, action: int, seat: int, out_of_turn: bool) -> dict[str, Any]:
