@@ -1,5 +1,6 @@
 """Files a command will write, checked before the work starts: a game played for half an hour
-must not end with "could not write the record"."""
+must not end with "could not write the record"; and where the journal of games is kept unless
+a command is told (`default_journal`: `run`, `emulate`, `display`, `club`)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,16 @@ def make_directory(path: Path) -> str | None:
     if not os.access(path, os.W_OK | os.X_OK):
         return f"cannot create files in {path} (permission denied)"
     return None
+
+
+def default_journal() -> Path:
+    state = os.environ.get("STATE_DIRECTORY") or os.environ.get("XDG_STATE_HOME")
+    base = Path(state) if state else Path.home() / ".local" / "state"
+    return base / "tinker-tray" / "journal.sqlite3"
+
+
+DEFAULT_JOURNAL = (
+    "$STATE_DIRECTORY (else $XDG_STATE_HOME, else ~/.local/state)/tinker-tray/journal.sqlite3"
+)
+"""`default_journal` in words, for --help (`run`, `emulate`, `display`): where it looks, not
+where it found, so the help is the same for everyone (and names no one's home)."""

@@ -14,7 +14,18 @@ import random
 import time
 from pathlib import Path
 
-from image.check import ICOUNT, BenchError, Card, Guest, Play, Qemu, first_boot_of, http, run
+from image.emulated import (
+    ICOUNT,
+    WIFI,
+    BenchError,
+    Card,
+    Guest,
+    Play,
+    Qemu,
+    first_boot_of,
+    http,
+    run,
+)
 
 
 def records(play: Play) -> dict[int, str]:
@@ -35,8 +46,6 @@ def card_with_key(image: Path, work: Path) -> Card:
     card = Card.copy_of(image, work)
     run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
     card.put("authorized_keys", (work / "bench_key.pub").read_text())
-    from image.check import WIFI
-
     card.put("tinker-tray-wifi.txt", WIFI)
     return card
 

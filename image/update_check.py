@@ -27,7 +27,19 @@ import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from image.check import ROOT, BenchError, Card, Guest, Play, Qemu, first_boot_of, http, run
+from image.emulated import (
+    ICOUNT,
+    ROOT,
+    WIFI,
+    BenchError,
+    Card,
+    Guest,
+    Play,
+    Qemu,
+    first_boot_of,
+    http,
+    run,
+)
 
 REPOSITORY = "tinker-tray.git"
 UPDATE_WAIT = 3 * 3600.0
@@ -121,11 +133,35 @@ def slots_room(guest: Guest) -> str:
 def check(
     image: Path, work: Path, running: list[Qemu], *, key: Path, port: int, git_port: int
 ) -> int:
+    """The page's Update, then an update file on the card with the network cut: each keeps
+    every game, and the tray ends on the release it was handed."""
+    card, qemu, guest, play = first_boot(image, work, running, port)
+    before = journal(play)
+    commit = guest.ssh("root@127.0.0.1", "git -C /opt/tinker-tray rev-parse HEAD").stdout.strip()
+    print(f"before: {page(play).get('version')}; journal {before[0]} games, {before[1]} entries")
+    source, tag = origin(work, commit, key)
+    checks = page_update(play, guest, tag, serve(work / "served", git_port))
+    after = journal(play)
+    print(f"journal after: {after[0]} games, {after[1]} entries; slots: {slots_room(guest)}")
+    checks["the games are kept (page update)"] = after == before
+    checks["the host's token still works"] = True  # journal() asked with it
+    checks.update(file_update(card, qemu, guest, play, source, key, work))
+    final = journal(play)
+    print(f"journal after: {final[0]} games, {final[1]} entries; slots: {slots_room(guest)}")
+    checks["the games are kept (update file)"] = final == before
+    for name, held in checks.items():
+        print(f"  {'ok  ' if held else 'FAIL'} {name}")
+    return 0 if all(checks.values()) else 1
+
+
+def first_boot(
+    image: Path, work: Path, running: list[Qemu], port: int
+) -> tuple[Card, Qemu, Guest, Play]:
+    """The image's first boot on a copy, reachable over SSH with a key of the check's own, and
+    a table game played on it (what an update must keep)."""
     card = Card.copy_of(image, work)
     run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
     card.put("authorized_keys", (work / "bench_key.pub").read_text())
-    from image.check import ICOUNT, WIFI
-
     card.put("tinker-tray-wifi.txt", WIFI)
     qemu = Qemu(card, port, port + 1, ICOUNT)
     running.append(qemu)
@@ -138,14 +174,15 @@ def check(
     # the guest is given the host's bundle so that its set-up can reach PyPI here.
     bundle = Path("/etc/ssl/certs/ca-certificates.crt").read_text()
     guest.ssh("root@127.0.0.1", "cat > /etc/ssl/certs/ca-certificates.crt", script=bundle)
-    play = Play(port, token, random.Random(1))
+    play = Play(qemu.port, token, random.Random(1))
     play.table(time.monotonic() + 20)
-    before = journal(play)
-    commit = guest.ssh("root@127.0.0.1", "git -C /opt/tinker-tray rev-parse HEAD").stdout.strip()
-    print(f"before: {page(play).get('version')}; journal {before[0]} games, {before[1]} entries")
-    source, tag = origin(work, commit, key)
-    server = serve(work / "served", git_port)
-    checks: dict[str, bool] = {}
+    return card, qemu, guest, play
+
+
+def page_update(play: Play, guest: Guest, tag: str, server: ThreadingHTTPServer) -> dict[str, bool]:
+    """The page's check and Update, from the press to the page serving `tag` (the release
+    `server` serves, stopped after)."""
+    port, checks = play.port, {}
     try:
         started = time.monotonic()
         asked = http(port, "/api/update/check", {}, play.host())[0]
@@ -160,10 +197,14 @@ def check(
         checks["the page's Update moved the tray to the release"] = True
     finally:
         server.shutdown()
-    after = journal(play)
-    print(f"journal after: {after[0]} games, {after[1]} entries; slots: {slots_room(guest)}")
-    checks["the games are kept (page update)"] = after == before
-    checks["the host's token still works"] = True  # journal() asked with it
+    return checks
+
+
+def file_update(
+    card: Card, qemu: Qemu, guest: Guest, play: Play, source: Path, key: Path, work: Path
+) -> dict[str, bool]:
+    """A newer release packed as an update file, put on the powered-off card's boot partition
+    and taken at the next boot with the network cut."""
     offline = "v90.0.2"
     release(source, offline, key)
     update_file = work / f"tinker-tray-{offline}.update"
@@ -182,13 +223,7 @@ def check(
     shown = wait_for(play, offline, "the card's update file", guest)
     print(f"the card's file: now {shown.get('version')} after {time.monotonic() - started:.0f} s")
     taken = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()
-    checks["the update file was taken once (.done)"] = f"{update_file.name}.done" in taken
-    final = journal(play)
-    print(f"journal after: {final[0]} games, {final[1]} entries; slots: {slots_room(guest)}")
-    checks["the games are kept (update file)"] = final == before
-    for name, held in checks.items():
-        print(f"  {'ok  ' if held else 'FAIL'} {name}")
-    return 0 if all(checks.values()) else 1
+    return {"the update file was taken once (.done)": f"{update_file.name}.done" in taken}
 
 
 def wait_for_check(play: Play) -> str | None:

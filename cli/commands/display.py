@@ -10,7 +10,6 @@ import argparse
 import dataclasses
 import errno
 import functools
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,25 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from cli import network
 from cli.arguments import port_number
+from cli.files import DEFAULT_JOURNAL, default_journal
 from cli.network import DEFAULT_HOST, DEFAULT_PORT, MDNS_NAME
 
 if TYPE_CHECKING:
     import threading
 
     from tray.config import ShowSettings
-
-
-def default_journal() -> Path:
-    state = os.environ.get("STATE_DIRECTORY") or os.environ.get("XDG_STATE_HOME")
-    base = Path(state) if state else Path.home() / ".local" / "state"
-    return base / "tinker-tray" / "journal.sqlite3"
-
-
-DEFAULT_JOURNAL = (
-    "$STATE_DIRECTORY (else $XDG_STATE_HOME, else ~/.local/state)/tinker-tray/journal.sqlite3"
-)
-"""`default_journal` in words, for --help (`run`, `emulate`, `display`): where it looks, not
-where it found, so the help is the same for everyone (and names no one's home)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also draw the scores in this terminal (for a Pi's HDMI console)",
     )
-    from cli.commands.run import add_mqtt_arguments
+    from cli.mqtt import add_mqtt_arguments
 
     add_mqtt_arguments(parser)
 
@@ -165,20 +152,9 @@ def start_display(
     button that can). `tray_press`: the tray's own press, with which digital play's bots press
     Tinker Bell for their cards (default: `press`)."""
     from cli.app import create_app
-    from scoreboard.journal import Journal, JournalError
-    from scoreboard.server import ServerThread, bind
+    from scoreboard.server import ServerThread
 
-    try:
-        journal = Journal(journal_path, exclusive=True)  # a second service is refused
-    except JournalError as exc:
-        raise DisplayError(str(exc)) from None
-    except OSError as exc:
-        raise DisplayError(f"cannot open the journal {journal_path}: {_reason(exc)}") from None
-    try:
-        sock = bind(host, port)
-    except OSError as exc:
-        journal.close()
-        raise DisplayError(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
+    journal, sock = _opened(journal_path, host, port)
     port = sock.getsockname()[1]  # the port given, or the free one chosen for port 0
     found = network.addresses(host, port, url)
     journal.describe_owner(found.url)  # named to a second service on this journal
@@ -206,6 +182,25 @@ def start_display(
         display.withdraw = network.announce(found.ip, port)
         display.mdns_url = network.mdns_url(port)
     return display
+
+
+def _opened(journal_path: Path, host: str, port: int) -> tuple[Any, Any]:
+    """(the journal, held by this service alone, and the socket bound to host:port), or
+    DisplayError saying which could not be had (and nothing left open)."""
+    from scoreboard.journal import Journal, JournalError
+    from scoreboard.server import bind
+
+    try:
+        journal = Journal(journal_path, exclusive=True)  # a second service is refused
+    except JournalError as exc:
+        raise DisplayError(str(exc)) from None
+    except OSError as exc:
+        raise DisplayError(f"cannot open the journal {journal_path}: {_reason(exc)}") from None
+    try:
+        return journal, bind(host, port)
+    except OSError as exc:
+        journal.close()
+        raise DisplayError(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
 
 
 def _reason(exc: OSError) -> str:
@@ -280,7 +275,7 @@ def _serve_until_stopped(server: threading.Thread) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.commands.run import attach_mqtt, open_mqtt
+    from cli.mqtt import attach_mqtt, open_mqtt
     from tray import config as tray_config
     from tray.bus import Bus
 

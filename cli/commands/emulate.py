@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from cli.commands.run import (
+from cli.service import (
     StartError,
     add_common_arguments,
     load_config,
@@ -114,29 +114,9 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
         TerminalEmulator(service, bus, tray, tap, hold, link).run()
         return 0
 
-    picks = threading.Semaphore(0)
-
-    def say(line: str) -> None:
-        """One write per line: the service and the script speak from different threads, and
-        print() writes the text and its newline separately."""
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
-
-    spinning: dict[int, Pick] = {}
-
-    def show(event: Any) -> None:
-        """A pick is named once its lights land (no spoilers), a fault at once."""
-        if isinstance(event, Pick):
-            spinning[event.seq] = event
-        elif isinstance(event, PickSettled):
-            pick = spinning.pop(event.seq, None)
-            if pick is not None:
-                say(f"pick #{pick.seq}: {pick.colour}")
-                picks.release()
-        else:
-            say(f"fault {event.kind}: {event.message}")
-
-    bus.subscribe(show, Pick, PickSettled, Fault)
+    said = Narration()
+    bus.subscribe(said.show, Pick, PickSettled, Fault)
+    say, picks = said.say, said.picks
     if args.seconds is not None:
         timer = threading.Timer(args.seconds, service.request_stop)
         timer.daemon = True
@@ -165,6 +145,33 @@ def _drive(service: Any, bus: Any, tray: Any, config: Config, args: argparse.Nam
 
     _run_until_stopped(service, ready)
     return 0
+
+
+class Narration:
+    """What a scripted emulator prints: a pick once its lights land (no spoilers), a fault at
+    once, one write per line (the service and the script speak from different threads, and
+    print() writes the text and its newline separately). `picks` counts the picks named."""
+
+    def __init__(self) -> None:
+        self.picks = threading.Semaphore(0)
+        self.spinning: dict[int, Any] = {}
+
+    def say(self, line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def show(self, event: Any) -> None:
+        from tray.events import Pick, PickSettled
+
+        if isinstance(event, Pick):
+            self.spinning[event.seq] = event
+        elif isinstance(event, PickSettled):
+            pick = self.spinning.pop(event.seq, None)
+            if pick is not None:
+                self.say(f"pick #{pick.seq}: {pick.colour}")
+                self.picks.release()
+        else:
+            self.say(f"fault {event.kind}: {event.message}")
 
 
 def _run_until_stopped(service: Any, ready: Callable[[], None]) -> None:

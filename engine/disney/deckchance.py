@@ -8,27 +8,29 @@ What is this ruleset's own (`DisneyOrders`): the pools, a card as an int named b
 (`cards.code`), its outcome `actions.CARD_NEXT + card`, and where a whole order goes
 (`Game.start_hand`, `apply_reshuffle`, `apply_shuffle_hands`; the deal's record event is the
 game's, the others' the hand's own). Listing, placing, checking, sampling and reading an order
-are `engine.chance`'s, as for every ruleset. The cards placed so far (`Game.ordered`) are
-chance's secret until the order is complete: no observation shows them.
+are `engine.chance`'s, as for every ruleset; an order's record event is written by
+`engine.disney.notation.order_event`, which the hand and the record use too. The cards placed
+so far (`Game.ordered`) are chance's secret until the order is complete: no observation shows
+them. It reads a game as a `Match` (`engine.disney.match`): the game asks it, so it cannot
+import the game.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import chance
 from engine.disney import actions as A
 from engine.disney import cards as C
+from engine.disney.match import Match
+from engine.disney.notation import ORDER_FIELD
 from engine.errors import EventError, RuleError
-
-if TYPE_CHECKING:
-    from engine.disney.game import Game
 
 ORDERS = frozenset({"new_hand", "reshuffle", "shuffle_hands"})
 """The chance kinds that are orders of cards (Tinker Bell's pick is the other)."""
-FIELD = "deck"
+FIELD = ORDER_FIELD
 """The key of an order's event: {"chance": "reshuffle", "deck": ["R7", ...]}."""
 
 _WORDS = {
@@ -39,16 +41,16 @@ _WORDS = {
 
 
 class DisneyOrders:
-    """`engine.chance.Orders` for a `Game`: cards are ints."""
+    """`engine.chance.Orders` for a `Game` (`engine.disney.match.Match`): cards are ints."""
 
-    def kind(self, game: Game) -> str | None:
+    def kind(self, game: Match) -> str | None:
         kind = game.chance_kind()
         return kind if kind in ORDERS else None
 
-    def waiting(self, game: Game) -> str:
+    def waiting(self, game: Match) -> str:
         return str(game.awaiting()["kind"])
 
-    def pool(self, game: Game, kind: str) -> list[int]:
+    def pool(self, game: Match, kind: str) -> list[int]:
         if kind == "new_hand":
             return list(game.deck)
         if kind == "reshuffle":
@@ -64,23 +66,23 @@ class DisneyOrders:
     def name(self, card: int) -> str:
         return C.code(card)
 
-    def parse(self, game: Game, name: object) -> int:
+    def parse(self, game: Match, name: object) -> int:
         return C.card(name)  # (CardError, naming it, for anything but a card's code)
 
     def field(self, kind: str) -> str:
         return FIELD
 
-    def action(self, game: Game, card: int) -> int:
+    def action(self, game: Match, card: int) -> int:
         return A.CARD_NEXT + card
 
-    def card(self, game: Game, action: int) -> int | None:
+    def card(self, game: Match, action: int) -> int | None:
         card = action - A.CARD_NEXT
         return card if 0 <= card < C.NCARDS else None
 
-    def describe(self, game: Game, action: int) -> str:
+    def describe(self, game: Match, action: int) -> str:
         return A.describe(action, game.players)
 
-    def land(self, game: Game, kind: str, order: list[int]) -> None:
+    def land(self, game: Match, kind: str, order: list[int]) -> None:
         if kind == "new_hand":
             game.start_hand(order, check=False)
         elif kind == "reshuffle":
@@ -92,7 +94,7 @@ class DisneyOrders:
 RULES = DisneyOrders()
 
 
-def pool(game: Game) -> list[int]:
+def pool(game: Match) -> list[int]:
     """The cards the pending order is made of (a new list)."""
     kind = RULES.kind(game)
     if kind is None:
@@ -100,27 +102,22 @@ def pool(game: Game) -> list[int]:
     return RULES.pool(game, kind)
 
 
-def outcomes(game: Game) -> list[tuple[int, float]]:
+def outcomes(game: Match) -> list[tuple[int, float]]:
     """Which card comes next from the top of the pending order, and how likely (`chance`)."""
     return chance.outcomes(RULES, game)
 
 
-def place(game: Game, action: int) -> None:
+def place(game: Match, action: int) -> None:
     """One listed outcome placed (`engine.chance.place`)."""
     chance.place(RULES, game, action)
 
 
-def sample(game: Game, rng: random.Random) -> list[int]:
+def sample(game: Match, rng: random.Random) -> list[int]:
     """A random order of the pending pool under the cards already placed (`chance.sample`)."""
     return chance.sample(RULES, game, rng)
 
 
-def event(kind: str, order: list[int]) -> dict[str, Any]:
-    """The record event of a whole order."""
-    return chance.event(kind, FIELD, order, C.code)
-
-
-def apply_event(game: Game, event: Mapping[str, Any]) -> None:
+def apply_event(game: Match, event: Mapping[str, Any]) -> None:
     """A record's order event: its deck (or a seed to shuffle the pool with), checked to be
     exactly the pending pool (`engine.chance.apply`)."""
     kind = str(event["chance"])

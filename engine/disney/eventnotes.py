@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.disney import cards as C
-from engine.disney import deckchance
 from engine.disney.actions import Decoded, Kind
 from engine.disney.handstate import HandState
+from engine.disney.notation import order_event
 from engine.disney.steps import DISCARD
 
 Note = tuple[Any, ...]
@@ -57,7 +57,7 @@ class Log:
         """A hand dealt from `deck` (the first hand's deck is the header's, not an event)."""
         self.discarding = None
         if hand_no > 1:
-            self.events.append(deckchance.event("new_hand", deck))
+            self.events.append(order_event("new_hand", deck))
         at = len(self.events) - 1 if hand_no > 1 else -1
         self.notes.append((at, ("turned", hand_no, C.name(turned))))
 

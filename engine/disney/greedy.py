@@ -1,6 +1,7 @@
 """The Disney family's greedy judgement (Disney, classic, official and Elvis rules): what the
 greedy bot plays, and what it calls out of turn. Compiled with the hot modules (setup.py): a
-simulation of greedy players spends much of its time here.
+simulation of greedy players spends much of its time here. It reads a game as a `Match`
+(`engine.disney.match`): the game offers this judgement (`Game.hints`), so it cannot import it.
 """
 
 from __future__ import annotations
@@ -8,17 +9,17 @@ from __future__ import annotations
 from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import scoring
-from engine.disney.game import Game
+from engine.disney.match import Match
 from engine.disney.steps import COLOUR, DISCARD, PLAY, PLAY_DRAWN, PROTECT, TARGET
 
 
-def greedy_act(game: Game) -> int:
+def greedy_act(game: Match) -> int:
     """Sheds points early, keeps its wilds for when nothing else plays, names the colour it holds
     most of; aims a Draw 2 at the player (not a partner) holding fewest cards."""
     h = game.dealt()
     legal = h.legal_actions()
     hand = h.hands[h.to_move]
-    points = game.rules.points
+    points = h.variant.rules.points  # (= game.rules.points, read natively)
     card_of, uno_said = A.CARD_OF, A.UNO_SAID  # (actions taken apart by its tables)
     ph = h.phase
     if ph == COLOUR:
@@ -49,7 +50,7 @@ def greedy_act(game: Game) -> int:
     return legal[0]  # DRAW, PASS
 
 
-def greedy_interject(game: Game, seat: int, options: list[int]) -> int | None:
+def greedy_interject(game: Match, seat: int, options: list[int]) -> int | None:
     """Always calls UNO, always slaps a 6 (6-Smackdown) and always catches (not a partner);
     never challenges (it cannot see the cards)."""
     for a in options:
@@ -69,7 +70,7 @@ def _favourite_colour(hand: list[int]) -> int:
     return counts.index(max(counts))
 
 
-def _partners(game: Game, seat: int) -> tuple[int, ...]:
+def _partners(game: Match, seat: int) -> tuple[int, ...]:
     if game.options.get("partners_rotation"):
         return scoring.rotation_team(seat, game.sheet.hands)
     return (seat, (seat + 2) % 4) if game.options.get("partners") else (seat,)

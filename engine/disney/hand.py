@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney import checks, deckchance, effects, listing, moves, notation
+from engine.disney import checks, effects, listing, moves, notation
 from engine.disney.actions import Decoded, Kind
 from engine.disney.handstate import HandState
 from engine.disney.listing import STEP_KINDS
@@ -385,7 +385,7 @@ class Hand(HandState):
         count before it, None when the hand does not record; `first`: the position whose
         draws are noted first, then in turn order)."""
         if self.log is not None and before is not None:
-            self.log.chanced(deckchance.event(kind, list(order)), self, before, first)
+            self.log.chanced(notation.order_event(kind, list(order)), self, before, first)
 
     # ------------------------------------------------------------------ the queue
     def _run_steps(self) -> None:

@@ -6,9 +6,10 @@ refused, `engine.disney.checks`: each reads and changes a hand through this clas
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Any, Final, Protocol
 
 from engine.disney import cards as C
+from engine.disney.actions import Decoded
 from engine.disney.stats import HandStats
 from engine.disney.steps import (
     CHALLENGE_WINDOW,
@@ -27,12 +28,28 @@ from engine.disney.steps import (
 from engine.disney.variant import STACKABLE, Stacking, Variant
 from engine.phases import OVER, Step
 
-if TYPE_CHECKING:
-    from engine.disney.eventnotes import Log
-
 _MATCHING: Final = C.MATCHING
 """Cards that may be laid on a top card, by colour in play * 80 + the top card's rank."""
 _RANK_OF: Final = C.RANK_OF
+
+
+class Recorder(Protocol):
+    """What a recording hand writes each move and chance event into (`HandState.log`): the
+    record, `engine.disney.eventnotes.Log`, which reads hands, so this module names it only by
+    what a hand asks of it."""
+
+    def moved(
+        self,
+        hand: HandState,
+        seat: int,
+        move: Decoded,
+        event: dict[str, Any] | None,
+        before: list[int],
+    ) -> None: ...
+
+    def chanced(
+        self, event: dict[str, Any], hand: HandState, before: list[int], first: int
+    ) -> None: ...
 
 
 class HandState:
@@ -61,7 +78,7 @@ class HandState:
     blocked_turns: int  # turns in a row with nothing to draw anywhere
     winner: int  # the position that went out (-1 until then)
     stats: HandStats  # what a simulation counts
-    log: Log | None  # the record each move writes itself into (None: not recording, a copy)
+    log: Recorder | None  # the record each move writes itself into (None: not recording, a copy)
 
     __slots__ = tuple(__annotations__)  # (pure Python; mypyc makes them from the annotations)
 

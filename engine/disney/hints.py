@@ -1,7 +1,8 @@
 """The Disney family's judgement for the search bot (`engine.search`, every ruleset's): which
 moves are worth comparing, a hand played out to its end with greedy players and scored by its
 points, and the world a seat imagines (`determinise`: every card it cannot see dealt again,
-consistent with every count it can).
+consistent with every count it can). It reads a game as a `Match` (`engine.disney.match`):
+the game offers this judgement (`Game.hints`, `Game.determinise`), so it cannot import it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.bots import GREEDY, offer_calls
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney.game import Game
 from engine.disney.greedy import greedy_act, greedy_interject
 from engine.disney.hand import Hand
+from engine.disney.match import Match
 from engine.protocol import CHANCE
 from engine.search import DEFAULT_ROLLOUTS, MOVE_SECONDS
 
@@ -24,6 +26,9 @@ WIN_HAND = 0.5
 """Value of winning the hand, beside its points (points / 100)."""
 WIN_GAME = 5.0
 """Value of winning the game (the rollout's hand ends it)."""
+
+M = TypeVar("M", bound=Match)
+"""The game read (`Game`): a copy of it is one too."""
 
 
 @dataclass(frozen=True)
@@ -38,13 +43,13 @@ class SeatView:
     draw_size: int
 
 
-def _hand(game: Game) -> Hand:
+def _hand(game: Match) -> Hand:
     if game.hand is None:
         raise ValueError("no hand has been dealt")
     return game.hand
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
+def seat_view(game: Match, seat: int) -> SeatView:
     """The seat's knowledge: everything here is on the table or in its own hand."""
     h = _hand(game)
     pos = h.pos_of[seat]
@@ -61,7 +66,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+def determinise(game: M, seat: int, rng: random.Random) -> M:
     """A copy of `game` whose hidden cards (other hands, the DRAW pile) are dealt at random from
     the seat's unseen cards, consistent with every public count; it keeps no record."""
     view = _view_of(game, seat)
@@ -83,18 +88,18 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     return world
 
 
-_ROOT_VIEW: list[tuple[Game, int, SeatView]] = []
+_ROOT_VIEW: list[tuple[Match, int, SeatView]] = []
 """The root the search bot imagines this move's worlds from (`DisneyHints.root`: a private copy
 nobody changes), its seat, and that seat's view, the same for every world."""
 
 
-def _view_of(game: Game, seat: int) -> SeatView:
+def _view_of(game: Match, seat: int) -> SeatView:
     if _ROOT_VIEW and _ROOT_VIEW[0][0] is game and _ROOT_VIEW[0][1] == seat:
         return _ROOT_VIEW[0][2]
     return seat_view(game, seat)
 
 
-def _bare(game: Game) -> Game:
+def _bare(game: M) -> M:
     """A copy that keeps no record and forgets the decks dealt (hidden, and slow to copy)."""
     g = game.clone()
     g.forget_record()
@@ -111,7 +116,7 @@ class DisneyHints:
     interject = staticmethod(greedy_interject)
 
     @staticmethod
-    def candidates(game: Game, legal: list[int]) -> list[int]:
+    def candidates(game: Match, legal: list[int]) -> list[int]:
         hand = _hand(game)
         candidates = _candidates(legal, hand.hands[hand.to_move])
         first = greedy_act(game)  # ties go to the greedy choice
@@ -121,7 +126,7 @@ class DisneyHints:
         return candidates
 
     @staticmethod
-    def root(game: Game) -> Game:
+    def root(game: M) -> M:
         root, seat = _bare(game), game.current_player()
         _ROOT_VIEW[:] = [(root, seat, seat_view(root, seat))]
         return root
@@ -131,7 +136,7 @@ class DisneyHints:
         return rng.getrandbits(32)
 
     @staticmethod
-    def playout(game: Game, seat: int, rng: random.Random, start: Game) -> float:
+    def playout(game: Match, seat: int, rng: random.Random, start: Match) -> float:
         return _rollout(game, seat, rng, len(start.history))
 
 
@@ -156,7 +161,7 @@ def _candidates(legal: list[int], own: Sequence[int] = ()) -> list[int]:
     ]
 
 
-def _rollout(game: Game, seat: int, rng: random.Random, hands_done: int) -> float:
+def _rollout(game: Match, seat: int, rng: random.Random, hands_done: int) -> float:
     """Play the hand out with greedy players on every seat, calls out of turn offered as the
     simulations offer them (`engine.bots.offer_calls`; who speaks first shuffled by
     `random.shuffle`, as the search's kept statistics were made: tests/engine/corpus);
@@ -176,7 +181,7 @@ def _rollout(game: Game, seat: int, rng: random.Random, hands_done: int) -> floa
     return _value(game, seat)
 
 
-def _value(game: Game, seat: int) -> float:
+def _value(game: Match, seat: int) -> float:
     last = game.history[-1]
     held = last["held"]
     others = [p for s, p in enumerate(held) if s != seat]

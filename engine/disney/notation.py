@@ -1,13 +1,16 @@
 """Translation between engine actions (ints) and game-record events (dicts).
 
-One place for both directions, so what the engine writes is exactly what it reads back.
+One place for both directions, so what the engine writes is exactly what it reads back. An
+order of cards' event (`order_event`) is written here too; it is read back by
+`engine.disney.deckchance` (`engine.chance`: every ruleset's orders).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
+from engine import chance
 from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney.actions import Decoded, Kind
@@ -37,6 +40,16 @@ def event_for(hand: HandState, seat: int, move: Decoded) -> dict[str, Any]:
     if kind in _ACT_OF and kind not in _AGGREGATED:
         return {"seat": seat, "act": _ACT_OF[kind]}
     raise EventError(f"no event for a {kind.name.lower()} action")  # DISCARD/DONE: `Log`
+
+
+ORDER_FIELD: Final = "deck"
+"""The key of an order's event: {"chance": "reshuffle", "deck": ["R7", ...]}."""
+
+
+def order_event(kind: str, order: list[int]) -> dict[str, Any]:
+    """The record event of a whole order of cards (a new hand's deck, a reshuffle, a Wild
+    Shuffle Hands' new deal: `engine.disney.deckchance`)."""
+    return chance.event(kind, ORDER_FIELD, order, C.code)
 
 
 _ACT_OF = {

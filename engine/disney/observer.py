@@ -10,7 +10,8 @@ reshuffle's deck, which card was drawn), scores; and only with `seat`, that seat
 moves.
 
 Pure, like the rest of the engine: no I/O, no clock. Words are English, from the seat's point
-of view ("You play Red 7", "Bob catches you").
+of view ("You play Red 7", "Bob catches you"). It reads a game as a `Match`
+(`engine.disney.match`): the game offers it (`Game.observation`), so it cannot import it.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from engine import observation as shape
 from engine.disney import actions as A
 from engine.disney import cards as C
 from engine.disney import eventnotes
-from engine.disney.game import Game
 from engine.disney.handstate import HandState
+from engine.disney.match import Match
 from engine.disney.steps import COLOUR, RESHUFFLE, SHUFFLE, SMACKDOWN, TINKER, on_the_six
 from engine.phases import OVER
 
@@ -33,7 +34,7 @@ LOG_EVENTS = 40
 """How many of the latest events the log is read from (enough for `LOG_LINES`)."""
 
 
-def observation(game: Game, seat: int | None) -> dict[str, Any]:
+def observation(game: Match, seat: int | None) -> dict[str, Any]:
     """The public state of `game`, with `seat`'s own hand and moves (seat None: a spectator), in
     the shape every ruleset gives (`engine.observation`)."""
     out = _public(game, seat)
@@ -52,7 +53,7 @@ def observation(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def legal_moves(
-    game: Game, held: list[int], legal: list[int], calls: list[int]
+    game: Match, held: list[int], legal: list[int], calls: list[int]
 ) -> list[dict[str, Any]]:
     """Every action the seat may take now (`engine.observation.move`): those laying a card of
     its hand in the hand's order (`held`: each card once), then its other moves, then its calls
@@ -104,7 +105,7 @@ def _kind(action: int) -> str:
     return A.decode(action).kind.name.lower()
 
 
-def _public(game: Game, seat: int | None) -> dict[str, Any]:
+def _public(game: Match, seat: int | None) -> dict[str, Any]:
     """What every seat and spectator may see; words from `seat`'s point of view."""
     h = game.hand
     summary = game.summary()
@@ -150,7 +151,7 @@ def _public(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-def log_lines(game: Game, names: Sequence[str], seat: int | None) -> list[str]:
+def log_lines(game: Match, names: Sequence[str], seat: int | None) -> list[str]:
     """The last `LOG_LINES` things that happened, in words, from `seat`'s point of view: the
     latest events, each followed by its notes (read from the end: a long game costs no more)."""
     events = game.events
@@ -202,7 +203,7 @@ def laid(action: int) -> tuple[int, dict[str, Any]] | None:
     return None
 
 
-def move_text(action: int, game: Game) -> str:
+def move_text(action: int, game: Match) -> str:
     names = game.players
     move = A.decode(action)
     if move.kind == A.Kind.TARGET:
@@ -224,7 +225,7 @@ def move_text(action: int, game: Game) -> str:
 
 
 def says(
-    game: Game,
+    game: Match,
     awaiting: dict[str, Any],
     seat: int | None,
     tinker_bell: bool,
@@ -258,7 +259,7 @@ def _race_words(slapped: list[int], seat: int | None) -> str:
     return f"A 6! Hands on it: {len(slapped)} so far; the last one draws 2."
 
 
-def winner_names(game: Game) -> str | None:
+def winner_names(game: Match) -> str | None:
     w = game.sheet.winner
     if w is None:
         return None
@@ -317,7 +318,7 @@ def event_words(
     }.get(str(act), f"{who}: {act}.")
 
 
-def awaiting(game: Game) -> dict[str, Any]:
+def awaiting(game: Match) -> dict[str, Any]:
     """What `game` waits for (a decision and whose, or chance), and who may challenge or be
     caught now: the prompt's source for every display."""
     h = game.hand
@@ -349,7 +350,7 @@ def _colour_in_play(h: HandState) -> bool:
     return not (h.phase == TINKER and h.trigger >= 64)
 
 
-def summary(game: Game) -> dict[str, Any]:
+def summary(game: Match) -> dict[str, Any]:
     """The state as `replay` prints it (see docs/record-format.md)."""
     h = game.hand
     n = len(game.players)
