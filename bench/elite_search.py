@@ -18,9 +18,9 @@ from typing import Any
 
 from bench.harness import heading, row, timings, win_rate
 from cli.inputs import shipped_inputs
+from engine import registry
 from engine.bots import Bot, make
-from engine.elite.game import EliteGame
-from engine.elite.simulate import play_game
+from engine.simulation import play_game
 
 
 def main() -> None:
@@ -36,7 +36,7 @@ def main() -> None:
     for i in range(args.games):
         seats = ["search", "greedy"] if i % 2 == 0 else ["greedy", "search"]
         bots = [Timed(bot, times[bot.name]) for bot in make(seats, 2, rng)]
-        game = EliteGame(seats, {"mode": args.mode}, cards=cards, record=False)
+        game = registry.new_game("elite", seats, None, {"mode": args.mode}, {"cards": cards})
         play_game(game, bots, rng)
         if game.winner is None:
             blocked += 1

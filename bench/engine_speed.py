@@ -236,11 +236,12 @@ def search_bot_move_time(hands: int = 20, seed: int = 1) -> None:
     import random
 
     from engine import bots as B
-    from engine.disney.game import CHANCE, Game
+    from engine import registry
+    from engine.protocol import CHANCE
 
     rng = random.Random(seed)
     bots = [_Timed(b) for b in B.make(["search", "greedy"], 2, rng, clock=time.perf_counter)]
-    game = Game("disney", ["search", "greedy"], 0, {"target": 100_000})  # recorded, as played
+    game = registry.new_game("disney", ["search", "greedy"], 0, {"target": 100_000})  # recorded
     for _ in range(hands):
         game.sample_chance(rng)  # a new hand
         while game.current_player() != CHANCE or game.chance_kind() != "new_hand":

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench.harness import heading, row
 from bench.harness import win_rate as won
-from engine.disney.simulate import simulate
+from engine import registry
 
 CHUNK = 10  # games per task; each task its own seed, so the result is independent of workers
 
@@ -26,7 +26,10 @@ def _chunk(task: tuple[str, str, int, int]) -> int:
     """Games won by `hero` in one chunk, `hero` seated first on even chunks, second on odd."""
     hero, peer, seed, games = task
     bots = [hero, peer] if seed % 2 == 0 else [peer, hero]
-    stats = simulate(players=2, seed=seed, games=games, bots=bots, options={"target": 500})
+    asked = registry.Simulation(
+        players=2, seed=seed, bots=bots, games=games, options={"target": 500}
+    )
+    stats = registry.get("disney").simulate(asked)
     return stats["game_wins_by_seat"][0 if seed % 2 == 0 else 1]
 
 

@@ -5,7 +5,7 @@
 For each size, a journal holding one game of that many hands (`tests.helpers.long_game`: 4
 players, a declaration and a pick every 5 hands) and, timed on it (the median of `--repeat`):
 
-- fold: `engine.disney.table.fold` of the game's entries, already read (the engine alone);
+- fold: `engine.sheets.fold` of the game's entries, already read (the engine alone);
 - start: the display app served by `ServerThread` until it answers, as `tinker-tray display`
   starts it (the journal read, the fold in the lifespan, uvicorn);
 - edit: an edit of hand 1, which re-settles every later hand (`TableSession.submit`).
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.harness import heading, ratio, row
-from engine.disney import table as T
+from engine import sheets
 from scoreboard.journal import Journal
 from scoreboard.server import ServerThread, bind
 from scoreboard.session import TableSession
@@ -44,7 +44,7 @@ def fold(path: Path) -> tuple[float, float]:
     entries = [x.entry for x in journal.entries(journal.latest_game())]
     journal.close()
     wall, cpu = time.perf_counter(), time.process_time()
-    table = T.fold(entries)
+    table = sheets.fold(entries, sheets.home())
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     assert table.game is not None and not table.game.over
     return wall, cpu

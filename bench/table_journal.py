@@ -1,15 +1,17 @@
 """What it costs to open a journal holding one long game played at the table.
 
-    .venv/bin/python -m bench.table_journal [--hands 4000] [--repeat 3] [--walk]
+    .venv/bin/python -m bench.table_journal [--hands 4000] [--repeat 3]
 
 Builds a journal with one game of `--hands` hands (`tests.helpers.long_game`: 4 players, a
 typed total per seat, one dealer correction after the 10th hand, a declaration and a pick every
 5 hands, target 100,000 so the game never ends), then times opening it as the display does
 (`Journal` + `TableSession`: every entry read and folded into the score sheet) beside its
 peer, a bare read of the same entries from SQLite (the query and the JSON decoding, no fold).
-`--walk` also times the fold with the dealer found by walking every earlier hand
-(`engine.disney.table.dealer_by_walk`, the definition the fold used to evaluate for every hand:
-quadratic). bench/table_fold.py prints how the fold and the start grow with the game.
+The score sheet is read through the core's protocol (`engine.sheets`), as the display reads
+it: the bench names no ruleset. (Its `--walk`, which timed the Disney sheet's old dealer walk by
+patching the sheet's own function, is gone with that: the walk's definition is checked against
+the fold in tests/engine/.) bench/table_fold.py prints how the fold and the start grow with the
+game.
 """
 
 from __future__ import annotations
@@ -19,10 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from unittest import mock
 
 from bench.harness import heading, interleaved, row, timings
-from engine.disney import table as T
 from scoreboard.journal import Journal
 from scoreboard.session import TableSession
 from tests.helpers.long_game import build
@@ -53,9 +53,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument(
-        "--walk", action="store_true", help="also time the fold with the old dealer walk (slow)"
-    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite3"
@@ -69,17 +66,9 @@ def main() -> int:
             args.repeat,
         )
         peer = runs["bare SQLite read + JSON (the peer)"]
-        if args.walk:
-            runs["open, dealer walk (once)"] = [walked(path)]
         for name, found in runs.items():
             row(name, timings(found, None if found is peer else peer))
     return 0
-
-
-def walked(path: Path) -> float:
-    """`open_display` with every hand's dealer found by the walk over all earlier hands."""
-    with mock.patch.object(T, "_dealer_for", T.dealer_by_walk):
-        return open_display(path)
 
 
 if __name__ == "__main__":

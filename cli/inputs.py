@@ -8,7 +8,8 @@ Each is named on the command line by an option of its own name (`cards=PATH`, `d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +61,40 @@ def game_inputs(ruleset: str, options: Mapping[str, Any]) -> tuple[dict[str, Any
     return rest, inputs
 
 
-def shipped_inputs() -> dict[str, dict[str, Any]]:
+def shipped_inputs() -> Mapping[str, Mapping[str, Any]]:
     """Every registered ruleset's shipped input files, by ruleset (the page starts games of any
-    ruleset, with the files each ships); rulesets that need none are left out."""
-    return {
-        name: game_inputs(name, {})[1] for name in registry.names() if registry.get(name).inputs
-    }
+    ruleset, with the files each ships); rulesets that need none are left out. Each ruleset's
+    are read on its first lookup (`ShippedInputs`), so a start reads no file and makes no game
+    module of a ruleset nobody plays."""
+    return ShippedInputs()
+
+
+class ShippedInputs(Mapping[str, Mapping[str, Any]]):
+    """The shipped input files of each ruleset that needs some, read when first asked for and
+    kept. A shipped file that cannot be read is as good as missing: the ruleset's entry then
+    says what it lacks where a game of it would start (`Entry.missing`), and the reason is
+    logged once."""
+
+    def __init__(self) -> None:
+        self._read: dict[str, Mapping[str, Any]] = {}
+
+    def __getitem__(self, name: str) -> Mapping[str, Any]:
+        if name not in self._read:
+            if name not in self._names():
+                raise KeyError(name)
+            try:
+                self._read[name] = game_inputs(name, {})[1]
+            except InputFileError as exc:
+                logging.getLogger(__name__).warning("%s: %s", registry.get(name).title, exc)
+                self._read[name] = {}
+        return self._read[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    @staticmethod
+    def _names() -> list[str]:
+        return [name for name in registry.names() if registry.get(name).inputs]

@@ -18,7 +18,7 @@ from collections.abc import Collection
 from engine.protocol import GameState
 
 RACE = "smackdown"
-"""The feature, and the chance node, of a race (`engine.protocol.FEATURES`)."""
+"""The feature, and the chance node, of a race (`engine.protocol.PROTOCOL_FEATURES`)."""
 REACTION_S = (0.5, 1.6)
 """A bot's hand reaches the card this many seconds after it is played, uniformly: a person's
 reaction on a phone (seeing the card, then reaching for the button)."""

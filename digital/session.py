@@ -78,7 +78,7 @@ class DigitalSession:
         self.bus, self.table, self.on_change, self.pace = bus, table, on_change, pace
         self.bot_press, self.bots_press_default = BotPress(press), bots_press
         self.bots_press = bots_press  # the game's: do its bots press for their own cards
-        self.inputs = dict(inputs or {})
+        self.inputs = {} if inputs is None else inputs  # (as given: read when asked for)
         self.link: GameLink | None = None
         self.keys: dict[int, str] = {}
         self.version = 0

@@ -222,7 +222,7 @@ class DigitalPlay:
     cards), so the page can start a game of every ruleset."""
 
     def __init__(self, inputs: Mapping[str, Mapping[str, Any]] | None = None) -> None:
-        self.inputs = dict(inputs or {})
+        self.inputs = {} if inputs is None else inputs  # (as given: read when asked for)
 
     def start(self, parts: table_web.Parts) -> DigitalSession:
         return DigitalSession(

@@ -20,10 +20,13 @@ every ruleset's), `events` its events so far and `header` its header, `apply_eve
 event, and `summary` is the state as a replay prints it.
 
 `features` is what a ruleset declares about itself, and the only thing the layers above may
-branch on: "tinker_bell" (a chance node the tray's button resolves), "points" (scores to a
-target), "lineups" (UNO Elite's Lineups and Player Decks), "smackdown" (a race: the chance node
-"smackdown" waits for every seat's own call out of turn, the quickest first, where people
-play; a simulation leaves the order to chance). `describe` puts an action in words.
+branch on. The core gives three a protocol (`PROTOCOL_FEATURES`): "tinker_bell" (a chance
+node the tray's button resolves), "points" (scores to a target) and "smackdown" (a race: the
+chance node of that name waits for every seat's own call out of turn, the quickest first,
+where people play; a simulation leaves the order to chance; named after the one race there is,
+as the records name its chance node). A ruleset may declare more of its own, for its own pages
+and bots: the core neither lists nor reads them.
+`describe` puts an action in words.
 What a feature brings is a small protocol of its own, which only a game declaring the feature
 implements, asked for through `score_sheet(state)` ("points": `ScoreSheet`, its finished hands)
 and `tinker_bell(state)` ("tinker_bell": `TinkerBellTray`, the card she answers and her pick as
@@ -46,8 +49,9 @@ CHANCE: Final = -1
 TERMINAL: Final = -4
 """`current_player()` once the game is over."""
 
-FEATURES: Final = frozenset({"tinker_bell", "points", "lineups", "smackdown"})
-"""Every feature a ruleset may declare (`GameState.features`)."""
+PROTOCOL_FEATURES: Final = frozenset({"tinker_bell", "points", "smackdown"})
+"""The features the core gives a protocol of (`TinkerBellTray`, `ScoreSheet`, a race), which
+every layer above may ask any game for."""
 
 
 S = TypeVar("S")
@@ -104,7 +108,7 @@ class GameState(Protocol):
 
     @property
     def features(self) -> frozenset[str]:
-        """What the ruleset declares about itself (`FEATURES`)."""
+        """What the ruleset declares about itself (`PROTOCOL_FEATURES`, and its own)."""
         ...
 
     @property

@@ -24,8 +24,6 @@ from engine import registry
 from engine.protocol import GameState
 
 FORMAT = "tinker-tray-record/1"
-DEFAULT_RULESET = "disney"
-"""The ruleset of a header that names none (the records written before there were others)."""
 
 
 class RecordError(ValueError):
@@ -66,11 +64,12 @@ def players_and_options(header: dict[str, Any], line: int = 1) -> tuple[list[str
 
 def game_from_header(header: dict[str, Any], line: int = 1) -> GameState:
     """The game a header describes, of the ruleset it names (`engine.registry`; a header that
-    names none is the Disney game's, as the first records were), its first deal made where the
-    header holds it; RecordError on `line` if it is bad."""
+    names none is of the ruleset that says so, `registry.of_unnamed_records`), its first deal
+    made where the header holds it; RecordError on `line` if it is bad."""
     players, options = players_and_options(header, line)
     try:
-        entry = registry.get(header.get("ruleset", DEFAULT_RULESET))
+        named = header["ruleset"] if "ruleset" in header else registry.of_unnamed_records()
+        entry = registry.get(named)
         return entry.from_header(header, players, options)
     except ValueError as exc:  # (RuleError, CardError, a card file's error: each says what)
         raise RecordError(line, str(exc)) from None

@@ -11,8 +11,9 @@ to `new_game` and `simulate` as the mapping `inputs`, keyed by `InputFile.name`.
 
 The shipped rulesets are found, not named: on the first lookup each package directly under
 engine/ (a ruleset is a package: engine/disney, engine/elite) has its `registration` module
-imported (the package itself where it has none), which registers its entries; nothing more of
-it is loaded until a game is made. A ruleset written elsewhere (a test's) calls `register`
+imported (the package itself where it has none), which registers its rulesets by name
+(`register_later`); an entry is made on its ruleset's first `get`, and its game's modules are
+imported only when a game is made. A ruleset written elsewhere (a test's) calls `register`
 itself before it is looked up.
 """
 
@@ -170,8 +171,10 @@ class Entry:
         return [f for f in self.inputs if f.required and f.name not in inputs]
 
 
-_ENTRIES: dict[str, Entry] = {}
+_ENTRIES: dict[str, Entry | Callable[[], Entry]] = {}
+"""Every ruleset by name: its entry, or what makes it on the first lookup (`register_later`)."""
 _found = False
+_unnamed: str | None = None
 
 
 def register(entry: Entry) -> Entry:
@@ -184,6 +187,29 @@ def register(entry: Entry) -> Entry:
     return entry
 
 
+def register_later(name: str, load: Callable[[], Entry], *, unnamed_records: bool = False) -> None:
+    """Add a ruleset by name now and make its entry on its first lookup (`load()`, an entry of
+    that name): a shipped ruleset's registration does this, so listing the rulesets imports
+    nothing of them but their registrations, and a start that keeps only a score sheet loads
+    no game. `unnamed_records`: a record whose header names no ruleset is of this one (the
+    first records were written before there were others)."""
+    global _unnamed
+    known = _ENTRIES.get(name)
+    if known is not None and known is not load:
+        raise ValueError(f"a ruleset named {name!r} is already registered")
+    _ENTRIES[name] = load
+    if unnamed_records:
+        _unnamed = name
+
+
+def of_unnamed_records() -> str:
+    """The ruleset of a record whose header names none; ValueError if no ruleset says so."""
+    _find_shipped()
+    if _unnamed is None:
+        raise ValueError("the record's header names no ruleset (its 'ruleset' field)")
+    return _unnamed
+
+
 def unregister(name: str) -> None:
     """Remove a ruleset (a test's own, when the test is done); unknown names are ignored."""
     _ENTRIES.pop(name, None)
@@ -193,9 +219,15 @@ def get(name: str) -> Entry:
     """The entry of the ruleset called `name`; ValueError naming the known ones if there is
     none."""
     _find_shipped()
-    entry = _ENTRIES.get(name) if isinstance(name, str) else None
-    if entry is None:
+    found = _ENTRIES.get(name) if isinstance(name, str) else None
+    if found is None:
         raise ValueError(f"unknown ruleset {name!r} (this engine plays: {_listed(names())})")
+    if isinstance(found, Entry):
+        return found
+    entry = found()
+    if entry.name != name:
+        raise ValueError(f"the ruleset registered as {name!r} made an entry named {entry.name!r}")
+    _ENTRIES[name] = entry
     return entry
 
 
@@ -253,12 +285,13 @@ def _find_shipped() -> None:
         registration = f"{package}.registration"
         importlib.import_module(registration if importlib.util.find_spec(registration) else package)
 
-    def rank(entry: Entry) -> int:
-        home = getattr(entry.new_game, "__module__", "") or ""
+    def rank(item: tuple[str, Entry | Callable[[], Entry]]) -> int:
+        made = item[1].new_game if isinstance(item[1], Entry) else item[1]
+        home = getattr(getattr(made, "func", made), "__module__", "") or ""  # (a partial's own)
         return next(
             (i for i, m in enumerate(found) if home == m or home.startswith(f"{m}.")), len(found)
         )
 
-    ordered = sorted(_ENTRIES.values(), key=rank)
+    ordered = sorted(_ENTRIES.items(), key=rank)
     _ENTRIES.clear()
-    _ENTRIES.update((entry.name, entry) for entry in ordered)
+    _ENTRIES.update(ordered)

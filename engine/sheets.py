@@ -33,10 +33,10 @@ def kept() -> list[str]:
 def home() -> str:
     """The ruleset a table keeps before its first game says one: the first registered that
     keeps a sheet by hand (the shipped order puts the Disney tray's first)."""
-    found = kept()
-    if not found:
-        raise EntryError("no ruleset here keeps a score sheet by hand")
-    return found[0]
+    for name in registry.names():  # the first alone: no later ruleset's entry is made
+        if registry.get(name).score_sheet is not None:
+            return name
+    raise EntryError("no ruleset here keeps a score sheet by hand")
 
 
 def empty(home: str) -> Sheet:

@@ -1,22 +1,40 @@
-"""The layers above the engine (the command line, digital play, the scoreboard, the club) know
-no ruleset: they ask the registry (`engine.registry`) and the observation, so a ruleset the
-engine registers, a test's own included, is played without a line changed up here.
+"""Every package of the product but the engine (the command line, digital play, the scoreboard,
+the club, the tray, the bridge, the updater, the image's recipe, the hardware's checks, the
+benches) knows no ruleset: each asks the registry (`engine.registry`), the observation and the
+score sheet's protocol (`engine.score_sheet`), so a ruleset the engine registers, a test's own
+included, is played and kept without a line changed up here.
 
-Read from the code (Python's own parser): no `EliteBox`, no import of `engine.elite`, no
-`"lineups"` (a feature only UNO Elite declares), and no comparison with a ruleset's name
+Read from the code (Python's own parser): no import of a ruleset's package (any package under
+engine/: engine.disney, engine.elite), no `EliteBox`, no feature that only a ruleset declares
+(one the core gives no protocol: `"lineups"`), and no comparison with a ruleset's name
 (`ruleset == "elite"`, `name != "disney"`, `x in ("classic", "elvis")`).
 """
 
 from __future__ import annotations
 
 import ast
+import pkgutil
 import re
 from pathlib import Path
 
+import engine
 from engine import registry
+from engine.protocol import PROTOCOL_FEATURES
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("cli", "digital", "scoreboard", "club")
+LAYERS = (
+    "cli", "digital", "scoreboard", "club", "tray", "firmware_bridge", "bootfiles", "updater",
+    "image", "hardware", "bench",
+)  # fmt: skip
+RULESETS = frozenset(f"engine.{m.name}" for m in pkgutil.iter_modules(engine.__path__) if m.ispkg)
+"""Every ruleset's package (a ruleset is a package under engine/)."""
+OWN_FEATURES = frozenset(
+    feature
+    for name in registry.names()
+    for feature in registry.get(name).features({})
+    if feature not in PROTOCOL_FEATURES
+) | {"lineups"}
+"""What only a ruleset declares, for its own pages and bots ("lineups" under every option)."""
 COMPARISONS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 
 
@@ -29,15 +47,21 @@ def _strings(node: ast.expr) -> list[str]:
     return []
 
 
+def _ruleset_of(module: str) -> str | None:
+    package = ".".join(module.split(".")[:2])
+    return package if package in RULESETS else None
+
+
 def _imports_a_ruleset(node: ast.AST) -> str | None:
     if isinstance(node, ast.Import):
-        named = [a.name for a in node.names if a.name.split(".")[:2] == ["engine", "elite"]]
+        named = [a.name for a in node.names if _ruleset_of(a.name)]
         return named[0] if named else None
     if isinstance(node, ast.ImportFrom) and node.module:
-        if node.module.split(".")[:2] == ["engine", "elite"]:
+        if _ruleset_of(node.module):
             return node.module
-        if node.module == "engine" and any(a.name == "elite" for a in node.names):
-            return "engine.elite"
+        if node.module == "engine":
+            named = [f"engine.{a.name}" for a in node.names if f"engine.{a.name}" in RULESETS]
+            return named[0] if named else None
     return None
 
 
@@ -55,8 +79,8 @@ def found(source: str, names: frozenset[str]) -> list[str]:
             out.append(f"line {line}: class EliteBox")
         elif isinstance(node, ast.alias) and node.name.split(".")[-1] == "EliteBox":
             out.append(f"line {line}: EliteBox")
-        elif isinstance(node, ast.Constant) and node.value == "lineups":
-            out.append(f'line {line}: "lineups"')
+        elif isinstance(node, ast.Constant) and node.value in OWN_FEATURES:
+            out.append(f"line {line}: {node.value!r}")
         elif (imported := _imports_a_ruleset(node)) is not None:
             out.append(f"line {line}: imports {imported}")
         elif isinstance(node, ast.Compare) and any(isinstance(o, COMPARISONS) for o in node.ops):
@@ -77,7 +101,10 @@ def test_the_check_finds_each_thing_it_is_for():
         "line 1: compares with 'classic'",
         "line 1: compares with 'elvis'",
     ]
-    assert found('if "lineups" in features:\n    pass', NAMES) == ['line 1: "lineups"']
+    assert found('if "lineups" in features:\n    pass', NAMES) == ["line 1: 'lineups'"]
+    assert found("from engine.disney import table", NAMES) == ["line 1: imports engine.disney"]
+    assert found("from engine import disney", NAMES) == ["line 1: imports engine.disney"]
+    assert {"engine.disney", "engine.elite"} == RULESETS
     assert found("from digital.games import EliteBox", NAMES) == ["line 1: EliteBox"]
     assert found("box = games.EliteBox(cards)", NAMES) == ["line 1: EliteBox"]
     assert found("from engine.elite import parse_cards", NAMES) == ["line 1: imports engine.elite"]

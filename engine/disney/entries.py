@@ -1,8 +1,9 @@
 """The Disney family's entries in the registry (`engine.registry`): the Disney tray game,
 classic, official 2018 and Elvis, one entry each, all played by `engine.disney.game.Game`.
 
-Imported by the registry when it looks for the shipped rulesets (each package's `registration`).
-None of the family needs an input file: its decks are data in `engine.disney.rulesets`.
+Made on a ruleset's first lookup (`registration.py` registers their names): this module reads
+only the family's data (`rulesets`, its decks and options), and what an entry does with a game
+imports the game then. None of the family needs an input file.
 """
 
 from __future__ import annotations
@@ -12,25 +13,33 @@ from typing import Any
 
 from engine import registry
 from engine.disney import rulesets
-from engine.disney.game import Game, features_of, from_header
-from engine.disney.simulate import RATES
+from engine.disney.stats import RATES
 from engine.protocol import GameState
 from engine.score_sheet import Keeping
+
+
+def entry(name: str) -> registry.Entry:
+    """The entry of the family's ruleset `name`."""
+    return _entry(rulesets.get(name))
 
 
 def _entry(rules: rulesets.Ruleset) -> registry.Entry:
     name = rules.name
 
     def features(options: Mapping[str, Any]) -> frozenset[str]:
+        from engine.disney.game import features_of
+
         return features_of(rules, options)
 
     def new_game(
         names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
     ) -> GameState:
+        from engine.disney.game import Game
+
         return Game(name, names, dealer, options)
 
     def simulate(asked: registry.Simulation) -> dict[str, Any]:
-        from engine.disney.simulate import simulate as disney_simulate  # (only one needs it)
+        from engine.disney.simulate import simulate as disney_simulate
 
         return disney_simulate(
             players=asked.players,
@@ -50,7 +59,7 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
         title=rules.title,
         features=features,
         new_game=new_game,
-        from_header=from_header,
+        from_header=_from_header,
         simulate=simulate,
         rates=RATES,
         seats=(rules.min_players, rules.max_players),
@@ -62,6 +71,14 @@ def _entry(rules: rulesets.Ruleset) -> registry.Entry:
         ),
         score_sheet=_keeping,
     )
+
+
+def _from_header(
+    header: Mapping[str, Any], players: list[str], options: dict[str, Any]
+) -> GameState:
+    from engine.disney.game import from_header
+
+    return from_header(header, players, options)
 
 
 def _keeping() -> Keeping:
@@ -93,7 +110,3 @@ HOUSE_RULES = {
 }
 """The house rules a new game's form offers as a box to tick, where a ruleset has them (the rest
 of the options are the command line's and the table's)."""
-
-
-for _rules in rulesets.RULESETS.values():
-    registry.register(_entry(_rules))

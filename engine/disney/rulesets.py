@@ -576,13 +576,12 @@ CLASSIC = _classic()
 OFFICIAL_2018 = _official_2018()
 ELVIS = _elvis()
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (DISNEY, CLASSIC, OFFICIAL_2018, ELVIS)}
-PLAYED = (*RULESETS, "elite")
-"""Every ruleset the engine plays, by name: these, and UNO Elite (`engine.elite`)."""
 
 
 def get(name: str) -> Ruleset:
     try:
         return RULESETS[name]
     except KeyError:
-        played = f"{', '.join(PLAYED[:-1])} and {PLAYED[-1]}"
-        raise ValueError(f"unknown ruleset {name!r} (this engine plays: {played})") from None
+        family = list(RULESETS)
+        played = f"{', '.join(family[:-1])} and {family[-1]}"
+        raise ValueError(f"{name!r} is no ruleset of the Disney family ({played})") from None

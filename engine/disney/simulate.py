@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 import engine
 from engine import bots as bots_mod
@@ -18,6 +18,7 @@ from engine.disney import scoring
 from engine.disney.game import Game
 from engine.disney.hand import Hand
 from engine.disney.listing import legal_actions
+from engine.disney.stats import RATES
 from engine.disney.steps import NOBODY_MOVES, PLAY, RESHUFFLE, SMACKDOWN, TINKER
 from engine.phases import OVER
 
@@ -136,13 +137,6 @@ COUNTERS = (
     "blocked_hands",
 )
 """What the Disney family counts beside every game's counts (`engine.simulation`)."""
-RATES: Final = {
-    "average_turns_per_hand": ("turns", "hands", 2),
-    "average_decisions_per_hand": ("decisions", "hands", 2),
-    "average_points_per_hand": ("points", "hands", 2),
-    "draw2_match_rate": ("draw2_matches", "draw2_picks", 4),
-    "villain_draw4_fully_protected_rate": ("villain_draw4s_fully_protected", "villain_draw4s", 4),
-}
 
 
 def new_stats(players: int, bot_names: Sequence[str]) -> dict[str, Any]:

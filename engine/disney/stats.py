@@ -6,6 +6,18 @@ them over many hands.
 
 from __future__ import annotations
 
+from typing import Final
+
+RATES: Final = {
+    "average_turns_per_hand": ("turns", "hands", 2),
+    "average_decisions_per_hand": ("decisions", "hands", 2),
+    "average_points_per_hand": ("points", "hands", 2),
+    "draw2_match_rate": ("draw2_matches", "draw2_picks", 4),
+    "villain_draw4_fully_protected_rate": ("villain_draw4s_fully_protected", "villain_draw4s", 4),
+}
+"""What a simulation works out from these counts (`engine.simulation.with_rates`): here, so the
+family's registry entries name them without importing the simulation."""
+
 
 class HandStats:
     """Counters for one hand."""

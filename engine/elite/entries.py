@@ -1,5 +1,6 @@
-"""UNO Elite's entry in the registry (`engine.registry`), registered when `engine.elite` is
-imported.
+"""UNO Elite's entry in the registry (`engine.registry`), made on its first lookup
+(`registration.py` registers its name). It reads only the cards' parsers, the options and the
+simulation's counts; what it does with a game imports the game then.
 
 Its cards come in files, which the engine never reads: the entry names them (`INPUTS`: the Elite
 Action Cards, the UNO deck table and, for dynasty, one Player Deck per seat), says where the
@@ -15,10 +16,8 @@ from typing import Any
 
 from engine import registry
 from engine.elite.cards import parse_cards
-from engine.elite.game import EliteGame
-from engine.elite.record import game_from_header
-from engine.elite.setup import OPTIONS
-from engine.elite.simulate import RATES
+from engine.elite.counts import RATES
+from engine.elite.options import OPTIONS
 from engine.elite.uno import parse_deck
 from engine.protocol import GameState
 
@@ -49,6 +48,8 @@ def _options(options: Mapping[str, Any], inputs: registry.Inputs) -> dict[str, A
 
 
 def features(options: Mapping[str, Any]) -> frozenset[str]:
+    from engine.elite.game import EliteGame
+
     return EliteGame.features
 
 
@@ -56,6 +57,8 @@ def new_game(
     names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
 ) -> GameState:
     """A recording game (UNO Elite's deal needs no dealer: its rule book deals by chance)."""
+    from engine.elite.game import EliteGame
+
     return EliteGame(
         players=names,
         options=_options(options, inputs),
@@ -68,6 +71,8 @@ def new_game(
 def from_header(
     header: Mapping[str, Any], players: list[str], options: dict[str, Any]
 ) -> GameState:
+    from engine.elite.record import game_from_header
+
     return game_from_header(header, players, options)
 
 
@@ -96,8 +101,9 @@ def report(stats: Mapping[str, Any]) -> list[str]:
     return [f"Elite Action Cards activated: {stats['elite_activations']} ({icons})"]
 
 
-ENTRY = registry.register(
-    registry.Entry(
+def entry() -> registry.Entry:
+    """UNO Elite's entry."""
+    return registry.Entry(
         name=NAME,
         title=TITLE,
         features=features,
@@ -116,4 +122,3 @@ ENTRY = registry.register(
         about="Every choice of an activation (whom to target, which card, in what order) is a "
         "move of its own, offered when the game asks for it.",
     )
-)

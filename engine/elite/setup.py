@@ -8,38 +8,19 @@ the top 3 cards of their Player Deck ... to form their Lineup."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from engine.elite import dynasty
 from engine.elite import steps as S
 from engine.elite.cards import EliteCard, box, card_row, format_cards
+from engine.elite.options import OPTIONS as OPTIONS  # (re-exported: where it was)
+from engine.elite.options import resolve_options as resolve_options
 from engine.elite.state import EliteState
 from engine.elite.uno import ACTIONS, UnoCard, default_deck
 
-OPTIONS: dict[str, tuple[Any, ...]] = {
-    "mode": ("quick", "draft", "dynasty"),
-    "box": ("base", "all"),
-    "two_player_reverse": ("reverse", "skip"),
-    "discard_last_card": ("keep", "discard"),
-}
-"""Every option and its values, the default first (docs/RULES-MAP.md says what each decides)."""
 HAND, DECK, LINEUP, ROUNDS = 7, 8, 3, 8
-
-
-def resolve_options(given: Mapping[str, Any]) -> dict[str, Any]:
-    options = {name: values[0] for name, values in OPTIONS.items()}
-    for name, value in given.items():
-        if name == "decks":
-            continue
-        if name not in OPTIONS:
-            raise ValueError(f"unknown Elite option {name!r} (known: {', '.join(OPTIONS)})")
-        if value not in OPTIONS[name]:
-            allowed = ", ".join(map(str, OPTIONS[name]))
-            raise ValueError(f"option {name} must be one of {allowed}, not {value!r}")
-        options[name] = value
-    return options
 
 
 def prepare(

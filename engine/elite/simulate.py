@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from engine import simulation
 from engine.bots import Bot, bot_names
 from engine.elite.cards import EliteCard
+from engine.elite.counts import COUNTERS, RATES
 from engine.elite.game import EliteGame
 from engine.elite.uno import UnoCard
-
-COUNTERS: Final = ("blocked_hands", "elite_activations")
-"""What UNO Elite counts beside every game's counts (`engine.simulation`)."""
-RATES: Final = {
-    "average_turns_per_hand": ("turns", "hands", 2),
-    "average_decisions_per_hand": ("decisions", "hands", 2),
-}
 
 
 def play_game(game: EliteGame, bots: Sequence[str | Bot], rng: random.Random) -> int:

@@ -142,11 +142,12 @@
     }
   }
   function renderKeys() {
-    $("keytabs").replaceChildren(...COLOURS.map((colour) => el("button", {
+    const colours = COLOURS.filter((c) => keys.some((k) => k.colour === c));  // the deck's own
+    $("keytabs").replaceChildren(...colours.map((colour) => el("button", {
       class: "keytab c-" + colour, "data-colour": colour, "aria-pressed": "false",
       onclick: () => showColour(colour) }, `${SYMBOL[colour]} ${title(colour)}`)));
     const out = [];
-    for (const colour of COLOURS) {
+    for (const colour of colours) {
       out.push(el("div", { class: "rowname", text: title(colour) }));
       for (const k of keys.filter((x) => x.colour === colour)) {
         out.push(el("button", { class: "key c-" + colour + (colour === "wild" ? " wide" : ""),

@@ -17,7 +17,7 @@ from engine.elite import EliteGame, parse_cards
 from engine.errors import RuleError
 from engine.protocol import (
     CHANCE,
-    FEATURES,
+    PROTOCOL_FEATURES,
     TERMINAL,
     GameState,
     ScoreSheet,
@@ -78,7 +78,10 @@ def test_every_game_has_every_member_of_the_protocol(name):
             "recording",
         ):
             assert callable(getattr(state, member)), member
-    assert state.features <= FEATURES
+    assert all(isinstance(f, str) and f for f in state.features)
+    for feature, protocol in (("points", "finished_hands"), ("tinker_bell", "tinker_bell_card")):
+        assert (feature in state.features) <= hasattr(state, protocol)  # declared: implemented
+    assert {"points", "tinker_bell", "smackdown"} == PROTOCOL_FEATURES
     assert all(callable(getattr(state.hints, name)) for name in ("act", "interject", "playout"))
 
 

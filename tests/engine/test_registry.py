@@ -5,6 +5,7 @@ through it (`tests/engine/pocket`)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import subprocess
 import sys
@@ -99,3 +100,49 @@ def test_the_order_is_the_same_whichever_ruleset_was_imported_first():
     script = "import engine.elite; from engine import registry; print(registry.names())"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.stdout.strip() == str(SHIPPED), out.stderr
+
+
+def _modules_after(script: str) -> list[str]:
+    """The modules of a ruleset (engine/disney, engine/elite) loaded after `script`, in a
+    fresh Python."""
+    probe = f"{script}; import json, sys; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    listed = json.loads(out.stdout.strip().splitlines()[-1])
+    return [m for m in listed if m.split(".")[:2] in (["engine", "disney"], ["engine", "elite"])]
+
+
+def test_listing_the_rulesets_imports_nothing_of_them_but_their_registrations():
+    """Issue 49: a start pays for no ruleset it does not play (it imported 38 modules)."""
+    loaded = _modules_after("from engine import registry; registry.names()")
+    assert loaded == [  # each package's __init__ runs first: neither imports more of it
+        "engine.disney",
+        "engine.disney.registration",
+        "engine.elite",
+        "engine.elite.registration",
+    ]
+
+
+def test_an_entry_is_made_on_its_first_lookup_and_its_game_when_a_game_is_made():
+    script = "from engine import registry; registry.get('elite'); registry.get('disney')"
+    looked_up = set(_modules_after(script))
+    assert "engine.elite.game" not in looked_up and "engine.disney.game" not in looked_up
+    played = set(_modules_after(f"{script}; registry.new_game('disney', ['a', 'b'], 0)"))
+    assert "engine.disney.game" in played and "engine.elite.game" not in played
+
+
+def test_each_family_registers_the_names_its_rulesets_have():
+    from engine.disney import registration, rulesets
+
+    assert tuple(rulesets.RULESETS) == registration.NAMES
+    for name in SHIPPED:
+        assert registry.get(name).name == name  # (get refuses an entry made under another name)
+
+
+def test_an_entry_made_under_another_name_is_refused():
+    registry.register_later("pocket-misnamed", lambda: pocket_entry.ENTRY)
+    try:
+        with pytest.raises(ValueError, match="made an entry named"):
+            registry.get("pocket-misnamed")
+    finally:
+        registry.unregister("pocket-misnamed")
