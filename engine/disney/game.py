@@ -17,10 +17,9 @@ from typing import Any
 from engine import chance
 from engine.disney import actions as A
 from engine.disney import cards as C
-from engine.disney import deckchance, listing, notation, observer, rulesets, scoring, variant
+from engine.disney import deckchance, listing, notation, rulesets, scoring, variant
 from engine.disney.eventnotes import Log, Notes
 from engine.disney.hand import Hand, RuleError
-from engine.disney.hints import DISNEY_HINTS, determinise
 from engine.disney.listing import legal_actions
 from engine.disney.steps import DISCARD, NOBODY_MOVES, PLAY, RESHUFFLE, SHUFFLE, SMACKDOWN, TINKER
 from engine.errors import EventError
@@ -170,7 +169,10 @@ class Game:
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator), its log in words with what each event did
-        (`notes`): `engine.disney.observer` decides."""
+        (`notes`): `engine.disney.observer` decides (imported when first asked for: a
+        simulation never is)."""
+        from engine.disney import observer
+
         return observer.observation(self, seat)
 
     def header_ready(self) -> bool:
@@ -208,11 +210,17 @@ class Game:
 
     @property
     def hints(self) -> Hints[Game]:
-        """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`)."""
+        """The ruleset's judgement for the bots and the search bot (`engine.protocol.Hints`),
+        imported when first asked for: it needs `dataclasses`, which a simulation of random bots
+        (and its start: 21 ms of imports here) does without."""
+        from engine.disney.hints import DISNEY_HINTS
+
         return DISNEY_HINTS
 
     def determinise(self, seat: int, rng: random.Random) -> Game:
         """A copy with the cards `seat` cannot see dealt again (`disney.hints.determinise`)."""
+        from engine.disney.hints import determinise
+
         return determinise(self, seat, rng)
 
     # ------------------------------------------------------------------ chance
@@ -437,10 +445,14 @@ class Game:
 
     def awaiting(self) -> dict[str, Any]:
         """What the game waits for, and who may call out of turn (`disney.observer.awaiting`)."""
+        from engine.disney import observer
+
         return observer.awaiting(self)
 
     def summary(self) -> dict[str, Any]:
         """The state as `replay` prints it (`engine.disney.observer.summary`)."""
+        from engine.disney import observer
+
         return observer.summary(self)
 
     def header(self) -> dict[str, Any]:
