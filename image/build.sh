@@ -33,6 +33,15 @@ release files: SHA256SUMS and Raspberry Pi Imager's list, tinker-tray.rpi-imager
   --release-url URL     where Imager downloads the image from, for its list (default the file's
                         name, beside the list)
   --help                this help
+
+What it needs:
+  a signing key   --trust FILE is the maintainers' allowed-signers file (a line
+                  "you@example.org $(cut -d' ' -f1,2 KEY.pub)" for each key of ssh-keygen -t
+                  ed25519: docs/release.md, Once: the keys); without it the card cannot update
+                  itself, as it refuses every release it cannot verify.
+  free room       a build from nothing fills about 4 GB of --out at its fullest (the cache,
+                  the tree, the card's partitions as files and the image), so it checks first
+                  that 5000 MB are free there and stops with one sentence if not.
 HELP
 }
 
@@ -75,6 +84,17 @@ started=$(date +%s)
 step() { echo "tinker image build: [$(( $(date +%s) - started ))s] $*" >&2; }
 
 # --- 0. What the builder named, checked before the long build (seconds, not 46 minutes) -------
+# The room first. At its fullest (the card step of a build from nothing) --out holds the cache
+# (the base system and the tray's venv), the tree (1.0 GB: what card.sh sized the 1,513 MiB
+# root of the measured 1,901 MiB image from), the partitions as files and the image (each
+# about 1.1 GB allocated): about 4.2 GB, so 5000 MB. TINKER_IMAGE_NEED_MB: another figure
+# (the tests; a builder whose cache is already there).
+need_mb=${TINKER_IMAGE_NEED_MB:-5000}
+mkdir -p "$out"
+free_mb=$(df -Pm "$out" | awk 'NR == 2 { print $4 }')
+case "$free_mb" in ''|*[!0-9]*) fail "df -Pm could not tell the free room in $out." ;; esac
+[ "$free_mb" -ge "$need_mb" ] || fail "not enough room in $out: a build needs about" \
+  "$need_mb MB free there and $free_mb MB are free (--out DIR names another place)."
 rm -rf "$extra"; (umask 022 && mkdir -p "$extra")
 if [ -n "$trust" ]; then
   "$here/steps/trust.sh" "$extra" "$trust" || exit 1

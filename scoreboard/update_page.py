@@ -357,8 +357,9 @@ def _ended_if_quiet(status: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def installed_not_running(status: dict[str, Any] | None, version: str | None) -> str | None:
     """The release an update installed that this service does not run yet (it runs from the
-    next start), else None. By tag: a checkout at a tag names itself without the commit."""
-    if status is None or status.get("state") != "done":
+    next start), else None. By tag: a checkout at a tag names itself without the commit. A check
+    installs nothing: its `running` is what ran when it looked."""
+    if status is None or status.get("state") != "done" or status.get("action") == "check":
         return None
     installed = status.get("running")
     if not isinstance(installed, str) or not installed.startswith("v"):

@@ -3,14 +3,16 @@
 The release itself is a signed tag (`git tag -s`, docs/release.md): this command signs no tag.
 It packs that tag with the wheels its set-up needs on the trays' Python and architecture
 (downloaded by pip for that target, or taken from --wheels DIR) into one file whose manifest it
-signs with --key (`ssh-keygen -Y sign`, namespace tinker-tray-update). The tag and the key are
-checked before a wheel is downloaded (`pack_problem`): a missing tag or key is one sentence, not
-the end of a long download.
+signs with --key (`ssh-keygen -Y sign`, namespace tinker-tray-update). The tag, the key and the
+free room are checked before a wheel is downloaded (`pack_problem`, `room_problem`): a missing
+tag, key or megabyte is one sentence, not the end of a long download. `--help` says what each
+is (NEEDS).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,9 +23,29 @@ PI_PLATFORMS = ("manylinux_2_17_aarch64", "manylinux2014_aarch64", "manylinux_2_
                 "linux_aarch64")  # fmt: skip
 BUILD_TOOLS = ("pip", "setuptools>=68,<85", "mypy>=1.13,<3")
 """What the set-up itself installs besides the release's requirements (the engine's compiler)."""
+ROOM_MB = 100
+"""Free megabytes pack needs where the file goes and in the temporary folder: the wheels (23 MB
+for Python 3.13 on aarch64, 26 of them, measured for this checkout's requirements), the tag's
+git bundle (8 MB for this repository's history) and the update file holding both (31 MB), with
+room for the requirements to grow."""
+NEEDS = f"""\
+what it needs:
+  a key      --key is an SSH private key (ssh-keygen -t ed25519 -f ~/.ssh/tinker-tray-release)
+             whose public half is in the trays' allowed signers; without one pack refuses, as a
+             tray installs only an update file whose manifest a key it trusts signed.
+  a tag      TAG is the release's tag, vX.Y or vX.Y.Z, signed beforehand with an SSH key
+             (git -c gpg.format=ssh -c user.signingkey=KEY tag -s vX.Y.Z); pack signs no tag,
+             and refuses one that is missing, unsigned or named otherwise.
+  free room  pack needs about {ROOM_MB} MB free where --out goes and in the temporary folder
+             ($TMPDIR) for the wheels, the tag's bundle and the file, and checks it before any
+             download.
+docs/release.md says each step.
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = NEEDS
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # NEEDS keeps its lines
     parser.add_argument(
         "action",
         choices=["pack"],
@@ -32,15 +54,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "tag",
-        help="the signed release tag, e.g. v1.2.0 (checked before any download; against "
-        "$TINKER_TRAY_ALLOWED_SIGNERS or /etc/tinker-tray/allowed_signers when there is one)",
+        help="the signed release tag, vX.Y or vX.Y.Z, e.g. v1.2.0 (checked before any download; "
+        "against $TINKER_TRAY_ALLOWED_SIGNERS or /etc/tinker-tray/allowed_signers when there is "
+        "one)",
     )
     parser.add_argument(
         "--key",
         type=Path,
         required=True,
         help="the SSH private key that signs the update file's manifest (the tag's key, or one "
-        "allowed for the tinker-tray-update namespace)",
+        "allowed for the tinker-tray-update namespace); required",
     )
     parser.add_argument("--out", type=Path, help="the file (default: tinker-tray-TAG.update)")
     parser.add_argument(
@@ -74,11 +97,13 @@ def pack_problem(repo: Path, tag: str, key: Path) -> str | None:
     """Why `pack` cannot make a file trays would take, as far as can be known before the wheels
     are downloaded: no such tag, a tag that is not SSH-signed (or, when this machine has an
     allowed-signers file, not by a key in it), a key ssh-keygen cannot sign with. None: go on."""
-    from updater.releases import ReleaseError, Repository, allowed_signers
+    from updater.releases import ReleaseError, Repository, allowed_signers, version_of
 
     repository = Repository(repo)
     if repository.git("rev-parse", "--git-dir", check=False).returncode != 0:
         return f"{repo} is not a git repository (--repo names the one holding the tag)"
+    if version_of(tag) is None:
+        return f"{tag} is not a release tag (vX.Y or vX.Y.Z): trays install only those"
     ref = f"refs/tags/{tag}"
     kind = repository.git("cat-file", "-t", ref, check=False).stdout.strip()
     if not kind:
@@ -118,13 +143,34 @@ def key_problem(key: Path) -> str | None:
     return None
 
 
+def free_mb(folder: Path) -> int:
+    """Megabytes free on the file system of `folder` (one place to ask, so the tests can say)."""
+    return shutil.disk_usage(folder).free // 1_000_000
+
+
+def room_problem(out: Path) -> str | None:
+    """Why pack has no room for its work, before anything is downloaded: ROOM_MB are needed
+    where `out` goes and in the temporary folder (the wheels and the bundle are made there)."""
+    folder = out.parent
+    if not folder.is_dir():
+        return f"there is no folder {folder} for the update file (--out)"
+    for where in dict.fromkeys([folder.resolve(), Path(tempfile.gettempdir()).resolve()]):
+        if (left := free_mb(where)) < ROOM_MB:
+            return (
+                f"not enough room for the update file: pack needs about {ROOM_MB} MB free in "
+                f"{where}, and {left} MB are free"
+            )
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from updater.bundle import BundleError, pack
 
-    if problem := pack_problem(args.repo, args.tag, args.key):  # before any download
+    out = args.out or Path(f"tinker-tray-{args.tag}.update")
+    problem = pack_problem(args.repo, args.tag, args.key) or room_problem(out)
+    if problem:  # before any download
         print(f"tinker-tray release: {problem}; nothing was downloaded or packed", file=sys.stderr)
         return 1
-    out = args.out or Path(f"tinker-tray-{args.tag}.update")
     try:
         if args.wheels is not None:
             pack(args.repo, args.tag, args.key, args.wheels, out, print)

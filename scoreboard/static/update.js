@@ -102,6 +102,12 @@
       install.textContent = "Update to " + status.available;
       install.classList.remove("hidden");
       say(`${status.available} can be installed (the tray keeps its games and paired phones).`);
+    } else if (status.state === "done" && status.action === "check" && status.running) {
+      // nothing newer: said as what is missing, a newer *signed* release (a tag refused for
+      // its signature is on the lines below, with why)
+      const refusedTag = status.lines.some((line) => String(line).startsWith("refused: "));
+      say(`There is no newer signed release than ${status.running}` + (refusedTag
+        ? ": a newer tag was refused, and the lines below say why." : ": this tray runs the newest."), "ok");
     } else {
       say(plain(status.last || ""), status.state === "done" ? "ok" : "");
     }
