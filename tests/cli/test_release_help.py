@@ -13,9 +13,10 @@ import pytest
 
 from cli import main as cli
 from cli.commands import release
+from tests.helpers.maintainer import maintainer as release_set_up
+from tests.helpers.maintainer import pack_argv, sign
 
 ROOT = Path(__file__).resolve().parents[2]
-IDENTITY = ("-c", "user.name=Maintainer", "-c", "user.email=maintainer@example.org")
 SENTENCES = {
     "key": "a key --key is an SSH private key (ssh-keygen -t ed25519 -f "
     "~/.ssh/tinker-tray-release) whose public half is in the trays' allowed signers; without "
@@ -61,31 +62,16 @@ def test_tinker_release_help_is_the_commands_own():
 
 
 # ---------------------------------------------------------------------- the refusals
-def _git(where: Path, *args: str) -> None:
-    subprocess.run(["git", *IDENTITY, "-C", str(where), *args], capture_output=True, check=True)
-
-
 @pytest.fixture
 def maintainer(tmp_path, monkeypatch) -> SimpleNamespace:
     """A repository with one commit signed as v1.0.0, the key, and trays' allowed signers of it."""
-    key = tmp_path / "maintainer"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    signers = tmp_path / "allowed_signers"
-    signers.write_text(f"maintainer@example.org {key.with_suffix('.pub').read_text()}")
-    monkeypatch.setenv("TINKER_TRAY_ALLOWED_SIGNERS", str(signers))
-    repo = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    (repo / "NEWS").write_text("release 1.0.0\n")
-    _git(repo, "add", "NEWS")
-    _git(repo, "commit", "-qm", "Release 1.0.0")
-    _git(repo, "-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "tag", "-s", "v1.0.0",
-         "-m", "v1.0.0")  # fmt: skip
-    return SimpleNamespace(repo=repo, key=key, out=tmp_path / "x.update")
+    who = release_set_up(tmp_path, monkeypatch)
+    sign(who.repo, who.key, "v1.0.0")
+    return who
 
 
 def _pack(who: SimpleNamespace, *, tag: str = "v1.0.0", key: Path | None = None) -> list[str]:
-    return ["release", "pack", tag, "--key", str(key or who.key), "--repo", str(who.repo),
-            "--out", str(who.out)]  # fmt: skip
+    return pack_argv(who, tag, key)
 
 
 def _one_sentence(capsys, mocker, argv: list[str]) -> str:
@@ -121,8 +107,7 @@ def test_no_such_tag_is_one_sentence_saying_how_to_make_it(capsys, mocker, maint
 
 
 def test_a_tag_not_named_as_a_release_is_one_sentence(capsys, mocker, maintainer):
-    _git(maintainer.repo, "-c", "gpg.format=ssh", "-c", f"user.signingkey={maintainer.key}",
-         "tag", "-s", "latest", "-m", "latest")  # fmt: skip
+    sign(maintainer.repo, maintainer.key, "latest")
     err = _one_sentence(capsys, mocker, _pack(maintainer, tag="latest"))
     assert "latest is not a release tag (vX.Y or vX.Y.Z): trays install only those" in err
 

@@ -14,9 +14,9 @@ import pytest
 
 from cli import main as cli
 from cli.commands import bench, release, simulate
+from tests.helpers.maintainer import git, pack_argv, sign
+from tests.helpers.maintainer import maintainer as release_set_up
 from tray.config import load
-
-IDENTITY = ("-c", "user.name=Maintainer", "-c", "user.email=maintainer@example.org")
 
 
 def help_of(capsys, *argv: str) -> str:
@@ -183,36 +183,13 @@ def test_release_help_names_no_signing_of_a_tag(capsys):
 # 5. release pack checks the tag and the key before downloading
 
 
-def _git(where: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", *IDENTITY, "-C", str(where), *args], capture_output=True, text=True, check=True
-    )
-    return done.stdout.strip()
-
-
 @pytest.fixture
 def maintainer(tmp_path, monkeypatch) -> SimpleNamespace:
-    """A repository with one commit, the maintainer's key and an allowed-signers file of it."""
-    key = tmp_path / "maintainer"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    signers = tmp_path / "allowed_signers"
-    signers.write_text(f"maintainer@example.org {key.with_suffix('.pub').read_text()}")
-    monkeypatch.setenv("TINKER_TRAY_ALLOWED_SIGNERS", str(signers))
-    repo = tmp_path / "repo"
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    (repo / "NEWS").write_text("release 1.0.0\n")
-    _git(repo, "add", "NEWS")
-    _git(repo, "commit", "-qm", "Release 1.0.0")
-    return SimpleNamespace(repo=repo, key=key, signers=signers, out=tmp_path / "x.update")
-
-
-def _sign(repo: Path, key: Path, tag: str) -> None:
-    _git(repo, "-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "tag", "-s", tag, "-m", tag)
+    return release_set_up(tmp_path, monkeypatch)
 
 
 def _pack(who: SimpleNamespace, tag: str, key: Path | None = None) -> list[str]:
-    return ["release", "pack", tag, "--key", str(key or who.key), "--repo", str(who.repo),
-            "--out", str(who.out)]  # fmt: skip
+    return pack_argv(who, tag, key)
 
 
 def _refused(capsys, download, who: SimpleNamespace, argv: list[str]) -> str:
@@ -231,7 +208,7 @@ def test_release_pack_refuses_a_missing_tag_before_any_download(capsys, mocker, 
 
 
 def test_release_pack_refuses_a_missing_key_before_any_download(capsys, mocker, maintainer):
-    _sign(maintainer.repo, maintainer.key, "v1.0.0")
+    sign(maintainer.repo, maintainer.key, "v1.0.0")
     download = mocker.patch.object(release, "download_wheels")
     missing = maintainer.key.with_name("no-such-key")
     err = _refused(capsys, download, maintainer, _pack(maintainer, "v1.0.0", missing))
@@ -239,7 +216,7 @@ def test_release_pack_refuses_a_missing_key_before_any_download(capsys, mocker, 
 
 
 def test_release_pack_refuses_an_unsigned_tag_before_any_download(capsys, mocker, maintainer):
-    _git(maintainer.repo, "tag", "-a", "v1.0.0", "-m", "not signed")
+    git(maintainer.repo, "tag", "-a", "v1.0.0", "-m", "not signed")
     download = mocker.patch.object(release, "download_wheels")
     err = _refused(capsys, download, maintainer, _pack(maintainer, "v1.0.0"))
     assert "the tag v1.0.0 is not signed with an SSH key" in err
@@ -248,14 +225,14 @@ def test_release_pack_refuses_an_unsigned_tag_before_any_download(capsys, mocker
 def test_release_pack_refuses_a_tag_no_allowed_key_signed(capsys, mocker, maintainer, tmp_path):
     stranger = tmp_path / "stranger"
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
-    _sign(maintainer.repo, stranger, "v1.0.0")
+    sign(maintainer.repo, stranger, "v1.0.0")
     download = mocker.patch.object(release, "download_wheels")
     err = _refused(capsys, download, maintainer, _pack(maintainer, "v1.0.0"))
     assert "trays would refuse the tag: v1.0.0 is not signed by a key this tray trusts" in err
 
 
 def test_release_pack_refuses_a_key_others_can_read(capsys, mocker, maintainer):
-    _sign(maintainer.repo, maintainer.key, "v1.0.0")
+    sign(maintainer.repo, maintainer.key, "v1.0.0")
     maintainer.key.chmod(0o644)
     download = mocker.patch.object(release, "download_wheels")
     err = _refused(capsys, download, maintainer, _pack(maintainer, "v1.0.0"))
@@ -263,7 +240,7 @@ def test_release_pack_refuses_a_key_others_can_read(capsys, mocker, maintainer):
 
 
 def test_release_pack_downloads_once_the_tag_and_key_are_good(capsys, mocker, maintainer):
-    _sign(maintainer.repo, maintainer.key, "v1.0.0")
+    sign(maintainer.repo, maintainer.key, "v1.0.0")
     download = mocker.patch.object(release, "download_wheels")
     assert cli.main(_pack(maintainer, "v1.0.0")) == 0
     download.assert_called_once()
