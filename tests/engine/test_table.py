@@ -126,7 +126,10 @@ def test_bad_entries_are_refused_by_name_and_change_nothing(entry, error, messag
             start(scoring="highest"),
             'option scoring must be "standard", "lowest" or "challenge", not "highest"',
         ),
-        ({"kind": "start", "players": ["A", "B"], "ruleset": "elite"}, "unknown ruleset 'elite'"),
+        (
+            {"kind": "start", "players": ["A", "B"], "ruleset": "elite"},
+            "'elite' is no ruleset of the Disney family",
+        ),
     ],
 )
 def test_bad_starts_are_refused(entry, message):
