@@ -281,6 +281,16 @@ def parser() -> argparse.ArgumentParser:
         " freshly written, from its boot partition (image/backup_check.py)",
     )
     parser.add_argument(
+        "--pins",
+        action="store_true",
+        help="instead of the power cuts: the button pressed and the LEDs watched on the patched"
+        " qemu (./tinker image qemu), each press's pick and light show checked"
+        " (image/pins_check.py)",
+    )
+    parser.add_argument(
+        "--presses", type=int, default=20, help="the button's presses with --pins (default 20)"
+    )
+    parser.add_argument(
         "--release-key", type=Path, help="the SSH key whose public half --trust named (--update)"
     )
     parser.add_argument(
@@ -328,6 +338,12 @@ def main(argv: list[str] | None = None) -> int:
         results = power_cuts(qemu, play, args.cuts, work)
         return summary(results, sum(play.acked.values()))
 
+    if args.pins:
+        from image import pins_check
+
+        return bench_main("tinker image check --pins", args.keep, lambda work, running:
+            pins_check.check(args.image, work, running, port=args.port, presses=args.presses,
+                             extra=() if args.no_icount else ICOUNT))  # fmt: skip
     if args.update and args.release_key is None:
         print("tinker image check: --update needs --release-key KEY (the key --trust named).",
               file=sys.stderr)  # fmt: skip

@@ -32,6 +32,10 @@ GPIO_DEVICE = "/machine/soc/peripherals/gpio"
 GPIO_BASE = 0x3F200000
 """The GPIO registers on the BCM2837 (Pi 3, Zero 2 W) as the CPU sees them."""
 TRACE = re.compile(r"bcm2835_gpio_output pin (\d+) level (\d) at (-?\d+) ns")
+LEVELS = re.compile(r"bcm2835_gpio_level levels 0x([0-9a-f]+) events 0x[0-9a-f]+ at (-?\d+) ns")
+"""The patch's `bcm2835_gpio_level`: every pin's level after a change, and qemu's virtual time
+(the only place a driven input's changes get their virtual time beside a running guest)."""
+OUTPUTS = ("bcm2835_gpio_output",)
 START_TIMEOUT = 30.0
 
 
@@ -67,9 +71,19 @@ class PinMap:
 
 class Qtest:
     """A qemu run under qtest, and the line protocol to it. `args` are qemu's own (machine,
-    accelerator ...); the qtest socket, the trace and its log file are added here."""
+    accelerator ...); the qtest socket, the trace and its log file are added here, with no
+    display, serial or monitor unless `board_io` is False (a booted guest's args say their own
+    serial ports). `events`: the trace events logged (the LEDs' `bcm2835_gpio_output`; add
+    `bcm2835_gpio_level` for the button's own changes)."""
 
-    def __init__(self, qemu: Path, args: Sequence[str]) -> None:
+    def __init__(
+        self,
+        qemu: Path,
+        args: Sequence[str],
+        *,
+        board_io: bool = True,
+        events: Sequence[str] = OUTPUTS,
+    ) -> None:
         self.folder = tempfile.TemporaryDirectory(prefix="tinker-qtest-")
         self.log = Path(self.folder.name) / "trace.log"
         self.irqs: list[tuple[str, int]] = []
@@ -79,11 +93,12 @@ class Qtest:
         listener.bind(path)
         listener.listen(1)
         listener.settimeout(START_TIMEOUT)
+        io = ("-display", "none", "-serial", "null", "-monitor", "none") if board_io else ()
+        traces = [arg for event in events for arg in ("-trace", event)]
         command = [
-            str(qemu), *args, "-qtest", f"unix:{path}", "-display", "none",
-            "-serial", "null", "-monitor", "none",
-            "-trace", "bcm2835_gpio_output", "-D", str(self.log),
+            str(qemu), *args, "-qtest", f"unix:{path}", *io, *traces, "-D", str(self.log),
         ]  # fmt: skip
+        self.command_line = command
         self.process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
@@ -197,3 +212,17 @@ class Pins:
         text = self.qtest.log.read_text() if self.qtest.log.exists() else ""
         found = (Change(int(p), int(level), int(ns)) for p, level, ns in TRACE.findall(text))
         return [change for change in found if change.pin in leds]
+
+    def button_changes(self) -> list[Change]:
+        """The button pin's level changes so far, with their virtual times, from the trace's
+        `bcm2835_gpio_level` lines (Qtest started with that event); the pin reads 0 at power
+        on (pulls off, undriven)."""
+        pin, bit = self.pinmap.button, 1 << self.pinmap.button
+        text = self.qtest.log.read_text() if self.qtest.log.exists() else ""
+        found, last = [], 0
+        for levels, ns in LEVELS.findall(text):
+            level = 1 if int(levels, 16) & bit else 0
+            if level != last:
+                found.append(Change(pin, level, int(ns)))
+                last = level
+        return found

@@ -34,10 +34,14 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _product_files() -> list[Path]:
-    """Every Python file of the product: its packages', and setup.py."""
-    return [path for room in PRODUCT for path in sorted((ROOT / room).rglob("*.py"))] + [
-        ROOT / "setup.py"
-    ]
+    """Every Python file of the product: its packages', and setup.py (not what a bench keeps
+    in a hidden folder of its own: bench/.against holds earlier revisions)."""
+    return [
+        path
+        for room in PRODUCT
+        for path in sorted((ROOT / room).rglob("*.py"))
+        if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+    ] + [ROOT / "setup.py"]
 
 
 def _too_long(path: Path) -> list[str]:

@@ -1,0 +1,523 @@
+"""The pins check: the tray's SD-card image booted on the patched qemu (image/qemu/, whose Pi has
+working GPIO inputs), its button pressed from outside and its four LEDs watched, as a person at
+the table would press and watch.
+
+    ./tinker image check IMG --pins [--presses 20] [--port 18080] [--keep DIR]
+
+The card is qemu's copy with the boot check's files (image/check.py's `bench_card`) but the real
+button settings (hardware/pinmap.toml as it is: the patched qemu has the pull-up), and the SSH
+key image/update_check.py's first boot gives (the check's look inside). qemu runs with the boot
+check's arguments (image/emulated.py's `Qemu`: raspi3ap, `-icount shift=3`, the usb-net ports),
+plus `-qtest unix:PATH` beside the TCG CPU (image/pins.py's `Qtest`, which drives the button
+through qtest's `set_irq_in`) and the patch's trace events with qemu's virtual clock:
+`bcm2835_gpio_output` (the LEDs) and `bcm2835_gpio_level` (the button's pin itself).
+
+Then, once the page answers: taps (every fourth one a bouncing press, 5 edges in about 3 ms),
+each waited for until its show has ended, and checked against what the service says it did:
+- exactly one new pick per tap (`/api/view`'s pick: its seq one up, and no other after);
+- the colour `/api/view` names is the LED the pins were left lit on;
+- the LEDs' full-on lights, in order, with their lengths, are the show the service planned
+  (`/api/show`'s frames, the very frames tray.show plays): the same lights in the same order,
+  each length within 20% (and 3 ms: the software PWM's period is 10 ms, a dim trail pulse can
+  outlast a step by 2.5 ms) in qemu's virtual time, which `-icount` ties to the guest's clock;
+- the time from the tap's release (a tap is decided on release: tray/press.py) to the first LED
+  edge, in virtual time;
+then a 3-second hold opens the pairing window (`/api/pairing`, scoreboard/pairing.py) and
+makes no pick; then, if asked (`--bench`), `tinker-tray bench` inside the guest over SSH (the
+service stopped) counts presses made meanwhile from outside. One line sums it up; exit 0 only
+if every count matches.
+
+Python's standard library only, as the boot check.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import statistics
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from image.emulated import (
+    ICOUNT,
+    ROOT,
+    WIFI,
+    BenchError,
+    Card,
+    Guest,
+    Qemu,
+    first_boot_of,
+    http,
+    run,
+)
+from image.pins import Change, PinMap, Pins, Qtest
+from image.qemu import patched_qemu
+
+T = TypeVar("T")
+COLOURS = ("red", "blue", "green", "yellow")
+"""tray.backend.COLOURS: the order of a frame's levels (the tray is not imported here)."""
+TOLERANCE = 0.20
+"""How far an LED's observed length may be from the planned one, as a fraction of it."""
+SLACK_NS = 3_000_000
+"""And this much more (the PWM's trail pulse: 2.5 ms of a 10 ms period at 25%)."""
+GAP_NS = 2_000_000
+"""Low gaps shorter than this inside a light that is on are its PWM, not a change."""
+MIN_NS = 15_000_000
+"""A light on for less than this is a dim trail's PWM pulse (or the instant between two lights
+while the service sets them one after another), not a lit step: a trail's pulse is 2.5 ms of
+each 10 ms period, but the guest's PWM thread, late under emulation, held some longer than 10 ms
+(the first --pins run: "red+yellow" overlaps inside a step at 5 and 10 ms thresholds, none at
+15 ms, re-matched on its kept trace); a lit step is 40 ms or more."""
+TAP_S = 0.3
+"""How long a tap holds the button down (host seconds; under -icount the guest's time may pass
+slower, never faster: always past the 20 ms debounce, short of the 1.5 s hold)."""
+HOLD_TIMEOUT = 120.0
+SHOW_TIMEOUT = 180.0
+BOUNCE_EVERY = 4
+BOUNCE_EDGES = 5
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of the show: the light(s) on at full ("red", "red+blue"), or None (dark or only
+    a dim trail), for `ns` nanoseconds (0: the last, which lasts until something else)."""
+
+    label: str | None
+    ns: int
+
+
+def collapse(segments: Sequence[Segment]) -> list[Segment]:
+    """Neighbours of one label joined into one."""
+    out: list[Segment] = []
+    for segment in segments:
+        if out and out[-1].label == segment.label:
+            out[-1] = Segment(segment.label, out[-1].ns + segment.ns)
+        else:
+            out.append(segment)
+    return out
+
+
+def strip_dark(segments: list[Segment]) -> list[Segment]:
+    while segments and segments[0].label is None:
+        segments = segments[1:]
+    while segments and segments[-1].label is None:
+        segments = segments[:-1]
+    return segments
+
+
+def label_of(levels: Sequence[float]) -> str | None:
+    lit = [colour for colour, level in zip(COLOURS, levels, strict=True) if level >= 0.5]
+    return "+".join(lit) or None
+
+
+def planned(frames: Sequence[dict]) -> list[Segment]:
+    """The show the service planned (`/api/show`'s frames) as full-on lights in order."""
+    return strip_dark(
+        collapse([Segment(label_of(f["levels"]), round(float(f["seconds"]) * 1e9)) for f in frames])
+    )
+
+
+def on_intervals(
+    changes: Sequence[Change], pin: int, start: int, end: int
+) -> list[tuple[int, int]]:
+    """When `pin` was on at full between `start` and `end` (ns): its high stretches, joined over
+    gaps shorter than GAP_NS, those shorter than MIN_NS left out."""
+    level, since, highs = 0, start, []
+    for change in changes:
+        if change.pin != pin:
+            continue
+        if change.ns <= start:
+            level = change.level
+            continue
+        if change.ns >= end:
+            break
+        if change.level == level:
+            continue
+        if change.level:
+            since = change.ns
+        else:
+            highs.append((since, change.ns))
+        level = change.level
+    if level:
+        highs.append((since, end))
+    joined: list[tuple[int, int]] = []
+    for a, b in highs:
+        if joined and a - joined[-1][1] < GAP_NS:
+            joined[-1] = (joined[-1][0], b)
+        else:
+            joined.append((a, b))
+    return [(a, b) for a, b in joined if b - a >= MIN_NS]
+
+
+def observed(
+    changes: Sequence[Change], leds: dict[str, int], start: int, end: int
+) -> list[Segment]:
+    """The LEDs' full-on lights between `start` and `end` (ns), in order, as `planned` says a
+    plan: stretches shorter than MIN_NS (a light handed to the next one) left out."""
+    on = {colour: on_intervals(changes, pin, start, end) for colour, pin in leds.items()}
+    edges = sorted({start, end, *(t for spans in on.values() for span in spans for t in span)})
+    raw = []
+    for a, b in itertools.pairwise(edges):
+        lit = [c for c in COLOURS if c in on and any(x <= a and b <= y for x, y in on[c])]
+        raw.append(Segment("+".join(lit) or None, b - a))
+    kept = [s for s in collapse(raw) if s.ns >= MIN_NS]
+    return strip_dark(collapse(kept))
+
+
+def mismatch(plan: Sequence[Segment], seen: Sequence[Segment]) -> str | None:
+    """None when the lights seen are the plan's, in order, each as long within TOLERANCE (the
+    plan's last, 0 s: until something else, any length); else what differs, in one phrase."""
+    labels = [s.label for s in plan], [s.label for s in seen]
+    if labels[0] != labels[1]:
+        return f"planned {short(plan)}, seen {short(seen)}"
+    for number, (want, got) in enumerate(zip(plan, seen, strict=True), 1):
+        if want.ns and abs(got.ns - want.ns) > TOLERANCE * want.ns + SLACK_NS:
+            return (
+                f"light {number} ({want.label}) on {got.ns / 1e6:.1f} ms,"
+                f" planned {want.ns / 1e6:.1f} ms"
+            )
+    return None
+
+
+def short(segments: Sequence[Segment]) -> str:
+    """The lights in one word each: r, b, g, y, "-" for dark, "r+b" for two at once."""
+    return (
+        " ".join("+".join(c[0] for c in s.label.split("+")) if s.label else "-" for s in segments)
+        or "nothing"
+    )
+
+
+@dataclass
+class Tap:
+    """One press of the button and what came of it."""
+
+    number: int
+    bounced: bool
+    picks: int = 0  # new picks the page showed for it
+    colour: str | None = None  # the pick's colour, as /api/view names it
+    lit: str | None = None  # the LED the pins were left on
+    matched: bool = False  # the LEDs' show is the planned one
+    why: str = ""  # what did not match
+    first_edge_ms: float | None = None  # release -> the first LED edge, virtual time
+    edges: int = 0  # the button pin's changes qemu's trace saw for this press (down to up)
+
+
+@dataclass
+class Outcome:
+    taps: list[Tap] = field(default_factory=list)
+    hold_opened: bool | None = None  # None: not tried
+    hold_picks: int = 0
+    bench: str | None = None  # None: not run; else "ok: ..." or what failed
+
+
+def summary(outcome: Outcome) -> tuple[str, int]:
+    """The check's line, and its exit status: 0 only if every count matches."""
+    taps = outcome.taps
+    picks = sum(t.picks for t in taps)
+    bounced = [t for t in taps if t.bounced]
+    once = sum(1 for t in bounced if t.picks == 1 and t.edges > BOUNCE_EDGES)
+    matched = sum(1 for t in taps if t.matched and t.colour is not None and t.colour == t.lit)
+    delays = [t.first_edge_ms for t in taps if t.first_edge_ms is not None]
+    median = f"{statistics.median(delays):.0f}" if delays else "none"
+    line = (
+        f"pins: presses {len(taps)}, picks {picks}, bounced presses counted once"
+        f" {once}/{len(bounced)}, LED sequences matched {matched}/{len(taps)},"
+        f" press -> first LED edge median {median} ms (emulated)"
+    )
+    good = bool(taps) and picks == len(taps) and all(t.picks == 1 for t in taps)
+    good = good and once == len(bounced) and matched == len(taps)
+    good = good and outcome.hold_opened is not False and outcome.hold_picks == 0
+    good = good and (outcome.bench is None or outcome.bench.startswith("ok"))
+    return line, 0 if good else 1
+
+
+# ------------------------------------------------------------------ the emulated Pi
+@dataclass
+class PinsQemu(Qemu):
+    """The boot check's qemu (emulated.Qemu's arguments), as the patched binary under qtest."""
+
+    binary: Path = Path("qemu-system-aarch64")
+    qtest: Qtest | None = None
+    pins: Pins | None = None
+    trace_copy: Path | None = None
+
+    def start(self, log: Path) -> None:
+        self.log = log
+        self.card.seed()
+        forward = (
+            f"hostfwd=tcp:127.0.0.1:{self.port}-:8080,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
+        )
+        args = [  # as emulated.Qemu.start, with TCG said (alone, -qtest means -accel qtest)
+            "-M", "raspi3ap", "-accel", "tcg", "-display", "none",
+            "-kernel", str(self.card.kernel), "-initrd", str(self.card.initrd),
+            "-dtb", str(self.card.dtb), "-append", self.card.cmdline,
+            "-drive", f"if=sd,format=raw,file={self.card.image}",
+            "-serial", "null", "-serial", f"file:{log}",
+            "-device", "usb-net,netdev=n0",
+            "-netdev", f"user,id=n0,{forward}",
+            *self.extra,
+        ]  # fmt: skip
+        events = ("bcm2835_gpio_output", "bcm2835_gpio_level")
+        self.qtest = Qtest(self.binary, args, board_io=False, events=events)
+        self.process = self.qtest.process
+        self.pins = Pins(self.qtest, PinMap.load())
+        self.started = time.monotonic()
+
+    def cut_power(self) -> None:
+        if self.qtest is not None:
+            if self.trace_copy is not None and self.qtest.log.exists():
+                run("cp", self.qtest.log, self.trace_copy)
+            self.process = None
+            self.qtest.process.kill()
+            self.qtest.close()
+            self.qtest = None
+
+
+def pins_card(image: Path, work: Path) -> Card:
+    """qemu's copy with a Wi-Fi file, the real settings (pull-up on) and the check's SSH key."""
+    card = Card.copy_of(image, work)
+    card.put("tinker-tray-wifi.txt", WIFI)
+    card.put("tinker-tray-settings.txt", (ROOT / "hardware" / "pinmap.toml").read_text())
+    run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
+    card.put("authorized_keys", (work / "bench_key.pub").read_text())
+    return card
+
+
+class Table:
+    """The page, as the check reads it."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
+
+    def get(self, path: str) -> dict:
+        status, body = http(
+            self.port, path, headers={"X-Table-Token": self.token} if self.token else None
+        )
+        if status != 200:
+            raise BenchError(f"{path} answered {status}")
+        return json.loads(body)
+
+    def pick(self) -> tuple[int, str | None]:
+        """The latest pick's seq (0: none yet) and colour (None while its lights spin)."""
+        pick = self.get("/api/view").get("pick") or {}
+        return int(pick.get("seq") or 0), pick.get("colour")
+
+
+def wait_for(
+    what: str, test: Callable[[], T], timeout: float = SHOW_TIMEOUT, every: float = 0.5
+) -> T:
+    """`test()` once it is true, asked every `every` s; a BenchError after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = test()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise BenchError(f"{what}: not within {timeout:.0f} s")
+        time.sleep(every)
+
+
+def all_dark(pins: Pins) -> bool:
+    state: dict[int, int] = {}
+    for change in pins.changes():
+        state[change.pin] = change.level
+    return not any(state.values())
+
+
+def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
+    """Press and release, then wait for the pick and the end of its show, and compare."""
+    result = Tap(number, bounced)
+    before, _ = table.pick()
+    edges_before = len(pins.button_changes())
+    if bounced:
+        pins.bouncing_press(BOUNCE_EDGES)
+    else:
+        pins.press()
+    time.sleep(TAP_S)
+    pins.release()
+    expected = BOUNCE_EDGES + 1 if bounced else 2
+
+    def pressed() -> list[Change]:
+        found = pins.button_changes()[edges_before:]
+        return found if len(found) >= expected and found[-1].level == 1 else []
+
+    found = wait_for("the press and its release in qemu's trace", pressed, timeout=30)
+    result.edges = len(found)
+    released = found[-1].ns
+
+    def settled() -> int:
+        seq, colour = table.pick()
+        return seq if seq > before and colour else 0
+
+    seq = wait_for(f"tap {number}: a settled pick", settled)
+
+    def shown() -> dict:
+        show = table.get("/api/show")
+        return show if show.get("seq") == seq and not show.get("more") else {}
+
+    show = wait_for(f"tap {number}: the end of its show on /api/show", shown)
+    wait_for(f"tap {number}: the LEDs dark again", lambda: all_dark(pins), timeout=60)
+    time.sleep(1.0)  # a second pick from one press would show by now
+    after, colour = table.pick()
+    result.picks, result.colour = after - before, colour
+    changes = pins.changes()
+    later = [c for c in changes if c.ns > released]
+    if later:
+        result.first_edge_ms = (later[0].ns - released) / 1e6
+        end = later[-1].ns + 1
+        seen = observed(changes, pins.pinmap.leds, released, end)
+        plan = planned(show.get("frames", []))
+        lit = [s.label for s in seen if s.label]
+        result.lit = lit[-1] if lit else None
+        why = mismatch(plan, seen)
+        result.matched, result.why = why is None, why or ""
+    else:
+        result.why = "no LED edge after the release"
+    return result
+
+
+def hold(pins: Pins, table: Table) -> tuple[bool, int, float]:
+    """A hold until the pairing window opens (tray/press.py: at 3 s, scoreboard/pairing.py):
+    whether it opened, the picks it made (none), and how long the pin was down by then in
+    virtual time (the trace's last time, the button still down, minus its press)."""
+    before, _ = table.pick()
+    edges_before = len(pins.button_changes())
+    pins.press()
+    down = wait_for(
+        "the hold's press in qemu's trace",
+        lambda: [c for c in pins.button_changes()[edges_before:] if c.level == 0],
+        timeout=30,
+    )[0]
+    opened = bool(wait_for(
+        "the pairing window after a hold",
+        lambda: table.get("/api/pairing").get("open"),
+        timeout=HOLD_TIMEOUT,
+    ))  # fmt: skip
+    pins.release()
+    up = wait_for(
+        "the hold's release in qemu's trace",
+        lambda: [c for c in pins.button_changes()[edges_before:] if c.level == 1],
+        timeout=30,
+    )[0]
+    time.sleep(3.0)
+    after, _ = table.pick()
+    return opened, after - before, (up.ns - down.ns) / 1e9
+
+
+BENCH_PRESSES = 5
+BENCH = (
+    "systemctl stop tinker-tray && cd /tmp && bin=$(ls /opt/tinker-tray/.releases/current/.venv/"
+    "bin/tinker-tray /opt/tinker-tray/.venv/bin/tinker-tray 2>/dev/null | head -1) &&"
+    " $bin bench --config /etc/tinker-tray/pinmap.toml --answers yyyyyyyy --seconds 30"
+    ' --fade-seconds 0.5 2>&1; echo "bench exit $?"; systemctl start tinker-tray'
+)
+"""The bench as a maker runs it (docs/tray.md), the service out of its way, then back."""
+COUNTED = re.compile(r"(\d+) presses counted")
+
+
+def walked(changes: Sequence[Change], leds: dict[str, int]) -> list[str]:
+    """The LEDs in the order they first went high in `changes` (the bench's walk: each alone,
+    then its fade)."""
+    names = {pin: colour for colour, pin in leds.items()}
+    order: list[str] = []
+    for change in changes:
+        if change.level and names.get(change.pin) and names[change.pin] not in order:
+            order.append(names[change.pin])
+    return order
+
+
+def bench_inside(guest: Guest, pins: Pins, out: Path) -> str:
+    """`tinker-tray bench` in the guest (the service stopped, started again after) while the check
+    watches its walk of the LEDs and, once it asks for presses, presses the button BENCH_PRESSES
+    times: "ok: ..." when it passed, walked the four lights in order on the pins and counted
+    exactly those presses, else what differed. Its whole output goes to `out`."""
+    command = [
+        "ssh", "-i", str(guest.key), "-p", str(guest.port), "-o", "BatchMode=yes",
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "LogLevel=ERROR", "root@127.0.0.1", BENCH,
+    ]  # fmt: skip
+    lines: list[str] = []
+    before, order = len(pins.changes()), []
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("Press the Tinker Bell button"):
+                order = walked(pins.changes()[before:], pins.pinmap.leds)
+                time.sleep(2.0)
+                for _ in range(BENCH_PRESSES):
+                    pins.press()
+                    time.sleep(TAP_S)
+                    pins.release()
+                    time.sleep(1.0)
+    text = "".join(lines)
+    out.write_text(text)
+    counted = COUNTED.search(text)
+    said = f"{counted.group(0) if counted else 'no presses counted'} of {BENCH_PRESSES}"
+    said += f"; the pins lit {' '.join(order) or 'no LED'}"
+    if (
+        "bench exit 0" in text
+        and counted
+        and int(counted.group(1)) == BENCH_PRESSES
+        and order == list(COLOURS)
+    ):
+        return f"ok: {said}"
+    failed = [line.strip() for line in lines if "FAIL" in line or "bench exit" in line]
+    return "; ".join([*failed, said])
+
+
+def check(
+    image: Path,
+    work: Path,
+    running: list[Qemu],
+    *,
+    port: int,
+    presses: int = 20,
+    bench: bool = True,
+    extra: tuple[str, ...] = ICOUNT,
+) -> int:
+    """Boot `image` on the patched qemu (`extra`: its clock, the boot check's ICOUNT), press,
+    hold, bench; the summary line; 0 only if every count matched."""
+    binary = patched_qemu()
+    if binary is None:
+        raise BenchError("no patched qemu: ./tinker image qemu builds it (docs/image.md)")
+    card = pins_card(image, work)
+    qemu = PinsQemu(card, port, port + 1, extra, binary=binary)
+    qemu.trace_copy = work / "trace.log"
+    running.append(qemu)
+    print(f"image: {image}; patched qemu {binary.parent.name}, raspi3ap, "
+          f"{' '.join(qemu.extra) or 'no -icount'}, -qtest; host load "
+          f"{os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    seconds, _ = first_boot_of(qemu, work / "console-1.log")
+    print(f"boot: page 200 after {seconds:.0f} s", flush=True)
+    guest = Guest(qemu.ssh_port, work / "bench_key")
+    token = guest.facts().get("token", "")
+    table = Table(port, token)
+    if token:
+        http(port, "/api/new-game", {"players": ["Ann", "Bo"], "confirm": True},
+             {"X-Table-Token": token})  # fmt: skip
+    assert qemu.pins is not None
+    outcome = Outcome()
+    for number in range(1, presses + 1):
+        result = tap(number, number % BOUNCE_EVERY == 0, qemu.pins, table)
+        outcome.taps.append(result)
+        print(f"  press {number}{' (bouncing)' if result.bounced else ''}: picks {result.picks}"
+              f" ({result.colour}), LED left lit {result.lit}, show"
+              f" {'as planned' if result.matched else 'NOT as planned: ' + result.why},"
+              f" first LED edge {result.first_edge_ms or 0:.1f} ms", flush=True)  # fmt: skip
+    outcome.hold_opened, outcome.hold_picks, held = hold(qemu.pins, table)
+    print(f"  hold: pairing window {'open' if outcome.hold_opened else 'NOT open'} (the pin down"
+          f" {held:.1f} s of virtual time when released), picks {outcome.hold_picks}",
+          flush=True)  # fmt: skip
+    if bench:
+        outcome.bench = bench_inside(guest, qemu.pins, work / "bench.txt")
+        print(f"  tinker-tray bench in the guest: {outcome.bench}", flush=True)
+    line, status = summary(outcome)
+    print(line)
+    return status
