@@ -200,7 +200,7 @@ def _bin_without_build_tools(tmp_path: Path) -> Path:
     bin_dir.mkdir()
     for tool in ("sh", "id", "git", "python3", "ls", "paste", "date", "rm", "mkdir", "dirname",
                  "cat", "install", "chown", "find", "mktemp", "sha256sum", "cut", "grep", "ln",
-                 "dpkg-deb", "tar"):  # fmt: skip
+                 "dpkg-deb", "tar", "df", "awk"):  # fmt: skip
         target = sys.executable if tool == "python3" else shutil.which(tool)
         if target:  # python3: this one, resolved (a PATH's python3 may be a wrapper script)
             target = str(Path(target).resolve()) if tool == "python3" else target
