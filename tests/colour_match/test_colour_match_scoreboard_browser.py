@@ -26,11 +26,11 @@ def test_a_colour_match_game_is_entered_with_its_own_keys_and_shown_on_the_tv(ta
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(f"{table.url}/enter?token={TOKEN}")
     phone.wait_for_selector(".status:text('live')", timeout=WAIT)
+    before = "#keys button[data-code='VD4']"  # the Disney tray's keys, shown before the game
+    phone.wait_for_selector(before, state="attached", timeout=WAIT)
     phone.select_option("#ruleset", "colour-match")
     phone.fill("#names", "Ann, Bea")
     phone.click("#newgame")
-    before = "#keys button[data-code='VD4']"  # the Disney tray's keys, shown before the game
-    phone.wait_for_selector(before, state="attached", timeout=WAIT)
     phone.wait_for_selector(before, state="detached", timeout=WAIT)
     codes = phone.eval_on_selector_all(
         "#keys button[data-code]", "(b) => b.map((k) => k.dataset.code)"
