@@ -150,11 +150,20 @@ class Qemu:
     def start(self, log: Path) -> None:
         self.log = log
         self.card.seed()
+        command = ["qemu-system-aarch64", *self.board(log)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.started = time.monotonic()
+
+    def board(self, log: Path, *accel: str) -> list[str]:
+        """qemu's arguments for this card on a Pi 3A+ (`accel`: an -accel of its own), the
+        console in `log`, the page and SSH forwarded: every check's boot, one list."""
         forward = (
             f"hostfwd=tcp:127.0.0.1:{self.port}-:8080,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
         )
-        command = [
-            "qemu-system-aarch64", "-M", "raspi3ap", "-display", "none",
+        return [
+            "-M", "raspi3ap", *accel, "-display", "none",
             "-kernel", str(self.card.kernel), "-initrd", str(self.card.initrd),
             "-dtb", str(self.card.dtb), "-append", self.card.cmdline,
             "-drive", f"if=sd,format=raw,file={self.card.image}",
@@ -163,10 +172,6 @@ class Qemu:
             "-netdev", f"user,id=n0,{forward}{',restrict=on' if self.restrict else ''}",
             *self.extra,
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        self.started = time.monotonic()
 
     def cut_power(self) -> None:
         """SIGKILL: qemu stops at once, nothing flushed, as a pulled plug."""

@@ -250,19 +250,7 @@ class PinsQemu(Qemu):
     def start(self, log: Path) -> None:
         self.log = log
         self.card.seed()
-        forward = (
-            f"hostfwd=tcp:127.0.0.1:{self.port}-:8080,hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
-        )
-        args = [  # as emulated.Qemu.start, with TCG said (alone, -qtest means -accel qtest)
-            "-M", "raspi3ap", "-accel", "tcg", "-display", "none",
-            "-kernel", str(self.card.kernel), "-initrd", str(self.card.initrd),
-            "-dtb", str(self.card.dtb), "-append", self.card.cmdline,
-            "-drive", f"if=sd,format=raw,file={self.card.image}",
-            "-serial", "null", "-serial", f"file:{log}",
-            "-device", "usb-net,netdev=n0",
-            "-netdev", f"user,id=n0,{forward}",
-            *self.extra,
-        ]  # fmt: skip
+        args = self.board(log, "-accel", "tcg")  # (alone, -qtest means -accel qtest)
         events = ("bcm2835_gpio_output", "bcm2835_gpio_level")
         self.qtest = Qtest(self.binary, args, board_io=False, events=events)
         self.process = self.qtest.process
