@@ -1,9 +1,11 @@
 """What the scoreboard hears of a digital game, by the features the game declares, never its
-kind: a game with points has each finished hand entered on the table session's score sheet
-(the scoreboard, its chart and the journal's exports follow it exactly as a table game); one
-with Tinker Bell declares the card she answers while the game waits for her; every game's
-winner goes in the journal's results once it is over (a game without points is on the
-scoreboard's tally of wins; without a table session, on this session's own).
+kind: a game with points is the table game the scoreboard shows, and each hand it finishes goes
+on that score sheet from the game itself (`TableSession.played_hands`: the record the journal
+already holds is the hands' one copy, so the scoreboard, its chart and the journal's exports
+read them as any sheet's, and nothing is entered); one with Tinker Bell declares the card she
+answers while the game waits for her; every game's winner goes in the journal's results once
+it is over (a game without points is on the scoreboard's tally of wins; without a table
+session, on this session's own).
 
 A write the journal cannot make now is owed, and tried again (`RETRY_S` later, and as soon as
 the journal can be written again) until it is saved: each is counted once saved, so nothing is
@@ -48,20 +50,16 @@ class ScoreboardFeed:
         self.table, self._lock, self._catch_up = table, lock, catch_up
         self.link: GameLink | None = None  # the game followed: the session's game in play
         self.saved: Saved | None = None  # the journal's copy of it (with a table session)
-        self.mirrored = 0  # finished hands entered on the score sheet
         self.tallied = False  # the winner of a game without points is on the tally
         self.declared: tuple[int, int] | None = None  # (hand, event) last declared
         self.retry: threading.Timer | None = None  # owed scoreboard writes, tried again
         self.results: list[Result] = []  # without a table: this session's finished games
 
-    def follow(
-        self, link: GameLink | None, saved: Saved | None, mirrored: int = 0, tallied: bool = False
-    ) -> None:
-        """From now on pass on `link`'s news (None: no game's): `mirrored` of its finished hands
-        are on the score sheet already, and its winner on the tally if `tallied`. With the lock
-        held."""
+    def follow(self, link: GameLink | None, saved: Saved | None, tallied: bool = False) -> None:
+        """From now on pass on `link`'s news (None: no game's): its winner is on the tally
+        already if `tallied`. With the lock held."""
         self.link, self.saved = link, saved
-        self.mirrored, self.tallied, self.declared = mirrored, tallied, None
+        self.tallied, self.declared = tallied, None
 
     def take_retry(self) -> threading.Timer | None:
         """The owed writes' pending retry, no longer pending (the caller cancels it, or it is
@@ -74,7 +72,7 @@ class ScoreboardFeed:
         """`link`'s game moved (`winner`: its winner once over): pass on to the scoreboard what
         it has not had yet, by the features the game declares."""
         if "points" in link.features:
-            self._mirror(link)
+            self._score(link)
         self._tally(link, winner)
         if "tinker_bell" in link.features:
             self._declare(link)
@@ -87,25 +85,19 @@ class ScoreboardFeed:
             return None
         return table if table.game_id == saved.game_id else None
 
-    def _mirror(self, link: GameLink) -> None:
-        """Enter each finished hand on the table session (the scoreboard and the journal)."""
-        table = self._on_the_sheet(link)
-        if table is None:
+    def _score(self, link: GameLink) -> None:
+        """The game's finished hands go on its score sheet, while it is the scoreboard's (the
+        link holds only what the journal has kept: `GameLink._fall_back`)."""
+        table, saved = self._on_the_sheet(link), self.saved
+        if table is None or saved is None or saved.game_id is None:
             return  # the scoreboard has moved on to another game: this one's hands are not its
-        sheet = score_sheet(link.game)
-        history = [] if sheet is None else sheet.finished_hands()
-        while self.mirrored < len(history):
-            h = history[self.mirrored]
-            self.mirrored += 1
-            held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
-            try:
-                table.submit({"kind": "hand", "winner": h["winner"], "held": held})
-            except JournalWriteError:  # said on every page; entered once it can be saved
-                self.mirrored -= 1
-                self.retry_later(link)
-                return
-            except ValueError:
-                log.exception("the scoreboard refused hand %d of the digital game", h["hand"])
+        with link.lock:
+            sheet = score_sheet(link.game)
+            hands = [] if sheet is None else sheet.finished_hands()
+        try:
+            table.played_hands(saved.game_id, hands)
+        except ValueError:  # the sheet's rules refuse the engine's hand: the record stands
+            log.exception("the scoreboard's sheet refused a hand of digital game %d", saved.game_id)
 
     def _declare(self, link: GameLink) -> None:
         """While the game waits for Tinker Bell, tell the scoreboard which card she answers (so

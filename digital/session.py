@@ -38,7 +38,7 @@ from digital.saved import Saved, seating
 from digital.scoreboard_feed import ScoreboardFeed
 from engine import bots as B
 from engine.bots import Bot
-from engine.protocol import GameState, score_sheet
+from engine.protocol import GameState
 from engine.record import RecordError
 from engine.search import parse_budget
 from scoreboard import names as name_rules
@@ -133,7 +133,7 @@ class DigitalSession:
         link = self._playing(game, bot_list, rng, seats, pace, saved)
         playing_press, self.bots_press = self.bots_press, bots_press
         try:
-            self._adopt(link, keys, saved, mirrored=0, tallied=False, fresh=True)
+            self._adopt(link, keys, saved, tallied=False, fresh=True)
         except NotSavedError:  # the game in play carries on, as it was set up
             self.bots_press = playing_press
             raise
@@ -166,7 +166,6 @@ class DigitalSession:
         link: GameLink,
         keys: dict[int, str],
         saved: Saved | None,
-        mirrored: int,
         tallied: bool,
         fresh: bool = False,
     ) -> None:
@@ -183,7 +182,7 @@ class DigitalSession:
             saved.journal.hold(saved.game_id, "digital play (/play)", lambda: not link.is_over())
         with self._lock:
             old, self.link, self.keys = self.link, link, keys
-            self.feed.follow(link, saved, mirrored, tallied)
+            self.feed.follow(link, saved, tallied)
             self.journal_error = None
             self.ended = None
         if old is not None:
@@ -228,7 +227,7 @@ class DigitalSession:
         started meanwhile is the scoreboard's, and the digital game played on beside it before
         the restart, so it plays on after it (its hands go on its own score sheet only while
         that sheet is the scoreboard's, as before)."""
-        journal, table_game = table.journal, table.game_id
+        journal = table.journal
         try:
             kept = journal.latest_digital(in_play=True)
         except DamagedGame as exc:
@@ -254,13 +253,8 @@ class DigitalSession:
         except RESUME_ERRORS as exc:
             self._unresumable(table, kept.game, exc)
             return
-        sheet = table.table.game if kept.game == table_game else None
-        entered = len(sheet.hands) if sheet is not None else 0
-        points = score_sheet(game)
-        finished = [] if points is None else points.finished_hands()
-        mirrored = min(entered, len(finished))
         self.bots_press = setup.get("bots_press", self.bots_press_default) is not False
-        self._adopt(link, keys, saved, mirrored=mirrored, tallied=kept.finished)
+        self._adopt(link, keys, saved, tallied=kept.finished)
         log.info("resumed digital game %d after %d moves", kept.game, len(events))
 
     def journal_replaced(self) -> None:
@@ -536,7 +530,9 @@ def _kept(
     points = "points" in frozenset(game.features)
     if points:
         kept = games.kept_name(ruleset, names)
-        table.new_game(names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset)
+        table.new_game(
+            names, dealer, options, name=kept, confirm=confirm, ruleset=ruleset, played=True
+        )
     return Saved(table.journal, table.game_id if points else None, seated)
 
 

@@ -13,6 +13,9 @@ Colour Match has one of its own). What every sheet shares is written here:
 - Every sheet takes "start" (players, dealer, options, ruleset: a new game), "undo" (takes back
   the latest entry still standing of a kind in `Keeping.undoable`) and "pick" (the tray's
   choice of colour, `Pick`: the tray is on every table, whatever is played on it).
+- A game the engine plays (digital play) is kept on the same sheet, but not by entries: its
+  record is the journal's, and each hand it finishes goes on the sheet through
+  `Keeping.played` (`engine.sheets.played`), scored by the sheet's own rules.
 - A sheet (`Sheet`) holds the game in play (`KeptGame`: players, scored hands, totals, who is
   out, who deals, the winner) and the tray's latest pick.
 
@@ -158,6 +161,13 @@ class Keeping(Protocol):
 
     def apply(self, sheet: Sheet, entry: Entry) -> Sheet:
         """The sheet after `entry`, or `EntryError` naming why the entry is refused."""
+        ...
+
+    def played(self, sheet: Sheet, hand: Entry) -> Sheet:
+        """`sheet` after a hand the engine played and scored (one of a game's
+        `engine.protocol.ScoreSheet.finished_hands()`: {"hand", "winner", "held": points left by
+        seat}), scored by the same rules as a hand kept by hand. Nothing is entered: the game's
+        record, which the journal keeps, is where the hand is written."""
         ...
 
     def keyboard(self, ruleset: str) -> list[dict[str, Any]]:

@@ -10,10 +10,17 @@ a long game costs what its ruleset's own fold costs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine import registry
-from engine.score_sheet import Entry, EntryError, Keeping, Sheet, UnknownEntryError
+from engine.score_sheet import (
+    Entry,
+    EntryError,
+    Keeping,
+    NoGameError,
+    Sheet,
+    UnknownEntryError,
+)
 
 
 def keeping(ruleset: str) -> Keeping:
@@ -61,6 +68,21 @@ def fold(entries: Iterable[Entry], home: str, sheet: Sheet | None = None) -> She
             table = keeper.adopt(table)
         table = keeper.apply(table, entry)
     return table
+
+
+def played(sheet: Sheet, hands: Sequence[Entry]) -> Sheet:
+    """`sheet`, whose game the engine plays, after the hands of `hands` it does not hold yet
+    (`hands`: the game's `finished_hands()`, oldest first; the sheet holds the first
+    `len(game.hands)` of them), each through `Keeping.played`. A game the engine plays takes no
+    scoring entry (`engine.score_sheet`), so the count is the hands it has had; a journal of an
+    earlier release, which entered each finished hand too, holds them as entries already."""
+    game = sheet.game
+    if game is None:
+        raise NoGameError("a game played by the engine has a start entry before its hands")
+    keeper = keeping(game.ruleset)
+    for hand in hands[len(game.hands) :]:
+        sheet = keeper.played(sheet, hand)
+    return sheet
 
 
 def _keeper_for(sheet: Sheet, entry: Entry, home: str) -> Keeping:

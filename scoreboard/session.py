@@ -24,7 +24,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import registry, sheets
@@ -59,6 +59,10 @@ displays may name it now (nothing new is journaled; the view changes without a n
 
 class NothingToRedoError(EntryError):
     """Redo with nothing undone since the last new entry."""
+
+
+class PlayedGameError(EntryError):
+    """A scoring entry for a game the engine plays: its hands are its record's."""
 
 
 class Undone:
@@ -125,6 +129,8 @@ class TableSession:
         self._clock = clock
         self._lock = threading.RLock()
         self.game_id, self.table = self._latest(journal)
+        self.played = self._is_played(self.game_id)
+        self.moved = 0  # hands the engine played put on the sheet, for the views' cache
         self.version = journal.last_id()
         self._undone = Undone(journal, lambda: self._keeper().undoable)
         self._undone.replay(self.game_id)
@@ -141,6 +147,10 @@ class TableSession:
     def _keeper(self) -> Keeping:
         game = self.table.game
         return sheets.keeping(self.home if game is None else game.ruleset)
+
+    def _is_played(self, game: int | None) -> bool:
+        """Game `game` is one the engine plays: digital play scores its hands (`played_hands`)."""
+        return game is not None and self.journal.played(game)
 
     def _latest(self, journal: Journal) -> tuple[int | None, Sheet]:
         """The latest game and its table; a damaged one is set aside (the journal says which
@@ -187,6 +197,11 @@ class TableSession:
     def _submit(self, entry: dict[str, Any], showing: reveal.Showing | None) -> int:
         if entry.get("kind") == "start":
             raise UnknownEntryError("start a game with new_game, not as an entry")
+        if self.played and entry.get("kind") in {"undo", *self._keeper().undoable}:
+            raise PlayedGameError(
+                f"game {self.game_id} is played on the digital table (/play): its hands are "
+                f"scored from its play, so its score sheet takes no {entry['kind']} entry"
+            )
         base, new = self._applied(entry)
         with self._lock:
             if new is None or self.table is not base:  # another came first: apply to it
@@ -229,11 +244,14 @@ class TableSession:
         name: str | None = None,
         confirm: bool = False,
         ruleset: str | None = None,
+        played: bool = False,
     ) -> int:
-        """Start a new game (the old one stays in the journal). While a game with hands entered
-        is unfinished, `confirm=True` is needed: a stray tap must not end it. The names are
-        checked and kept as `scoreboard.names` says (NameRefused, a sentence, if not); a game
-        given no name is kept under its rules and players, as a digital game is."""
+        """Start a new game (the old one stays in the journal); `played`: one the engine
+        plays, whose hands digital play scores (`played_hands`), not entries. While a game with
+        hands entered is unfinished, `confirm=True` is needed: a stray tap must not end it. The
+        names are checked and kept as `scoreboard.names` says (NameRefused, a sentence, if
+        not); a game given no name is kept under its rules and players, as a digital game
+        is."""
         name = names.game_name(name)
         kept = names.players(players)
         ruleset = ruleset or self.home
@@ -257,9 +275,25 @@ class TableSession:
                 )
             self.game_id = self._saved(lambda: self.journal.create_game(start, name))
             self.table, self.version = new, self.journal.last_id()
+            self.played = played
             self._undone.replay(None)
         self.bus.publish(TableChanged(self.version, self.game_id, "start"))
         return self.game_id
+
+    def played_hands(self, game: int, hands: Sequence[Mapping[str, Any]]) -> None:
+        """Game `game`, which the engine plays, has finished `hands` (its
+        `finished_hands()`, all in the journal already: its record is kept before any page
+        sees a move): the score sheet takes those it lacks, scored by its ruleset's rules
+        (`engine.sheets.played`). Nothing is entered; a game no longer in play is left as it
+        is (the sheet of a game is read from its record whenever it is loaded)."""
+        with self._lock:
+            if game != self.game_id or not self.played:
+                return
+            table = sheets.played(self.table, hands)
+            if table is self.table:
+                return
+            self.table, self.moved = table, self.moved + 1
+        self.bus.publish(TableChanged(self.version, self.game_id, "played"))
 
     def game_won(
         self,
@@ -389,6 +423,7 @@ class TableSession:
             self._retire_banner(view)
             view["journal"] = self._journal_state()
             view["redo"] = self.redoable
+            view["played"] = self.played
             return view
 
     def _retire_banner(self, view: dict[str, Any]) -> None:
@@ -408,7 +443,10 @@ class TableSession:
         last one that turned it from unfinished to over), not its last entry. A pick or a
         declared card journaled after the win (the button pressed while a later game was
         played, or after it) must not make the win newer than that game's end, or the banner
-        comes back on every page opened since."""
+        comes back on every page opened since. A game the engine played ended with its
+        record: its result's time says when."""
+        if self.played:
+            return self.journal.won_at(game) or 0.0
         table, won = sheets.empty(self.home), 0.0
         for logged in self.journal.entries(game):
             was_over = table.game is not None and table.game.over
@@ -432,6 +470,7 @@ class TableSession:
         with self._lock:
             key = (
                 self.version,
+                self.moved,
                 self.hidden_pick() is not None,
                 self.journal.results_version,
                 self.unsaved,
@@ -445,13 +484,14 @@ class TableSession:
                     home=self.home,
                     game_id=self.game_id,
                     version=self.version,
-                    pick_hidden=key[1],
+                    pick_hidden=key[2],
                     recent=RECENT_HANDS,
                     wins=self.wins,
                 )
                 self._retire_banner(view)
                 view["journal"] = self._journal_state()
                 view["redo"] = self.redoable  # a function of the version, as the rest
+                view["played"] = self.played  # the game's, as its version is
                 cached = (key, view, json.dumps(view, separators=(",", ":")))
                 self._cached = cached
             return key[0], cached[2]
@@ -479,6 +519,7 @@ class TableSession:
         with self._lock:
             done = swap()
             self.game_id, self.table = self._latest(self.journal)
+            self.played = self._is_played(self.game_id)
             self.version = self.journal.last_id()
             self._undone.replay(self.game_id)
             self._wins = self._won_at = self._showing = None

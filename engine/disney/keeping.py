@@ -43,6 +43,11 @@ class DisneyKeeping:
             raise TypeError("a Disney table's entry applies to its own sheet (adopt it first)")
         return T.apply(sheet, entry)
 
+    def played(self, sheet: Sheet, hand: Entry) -> Sheet:
+        if not isinstance(sheet, T.Table):
+            raise TypeError("a Disney game's hand goes on its own sheet (adopt it first)")
+        return T.played(sheet, hand)
+
     def keyboard(self, ruleset: str) -> list[dict[str, Any]]:
         deck = rulesets.get(ruleset)
         keys = []

@@ -393,6 +393,17 @@ def _hand(table: Table, e: Entry) -> Table:
     return Table(added, undo, table.declared, table.declared_by, table.last_pick)
 
 
+def played(table: Table, hand: Entry) -> Table:
+    """The table after a hand the engine played (`Game.finished_hands`: points left by seat),
+    scored as a hand entry is, with nothing for Undo to take back: the game's record, not an
+    entry, holds the hand."""
+    game = _game(table)
+    winner = _seat(hand["winner"], len(game.players), "winner")
+    held = [None if seat == winner else points for seat, points in enumerate(hand["held"])]
+    added = _add_hand(game, winner, _held_list(game, held))
+    return Table(added, table.undo_stack, table.declared, table.declared_by, table.last_pick)
+
+
 def _edit(table: Table, e: Entry) -> Table:
     game = _game(table)
     i = _hand_index(game, e["hand"])

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import record, sheets
+from engine import record
 from engine.score_sheet import KeptGame, Sheet
 from scoreboard.journal.errors import NoScoreSheetError, UnknownGameError
 from scoreboard.journal.reads import Reads
@@ -34,7 +34,7 @@ class Exports(Reads):
         accepts; the table session leaves out a pick whose lights are still spinning)."""
         info = self._info(game)
         logged = [x for x in self.entries(game) if shown is None or shown(x.entry)]
-        g = _sheet(game, sheets.fold((x.entry for x in logged), sheets.home()))
+        g = _sheet(game, self.folded(game, logged))
         doc = {
             "format": "tinker-tray game",
             "version": 1,

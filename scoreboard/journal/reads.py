@@ -10,6 +10,8 @@ import sqlite3
 from typing import Any
 
 from engine import sheets
+from engine.protocol import GameState, score_sheet
+from engine.record import RecordError, replay_objects
 from engine.score_sheet import EntryError, Sheet
 from scoreboard.journal.connection import Connection
 from scoreboard.journal.errors import DamagedGame, UnknownGameError
@@ -139,6 +141,14 @@ class Reads(Connection):
         """Game `game` is over: its result is kept (`add_result`)."""
         return bool(self._db.execute("SELECT 1 FROM results WHERE game=?", (game,)).fetchone())
 
+    def won_at(self, game: int) -> float | None:
+        """When game `game`'s result was kept (None: it has none, or its time is damaged)."""
+        row = self._db.execute(
+            "SELECT t FROM results WHERE game=? ORDER BY id LIMIT 1", (game,)
+        ).fetchone()
+        ok = row is not None and isinstance(row[0], int | float) and not isinstance(row[0], bool)
+        return float(row[0]) if ok else None
+
     def results(self) -> list[Result]:
         """Every finished game's result, oldest first (a damaged one is said, and not counted)."""
         rows = self._db.execute(
@@ -159,12 +169,66 @@ class Reads(Connection):
 
     def load(self, game: int | None) -> Sheet:
         """The game folded from its entries, through its ruleset's score sheet
-        (`engine.sheets`); DamagedGame if they no longer read or replay."""
-        entries = self.entries(game)
+        (`engine.sheets`), with the hands its record holds if the engine played it (digital
+        play: `played_hands`); DamagedGame if they no longer read or replay."""
+        return self.folded(game, self.entries(game))
+
+    def folded(self, game: int | None, logged: list[Logged]) -> Sheet:
+        """`load` of game `game` from `logged`: its entries, or those of them a page may see
+        (the record's hands are every page's: digital play shows a move only once kept)."""
         try:
-            return sheets.fold((x.entry for x in entries), sheets.home())
+            sheet = sheets.fold((x.entry for x in logged), sheets.home())
         except (EntryError, KeyError, TypeError, ValueError) as exc:
             raise DamagedGame(game, f"its entries do not replay ({exc})") from None
+        if game is None or sheet.game is None or not self.played(game):
+            return sheet
+        try:
+            return sheets.played(sheet, self.played_hands(game))
+        except (EntryError, KeyError, TypeError, ValueError) as exc:
+            raise DamagedGame(game, f"its record's hands do not score ({exc})") from None
+
+    def played(self, game: int) -> bool:
+        """Game `game` is one the engine plays (digital play keeps its record): its hands are
+        its record's, not entries."""
+        row = self._db.execute("SELECT 1 FROM records WHERE game=?", (game,)).fetchone()
+        return row is not None
+
+    def played_hands(self, game: int) -> list[dict[str, Any]]:
+        """The hands digital game `game` has finished, as its record replays them
+        (`engine.protocol.ScoreSheet.finished_hands`; none for a game without points). A
+        record damaged from some move on gives the hands before that move, and says so."""
+        try:
+            row = self._db.execute("SELECT setup FROM records WHERE game=?", (game,)).fetchone()
+            header = None if row is None else _setup(row[0])["header"]
+        except (ValueError, sqlite3.OperationalError) as exc:
+            self.report_damage(f"game {game}'s record cannot be read ({exc}): no hand of it shows")
+            return []
+        if header is None:
+            return []
+        events, problem = self._readable_events(game)
+        state: GameState | None
+        try:
+            state, _ = replay_objects(enumerate((header, *events), start=1))
+        except RecordError as exc:
+            state, problem = getattr(exc, "game", None), problem or str(exc)
+        if problem is not None:
+            self.report_damage(
+                f"game {game}'s record is damaged ({problem}): its score sheet shows the hands "
+                "before the damage, and the record was left as it is"
+            )
+        points = None if state is None else score_sheet(state)
+        return [] if points is None else points.finished_hands()
+
+    def _readable_events(self, game: int) -> tuple[list[dict[str, Any]], str | None]:
+        """The record's events up to the first that does not read, and why that one does not."""
+        events: list[dict[str, Any]] = []
+        rows = self._db.execute("SELECT id, event FROM moves WHERE game=? ORDER BY id", (game,))
+        try:
+            for i, text in rows:
+                events.append(_event(text, i))
+        except (ValueError, sqlite3.OperationalError) as exc:
+            return events, f"move {len(events) + 1} cannot be read: {exc}"
+        return events, None
 
     def _require(self, game: int) -> None:
         if not self._db.execute("SELECT 1 FROM games WHERE id=?", (game,)).fetchone():

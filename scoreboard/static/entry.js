@@ -81,7 +81,10 @@
 
   function renderForm() {
     const box = $("handform");
-    box.classList.toggle("hidden", !view || !view.players.length || (!!view.winner && form.editing === null));
+    // A game played on /play scores its own hands: nothing is entered here (the note says so).
+    $("playednote").classList.toggle("hidden", !view || !view.played);
+    box.classList.toggle("hidden", !view || !view.players.length || view.played
+      || (!!view.winner && form.editing === null));
     if (!view || !view.players.length) return;
     $("formtitle").textContent = form.editing !== null ? `Editing hand ${form.editing + 1}`
       : `Hand ${view.hand_count + 1}` + (view.dealer !== null ? ` (${view.players[view.dealer].name} deals)` : "");
@@ -218,7 +221,7 @@
         title: s === h.winner ? "went out" : "" },
         ...scoredOver(s === h.winner, h.scored[s]),
         el("span", { class: "running", text: String(h.totals[s]) }))),
-      el("td", { class: "host-only" },
+      el("td", { class: "host-only" }, ...(view.played ? [] : [
         el("button", { text: "Edit", onclick: () => {
           form = { winner: h.winner, held: {}, typed: {}, selected: null, editing: i };
           h.held.forEach((x, s) => { if (Array.isArray(x)) form.held[s] = [...x];
@@ -230,7 +233,7 @@
           const button = e.currentTarget;
           if (busy.has("void") || !confirm(`Strike hand ${h.number} from the game? (Undo brings it back.)`)) return;
           write("void", button, () => send("/api/entry", { kind: "void", hand: i }, `Hand ${h.number} struck.`, button));
-        } }))); });
+        } })]))); });
     box.replaceChildren(...(first > 0 ? [el("p", { text: `The last ${view.hands.length} of ${view.hand_count} hands (the export has them all).` })] : []),
       el("table", { class: "history" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   }

@@ -32,7 +32,9 @@ pytestmark = [
 ]
 
 FIXTURE_V3 = ROOT / "tests" / "scoreboard" / "journals" / "main-14f5ae9.sqlite3"
-HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"], ["B2"]]}
+ENTRY = {"kind": "declare", "card": None}
+"""An entry a phone may make in the game in play (a digital game's: its hands are its record's,
+not entries)."""
 
 
 @contextlib.contextmanager
@@ -76,7 +78,7 @@ def test_on_a_full_card_the_table_starts_shows_every_game_and_saves_again_by_its
             assert "the disk is full" in until(lambda: unsaved(service))
             _, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
             assert "the disk is full" in seat["journal_error"]
-            status, refused = service.call("/api/entry", HAND)
+            status, refused = service.call("/api/entry", ENTRY)
             assert status == 503 and "not saved: the disk is full" in refused["error"]
             assert declared(journal) == before, "declared only once it can be saved"
 
@@ -84,15 +86,15 @@ def test_on_a_full_card_the_table_starts_shows_every_game_and_saves_again_by_its
             until(lambda: unsaved(service) is None and declared(journal) == before + 1)
             status, seat = service.call("/api/digital/view?seat=0", key=key, host=False)
             assert "journal_error" not in seat
-            status, _ = service.call("/api/entry", HAND)
+            status, _ = service.call("/api/entry", ENTRY)
             assert status == 200
         finally:
             code, err = service.stop()
         assert code == 0 and "Traceback" not in err
         kept = Journal(journal)
         assert [x.entry["kind"] for x in kept.entries(kept.latest_game())][-2:] == [
-            "declare",
-            "hand",
+            "declare",  # the digital game's, once it could be saved
+            "declare",  # the phone's
         ]
         kept.close()
 
@@ -113,7 +115,7 @@ def test_on_a_read_only_card_the_table_starts_and_saves_once_it_is_writable_agai
             assert status == 503 and "read-only" in refused["error"]
             remount(disk, "rw")
             until(lambda: unsaved(service) is None and declared(journal) == before + 1)
-            assert service.call("/api/entry", HAND)[0] == 200
+            assert service.call("/api/entry", ENTRY)[0] == 200
         finally:
             code, err = service.stop()
         assert code == 0 and "Traceback" not in err

@@ -20,9 +20,15 @@ RATES = {"average_turns_per_hand": ("turns", "hands", 2)}
 def new_game(
     names: list[str], dealer: Any, options: Mapping[str, Any], inputs: registry.Inputs
 ) -> ColourMatch:
-    if options:
-        raise ValueError(f"Colour Match takes no options (not {', '.join(options)})")
-    return ColourMatch(names)
+    other = set(options) - {"target"}
+    if other:
+        raise ValueError(f"Colour Match takes no option but a target (not {', '.join(other)})")
+    target = options.get("target")
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or target < 1
+    ):
+        raise ValueError(f"the target is a whole number of points, not {target!r}")
+    return ColourMatch(names, target=target)
 
 
 def from_header(
@@ -61,7 +67,7 @@ def simulate(asked: registry.Simulation) -> dict[str, Any]:
 ENTRY = registry.Entry(
     name=NAME,
     title="Colour Match",
-    features=lambda options: frozenset(),
+    features=lambda options: frozenset({"points"}) if options.get("target") else frozenset(),
     new_game=new_game,
     from_header=from_header,
     simulate=simulate,

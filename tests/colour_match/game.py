@@ -4,6 +4,11 @@ ruleset (docs/engine.md, "Adding a ruleset", uses it as the worked example).
 Forty cards, red, blue, green and yellow 0 to 9. Each player is dealt five and one card is
 turned up. In turn, lay a card of the top card's colour or number, or draw one; with the draw
 pile empty, pass. The first with no cards wins; if every player passes in a row, nobody does.
+
+Given a target (the option "target"), it is played for points, hand after hand: going out scores
+the numbers left in the others' hands (`awarded`), a hand nobody wins scores nothing, and the
+first to the target wins (`won`). The game then declares "points", and the scoreboard keeps its
+hands on Colour Match's own score sheet (`sheet.py`, which scores with the same two functions).
 """
 
 from __future__ import annotations
@@ -33,6 +38,17 @@ def card_of(text: object) -> int:
     raise EventError(f"{text!r} is no Colour Match card (R0 to Y9)")
 
 
+def awarded(totals: tuple[int, ...], winner: int, points: tuple[int, ...]) -> tuple[int, ...]:
+    """Each seat's total after a hand `winner` went out of, the others holding `points`."""
+    return tuple(t + (sum(points) if s == winner else 0) for s, t in enumerate(totals))
+
+
+def won(totals: tuple[int, ...], target: int) -> int | None:
+    """The game's winner once a total reaches `target` (the highest; the first seat of a tie)."""
+    best = max(totals)
+    return totals.index(best) if best >= target else None
+
+
 def face(card: int) -> dict[str, Any]:
     return {
         "code": code(card),
@@ -46,10 +62,14 @@ class ColourMatch:
 
     features: frozenset[str] = frozenset()
 
-    def __init__(self, players: list[str], record: bool = True) -> None:
+    def __init__(self, players: list[str], record: bool = True, target: int | None = None) -> None:
         if not 2 <= len(players) <= 4:
             raise ValueError("Colour Match seats 2 to 4 players")
-        self.players, self.recording = list(players), record
+        self.players, self.recording, self.target = list(players), record, target
+        if target is not None:
+            self.features = frozenset({"points"})
+        self.totals = (0,) * len(players)
+        self.history: list[dict[str, Any]] = []  # the hands scored, for the score sheet
         self.events: list[dict[str, Any]] = []
         self.ordered: list[int] = []  # the deck placed so far, top first (chance)
         self.hands: list[list[int]] = [[] for _ in players]
@@ -118,6 +138,26 @@ class ColourMatch:
             if not hand:
                 self.winner = who
         self.to_move = (who + 1) % len(self.players)
+        if self.target is not None and self.is_terminal():
+            self._score_hand()
+
+    def _score_hand(self) -> None:
+        """Played for points: the hand just ended is scored, and the next is dealt unless a
+        total has reached the target."""
+        winner, held = self.winner, tuple(sum(c % 10 for c in h) for h in self.hands)
+        if winner is not None:
+            self.totals = awarded(self.totals, winner, held)
+            number = len(self.history) + 1
+            self.history.append({"hand": number, "winner": winner, "held": list(held)})
+        assert self.target is not None
+        self.winner = won(self.totals, self.target)
+        if self.winner is None:  # the next hand: a deal again
+            self.discard, self.draw, self.passes = [], [], 0
+            self.hands = [[] for _ in self.players]
+
+    def finished_hands(self) -> list[dict[str, Any]]:
+        """Each hand scored so far (`engine.protocol.ScoreSheet`), when played for points."""
+        return [{**h, "held": list(h["held"])} for h in self.history]
 
     def _deal(self, order: list[int]) -> None:
         if sorted(order) != list(DECK):
@@ -155,8 +195,8 @@ class ColourMatch:
     def observation(self, seat: int | None) -> dict[str, Any]:
         mine = seat is not None and seat == self.to_move and not self.is_terminal()
         if self.is_terminal():
-            won = "nobody" if self.winner is None else self.players[self.winner]
-            prompt = f"Game over: {won} won."
+            who = "nobody" if self.winner is None else self.players[self.winner]
+            prompt = f"Game over: {who} won."
         elif not self.discard:
             prompt = "Waiting for the deal."
         elif mine:
@@ -192,7 +232,8 @@ class ColourMatch:
 
     # ---- the record
     def header(self) -> dict[str, Any]:
-        return {"format": FORMAT, "ruleset": NAME, "players": self.players, "options": {}}
+        options = {} if self.target is None else {"target": self.target}
+        return {"format": FORMAT, "ruleset": NAME, "players": self.players, "options": options}
 
     def header_ready(self) -> bool:
         return True
@@ -211,7 +252,7 @@ class ColourMatch:
     def clone(self) -> ColourMatch:
         other = ColourMatch.__new__(ColourMatch)
         other.__dict__ = dict(self.__dict__)
-        for name in ("events", "ordered", "draw", "discard", "log"):
+        for name in ("events", "ordered", "draw", "discard", "log", "history"):
             setattr(other, name, list(getattr(self, name)))
         other.hands = [list(h) for h in self.hands]
         return other

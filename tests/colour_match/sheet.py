@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.score_sheet import EntryError, NoGameError, Pick, Sheet, UnknownEntryError
-from tests.colour_match.game import DECK, NAME, card_of, face
+from tests.colour_match.game import DECK, NAME, awarded, card_of, face, won
 
 FIELDS = {
     "start": ({"players"}, {"dealer", "options", "ruleset"}),
@@ -64,11 +64,11 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return max(self.scores) >= self.target
+        return self.winner is not None
 
     @property
     def winner(self) -> int | None:
-        return self.scores.index(max(self.scores)) if self.over else None
+        return won(self.scores, self.target)
 
     def winner_names(self) -> list[str]:
         return [] if self.winner is None else [self.players[self.winner]]
@@ -80,9 +80,7 @@ class Game:
             if game.over:
                 raise EntryError(f"{game.winner_names()[0]} has won: start a new game")
             points = tuple(0 if s == winner else _points(h) for s, h in enumerate(held))
-            totals = tuple(
-                t + (sum(points) if s == winner else 0) for s, t in enumerate(game.scores)
-            )
+            totals = awarded(game.scores, winner, points)
             game = dataclasses.replace(
                 game, hands=(*game.hands, Hand(winner, game.dealer, held, points, totals))
             )
@@ -142,6 +140,15 @@ class ColourMatchKeeping:
             records[i : i + 1] = [_record(game, entry)] if kind == "edit" else []
         before = (*sheet.before, game)
         return dataclasses.replace(sheet, game=game.scored(records), before=before)
+
+    def played(self, sheet: Sheet, hand: Mapping[str, Any]) -> Sheet:
+        """A hand digital play scored (`ColourMatch.finished_hands`): on the sheet as a hand
+        entered is, with nothing for Undo to take back (the game's record holds it)."""
+        assert isinstance(sheet, Table) and sheet.game is not None
+        game, winner = sheet.game, hand["winner"]
+        records = [(h.winner, h.held) for h in game.hands]
+        held = tuple(None if s == winner else p for s, p in enumerate(hand["held"]))
+        return dataclasses.replace(sheet, game=game.scored([*records, (winner, held)]))
 
     def keyboard(self, ruleset: str) -> list[dict[str, Any]]:
         return [

@@ -39,8 +39,11 @@ def played(seed: int, bots=("greedy", "random", "search:20")) -> ColourMatch:
 def test_it_registers_as_any_ruleset_and_refuses_what_it_does_not_take():
     assert NAME in registry.names() and registry.get(NAME).title == "Colour Match"
     assert registry.get(NAME).features({}) == frozenset()
-    with pytest.raises(ValueError, match="takes no options"):
-        registry.new_game(NAME, list(PLAYERS), options={"target": 100})
+    with pytest.raises(ValueError, match="takes no option but a target"):
+        registry.new_game(NAME, list(PLAYERS), options={"stack": True})
+    with pytest.raises(ValueError, match="whole number of points, not 0"):
+        registry.new_game(NAME, list(PLAYERS), options={"target": 0})
+    assert registry.get(NAME).features({"target": 50}) == {"points"}
     with pytest.raises(ValueError, match="2 to 4 players"):
         registry.new_game(NAME, ["solo"])
 

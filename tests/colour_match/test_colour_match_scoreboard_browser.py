@@ -55,3 +55,31 @@ def test_a_colour_match_game_is_entered_with_its_own_keys_and_shown_on_the_tv(ta
     tv.wait_for_function(said, timeout=WAIT)  # Colour Match's rules, in its own words
     text = tv.inner_text("body")
     assert "Ann" in text and "9" in text and "the first to 500 wins" in text  # the form's target
+
+
+def test_a_colour_match_game_played_for_points_shows_its_hands_and_asks_for_none(table, browser):  # noqa: F811
+    """Played on /play, its hands arrive on the entry page and the TV from its record: the
+    phone says where they come from, and offers no hand to enter, edit or strike."""
+    new = {
+        "players": ["Ann", "Bea"], "humans": [], "bots": "greedy", "ruleset": "colour-match",
+        "options": {"target": 30}, "seed": 4, "pace": 0,
+    }  # fmt: skip
+    table.post("/api/digital/new", new)
+    game = table.app.state.digital.link.game
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{table.url}/enter?token={TOKEN}")
+    phone.wait_for_selector("#playednote:visible", timeout=WAIT)
+    phone.wait_for_function("() => !!document.querySelector('#history table')", timeout=WAIT)
+    assert phone.is_hidden("#handform")
+    rows = phone.eval_on_selector_all("#history tbody tr", "(r) => r.length")
+    assert rows == len(game.finished_hands()) >= 1
+    assert phone.eval_on_selector_all("#history button", "(b) => b.length") == 0
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width  # nothing wider than the phone
+
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(table.url)
+    tv.wait_for_selector(".status:text('live')", timeout=WAIT)
+    winner = ["Ann", "Bea"][game.winner]
+    tv.wait_for_function(f"() => document.body.innerText.includes('{winner} wins')", timeout=WAIT)
+    assert str(max(game.totals)) in tv.inner_text("body")

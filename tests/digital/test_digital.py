@@ -277,7 +277,7 @@ def test_the_record_is_exported_when_the_game_is_over(writer, client, bus):
     assert game.is_terminal()
 
 
-def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journal):
+def test_finished_hands_go_to_the_scoreboard_from_the_record_not_as_entries(writer, bus, journal):
     key = writer.post("/api/digital/new", json=NEW).json()["keys"]["0"]
     session = writer.app.state.digital
     rng = random.Random(9)
@@ -286,9 +286,29 @@ def test_finished_hands_go_to_the_scoreboard_and_the_journal(writer, bus, journa
     game = session.link.game
     assert [p["total"] for p in view["players"]] == list(game.sheet.scores)
     assert view["hand_count"] == len(game.history) and view["winner"] is not None
-    assert [e.entry["kind"] for e in journal.entries(view["game"])].count("hand") == len(
-        game.history
-    )
+    kinds = {e.entry["kind"] for e in journal.entries(view["game"])}
+    assert kinds <= {"start", "declare", "pick"}  # the hands are the record's alone
+    again = journal.load(view["game"])  # the sheet as a restart or an export reads it
+    assert again.game is not None and again.game.scores == tuple(game.sheet.scores)
+    assert len(again.game.hands) == len(game.history) and again.game.over
+    rows = writer.get(f"/api/games/{view['game']}.csv").text.strip().splitlines()
+    assert len(rows) == 1 + len(game.history)  # the export has every hand
+
+
+def test_a_game_played_digitally_takes_no_hand_from_the_score_keyboard(writer, journal):
+    writer.post("/api/digital/new", json=NEW)
+    before = writer.get("/api/view").json()
+    for entry in (
+        {"kind": "hand", "winner": 0, "held": [None, 5, 7]},
+        {"kind": "undo"},
+        {"kind": "dealer", "seat": 1},
+    ):
+        res = writer.post("/api/entry", json=entry)
+        assert res.status_code == 422, entry
+        assert "played on the digital table" in res.json()["error"]
+    after = writer.get("/api/view").json()
+    assert after["players"] == before["players"] and after["version"] == before["version"]
+    assert writer.post("/api/entry", json={"kind": "declare", "card": None}).status_code == 200
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "official-2018", "elvis"])

@@ -42,13 +42,13 @@ def test_a_restart_resumes_the_hand_in_play_with_the_same_seat_keys(tmp_path):
         assert view[field] == seen[field]
     play_out(again.digital, Picks(again.bus, rng), 0, keys[0], rng)
     game = again.digital.link.game
-    entered = [x.entry for x in again.journal.entries(again.table.game_id)]
-    assert sum(e["kind"] == "hand" for e in entered) == len(game.history)  # none twice
+    sheet = again.table.table.game
+    assert sheet is not None and len(sheet.hands) == len(game.history)  # none twice
     assert [p["total"] for p in again.table.view()["players"]] == list(game.sheet.scores)
     again.stop()
 
 
-def test_a_restart_between_hands_mirrors_each_hand_once(tmp_path):
+def test_a_restart_between_hands_shows_each_hand_once(tmp_path):
     path = tmp_path / "journal.sqlite3"
     first = Table(path)
     keys = first.digital.new_game(PLAYERS, [0], "greedy", options={"target": 300}, seed=8)
@@ -56,12 +56,39 @@ def test_a_restart_between_hands_mirrors_each_hand_once(tmp_path):
     link = first.digital.link
     while not link.game.history:
         some_moves(first, 0, keys[0], rng, 1)
+    shown = first.table.view()["players"]
     first.stop()
     again = Table(path)
-    hands = [
-        x.entry for x in again.journal.entries(again.table.game_id) if x.entry["kind"] == "hand"
-    ]
-    assert len(hands) == len(again.digital.link.game.history) >= 1
+    sheet = again.table.table.game
+    assert sheet is not None and len(sheet.hands) == len(again.digital.link.game.history) >= 1
+    assert again.table.view()["players"] == shown
+    again.stop()
+
+
+def test_a_journal_that_entered_each_hand_too_loads_each_once(tmp_path):
+    """Releases before this one entered each finished hand of a digital game on its score sheet
+    as well as in its record: such a journal shows those hands once, and the hands played after
+    the upgrade from the record."""
+    path = tmp_path / "journal.sqlite3"
+    first = Table(path)
+    keys = first.digital.new_game(PLAYERS, [0], "greedy", options={"target": 300}, seed=8)
+    rng = random.Random(3)
+    link = first.digital.link
+    while not link.game.history:
+        some_moves(first, 0, keys[0], rng, 1)
+    game_id = first.table.game_id
+    for h in link.game.finished_hands():  # what the earlier releases entered, hand by hand
+        held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
+        first.journal.append(game_id, {"kind": "hand", "winner": h["winner"], "held": held})
+    entered = len(link.game.history)
+    first.stop()
+    again = Table(path)
+    sheet = again.table.table.game
+    assert sheet is not None and len(sheet.hands) == entered
+    play_out(again.digital, Picks(again.bus, rng), 0, keys[0], rng)
+    game = again.digital.link.game
+    assert len(game.history) > entered
+    assert [p["total"] for p in again.table.view()["players"]] == list(game.sheet.scores)
     again.stop()
 
 
@@ -236,8 +263,10 @@ def test_a_new_scoreboard_game_takes_no_hand_of_a_digital_game_still_running(tmp
         some_moves(table, 0, keys[0], rng, 1)
     kinds = [x.entry["kind"] for x in table.journal.entries(table.table.game_id)]
     assert "hand" not in kinds  # its picks are journaled there, as every pick is
-    assert [x.entry["kind"] for x in table.journal.entries(digital_game)].count("hand") == 1
+    assert table.table.table.game is not None and not table.table.table.game.hands
     assert len(table.journal.record(digital_game)[1]) == len(link.game.events)  # still kept
+    played = table.journal.load(digital_game).game  # its own sheet: every hand of its record
+    assert played is not None and len(played.hands) == len(link.game.history) == 2
     table.stop()
 
 

@@ -155,10 +155,11 @@ def test_the_disney_game_in_play_resumes_where_it_stood_and_plays_on(old):
     assert deal <= set(want["view"]["log"]) and not deal & set(view["log"])
     then = [line for line in want["view"]["log"] if line not in deal]
     assert view["log"][-len(then) :] == then
-    assert _without(t.table.view(), "version", "elite", "wins", "redo") == _without(
+    assert _without(t.table.view(), "version", "elite", "wins", "redo", "played") == _without(
         want["table_view"], "version", "elite"
-    )  # "redo" is newer than the kept expectation (nothing undone: None)
+    )  # "redo" and "played" are newer than the kept expectation (nothing undone: None)
     assert t.table.view()["redo"] is None
+    assert t.table.view()["played"] is True  # its hands: entered then, its record's from now
     rng = random.Random(5)
     play_out(t.digital, Picks(t.bus, rng), 0, want["key"], rng)
     game = t.digital.link.game

@@ -30,7 +30,8 @@ from tests.helpers.service import Service, until
 
 pytestmark = pytest.mark.slow  # real processes
 
-HAND = {"kind": "hand", "winner": 0, "held": [None, ["R7"], ["B2"]]}
+ENTRY = {"kind": "declare", "card": None}
+"""An entry the game in play takes (a digital game's: its hands are its record's, not entries)."""
 
 
 @contextlib.contextmanager
@@ -49,7 +50,7 @@ def unsaved(service: Service) -> str | None:
 
 
 def saved(service: Service) -> bool:
-    return service.call("/api/entry", HAND)[0] == 200
+    return service.call("/api/entry", ENTRY)[0] == 200
 
 
 def test_a_read_only_card_after_a_power_cut_saves_again_once_it_is_writable():
@@ -63,7 +64,7 @@ def test_a_read_only_card_after_a_power_cut_saves_again_once_it_is_writable():
         service = Service(journal)
         try:
             service.wait_ready()
-            status, refused = service.call("/api/entry", HAND)
+            status, refused = service.call("/api/entry", ENTRY)
             assert status == 503 and "read-only" in refused["error"]
             assert "the journal cannot be written (read-only)" in until(lambda: unsaved(service))
 
