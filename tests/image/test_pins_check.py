@@ -5,19 +5,31 @@ the check's command line, and the button's own changes read from the patch's lev
 
 from __future__ import annotations
 
+import base64
+import re
+import subprocess
+import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+from image import pins_check
 from image.check import parser
+from image.emulated import BenchError
 from image.pins import Change, PinMap, Pins
 from image.pins_check import (
     Outcome,
     Segment,
     Tap,
+    install_script,
     mismatch,
     observed,
     on_intervals,
+    on_rpigpio,
     planned,
+    rpi_lgpio_wheel,
+    settings_with,
     summary,
 )
 from tray.config import ShowSettings
@@ -174,3 +186,73 @@ def test_pins_is_an_option_of_the_check() -> None:
     args = parser().parse_args(["card.img", "--pins", "--presses", "3"])
     assert args.pins and args.presses == 3
     assert not parser().parse_args(["card.img"]).pins
+
+
+# ------------------------------------------------------ the RPi.GPIO path (rpi-lgpio)
+def test_the_settings_name_the_pin_factory_asked_for() -> None:
+    text = (Path(__file__).parents[2] / "hardware" / "pinmap.toml").read_text()
+    assert settings_with(text, None) == text
+    changed = settings_with(text, "rpigpio")
+    assert tomllib.loads(changed)["gpio"]["pin_factory"] == "rpigpio"
+    assert changed.replace('pin_factory = "rpigpio"', 'pin_factory = "auto"') == text
+    with pytest.raises(BenchError, match="one of lgpio, rpigpio"):
+        settings_with(text, "pigpio")
+    with pytest.raises(BenchError, match="0 pin_factory lines"):
+        settings_with("[gpio]\n", "rpigpio")
+
+
+def test_pin_factory_is_an_option_of_the_pins_check() -> None:
+    args = parser().parse_args(["card.img", "--pins", "--pin-factory", "rpigpio"])
+    assert args.pin_factory == "rpigpio"
+    assert parser().parse_args(["card.img", "--pins"]).pin_factory is None
+    with pytest.raises(SystemExit):
+        parser().parse_args(["card.img", "--pins", "--pin-factory", "pigpio"])
+
+
+def test_the_wheel_is_fetched_once_with_pip_download(tmp_path: Path, monkeypatch) -> None:
+    asked: list[tuple] = []
+
+    def run(*command: object, input_text: str | None = None) -> str:
+        asked.append(command)
+        folder = Path(str(command[command.index("--dest") + 1]))
+        (folder / "rpi_lgpio-0.6-py3-none-any.whl").write_bytes(b"PK")
+        return ""
+
+    monkeypatch.setattr(pins_check, "run", run)
+    wheel = rpi_lgpio_wheel(tmp_path / "wheels")
+    assert wheel == tmp_path / "wheels" / "rpi_lgpio-0.6-py3-none-any.whl"
+    assert rpi_lgpio_wheel(tmp_path / "wheels") == wheel and len(asked) == 1
+    command = [str(word) for word in asked[0]]
+    assert command[1:4] == ["-m", "pip", "download"] and command[-1] == "rpi-lgpio==0.6"
+    assert "--no-deps" in command and ":all:" in command  # a wheel only, lgpio not with it
+
+
+def test_the_guest_script_carries_the_wheel_and_restarts_the_tray(tmp_path: Path) -> None:
+    wheel = tmp_path / "rpi_lgpio-0.6-py3-none-any.whl"
+    wheel.write_bytes(bytes(range(256)) * 40)
+    script = install_script(wheel)
+    body = re.search(r"<<'WHEEL'\n(.*?)\nWHEEL\n", script, re.S)
+    assert body is not None and base64.b64decode(body.group(1)) == wheel.read_bytes()
+    assert "--no-index --no-deps --no-compile" in script and '--target "$site"' in script
+    assert "systemctl restart tinker-tray" in script
+    assert subprocess.run(["sh", "-n"], input=script, text=True).returncode == 0
+
+
+ON_RPIGPIO = """rpi_gpio=/usr/local/lib/python3.13/dist-packages/RPi/GPIO/__init__.py 0.7.2
+settings=pin_factory = "rpigpio"
+active=active
+started_on=gpio
+"""
+
+
+def test_the_tray_on_rpi_lgpio_is_told_from_the_emulator_fallback() -> None:
+    good, said = on_rpigpio(ON_RPIGPIO)
+    assert good and "RPi/GPIO/__init__.py 0.7.2" in said and "started on gpio" in said
+    fallback = ON_RPIGPIO.replace("started_on=gpio", "started_on=emulator") + (
+        "said=tinker-tray: no GPIO pins found here (rpigpio: not installed)\n"
+        "said=No GPIO pins on this Pi: running the emulator instead\n"
+    )
+    good, said = on_rpigpio(fallback)
+    assert not good and "started on emulator" in said and "not installed); No GPIO" in said
+    assert not on_rpigpio(ON_RPIGPIO.replace('"rpigpio"', '"auto"'))[0]
+    assert on_rpigpio("")[1].startswith("RPi.GPIO not importable")
