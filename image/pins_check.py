@@ -19,8 +19,10 @@ each waited for until its show has ended, and checked against what the service s
 - the colour `/api/view` names is the LED the pins were left lit on;
 - the LEDs' full-on lights, in order, with their lengths, are the show the service planned
   (`/api/show`'s frames, the very frames tray.show plays): the same lights in the same order,
-  each length within 20% (and 3 ms: the software PWM's period is 10 ms, a dim trail pulse can
-  outlast a step by 2.5 ms) in qemu's virtual time, which `-icount` ties to the guest's clock;
+  each length within 20% (and one period of the software PWM, 10 ms: lgpio starts and changes
+  a PWM only at its cycle's start) in qemu's virtual time, which `-icount` ties to the guest's
+  clock, a light's step counted from when it rose (a dim trail still on then is the one
+  before's);
 - the time from the tap's release (a tap is decided on release: tray/press.py) to the first LED
   edge, in virtual time;
 then a 3-second hold opens the pairing window (`/api/pairing`, scoreboard/pairing.py) and
@@ -74,10 +76,19 @@ COLOURS = ("red", "blue", "green", "yellow")
 """tray.backend.COLOURS: the order of a frame's levels (the tray is not imported here)."""
 TOLERANCE = 0.20
 """How far an LED's observed length may be from the planned one, as a fraction of it."""
-SLACK_NS = 3_000_000
-"""And this much more (the PWM's trail pulse: 2.5 ms of a 10 ms period at 25%)."""
+PWM_PERIOD_NS = 10_000_000
+"""gpiozero's PWMLED at 100 Hz, on lgpio's software PWM (lgPthTx.c) whichever backend: the
+LGPIOFactory calls lgpio.tx_pwm, and rpi-lgpio's RPi.GPIO.PWM does too."""
+SLACK_NS = PWM_PERIOD_NS
+"""And this much more: lgpio starts a PWM at the next multiple of its period and applies a new
+duty cycle at the start of the next cycle, so each end of a light waits for up to a period
+after the service set it (the second --pins run: 28.9 ms seen for a 40.0 ms light, 77.6 for
+61.1, every edge of its shows on one 10 ms grid in qemu's trace)."""
 GAP_NS = 2_000_000
-"""Low gaps shorter than this inside a light that is on are its PWM, not a change."""
+"""Low gaps shorter than this inside a light that is on are its PWM, not a change, where the
+light is lit below full: at full, lgpio's PWM has no low part (duty 100%: no low edge at all),
+and a gap there is a dim trail's pulse that the guest's PWM thread, woken late, held on into
+the next (the second run's two "two lights at once": 10.3 and 5.7 ms highs 0.1 ms apart)."""
 MIN_NS = 15_000_000
 """A light on for less than this is a dim trail's PWM pulse (or the instant between two lights
 while the service sets them one after another), not a lit step: a trail's pulse is 2.5 ms of
@@ -134,10 +145,10 @@ def planned(frames: Sequence[dict]) -> list[Segment]:
 
 
 def on_intervals(
-    changes: Sequence[Change], pin: int, start: int, end: int
+    changes: Sequence[Change], pin: int, start: int, end: int, gap_ns: int = GAP_NS
 ) -> list[tuple[int, int]]:
     """When `pin` was on at full between `start` and `end` (ns): its high stretches, joined over
-    gaps shorter than GAP_NS, those shorter than MIN_NS left out."""
+    gaps shorter than `gap_ns`, those shorter than MIN_NS left out."""
     level, since, highs = 0, start, []
     for change in changes:
         if change.pin != pin:
@@ -158,7 +169,7 @@ def on_intervals(
         highs.append((since, end))
     joined: list[tuple[int, int]] = []
     for a, b in highs:
-        if joined and a - joined[-1][1] < GAP_NS:
+        if joined and a - joined[-1][1] < gap_ns:
             joined[-1] = (joined[-1][0], b)
         else:
             joined.append((a, b))
@@ -166,18 +177,53 @@ def on_intervals(
 
 
 def observed(
-    changes: Sequence[Change], leds: dict[str, int], start: int, end: int
+    changes: Sequence[Change],
+    leds: dict[str, int],
+    start: int,
+    end: int,
+    gap_ns: int = GAP_NS,
 ) -> list[Segment]:
     """The LEDs' full-on lights between `start` and `end` (ns), in order, as `planned` says a
-    plan: stretches shorter than MIN_NS (a light handed to the next one) left out."""
-    on = {colour: on_intervals(changes, pin, start, end) for colour, pin in leds.items()}
+    plan: stretches shorter than MIN_NS (a light handed to the next one) counted in the next
+    (`handed_on`); `gap_ns`: on_intervals'."""
+    on = {c: on_intervals(changes, pin, start, end, gap_ns) for c, pin in leds.items()}
     edges = sorted({start, end, *(t for spans in on.values() for span in spans for t in span)})
     raw = []
     for a, b in itertools.pairwise(edges):
         lit = [c for c in COLOURS if c in on and any(x <= a and b <= y for x, y in on[c])]
         raw.append(Segment("+".join(lit) or None, b - a))
-    kept = [s for s in collapse(raw) if s.ns >= MIN_NS]
-    return strip_dark(collapse(kept))
+    return strip_dark(collapse(handed_on(strip_dark(collapse(raw)))))
+
+
+def handed_on(segments: Sequence[Segment]) -> list[Segment]:
+    """Segments shorter than MIN_NS given to the next one (the last's to the one before): a
+    light's step starts when it rises, as the service set it, whatever the one before still
+    shows of its trail's pulse (the second --pins run: a trail held 8.9 ms into the next light
+    by the guest's late PWM thread took those 8.9 ms from it: 41.2 ms seen, 50.2 lit)."""
+    kept: list[Segment] = []
+    carried = 0
+    for segment in segments:
+        if segment.ns < MIN_NS:
+            carried += segment.ns
+        else:
+            kept.append(Segment(segment.label, segment.ns + carried))
+            carried = 0
+    if kept and carried:
+        kept[-1] = Segment(kept[-1].label, kept[-1].ns + carried)
+    return kept
+
+
+def pwm_gap(frames: Sequence[dict], gains: dict[str, float]) -> int:
+    """The gap_ns for a show: 0 when every light it lights is driven at full (its level times
+    its LED's brightness, tray/devices.py, at least 1: lgpio's PWM then never goes low), else
+    GAP_NS (a lit light's own PWM lows)."""
+    lit = [
+        level * gains.get(colour, 1.0)
+        for frame in frames
+        for colour, level in zip(COLOURS, frame["levels"], strict=True)
+        if level >= 0.5
+    ]
+    return 0 if all(value >= 1.0 for value in lit) else GAP_NS
 
 
 def mismatch(plan: Sequence[Segment], seen: Sequence[Segment]) -> str | None:
@@ -472,8 +518,10 @@ def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
     if later:
         result.first_edge_ms = (later[0].ns - released) / 1e6
         end = later[-1].ns + 1
-        seen = observed(changes, pins.pinmap.leds, released, end)
-        plan = planned(show.get("frames", []))
+        frames = show.get("frames", [])
+        gap = pwm_gap(frames, pins.pinmap.gains)
+        seen = observed(changes, pins.pinmap.leds, released, end, gap)
+        plan = planned(frames)
         lit = [s.label for s in seen if s.label]
         result.lit = lit[-1] if lit else None
         why = mismatch(plan, seen)
