@@ -291,6 +291,14 @@ def parser() -> argparse.ArgumentParser:
         "--presses", type=int, default=20, help="the button's presses with --pins (default 20)"
     )
     parser.add_argument(
+        "--pin-factory",
+        choices=("lgpio", "rpigpio"),
+        default=None,
+        help="with --pins: the tray on this gpiozero pin factory (rpigpio: RPi.GPIO's API from"
+        " rpi-lgpio, its wheel fetched on the host and put into the guest; default: the"
+        " settings' own, auto = lgpio)",
+    )
+    parser.add_argument(
         "--release-key", type=Path, help="the SSH key whose public half --trust named (--update)"
     )
     parser.add_argument(
@@ -343,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return bench_main("tinker image check --pins", args.keep, lambda work, running:
             pins_check.check(args.image, work, running, port=args.port, presses=args.presses,
-                             extra=() if args.no_icount else ICOUNT))  # fmt: skip
+                             extra=() if args.no_icount else ICOUNT,
+                             pin_factory=args.pin_factory))  # fmt: skip
     if args.update and args.release_key is None:
         print("tinker image check: --update needs --release-key KEY (the key --trust named).",
               file=sys.stderr)  # fmt: skip

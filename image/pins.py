@@ -22,7 +22,7 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
@@ -58,15 +58,19 @@ class PinMap:
 
     button: int
     leds: dict[str, int]
+    gains: dict[str, float] = field(default_factory=dict)
+    """Each LED's `brightness` (1.0 where unsaid), by which the tray scales its level."""
 
     @classmethod
     def load(cls, path: Path = ROOT / "hardware" / "pinmap.toml") -> PinMap:
         with path.open("rb") as file:
             data = tomllib.load(file)
-        leds = {
-            name: int(led["pin"]) for name, led in data["leds"].items() if isinstance(led, dict)
-        }
-        return cls(button=int(data["button"]["pin"]), leds=leds)
+        leds = {name: led for name, led in data["leds"].items() if isinstance(led, dict)}
+        return cls(
+            button=int(data["button"]["pin"]),
+            leds={name: int(led["pin"]) for name, led in leds.items()},
+            gains={name: float(led.get("brightness", 1.0)) for name, led in leds.items()},
+        )
 
 
 class Qtest:

@@ -3,6 +3,7 @@ working GPIO inputs), its button pressed from outside and its four LEDs watched,
 the table would press and watch.
 
     ./tinker image check IMG --pins [--presses 20] [--port 18080] [--keep DIR]
+                             [--pin-factory rpigpio]
 
 The card is qemu's copy with the boot check's files (image/check.py's `bench_card`) but the real
 button settings (hardware/pinmap.toml as it is: the patched qemu has the pull-up), and the SSH
@@ -18,8 +19,10 @@ each waited for until its show has ended, and checked against what the service s
 - the colour `/api/view` names is the LED the pins were left lit on;
 - the LEDs' full-on lights, in order, with their lengths, are the show the service planned
   (`/api/show`'s frames, the very frames tray.show plays): the same lights in the same order,
-  each length within 20% (and 3 ms: the software PWM's period is 10 ms, a dim trail pulse can
-  outlast a step by 2.5 ms) in qemu's virtual time, which `-icount` ties to the guest's clock;
+  each length within 20% (and one period of the software PWM, 10 ms: lgpio starts and changes
+  a PWM only at its cycle's start) in qemu's virtual time, which `-icount` ties to the guest's
+  clock, a light's step counted from when it rose (a dim trail still on then is the one
+  before's);
 - the time from the tap's release (a tap is decided on release: tray/press.py) to the first LED
   edge, in virtual time;
 then a 3-second hold opens the pairing window (`/api/pairing`, scoreboard/pairing.py) and
@@ -27,17 +30,26 @@ makes no pick; then, if asked (`--bench`), `tinker-tray bench` inside the guest 
 service stopped) counts presses made meanwhile from outside. One line sums it up; exit 0 only
 if every count matches.
 
+With `--pin-factory rpigpio` the same presses go through the RPi.GPIO compatibility path that
+Raspberry Pi OS provides (its python3-rpi-lgpio: rpi-lgpio, the RPi.GPIO API on lgpio), which
+gpiozero's RPiGPIOFactory drives: the card's settings say `pin_factory = "rpigpio"` (its first
+start finds no RPi.GPIO and says so), rpi-lgpio's pure-Python wheel, fetched on the host with
+`pip download`, goes into the guest over the check's SSH beside the image's lgpio (nothing is
+compiled in the guest), and the service is restarted on it before the first press.
+
 Python's standard library only, as the boot check.
 """
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
 import re
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,17 +69,26 @@ from image.emulated import (
     run,
 )
 from image.pins import Change, PinMap, Pins, Qtest
-from image.qemu import patched_qemu
+from image.qemu import cache_dir, patched_qemu
 
 T = TypeVar("T")
 COLOURS = ("red", "blue", "green", "yellow")
 """tray.backend.COLOURS: the order of a frame's levels (the tray is not imported here)."""
 TOLERANCE = 0.20
 """How far an LED's observed length may be from the planned one, as a fraction of it."""
-SLACK_NS = 3_000_000
-"""And this much more (the PWM's trail pulse: 2.5 ms of a 10 ms period at 25%)."""
+PWM_PERIOD_NS = 10_000_000
+"""gpiozero's PWMLED at 100 Hz, on lgpio's software PWM (lgPthTx.c) whichever backend: the
+LGPIOFactory calls lgpio.tx_pwm, and rpi-lgpio's RPi.GPIO.PWM does too."""
+SLACK_NS = PWM_PERIOD_NS
+"""And this much more: lgpio starts a PWM at the next multiple of its period and applies a new
+duty cycle at the start of the next cycle, so each end of a light waits for up to a period
+after the service set it (the second --pins run: 28.9 ms seen for a 40.0 ms light, 77.6 for
+61.1, every edge of its shows on one 10 ms grid in qemu's trace)."""
 GAP_NS = 2_000_000
-"""Low gaps shorter than this inside a light that is on are its PWM, not a change."""
+"""Low gaps shorter than this inside a light that is on are its PWM, not a change, where the
+light is lit below full: at full, lgpio's PWM has no low part (duty 100%: no low edge at all),
+and a gap there is a dim trail's pulse that the guest's PWM thread, woken late, held on into
+the next (the second run's two "two lights at once": 10.3 and 5.7 ms highs 0.1 ms apart)."""
 MIN_NS = 15_000_000
 """A light on for less than this is a dim trail's PWM pulse (or the instant between two lights
 while the service sets them one after another), not a lit step: a trail's pulse is 2.5 ms of
@@ -124,10 +145,10 @@ def planned(frames: Sequence[dict]) -> list[Segment]:
 
 
 def on_intervals(
-    changes: Sequence[Change], pin: int, start: int, end: int
+    changes: Sequence[Change], pin: int, start: int, end: int, gap_ns: int = GAP_NS
 ) -> list[tuple[int, int]]:
     """When `pin` was on at full between `start` and `end` (ns): its high stretches, joined over
-    gaps shorter than GAP_NS, those shorter than MIN_NS left out."""
+    gaps shorter than `gap_ns`, those shorter than MIN_NS left out."""
     level, since, highs = 0, start, []
     for change in changes:
         if change.pin != pin:
@@ -148,7 +169,7 @@ def on_intervals(
         highs.append((since, end))
     joined: list[tuple[int, int]] = []
     for a, b in highs:
-        if joined and a - joined[-1][1] < GAP_NS:
+        if joined and a - joined[-1][1] < gap_ns:
             joined[-1] = (joined[-1][0], b)
         else:
             joined.append((a, b))
@@ -156,18 +177,53 @@ def on_intervals(
 
 
 def observed(
-    changes: Sequence[Change], leds: dict[str, int], start: int, end: int
+    changes: Sequence[Change],
+    leds: dict[str, int],
+    start: int,
+    end: int,
+    gap_ns: int = GAP_NS,
 ) -> list[Segment]:
     """The LEDs' full-on lights between `start` and `end` (ns), in order, as `planned` says a
-    plan: stretches shorter than MIN_NS (a light handed to the next one) left out."""
-    on = {colour: on_intervals(changes, pin, start, end) for colour, pin in leds.items()}
+    plan: stretches shorter than MIN_NS (a light handed to the next one) counted in the next
+    (`handed_on`); `gap_ns`: on_intervals'."""
+    on = {c: on_intervals(changes, pin, start, end, gap_ns) for c, pin in leds.items()}
     edges = sorted({start, end, *(t for spans in on.values() for span in spans for t in span)})
     raw = []
     for a, b in itertools.pairwise(edges):
         lit = [c for c in COLOURS if c in on and any(x <= a and b <= y for x, y in on[c])]
         raw.append(Segment("+".join(lit) or None, b - a))
-    kept = [s for s in collapse(raw) if s.ns >= MIN_NS]
-    return strip_dark(collapse(kept))
+    return strip_dark(collapse(handed_on(strip_dark(collapse(raw)))))
+
+
+def handed_on(segments: Sequence[Segment]) -> list[Segment]:
+    """Segments shorter than MIN_NS given to the next one (the last's to the one before): a
+    light's step starts when it rises, as the service set it, whatever the one before still
+    shows of its trail's pulse (the second --pins run: a trail held 8.9 ms into the next light
+    by the guest's late PWM thread took those 8.9 ms from it: 41.2 ms seen, 50.2 lit)."""
+    kept: list[Segment] = []
+    carried = 0
+    for segment in segments:
+        if segment.ns < MIN_NS:
+            carried += segment.ns
+        else:
+            kept.append(Segment(segment.label, segment.ns + carried))
+            carried = 0
+    if kept and carried:
+        kept[-1] = Segment(kept[-1].label, kept[-1].ns + carried)
+    return kept
+
+
+def pwm_gap(frames: Sequence[dict], gains: dict[str, float]) -> int:
+    """The gap_ns for a show: 0 when every light it lights is driven at full (its level times
+    its LED's brightness, tray/devices.py, at least 1: lgpio's PWM then never goes low), else
+    GAP_NS (a lit light's own PWM lows)."""
+    lit = [
+        level * gains.get(colour, 1.0)
+        for frame in frames
+        for colour, level in zip(COLOURS, frame["levels"], strict=True)
+        if level >= 0.5
+    ]
+    return 0 if all(value >= 1.0 for value in lit) else GAP_NS
 
 
 def mismatch(plan: Sequence[Segment], seen: Sequence[Segment]) -> str | None:
@@ -267,14 +323,117 @@ class PinsQemu(Qemu):
             self.qtest = None
 
 
-def pins_card(image: Path, work: Path) -> Card:
-    """qemu's copy with a Wi-Fi file, the real settings (pull-up on) and the check's SSH key."""
+def pins_card(image: Path, work: Path, pin_factory: str | None = None) -> Card:
+    """qemu's copy with a Wi-Fi file, the real settings (pull-up on; `pin_factory`, if given,
+    as theirs) and the check's SSH key."""
     card = Card.copy_of(image, work)
     card.put("tinker-tray-wifi.txt", WIFI)
-    card.put("tinker-tray-settings.txt", (ROOT / "hardware" / "pinmap.toml").read_text())
+    settings = (ROOT / "hardware" / "pinmap.toml").read_text()
+    card.put("tinker-tray-settings.txt", settings_with(settings, pin_factory))
     run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", work / "bench_key")
     card.put("authorized_keys", (work / "bench_key.pub").read_text())
     return card
+
+
+# ------------------------------------------------------------------ RPi.GPIO on lgpio
+PIN_FACTORIES = ("lgpio", "rpigpio")
+"""The pin factories the check can put the tray on (tray/pins.py's names)."""
+RPI_LGPIO = "rpi-lgpio==0.6"
+"""RPi.GPIO's API on lgpio, as Raspberry Pi OS ships it (python3-rpi-lgpio): pure Python, one
+wheel for every Pi, needing only lgpio, which the image has."""
+WHEEL_GLOB = "rpi_lgpio-*-py3-none-any.whl"
+GUEST_SITE = "/usr/local/lib/python%d.%d/dist-packages"
+"""Where the image's lgpio is (image/steps/configure.sh), which every venv of the tray sees
+(--system-site-packages), as Pi OS's python3-rpi-lgpio would be in its system Python."""
+FACTORY_LINE = re.compile(r"(?m)^pin_factory = .*$")
+
+
+def settings_with(text: str, pin_factory: str | None) -> str:
+    """hardware/pinmap.toml's text with its `pin_factory` set to `pin_factory` (None: as is)."""
+    if pin_factory is None:
+        return text
+    if pin_factory not in PIN_FACTORIES:
+        raise BenchError(f"--pin-factory is one of {', '.join(PIN_FACTORIES)}, not {pin_factory}")
+    changed, count = FACTORY_LINE.subn(f'pin_factory = "{pin_factory}"', text)
+    if count != 1:
+        raise BenchError(f"the settings have {count} pin_factory lines, not one")
+    return changed
+
+
+def rpi_lgpio_wheel(folder: Path | None = None) -> Path:
+    """rpi-lgpio's wheel on the host (`folder`: the cache's wheels/), fetched once with pip
+    download, only a wheel and without its dependency (the guest has lgpio)."""
+    folder = folder or cache_dir() / "wheels"
+    found = sorted(folder.glob(WHEEL_GLOB))
+    if not found:
+        folder.mkdir(parents=True, exist_ok=True)
+        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary",
+            ":all:", "--dest", folder, RPI_LGPIO)  # fmt: skip
+        found = sorted(folder.glob(WHEEL_GLOB))
+    if not found:
+        raise BenchError(f"pip download {RPI_LGPIO} left no {WHEEL_GLOB} in {folder}")
+    return found[-1]
+
+
+def install_script(wheel: Path) -> str:
+    """The guest's side (sh, over SSH): the wheel from this script itself (base64), installed
+    beside lgpio by the tray venv's pip (no index, no dependencies, no byte-compiling: a pure
+    wheel, nothing built), RPi.GPIO imported once, the service restarted on the card's
+    settings, and what it said on this start (its invocation's journal) printed."""
+    data = base64.b64encode(wheel.read_bytes()).decode()
+    lines = "\n".join(data[i : i + 76] for i in range(0, len(data), 76))
+    return f"""set -e
+wheel=/tmp/{wheel.name}
+base64 -d > "$wheel" <<'WHEEL'
+{lines}
+WHEEL
+site=$(python3 -c 'import sys; print("{GUEST_SITE}" % sys.version_info[:2])')
+/opt/tinker-tray/.venv/bin/python -m pip install --quiet --no-index --no-deps --no-compile \\
+  --disable-pip-version-check --target "$site" "$wheel"
+echo "rpi_gpio=$(python3 -c 'import RPi.GPIO as g; print(g.__file__, g.VERSION)')"
+echo "settings=$(grep '^pin_factory' /etc/tinker-tray/pinmap.toml)"
+systemctl restart tinker-tray
+id=$(systemctl show -P InvocationID tinker-tray)
+said() {{ journalctl -o cat _SYSTEMD_INVOCATION_ID="$id"; }}
+for _ in $(seq 90); do said | grep -q 'tray service started on' && break; sleep 2; done
+echo "active=$(systemctl is-active tinker-tray)"
+said | sed -n 's/.*tray service started on /started_on=/p'
+said | grep -i 'gpio pins\\|did not open' | sed 's/^/said=/' || true
+"""
+
+
+def on_rpigpio(answer: str) -> tuple[bool, str]:
+    """From install_script's output: whether the service started on the pins (not the
+    emulator) with the settings' rpigpio and rpi-lgpio's RPi.GPIO, and that in one phrase."""
+    facts: dict[str, str] = {}
+    for line in answer.splitlines():
+        key, _, value = line.partition("=")
+        if value:
+            facts[key] = f"{facts[key]}; {value}" if key == "said" and key in facts else value
+    good = (
+        facts.get("started_on") == "gpio"
+        and facts.get("settings") == 'pin_factory = "rpigpio"'
+        and facts.get("active") == "active"
+        and "RPi/GPIO" in facts.get("rpi_gpio", "")
+    )
+    said = (
+        f"RPi.GPIO {facts.get('rpi_gpio', 'not importable')};"
+        f" {facts.get('settings', 'no pin_factory setting')}; the service"
+        f" {facts.get('active', '?')}, started on {facts.get('started_on', 'nothing')}"
+    )
+    return good, said + (f" ({facts['said']})" if "said" in facts else "")
+
+
+def put_on_rpigpio(guest: Guest, qemu: Qemu, wheel: Path) -> str:
+    """rpi-lgpio into the guest and the service restarted on it; the page waited for again.
+    What the guest said, or a BenchError when the tray did not start on RPi.GPIO's pins."""
+    done = guest.ssh("root@127.0.0.1", "sh", "-s", script=install_script(wheel), timeout=600)
+    good, said = on_rpigpio(done.stdout)
+    if done.returncode != 0 or not good:
+        raise BenchError(f"the tray not on rpi-lgpio: {said} {done.stderr.strip()}".strip())
+    wait_for("the page after the restart", lambda: http(qemu.port, "/", timeout=5)[0] == 200,
+             timeout=300, every=2)  # fmt: skip
+    return said
 
 
 class Table:
@@ -359,8 +518,10 @@ def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
     if later:
         result.first_edge_ms = (later[0].ns - released) / 1e6
         end = later[-1].ns + 1
-        seen = observed(changes, pins.pinmap.leds, released, end)
-        plan = planned(show.get("frames", []))
+        frames = show.get("frames", [])
+        gap = pwm_gap(frames, pins.pinmap.gains)
+        seen = observed(changes, pins.pinmap.leds, released, end, gap)
+        plan = planned(frames)
         lit = [s.label for s in seen if s.label]
         result.lit = lit[-1] if lit else None
         why = mismatch(plan, seen)
@@ -469,27 +630,24 @@ def check(
     presses: int = 20,
     bench: bool = True,
     extra: tuple[str, ...] = ICOUNT,
+    pin_factory: str | None = None,
 ) -> int:
-    """Boot `image` on the patched qemu (`extra`: its clock, the boot check's ICOUNT), press,
-    hold, bench; the summary line; 0 only if every count matched."""
+    """Boot `image` on the patched qemu (`extra`: its clock, the boot check's ICOUNT; the tray
+    on `pin_factory`, None: the settings' own), press, hold, bench; the summary line; 0 only if
+    every count matched."""
     binary = patched_qemu()
     if binary is None:
         raise BenchError("no patched qemu: ./tinker image qemu builds it (docs/image.md)")
-    card = pins_card(image, work)
+    wheel = rpi_lgpio_wheel() if pin_factory == "rpigpio" else None
+    card = pins_card(image, work, pin_factory)
     qemu = PinsQemu(card, port, port + 1, extra, binary=binary)
     qemu.trace_copy = work / "trace.log"
     running.append(qemu)
     print(f"image: {image}; patched qemu {binary.parent.name}, raspi3ap, "
-          f"{' '.join(qemu.extra) or 'no -icount'}, -qtest; host load "
-          f"{os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
-    seconds, _ = first_boot_of(qemu, work / "console-1.log")
-    print(f"boot: page 200 after {seconds:.0f} s", flush=True)
-    guest = Guest(qemu.ssh_port, work / "bench_key")
-    token = guest.facts().get("token", "")
-    table = Table(port, token)
-    if token:
-        http(port, "/api/new-game", {"players": ["Ann", "Bo"], "confirm": True},
-             {"X-Table-Token": token})  # fmt: skip
+          f"{' '.join(qemu.extra) or 'no -icount'}, -qtest; pin factory "
+          f"{pin_factory or 'as the settings say'}; host load {os.getloadavg()[0]:.1f}",
+          flush=True)  # fmt: skip
+    guest, table = ready(qemu, work, wheel)
     assert qemu.pins is not None
     outcome = Outcome()
     for number in range(1, presses + 1):
@@ -509,3 +667,23 @@ def check(
     line, status = summary(outcome)
     print(line)
     return status
+
+
+def ready(qemu: PinsQemu, work: Path, wheel: Path | None) -> tuple[Guest, Table]:
+    """The first boot to the page, the tray put on rpi-lgpio if `wheel`, and a new game: the
+    guest to look inside and the page with its token."""
+    seconds, _ = first_boot_of(qemu, work / "console-1.log")
+    print(f"boot: page 200 after {seconds:.0f} s", flush=True)
+    guest = Guest(qemu.ssh_port, work / "bench_key")
+    facts = guest.facts()
+    if wheel is not None:
+        print(f"  first start on the settings' rpigpio: on {facts.get('started_on')}"
+              f" (no RPi.GPIO yet); {wheel.name} into the guest", flush=True)  # fmt: skip
+        said = put_on_rpigpio(guest, qemu, wheel)
+        print(f"  rpi-lgpio: {said}", flush=True)
+        facts = guest.facts()
+    token = facts.get("token", "")
+    if token:
+        http(qemu.port, "/api/new-game", {"players": ["Ann", "Bo"], "confirm": True},
+             {"X-Table-Token": token})  # fmt: skip
+    return guest, Table(qemu.port, token)

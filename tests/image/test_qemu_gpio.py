@@ -183,4 +183,5 @@ def test_a_bouncing_press_latches_one_event_until_cleared(pins: Pins, qtest: Qte
 
 
 def test_the_driver_uses_the_pin_map() -> None:
-    assert PinMap.load() == PinMap(button=26, leds={"red": 5, "blue": 6, "green": 13, "yellow": 19})
+    leds = {"red": 5, "blue": 6, "green": 13, "yellow": 19}
+    assert PinMap.load() == PinMap(button=26, leds=leds, gains=dict.fromkeys(leds, 1.0))
