@@ -48,14 +48,19 @@ def test_a_restart_resumes_the_hand_in_play_with_the_same_seat_keys(tmp_path):
     again.stop()
 
 
-def test_a_restart_between_hands_shows_each_hand_once(tmp_path):
-    path = tmp_path / "journal.sqlite3"
+def a_hand_played(path):
+    """A display on `path` whose digital game has just finished its first hand."""
     first = Table(path)
     keys = first.digital.new_game(PLAYERS, [0], "greedy", options={"target": 300}, seed=8)
     rng = random.Random(3)
-    link = first.digital.link
-    while not link.game.history:
+    while not first.digital.link.game.history:
         some_moves(first, 0, keys[0], rng, 1)
+    return first, keys, rng
+
+
+def test_a_restart_between_hands_shows_each_hand_once(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    first, _, _ = a_hand_played(path)
     shown = first.table.view()["players"]
     first.stop()
     again = Table(path)
@@ -70,13 +75,8 @@ def test_a_journal_that_entered_each_hand_too_loads_each_once(tmp_path):
     as well as in its record: such a journal shows those hands once, and the hands played after
     the upgrade from the record."""
     path = tmp_path / "journal.sqlite3"
-    first = Table(path)
-    keys = first.digital.new_game(PLAYERS, [0], "greedy", options={"target": 300}, seed=8)
-    rng = random.Random(3)
-    link = first.digital.link
-    while not link.game.history:
-        some_moves(first, 0, keys[0], rng, 1)
-    game_id = first.table.game_id
+    first, keys, rng = a_hand_played(path)
+    link, game_id = first.digital.link, first.table.game_id
     for h in link.game.finished_hands():  # what the earlier releases entered, hand by hand
         held = [None if s == h["winner"] else p for s, p in enumerate(h["held"])]
         first.journal.append(game_id, {"kind": "hand", "winner": h["winner"], "held": held})
