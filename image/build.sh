@@ -156,6 +156,9 @@ if [ ! -d "$built" ]; then
   rm -rf "$built.part"; mkdir -p "$built.part"
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
 fi
+# The compiled engine beside the image, for the release's update file (`tinker-tray release
+# pack --engine`): the trays' update is handed it and compiles nothing.
+rm -rf "$out/$name.engine"; cp -a "$tray/build/mypyc" "$out/$name.engine"
 # --trust, --wifi-firmware (step 0), laid over the tree; its own folders keep their modes
 { tar -C "$extra" -cf - . | tar -C "$work/root" -xf - --no-overwrite-dir; } ||
   fail "the files of --trust and --wifi-firmware could not be laid over the tree (above)."

@@ -14,7 +14,8 @@
 #
 # TINKER_TRAY names the tinker-tray command for pack (default: this checkout's ./tinker, which
 # sets up the runtime first); RELEASE_REPO the repository holding TAG (default: this checkout);
-# RELEASE_WHEELS a folder of wheels for pack instead of PyPI's.
+# RELEASE_WHEELS a folder of wheels for pack instead of PyPI's; RELEASE_ENGINE the compiled engine
+# the image build wrote beside the image (BUILD/tinker-tray-TAG-BOARD.engine) for pack to carry.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -57,7 +58,8 @@ pack)
   [ -s "$key" ] || say "there is no update-signing key at $key (the workflow's secret" \
     "TINKER_UPDATE_KEY: docs/release.md, Publishing a release): no update file was packed."
   ${TINKER_TRAY:-"$repo/tinker"} release pack "$tag" --key "$key" --out "$out" \
-    --repo "${RELEASE_REPO:-$repo}" ${wheels:+--wheels "$wheels"}
+    --repo "${RELEASE_REPO:-$repo}" ${wheels:+--wheels "$wheels"} \
+    ${RELEASE_ENGINE:+--engine "$RELEASE_ENGINE"}
   ;;
 assets)
   [ $# -eq 5 ] || say "usage: image/release-steps.sh assets TAG BUILD URL_BASE UPDATE DIR."

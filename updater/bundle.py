@@ -6,6 +6,8 @@ For a tray with no network to its origin. A plain tar (its parts are compressed 
     MANIFEST.sig    an SSH signature of MANIFEST (ssh-keygen -Y sign, namespace tinker-tray-update)
     release.bundle  a git bundle holding the signed release tag and its history
     wheels/*.whl    the wheels its set-up installs, for the tray's Python and architecture
+    mypyc/...       the compiled engine, built from the tag's sources for the same (optional:
+                    updater/compiled.py); a tray without it compiles the engine itself
 
 Nobody's word is taken before the signature is checked, and nothing is written before the sizes
 are: the tar's headers are read (only these names, plain files, no links, no sparse members,
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO, cast
 
-from updater import releases, room
+from updater import compiled, releases, room
 
 FORMAT = "tinker-tray-update"
 NAMESPACE = "tinker-tray-update"
@@ -51,8 +53,12 @@ MAX_HEADERS = 4 * 1024 * 1024
 """All the header reads of one file (400 parts take about 600 KB): a chain of sparse maps or
 long names is refused before it costs the Pi its memory."""
 BLOCK = 1 << 20
-PART = re.compile(r"(MANIFEST|MANIFEST\.sig|release\.bundle|wheels/[A-Za-z0-9_.+-]{1,200}\.whl)")
-"""The only names an update file holds: none has `..`, a leading `/` or a folder of its own."""
+PART = re.compile(
+    r"(MANIFEST|MANIFEST\.sig|release\.bundle|wheels/[A-Za-z0-9_.+-]{1,200}\.whl|"
+    + compiled.NAME.pattern
+    + ")"
+)
+"""The only names an update file holds: none has `..`, a leading `/` or a hidden name."""
 SIGNED = ("MANIFEST", "MANIFEST.sig")
 PLAIN = (tarfile.REGTYPE, tarfile.AREGTYPE)
 KINDS = {
@@ -272,23 +278,26 @@ def _copy(data: BinaryIO, part: Part, path: Path, shown: str) -> str:
 def _unpack_parts(
     data: BinaryIO, parts: dict[str, Part], digests: dict[str, str], into: Path, shown: str
 ) -> None:
-    """Every signed part into `into`; on any refusal what was written is removed again."""
-    written: list[Path] = []
-    wheels = into / "wheels"
-    made = not wheels.exists()
+    """Every signed part into `into` (a folder of the update's own, empty: each part's folders
+    are made here, each file created new), removed again on any refusal."""
+    made: list[Path] = []
     try:
-        wheels.mkdir(exist_ok=True)
         for name, digest in sorted(digests.items()):
             path = into / name
-            written.append(path)
+            for folder in reversed(path.relative_to(into).parents[:-1]):
+                if not (into / folder).is_dir():
+                    (into / folder).mkdir()
+                    made.append(into / folder)
+            made.append(path)
             if _copy(data, parts[name], path, shown) != digest:
                 raise BundleError(f"{name} in {shown} is not the file that was signed")
     except BaseException:
-        for path in written:
-            path.unlink(missing_ok=True)
-        if made:
+        for path in reversed(made):
             with contextlib.suppress(OSError):
-                wheels.rmdir()
+                if path.is_dir():
+                    path.rmdir()
+                else:
+                    path.unlink()
         raise
 
 
@@ -320,12 +329,23 @@ def unpack(file: Path, into: Path, name: str | None = None) -> dict[str, object]
     return manifest
 
 
+@dataclass(frozen=True)
+class Handed:
+    """What an update file hands the release's set-up: its wheels (the environment pip runs
+    with) and its compiled engine (None: the set-up compiles it, or reuses the running one)."""
+
+    setup_env: dict[str, str]
+    compiled: Path | None = None
+    tag: str = ""
+    commit: str = ""
+
+
 @contextlib.contextmanager
 def unpacked(
     file: Path, home: Path, say: Callable[[str], None], name: str | None = None
-) -> Iterator[tuple[Path, dict[str, str]]]:
-    """(the release bundle to fetch from, the environment its set-up runs with), from a
-    verified update file; unpacked beside `home`'s slots (on the card), removed afterwards."""
+) -> Iterator[tuple[Path, Handed]]:
+    """(the release bundle to fetch from, what its set-up is handed), from a verified update
+    file; unpacked beside `home`'s slots (on the card), removed afterwards."""
     where = home / ".releases"
     where.mkdir(exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="incoming-", dir=where))
@@ -335,12 +355,17 @@ def unpacked(
         manifest = unpack(file, folder, name)
         say(f"the update file is signed and whole: {manifest.get('tag', '?')}")
         wheels = folder / "wheels"
+        wheels.mkdir(exist_ok=True)  # (a file of the release alone: pip finds nothing there)
+        engine = folder / compiled.PREFIX
+        env = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels)}
         yield (
             folder / "release.bundle",
-            {
-                "PIP_NO_INDEX": "1",
-                "PIP_FIND_LINKS": str(wheels),
-            },
+            Handed(
+                env,
+                engine if engine.is_dir() else None,
+                str(manifest.get("tag", "")),
+                str(manifest.get("commit", "")),
+            ),
         )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -374,9 +399,16 @@ def sign(manifest: Path, key: Path) -> Path:
 
 
 def pack(
-    home: Path, tag: str, key: Path, wheels: Path, out: Path, say: Callable[[str], None]
+    home: Path,
+    tag: str,
+    key: Path,
+    wheels: Path,
+    out: Path,
+    say: Callable[[str], None],
+    engine: Path | None = None,
 ) -> None:
-    """Write the update file for release `tag` (a maintainer's step: docs/release.md)."""
+    """Write the update file for release `tag` (a maintainer's step: docs/release.md), with
+    the compiled engine in `engine` (a `build/mypyc`, checked by the caller) if given."""
     with tempfile.TemporaryDirectory(prefix="tinker-pack-") as folder_name:
         folder = Path(folder_name)
         bundle = folder / "release.bundle"
@@ -396,6 +428,12 @@ def pack(
             if not PART.fullmatch(f"wheels/{wheel.name}"):
                 raise BundleError(f"{wheel.name} is not a name an update file can carry")
             parts[f"wheels/{wheel.name}"] = wheel
+        wheel_count = len(parts) - 1
+        if engine is not None:
+            try:
+                parts.update(compiled.parts(engine))
+            except compiled.CompiledError as exc:
+                raise BundleError(str(exc)) from None
         manifest = folder / "MANIFEST"
         manifest.write_text(manifest_text(tag, commit, parts))
         signature = sign(manifest, key)
@@ -404,7 +442,8 @@ def pack(
             for name, path in {"MANIFEST": manifest, "MANIFEST.sig": signature, **parts}.items():
                 tar.add(path, arcname=name)
         os.replace(partial, out)
+        carried = ", the compiled engine" if engine is not None else ""
         say(
-            f"{out}: {tag} ({commit[:12]}), {len(parts) - 1} wheels, "
+            f"{out}: {tag} ({commit[:12]}), {wheel_count} wheels{carried}, "
             f"{out.stat().st_size / 1e6:.1f} MB"
         )

@@ -86,6 +86,10 @@ class Repository:
             "fetch", "--quiet", "--no-tags", "--prune", source, f"+refs/tags/v*:{NAMESPACE}/v*"
         )
 
+    def origin(self) -> str:
+        """Where the checkout's releases come from (empty: it has no origin)."""
+        return self.git("remote", "get-url", "origin", check=False).stdout.strip()
+
     def candidates(self) -> list[str]:
         """Fetched release refs, newest name first."""
         listed = self.git("for-each-ref", "--format=%(refname)", f"{NAMESPACE}/").stdout.split()

@@ -17,10 +17,12 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from updater import releases, room, trial
+from updater import download, releases, room, trial
+from updater.bundle import Handed
 from updater.releases import Release, ReleaseError, Repository
 from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, sync_folder, write_json
 
@@ -50,6 +52,8 @@ class Outcome:
 
 
 Say = Callable[[str], None]
+HandedFor = Callable[[Release], AbstractContextManager[Handed | None]]
+"""What a release's set-up is handed (an update file's wheels and compiled engine), if any."""
 
 
 def owner_prefix(home: Path) -> list[str]:
@@ -95,11 +99,12 @@ def update(
     say: Say,
     *,
     source: str = "origin",
-    setup_env: dict[str, str] | None = None,
+    handed: HandedFor | None = None,
     service: ServiceControl | None = None,
 ) -> Outcome:
     """Update the checkout at `home` from `source` (a git remote or a bundle file's path);
-    `setup_env`: more environment for the release's set-up (an update file's wheels)."""
+    `handed`: what the release's set-up is given (an update file's parts). From the origin,
+    the update file its host publishes for the release, where there is one."""
     slots = Slots(home)
     as_owner = owner_prefix(home)
     repository = Repository(home, as_owner)
@@ -119,9 +124,14 @@ def update(
             say(f"removed the unfinished or old slot {gone}")
         say(room.check_room(home, slots.path(slots.current()), release.describe()))
         folder = slots.path(name)
+        given = handed or (lambda r: download.published(home, repository.origin(), r, say))
         try:
-            reuse_compiled_engine(slots.path(slots.current()), folder)
-            set_up(repository, release, folder, as_owner, say, setup_env or {})
+            with given(release) as parts:
+                compiled = parts.compiled if parts and parts.compiled else None
+                reuse_compiled_engine(
+                    compiled or slots.path(slots.current()) / "build" / "mypyc", folder
+                )
+                set_up(repository, release, folder, as_owner, say, parts.setup_env if parts else {})
             seconds = trial.trial_start(folder, as_owner=as_owner)
             say(f"its trial start said READY=1 and served its page in {seconds:.0f} s")
             (folder / READY).write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
@@ -175,12 +185,12 @@ def check(home: Path, say: Say, *, source: str = "origin") -> tuple[Release | No
     return release, running_name
 
 
-def reuse_compiled_engine(running: Path, folder: Path) -> None:
-    """The running slot's compiled engine, copied into the new one before its set-up: used only
-    where its recorded sources are the new release's (engine/__init__.py checks each one's
-    SHA-256), so a release that did not change the engine compiles nothing, and one that did
-    compiles it again (minutes on a Pi Zero 2 W; tens of them under emulation)."""
-    compiled = running / "build" / "mypyc"
+def reuse_compiled_engine(compiled: Path, folder: Path) -> None:
+    """A compiled engine (the update file's, else the running slot's), copied into the new slot
+    before its set-up: used only where its recorded sources are the new release's
+    (engine/__init__.py checks each one's SHA-256), so a release handed its engine, or one that
+    did not change it, compiles nothing; otherwise its set-up compiles it (minutes on a Pi Zero
+    2 W; tens of them under emulation)."""
     if compiled.is_dir():
         shutil.copytree(compiled, folder / "build" / "mypyc", symlinks=True)
 

@@ -2,11 +2,12 @@
 
 The release itself is a signed tag (`git tag -s`, docs/release.md): this command signs no tag.
 It packs that tag with the wheels its set-up needs on the trays' Python and architecture
-(downloaded by pip for that target, or taken from --wheels DIR) into one file whose manifest it
-signs with --key (`ssh-keygen -Y sign`, namespace tinker-tray-update). The tag, the key and the
-free room are checked before a wheel is downloaded (`pack_problem`, `room_problem`): a missing
-tag, key or megabyte is one sentence, not the end of a long download. `--help` says what each
-is (NEEDS).
+(downloaded by pip for that target, or taken from --wheels DIR) and, with --engine DIR, the
+compiled engine the image build made for the tag, into one file whose manifest it signs with
+--key (`ssh-keygen -Y sign`, namespace tinker-tray-update). The tag, the key, the engine and
+the free room are checked before a wheel is downloaded (`pack_problem`, `room_problem`,
+`engine_problem`): a missing tag, key or megabyte is one sentence, not the end of a long
+download. `--help` says what each is (NEEDS).
 """
 
 from __future__ import annotations
@@ -74,6 +75,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--python", default="3.13", help="the trays' Python (default 3.13, Debian trixie's)"
+    )
+    parser.add_argument(
+        "--engine",
+        type=Path,
+        metavar="DIR",
+        help="the compiled engine for the tag on the trays (a build/mypyc folder: the image "
+        "build writes one beside the image), so that their update compiles nothing",
+    )
+    parser.add_argument(
+        "--machine", default="aarch64", help="the trays' machine, for --engine (default aarch64)"
     )
 
 
@@ -143,6 +154,21 @@ def key_problem(key: Path) -> str | None:
     return None
 
 
+def engine_problem(
+    repo: Path, tag: str, engine: Path | None, python: str, machine: str
+) -> str | None:
+    """Why the compiled engine named is not the tag's on the trays (None: none named, or it is)."""
+    from updater import compiled
+
+    if engine is None:
+        return None
+    try:
+        compiled.parts(engine)
+    except compiled.CompiledError as exc:
+        return str(exc)
+    return compiled.mismatch(repo, tag, engine, python, machine)
+
+
 def free_mb(folder: Path) -> int:
     """Megabytes free on the file system of `folder` (one place to ask, so the tests can say)."""
     return shutil.disk_usage(folder).free // 1_000_000
@@ -167,17 +193,21 @@ def run(args: argparse.Namespace) -> int:
     from updater.bundle import BundleError, pack
 
     out = args.out or Path(f"tinker-tray-{args.tag}.update")
-    problem = pack_problem(args.repo, args.tag, args.key) or room_problem(out)
+    problem = (
+        pack_problem(args.repo, args.tag, args.key)
+        or room_problem(out)
+        or engine_problem(args.repo, args.tag, args.engine, args.python, args.machine)
+    )
     if problem:  # before any download
         print(f"tinker-tray release: {problem}; nothing was downloaded or packed", file=sys.stderr)
         return 1
     try:
         if args.wheels is not None:
-            pack(args.repo, args.tag, args.key, args.wheels, out, print)
+            pack(args.repo, args.tag, args.key, args.wheels, out, print, args.engine)
             return 0
         with tempfile.TemporaryDirectory(prefix="tinker-wheels-") as folder:
             download_wheels(args.python, Path(folder))
-            pack(args.repo, args.tag, args.key, Path(folder), out, print)
+            pack(args.repo, args.tag, args.key, Path(folder), out, print, args.engine)
     except (BundleError, subprocess.CalledProcessError) as exc:
         print(f"tinker-tray release: {exc}", file=sys.stderr)
         return 1

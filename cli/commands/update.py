@@ -123,8 +123,9 @@ def _install(progress: Progress, file: Path | None, name: str | None = None) -> 
 
     say = progress.say
     if file is not None:
-        with unpacked(file, home(), say, name) as (bundle, setup_env):
-            outcome = update(home(), say, source=str(bundle), setup_env=setup_env)
+        with unpacked(file, home(), say, name) as (bundle, parts):
+            given = lambda release: contextlib.nullcontext(parts)  # noqa: E731
+            outcome = update(home(), say, source=str(bundle), handed=given)
     else:
         outcome = update(home(), say)
     for sentence in outcome.said:

@@ -63,6 +63,30 @@ def test_a_good_update_file_gives_its_signed_parts_and_nothing_else(maker, into,
         assert (into / name).read_bytes() == data
 
 
+ENGINE = {
+    "mypyc/engine/SOURCES": b"errors.py 00 1 1\n",
+    "mypyc/engine/disney/game.cpython-313-aarch64-linux-gnu.so": b"\x7fELF a module",
+    "mypyc/0123__mypyc.cpython-313-aarch64-linux-gnu.so": b"\x7fELF the group",
+}
+
+
+def test_a_compiled_engine_unpacks_into_its_own_folders(maker, into, tmp_path):
+    parts = {**PARTS, **ENGINE}
+    unpack(write(tmp_path / NAME, maker.members(parts)), into)
+    for name, data in parts.items():
+        assert (into / name).read_bytes() == data
+
+
+def test_a_refused_engine_part_takes_its_folders_with_it(maker, into, tmp_path):
+    parts = {**PARTS, **ENGINE}
+    members = maker.members(parts)
+    changed = next(m for m in members if m.name.endswith("game.cpython-313-aarch64-linux-gnu.so"))
+    changed.data = changed.data.replace(b"module", b"MODULE")
+    said = refused(write(tmp_path / NAME, members), into)
+    assert "mypyc/engine/disney/game.cpython-313-aarch64-linux-gnu.so" in said
+    assert "is not the file that was signed" in said
+
+
 @pytest.mark.parametrize("form", ["gnu", "pax"])
 def test_a_20_gb_sparse_member_in_a_10_kb_file_writes_nothing(maker, into, tmp_path, form):
     """The issue's case, made as tar -S makes it: GNU's sparse type, or pax's GNU.sparse map."""
@@ -129,9 +153,13 @@ def test_a_file_without_its_signature_is_refused(maker, into, tmp_path):
         (Member("release.bundle", b"again"), "it holds release.bundle twice"),
         (Member("MANIFEST", b"{}"), "it holds MANIFEST twice"),
         (Member("x", pax={"path": "../x"}), "it holds '../x'"),
+        (Member("mypyc/../../evil.so", b"x"), "it holds 'mypyc/../../evil.so'"),
+        (Member("mypyc/engine/.hidden", b"x"), "it holds 'mypyc/engine/.hidden'"),
+        (Member("mypyc/a/b/c/d/deep.so", b"x"), "it holds 'mypyc/a/b/c/d/deep.so'"),
     ],
     ids=["symlink", "hardlink", "folder", "fifo", "contiguous", "dotdot", "dotdot-wheel",
-         "absolute", "absolute-manifest", "duplicate", "duplicate-manifest", "pax-path"],
+         "absolute", "absolute-manifest", "duplicate", "duplicate-manifest", "pax-path",
+         "dotdot-engine", "hidden-engine", "deep-engine"],
 )  # fmt: skip
 def test_a_member_that_is_no_plain_part_is_refused(maker, into, tmp_path, member, why):
     said = refused(write(tmp_path / NAME, [*maker.members(), member]), into)
