@@ -33,6 +33,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
 STEPS = ROOT / "image" / "release-steps.sh"
 TAG = "v1.0.0"
 NAME = f"tinker-tray-{TAG}-pi-arm64"
+ENGINE_SOURCE = b'"""The small repository\'s engine."""\n'
 REQUIRED = {"name", "description", "icon", "url", "extract_size", "extract_sha256",
             "image_download_size", "release_date"}  # fmt: skip
 """What rpi-imager's doc/json-schema/os-list-schema.json requires of an OS entry."""
@@ -111,7 +112,9 @@ def repo(tmp_path: Path, keys: dict[str, Path]) -> Path:
     _git(tmp_path, "init", "-q", "-b", "main", str(repo))
     shutil.copy(keys["signers"], repo / "allowed_signers")
     (repo / "NEWS").write_text("release 1.0.0\n")
-    _git(repo, "add", "allowed_signers", "NEWS")
+    (repo / "engine").mkdir()
+    (repo / "engine" / "errors.py").write_bytes(ENGINE_SOURCE)
+    _git(repo, "add", "allowed_signers", "NEWS", "engine/errors.py")
     _git(repo, "commit", "-qm", "Release 1.0.0")
     _signed_tag(repo, TAG, keys["maintainer"])
     return repo
@@ -140,6 +143,12 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for command in commands:
         done = subprocess.run(command, capture_output=True, text=True, env=env)
         assert done.returncode == 0, done.stderr
+    # The compiled engine build.sh leaves beside the image (of the small repository's engine).
+    engine = out / f"{NAME}.engine" / "engine"
+    engine.mkdir(parents=True)
+    digest = hashlib.sha256(ENGINE_SOURCE).hexdigest()
+    (engine / "SOURCES").write_text(f"errors.py {digest} 1 1\n")
+    (engine / "errors.cpython-313-aarch64-linux-gnu.so").write_bytes(b"\x7fELF stand-in")
     return out
 
 
@@ -287,7 +296,9 @@ def test_the_pack_and_assets_steps_make_the_files_imager_and_sha256sum_check(
     said = json.loads(manifest)
     assert said["tag"] == TAG and said["commit"] == _git(repo, "rev-parse", f"{TAG}^{{commit}}")
     assert names == ["MANIFEST", "MANIFEST.sig", "release.bundle",
-                     "wheels/pixie_dust-1.0-py3-none-any.whl"]  # fmt: skip
+                     "wheels/pixie_dust-1.0-py3-none-any.whl",
+                     "mypyc/engine/SOURCES",
+                     "mypyc/engine/errors.cpython-313-aarch64-linux-gnu.so"]  # fmt: skip
 
 
 def test_the_pack_step_without_the_secret_is_one_sentence(tmp_path, repo):

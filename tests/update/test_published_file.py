@@ -96,9 +96,7 @@ def test_a_published_file_the_tray_refuses_is_not_used(served):
     publish(page, "v1.1.0", file)
     done = bench.update()
     assert done.returncode == 0, done.stderr
-    assert (
-        "the published update file was refused: tinker-tray-v1.1.0.update is not signed by a key this tray trusts"
-        in done.stderr
-    )
+    refused = "the published update file was refused: tinker-tray-v1.1.0.update is not signed"
+    assert f"{refused} by a key this tray trusts" in done.stderr
     assert bench.version().startswith("tinker-tray v1.1.0 (")
     assert not list((bench.tray / ".releases").glob("incoming-*"))
