@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from updater import download, releases, room, trial
+from updater import download, releases, room, trial, venvs
 from updater.bundle import Handed
 from updater.releases import Release, ReleaseError, Repository
 from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, sync_folder, write_json
@@ -127,11 +127,11 @@ def update(
         given = handed or (lambda r: download.published(home, repository.origin(), r, say))
         try:
             with given(release) as parts:
+                running = slots.path(slots.current())
                 compiled = parts.compiled if parts and parts.compiled else None
-                reuse_compiled_engine(
-                    compiled or slots.path(slots.current()) / "build" / "mypyc", folder
-                )
-                set_up(repository, release, folder, as_owner, say, parts.setup_env if parts else {})
+                reuse_compiled_engine(compiled or running / "build" / "mypyc", folder)
+                env = parts.setup_env if parts else {}
+                set_up(repository, release, folder, as_owner, say, env, running=running)
             seconds = trial.trial_start(folder, as_owner=as_owner)
             say(f"its trial start said READY=1 and served its page in {seconds:.0f} s")
             (folder / READY).write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n")
@@ -206,15 +206,23 @@ def set_up(
     as_owner: list[str],
     say: Say,
     setup_env: dict[str, str],
+    *,
+    running: Path | None = None,
 ) -> None:
     """The verified release's tree into its slot, set up by its own `tinker` (venv, compiled
-    engine, bytecode), as the checkout's owner."""
+    engine, bytecode), as the checkout's owner; the `running` slot's venv taken where the
+    release asks for the same packages (updater/venvs.py)."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         os.chown(folder.parent, *_owner_ids(repository.home))
-    say(f"setting up {release.tag} in {folder} (minutes on a Pi) ...")
+    say(f"setting up {release.tag} in {folder} ...")
     repository.export(release, folder)
     write_json(folder / RELEASE, {"tag": release.tag, "commit": release.commit})
+    if running is not None and venvs.reusable(running, folder):
+        venvs.take(running, folder)
+        say("it asks for the running release's packages: it takes that venv, installing nothing")
+    else:
+        say("its packages are set up by pip (minutes on a Pi) ...")
     if as_owner:
         subprocess.run(
             ["chown", "-R", "--no-dereference", _owner_spec(repository.home), str(folder)],
