@@ -29,14 +29,27 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ ! -x "$here/.venv/bin/tinker-tray" ]; then
   {extra}
   mkdir -p "$here/.venv/bin"
-  printf '#!/bin/sh\\n{service}PYTHONPATH="%s" exec {python} -P -m cli.main "$@"\\n' "$here" \\
-    >"$here/.venv/bin/tinker-tray"
+  cat >"$here/.venv/bin/tinker-tray" <<'SCRIPT'
+#!/bin/sh
+here=$(cd "$(dirname "$0")/../.." && pwd)
+{service}PYTHONPATH="$here" exec {python} -P -m cli.main "$@"
+SCRIPT
   chmod +x "$here/.venv/bin/tinker-tray"
+  touch "$here/.venv/.installed-runtime"
 fi
 [ $# -gt 0 ] || exit 2
 cmd=$1; shift
 exec "$here/.venv/bin/tinker-tray" "$cmd" "$@"
 """
+
+
+SELF_LOCATED = (
+    'here=$(cd "$(dirname "$0")/../.." && pwd)\nPYTHONPATH="$here" exec {python} -P -m cli.main "$@"'
+)
+"""The venv's tinker-tray runs the tree its venv is in (as an editable install's .pth makes a
+real one do, and the slot's copy of it once the update rewrote that: updater/venvs.py)."""
+REQUIREMENT = ('"pyserial>=3.5,<4",', '"pyserial>=3.5,<4.1",')
+"""A release that asks for other packages than the running one: its set-up runs."""
 
 
 def stand_in(extra: str = ":", service: str = "") -> str:
@@ -80,11 +93,17 @@ class Bench:
         signed: bool = True,
         setup: str | None = None,
         news: str = "",
+        new_packages: bool | None = None,
     ) -> str:
-        """A commit on the origin's main line, tagged `tag`; returns its commit."""
+        """A commit on the origin's main line, tagged `tag`; returns its commit. A release
+        with a `setup` of its own asks for other packages too (unless `new_packages` is
+        False), so that its set-up runs rather than taking the running venv."""
         (self.origin / "NEWS").write_text(news or f"release {tag}\n")
         (self.origin / "tinker").write_text(setup or stand_in())
-        git(self.origin, "add", "NEWS", "tinker")
+        if new_packages if new_packages is not None else setup is not None:
+            pyproject = self.origin / "pyproject.toml"
+            pyproject.write_text(pyproject.read_text().replace(*REQUIREMENT))
+        git(self.origin, "add", "NEWS", "tinker", "pyproject.toml")
         git(self.origin, "commit", "-qm", f"Release {tag}")
         if signed:
             git(
@@ -167,7 +186,7 @@ def make_bench(where: Path) -> Bench:
     bin_.mkdir(parents=True)
     lines = {
         "python": f'exec {sys.executable} "$@"',
-        "tinker-tray": f'PYTHONPATH="{tray}" exec {sys.executable} -P -m cli.main "$@"',
+        "tinker-tray": SELF_LOCATED.format(python=sys.executable),
     }
     for name, line in lines.items():
         (bin_ / name).write_text(f"#!/bin/sh\n{line}\n")
