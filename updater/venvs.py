@@ -66,7 +66,7 @@ def take(running: Path, folder: Path) -> None:
                 continue
             _place(here / name, there / name)
     _rewrite(new, os.fsencode(old), os.fsencode(new))
-    _rewrite_pth(new, os.fsencode(running), os.fsencode(folder))
+    _rewrite_project(new, os.fsencode(running), os.fsencode(folder))
     (new / ".installed-runtime").touch()
 
 
@@ -81,11 +81,9 @@ def _place(source: Path, target: Path) -> None:
 
 
 def _rewrite(venv: Path, old: bytes, new: bytes) -> None:
-    """The scripts, `activate` and pyvenv.cfg that name the old venv, and the project's
-    direct_url.json: written anew (never through the shared link)."""
-    candidates = [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]
-    candidates += list(venv.glob("lib/python*/site-packages/*.dist-info/direct_url.json"))
-    for path in candidates:
+    """The scripts, `activate` and pyvenv.cfg that name the old venv: written anew (never
+    through the shared link)."""
+    for path in [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]:
         if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REWRITTEN:
             continue
         data = path.read_bytes()
@@ -93,8 +91,9 @@ def _rewrite(venv: Path, old: bytes, new: bytes) -> None:
             _replace(path, data.replace(old, new))
 
 
-def _rewrite_pth(venv: Path, old: bytes, new: bytes) -> None:
-    """The editable install's .pth names the old slot's folder on a line of its own."""
+def _rewrite_project(venv: Path, old: bytes, new: bytes) -> None:
+    """The editable install's .pth names the old slot's folder on a line of its own, and its
+    direct_url.json as a file:// address."""
     for path in venv.glob("lib/python*/site-packages/*.pth"):
         lines = path.read_bytes().splitlines(keepends=True)
         changed = [
@@ -102,6 +101,11 @@ def _rewrite_pth(venv: Path, old: bytes, new: bytes) -> None:
         ]
         if changed != lines:
             _replace(path, b"".join(changed))
+    address = b'"file://%s"'
+    for path in venv.glob("lib/python*/site-packages/*.dist-info/direct_url.json"):
+        data = path.read_bytes()
+        if address % old in data:
+            _replace(path, data.replace(address % old, address % new))
 
 
 def _replace(path: Path, data: bytes) -> None:

@@ -43,8 +43,8 @@ exec "$here/.venv/bin/tinker-tray" "$cmd" "$@"
 """
 
 
-SELF_LOCATED = (
-    'here=$(cd "$(dirname "$0")/../.." && pwd)\nPYTHONPATH="$here" exec {python} -P -m cli.main "$@"'
+SELF_LOCATED = 'here=$(cd "$(dirname "$0")/../.." && pwd)\n' + (
+    'PYTHONPATH="$here" exec {python} -P -m cli.main "$@"'
 )
 """The venv's tinker-tray runs the tree its venv is in (as an editable install's .pth makes a
 real one do, and the slot's copy of it once the update rewrote that: updater/venvs.py)."""
