@@ -148,6 +148,10 @@ built="$out/cache/tray-$release-$key-$(cat "$tray/pyproject.toml" "$tray/setup.p
 if [ -d "$built" ]; then
   cp -a "$built/.venv" "$built/build" "$tray/" && touch "$tray"/.venv/.installed-*
 fi
+# lgpio, compiled inside the tree (12 minutes under emulation), cached with the base it was
+# compiled for: the system's /usr/local/lib, where configure.sh puts it.
+lgpio="$out/cache/lgpio-$release-$key"
+[ ! -d "$lgpio" ] || cp -a "$lgpio/." "$work/root/usr/local/lib/"
 step "inside the tree: the venv, the compiled engine, the service (minutes under emulation) ..."
 "$here/steps/in-root.sh" "$work/root" /opt/tinker-tray/image/steps/configure.sh \
   >"$out/configure.log" 2>&1 || { tail -5 "$out/configure.log" >&2;
@@ -155,6 +159,9 @@ step "inside the tree: the venv, the compiled engine, the service (minutes under
 if [ ! -d "$built" ]; then
   rm -rf "$built.part"; mkdir -p "$built.part"
   cp -a "$tray/.venv" "$tray/build" "$built.part/" && mv "$built.part" "$built"
+fi
+if [ ! -d "$lgpio" ]; then
+  rm -rf "$lgpio.part"; cp -a "$work/root/usr/local/lib" "$lgpio.part" && mv "$lgpio.part" "$lgpio"
 fi
 # The compiled engine beside the image, for the release's update file (`tinker-tray release
 # pack --engine`): the trays' update is handed it and compiles nothing.

@@ -1,29 +1,38 @@
 """The tray's update on its image under qemu, as a family meets it: the host's page's Update
-button moving to a newer signed release from the origin, then an update file on the boot
-partition with the network cut; the games and the paired phones kept (issue 38).
+button moving to a newer signed release from the origin, an update file uploaded through the
+page, then one on the boot partition with the network cut; the games and the paired phones
+kept (issues 38 and 50).
 
     sudo ./tinker image check IMG --update --release-key KEY [--port 18080] [--git-port 18090]
 
 IMG must be built with `--trust FILE` (FILE naming KEY's public half) and `--origin
 http://10.0.2.2:GIT_PORT/tinker-tray.git`: qemu's user network shows the host's loopback to the
-guest as 10.0.2.2. The check serves a bare clone of this checkout there as git's "dumb" HTTP, its
-image's commit and one more, tagged and signed with KEY as a maintainer signs a release
-(docs/release.md). The second release comes as an update file (`tinker-tray release pack`: the
-wheels for the guest's Python from PyPI), copied onto the powered-off card's boot partition; the
-card boots again with its network restricted (qemu's `restrict=on`: the guest reaches nothing
-outside, the forwarded page still answers).
+guest as 10.0.2.2. The check serves there, as git's "dumb" HTTP, a bare clone of this checkout's
+HEAD with signed releases on it (each one more commit, tagged and signed with KEY as a
+maintainer signs a release: docs/release.md), and each release's update file where a release
+host publishes it (`tinker-tray/releases/download/TAG/tinker-tray-TAG.update`). Each file is
+packed as the release workflow packs it (`tinker-tray release pack`: the wheels for the guest's
+Python from PyPI, and the compiled engine, here the image's own, taken from the guest, where it
+was built from the same engine sources). The first release comes by the page's Update, the
+second as an uploaded file, the third on the powered-off card's boot partition; that boot has
+its network restricted (qemu's `restrict=on`: the guest reaches nothing outside, the forwarded
+page still answers).
 
-Printed: each update's seconds, the version before and after (the page's own report), the slots'
-room on the card, the journal's games and entries and the host's token before and after.
+Printed: each update's seconds from the press (or the power on) to the page serving the new
+release, the versions, the slots' room on the card, the journal's games and entries and the
+host's token before and after, and one line of the three times.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 import random
 import threading
 import time
+import urllib.request
+from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -74,18 +83,55 @@ def release(source: Path, tag: str, key: Path) -> str:
     return run("git", "-C", source, "rev-parse", "HEAD").strip()
 
 
-def origin(work: Path, commit: str, key: Path) -> tuple[Path, str]:
-    """The origin the image pulls from: this checkout's history up to the image's commit, one
-    signed release more. Returns the source clone and the release's tag."""
+def origin(work: Path) -> tuple[Path, Path]:
+    """The origin the image pulls from: this checkout's committed history (the image's commit
+    is in it), served as a bare clone. Returns the source clone and the served folder."""
     source = work / "upstream"
-    run("git", "clone", "--quiet", "--no-checkout", ROOT, source)
-    run("git", "-C", source, "checkout", "--quiet", "-B", "main", commit)
-    tag = "v90.0.1"
+    run("git", "clone", "--quiet", ROOT, source)
+    run("git", "-C", source, "checkout", "--quiet", "-B", "main")
+    return source, work / "served"
+
+
+Packing = Callable[[str, Path], Path]
+"""Packs a release's update file (its tag, the file): `tinker-tray release pack`."""
+
+
+def publish(source: Path, served: Path, tag: str, key: Path, packed: Packing) -> Path:
+    """`tag` released on `source`, the served clone brought up to it, and its update file
+    where a release host publishes it; returns the file."""
     release(source, tag, key)
-    bare = work / "served" / REPOSITORY
-    run("git", "clone", "--quiet", "--bare", source, bare)
+    bare = served / REPOSITORY
+    if not bare.exists():
+        run("git", "clone", "--quiet", "--bare", source, bare)
+    run("git", "-C", source, "push", "--quiet", "--tags", bare, "main")
     run("git", "-C", bare, "update-server-info")
-    return source, tag
+    page = served / REPOSITORY.removesuffix(".git") / "releases" / "download" / tag
+    page.mkdir(parents=True, exist_ok=True)
+    return packed(tag, page / f"tinker-tray-{tag}.update")
+
+
+def packer(source: Path, key: Path, python: str, engine: Path | None) -> Packing:
+    def pack(tag: str, out: Path) -> Path:
+        extra = ["--engine", str(engine)] if engine else []
+        run(ROOT / "tinker", "release", "pack", tag, "--key", key, "--out", out,
+            "--repo", source, "--python", python, *extra)  # fmt: skip
+        return out
+
+    return pack
+
+
+def guest_engine(guest: Guest, work: Path) -> Path | None:
+    """The image's compiled engine, copied from the guest (built there from the image's engine
+    sources: `release pack` checks they are the release's, and refuses it otherwise)."""
+    done = guest.ssh("root@127.0.0.1", "tar -C /opt/tinker-tray/build -cf - mypyc | base64 -w0",
+                     timeout=300)  # fmt: skip
+    if done.returncode != 0 or not done.stdout:
+        return None
+    archive = work / "engine.tar"
+    archive.write_bytes(base64.b64decode(done.stdout))
+    (work / "engine").mkdir()
+    run("tar", "-C", work / "engine", "-xf", archive)
+    return work / "engine" / "mypyc"
 
 
 def journal(play: Play) -> tuple[int, int]:
@@ -133,24 +179,43 @@ def slots_room(guest: Guest) -> str:
 def check(
     image: Path, work: Path, running: list[Qemu], *, key: Path, port: int, git_port: int
 ) -> int:
-    """The page's Update, then an update file on the card with the network cut: each keeps
-    every game, and the tray ends on the release it was handed."""
+    """The page's Update, an uploaded update file, then one on the card with the network cut:
+    each keeps every game, and the tray ends on the release it was handed."""
     card, qemu, guest, play = first_boot(image, work, running, port)
     before = journal(play)
-    commit = guest.ssh("root@127.0.0.1", "git -C /opt/tinker-tray rev-parse HEAD").stdout.strip()
     print(f"before: {page(play).get('version')}; journal {before[0]} games, {before[1]} entries")
-    source, tag = origin(work, commit, key)
-    checks = page_update(play, guest, tag, serve(work / "served", git_port))
+    python = guest.ssh("root@127.0.0.1", "python3 -c 'import sys; print(sys.version[:4])'")
+    engine = guest_engine(guest, work)
+    carried = "the image's, from the guest" if engine else "none (the tray compiles it)"
+    print(f"the releases' compiled engine: {carried}")
+    source, served = origin(work)
+    packed = packer(source, key, python.stdout.strip() or "3.13", engine)
+    server = serve(served, git_port)
+    timings: dict[str, float] = {}
+    try:
+        publish(source, served, "v90.0.1", key, packed)
+        checks = page_update(play, guest, "v90.0.1", timings)
+    finally:
+        server.shutdown()
     after = journal(play)
     print(f"journal after: {after[0]} games, {after[1]} entries; slots: {slots_room(guest)}")
     checks["the games are kept (page update)"] = after == before
     checks["the host's token still works"] = True  # journal() asked with it
-    checks.update(file_update(card, qemu, guest, play, source, key, work))
+    checks.update(
+        upload_update(play, guest, publish(source, served, "v90.0.2", key, packed), timings)
+    )
+    checks.update(
+        file_update(
+            card, qemu, guest, play, publish(source, served, "v90.0.3", key, packed), work, timings
+        )
+    )
     final = journal(play)
     print(f"journal after: {final[0]} games, {final[1]} entries; slots: {slots_room(guest)}")
-    checks["the games are kept (update file)"] = final == before
+    checks["the games are kept (update files)"] = final == before
     for name, held in checks.items():
         print(f"  {'ok  ' if held else 'FAIL'} {name}")
+    print("update: " + ", ".join(f"{what} {seconds:.0f} s" for what, seconds in timings.items())
+          + f" (emulated, {' '.join(ICOUNT)})")  # fmt: skip
     return 0 if all(checks.values()) else 1
 
 
@@ -179,39 +244,54 @@ def first_boot(
     return card, qemu, guest, play
 
 
-def page_update(play: Play, guest: Guest, tag: str, server: ThreadingHTTPServer) -> dict[str, bool]:
-    """The page's check and Update, from the press to the page serving `tag` (the release
-    `server` serves, stopped after)."""
+def page_update(play: Play, guest: Guest, tag: str, timings: dict[str, float]) -> dict[str, bool]:
+    """The page's check and Update, from the press to the page serving `tag`."""
     port, checks = play.port, {}
-    try:
-        started = time.monotonic()
-        asked = http(port, "/api/update/check", {}, play.host())[0]
-        report = wait_for_check(play)
-        checks["the page saw the signed release"] = asked == 202 and report == tag
-        print(f"the page's check: {report} available ({time.monotonic() - started:.0f} s)")
-        started = time.monotonic()
-        http(port, "/api/update/install", {}, play.host())
-        shown = wait_for(play, tag, "the page's update", guest)
-        print(f"the page's Update: now {shown.get('version')} after "
-              f"{time.monotonic() - started:.0f} s")  # fmt: skip
-        checks["the page's Update moved the tray to the release"] = True
-    finally:
-        server.shutdown()
+    started = time.monotonic()
+    asked = http(port, "/api/update/check", {}, play.host())[0]
+    report = wait_for_check(play)
+    checks["the page saw the signed release"] = asked == 202 and report == tag
+    print(f"the page's check: {report} available ({time.monotonic() - started:.0f} s)")
+    started = time.monotonic()
+    http(port, "/api/update/install", {}, play.host())
+    shown = wait_for(play, tag, "the page's update", guest)
+    took = timings["the page's Update"] = time.monotonic() - started
+    print(f"the page's Update: now {shown.get('version')} after {took:.0f} s")
+    checks["the page's Update moved the tray to the release"] = True
     return checks
 
 
-def file_update(
-    card: Card, qemu: Qemu, guest: Guest, play: Play, source: Path, key: Path, work: Path
+def upload_update(
+    play: Play, guest: Guest, file: Path, timings: dict[str, float]
 ) -> dict[str, bool]:
-    """A newer release packed as an update file, put on the powered-off card's boot partition
-    and taken at the next boot with the network cut."""
-    offline = "v90.0.2"
-    release(source, offline, key)
-    update_file = work / f"tinker-tray-{offline}.update"
-    python = guest.ssh("root@127.0.0.1", "python3 -c 'import sys; print(sys.version[:4])'")
-    run(ROOT / "tinker", "release", "pack", offline, "--key", key, "--out", update_file,
-        "--repo", source,
-        "--python", python.stdout.strip() or "3.13")  # fmt: skip
+    """The update file sent through the page's upload, from the press to serving its release."""
+    tag = file.name.removeprefix("tinker-tray-").removesuffix(".update")
+    started = time.monotonic()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{play.port}/api/update/file", data=file.read_bytes(), method="POST",
+        headers={**play.host(), "Content-Type": "application/octet-stream",
+                 "Origin": f"http://127.0.0.1:{play.port}"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=600) as answer:
+        status = answer.status
+    shown = wait_for(play, tag, "the uploaded update file", guest)
+    took = timings["an uploaded update file"] = time.monotonic() - started
+    print(f"the uploaded file: answered {status}, now {shown.get('version')} after {took:.0f} s")
+    return {"the page took the uploaded update file": status == 202}
+
+
+def file_update(
+    card: Card,
+    qemu: Qemu,
+    guest: Guest,
+    play: Play,
+    update_file: Path,
+    work: Path,
+    timings: dict[str, float],
+) -> dict[str, bool]:
+    """A newer release's update file, put on the powered-off card's boot partition and taken
+    at the next boot with the network cut."""
+    offline = update_file.name.removeprefix("tinker-tray-").removesuffix(".update")
     guest.ssh("root@127.0.0.1", "systemctl poweroff", timeout=30)
     time.sleep(20)
     qemu.cut_power()
@@ -221,7 +301,9 @@ def file_update(
     seconds, _ = first_boot_of(qemu, work / "console-2.log")
     print(f"boot with the update file, network cut: page 200 after {seconds:.0f} s")
     shown = wait_for(play, offline, "the card's update file", guest)
-    print(f"the card's file: now {shown.get('version')} after {time.monotonic() - started:.0f} s")
+    took = timings["the card's update file from power on"] = time.monotonic() - started
+    timings["of it after the page answered"] = took - seconds
+    print(f"the card's file: now {shown.get('version')} after {took:.0f} s from power on")
     taken = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()
     return {"the update file was taken once (.done)": f"{update_file.name}.done" in taken}
 

@@ -5,27 +5,40 @@ set -eu
 tray=/opt/tinker-tray
 cd "$tray"
 
-# The runtime venv and the compiled engine (mypyc, emulated: the slow part), byte-compiled;
-# an engine that did not compile stops the build (a Pi would have run it as pure Python).
-./tinker --version
-.venv/bin/python -c 'import engine, sys; sys.exit(engine.BUILD != "compiled")' || {
-  tail -20 .venv/mypyc.log; echo "the compiled engine did not build (above)." >&2; exit 1; }
-rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
-
 # lgpio, the pins' library: PyPI has no wheel of it for trixie's Python 3.13 and Debian no
 # python3-lgpio, so it is compiled here from lgpio's own source with its C library inside
 # (PYPI=1, as its wheels are built), Debian's swig lent for the build only. It goes into the
 # system's Python (/usr/local), which every release slot's venv sees (./tinker makes them with
 # --system-site-packages on a Pi): an update installs no lgpio of its own, and compiles none.
-# Without it the tray would start on no pins.
-if ! .venv/bin/python -c 'import lgpio' 2>/dev/null; then
+# Without it the tray would start on no pins. (The recipe caches it: build.sh puts a cached one
+# in /usr/local first.)
+site=/usr/local/lib/python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
+build_lgpio() {
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends swig >/dev/null
-  site=/usr/local/lib/python$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
   PYPI=1 .venv/bin/python -m pip install --quiet --no-cache-dir --no-binary lgpio \
     --target "$site" "lgpio>=0.2"
   apt-get purge -y -qq --autoremove swig >/dev/null
+}
+
+# The runtime venv first (pure: no engine yet), then the compiled engine (mypyc, emulated: the
+# slow part) with lgpio compiled beside it: each is one emulated compiler at a time, and a
+# build machine has two cores (a build from nothing: 8 minutes less). An engine that did not
+# compile stops the build (a Pi would have run it as pure Python).
+TINKER_TRAY_PURE=1 ./tinker --version
+lgpio=
+if ! python3 -c 'import lgpio' 2>/dev/null; then
+  build_lgpio >/tmp/lgpio.log 2>&1 &
+  lgpio=$!
 fi
+./tinker --version
+.venv/bin/python -c 'import engine, sys; sys.exit(engine.BUILD != "compiled")' || {
+  tail -20 .venv/mypyc.log; echo "the compiled engine did not build (above)." >&2; exit 1; }
+rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
+if [ -n "$lgpio" ] && ! wait "$lgpio"; then
+  cat /tmp/lgpio.log; echo "lgpio did not build (above)." >&2; exit 1
+fi
+rm -f /tmp/lgpio.log
 .venv/bin/python -c 'import lgpio' || { echo "lgpio did not build (above)." >&2; exit 1; }
 
 # The service: its unit, user, udev rules and settings (tinker-tray install, no live system),
