@@ -99,7 +99,10 @@ apt_opts="$apt_opts -o Dir::State::Lists=$work/lists -o APT::Sandbox::User=root"
 apt-get update -qq $apt_opts
 # shellcheck disable=SC2086
 # The .dsc apt would fetch (or "Skipping already downloaded file" names): its name is the version.
-dsc=$(apt-get source --print-uris $apt_opts qemu 2>/dev/null | grep -o "qemu_[^' ]*\.dsc" | head -n1)
+# (Its file name, the second field: the address before it is URL-encoded, 7.2%2bdfsg.)
+dsc=$(apt-get source --print-uris $apt_opts qemu 2>/dev/null |
+  awk '$2 ~ /^qemu_.*\.dsc$/ { print $2; exit } /Skipping already downloaded file/ {
+    for (i = 1; i <= NF; i++) if ($i ~ /^.qemu_.*\.dsc.$/) { print substr($i, 2, length($i) - 2); exit } }')
 [ -n "$dsc" ] || { echo "tinker image qemu: Debian's qemu source was not found." >&2; exit 1; }
 version=${dsc#qemu_}; version=${version%.dsc}                  # e.g. 7.2+dfsg-7+deb12u18
 dest="$cache/qemu-$version-$sha"
