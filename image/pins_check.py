@@ -528,6 +528,11 @@ def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
     time.sleep(1.0)  # a second pick from one press would show by now
     after, colour = table.pick()
     result.picks, result.colour = after - before, colour
+    return judged(result, pins, show, released)
+
+
+def judged(result: Tap, pins: Pins, show: dict, released: int) -> Tap:
+    """The show as the pins played it after the release, against the one the service planned."""
     changes = pins.changes()
     later = [c for c in changes if c.ns > released]
     if later:
