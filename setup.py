@@ -68,8 +68,10 @@ their own, one after the other (./tinker runs them: generate, build, stamp; with
 waiting over them, TINKER_TRAY_COMPILE=1, it peaked at 228 MB), and multi_file splits the C per
 module while keeping one shared library (calls between modules stay native). -O3 stays, as
 lowering it saved little memory (above). No debug info (-g0): nobody debugs the C on a Pi."""
-JOBS = 1
-"""One C compiler at a time: two in parallel would add their peaks."""
+JOBS = int(os.environ.get("TINKER_TRAY_JOBS") or 1)
+"""One C compiler at a time on a Pi: two in parallel would add their peaks. The image build,
+on a machine with memory to spare, compiles two at once (TINKER_TRAY_JOBS=2: the engine's
+sources are one library's, which setuptools would compile one after another)."""
 NEEDED_MB = 280
 """Free memory (MemAvailable) the build needs: its measured peak (~200 MB) with a margin."""
 MEMINFO = Path(os.environ.get("TINKER_TRAY_MEMINFO", "/proc/meminfo"))
@@ -166,10 +168,33 @@ def build_c() -> None:
     from setuptools import Extension, setup
 
     os.chdir(HERE)
+    if JOBS > 1:
+        compile_in_parallel(JOBS)
     found = json.loads((HERE / C_DIR / "extensions.json").read_text())
     sys.argv[1:] = ["-q", "build_ext", "--build-lib", OUT, "--build-temp", OUT + "-tmp"]
     sys.argv += ["-j", str(JOBS)]
     setup(ext_modules=[Extension(**ext) for ext in found])
+
+
+def compile_in_parallel(jobs: int) -> None:
+    """distutils' CCompiler.compile with `jobs` sources at a time (its own loop, in threads:
+    each compile is a cc1 process of its own)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from distutils import ccompiler
+
+    def compile(self, sources, output_dir=None, macros=None, include_dirs=None, debug=0,
+                extra_preargs=None, extra_postargs=None, depends=None):  # fmt: skip
+        macros, objects, extra, pp_opts, build = self._setup_compile(
+            output_dir, macros, include_dirs, sources, depends, extra_postargs
+        )
+        cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
+        todo = [(obj, *build[obj]) for obj in objects if obj in build]
+        with ThreadPoolExecutor(jobs) as pool:
+            for _ in pool.map(lambda o: self._compile(*o, cc_args, extra, pp_opts), todo):
+                pass
+        return objects
+
+    ccompiler.CCompiler.compile = compile  # type: ignore[method-assign]
 
 
 PHASES = {

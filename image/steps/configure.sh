@@ -31,7 +31,7 @@ if ! python3 -c 'import lgpio' 2>/dev/null; then
   build_lgpio >/tmp/lgpio.log 2>&1 &
   lgpio=$!
 fi
-./tinker --version
+TINKER_TRAY_JOBS=2 ./tinker --version  # (the engine's C two files at a time: setup.py, JOBS)
 .venv/bin/python -c 'import engine, sys; sys.exit(engine.BUILD != "compiled")' || {
   tail -20 .venv/mypyc.log; echo "the compiled engine did not build (above)." >&2; exit 1; }
 rm -rf build/temp.* .venv/pip.log  # the compiler's objects; the .so files stay
