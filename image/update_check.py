@@ -301,11 +301,16 @@ def file_update(
     seconds, _ = first_boot_of(qemu, work / "console-2.log")
     print(f"boot with the update file, network cut: page 200 after {seconds:.0f} s")
     shown = wait_for(play, offline, "the card's update file", guest)
+    taken = f"{update_file.name}.done"
+    for _ in range(30):  # renamed once the update has finished (after the page serves it)
+        if taken in guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split():
+            break
+        time.sleep(5)
     took = timings["the card's update file from power on"] = time.monotonic() - started
     timings["of it after the page answered"] = took - seconds
     print(f"the card's file: now {shown.get('version')} after {took:.0f} s from power on")
-    taken = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()
-    return {"the update file was taken once (.done)": f"{update_file.name}.done" in taken}
+    listed = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()
+    return {"the update file was taken once (.done)": taken in listed}
 
 
 def wait_for_check(play: Play) -> str | None:
