@@ -32,6 +32,7 @@ READ_TIMEOUT = 30.0
 DEADLINE = 20 * 60.0
 """The whole download at most (an update file is about 30 MB: a minute at 4 Mbit/s)."""
 BLOCK = 1 << 16
+TOO_LARGE = f"it is more than {MAX_FILE / 1e6:.0f} MB, more than an update file can be"
 ORIGIN = re.compile(
     r"(?:(?P<scheme>https?)://(?:[^@/\s]+@)?(?P<host>[^/\s]+)/|ssh://(?:[^@/\s]+@)?"
     r"(?P<ssh_host>[^/:\s]+)(?::\d+)?/|[^@/\s]+@(?P<scp_host>[^:/\s]+):)"
@@ -124,7 +125,7 @@ def _beyond(count: int, length: int | None, into: Path) -> str | None:
     if length is not None:
         return None if count <= length else f"it sent more than the {length} bytes it announced"
     if count > MAX_FILE:
-        return f"it is more than {MAX_FILE / 1e6:.0f} MB, more than an update file can be"
+        return TOO_LARGE
     if room.free(into) < room.MARGIN:
         return room.shortage("the update file", count + room.MARGIN, room.free(into) + count)
     return None
@@ -132,7 +133,7 @@ def _beyond(count: int, length: int | None, into: Path) -> str | None:
 
 def _too_large(size: int, into: Path) -> str | None:
     if size > MAX_FILE:
-        return f"it is more than {MAX_FILE / 1e6:.0f} MB, more than an update file can be"
+        return TOO_LARGE
     free = room.free(into)
     if free < size + room.MARGIN:
         return room.shortage("the update file", size + room.MARGIN, free)
