@@ -155,7 +155,7 @@ def wait_for(play: Play, until: str, what: str, guest: Guest) -> dict:
     while time.monotonic() < deadline:
         report = page(play)
         lines = (report.get("status") or {}).get("lines") or []
-        for line in lines[len(shown) :] if lines[: len(shown)] == shown else lines:
+        for line in fresh(shown, lines):
             print(f"  | {line}", flush=True)
         shown = list(lines)
         if str(report.get("version", "")).startswith(until):
@@ -167,6 +167,37 @@ def wait_for(play: Play, until: str, what: str, guest: Guest) -> dict:
             raise BenchError(f"{what} failed: {report['status'].get('last')}")
         time.sleep(10)
     raise BenchError(f"{what}: the page did not show {until} within {UPDATE_WAIT:.0f} s")
+
+
+def fresh(shown: list[str], lines: list[str]) -> list[str]:
+    """The lines of the report not printed yet: the report keeps its last lines only, so the
+    window may have slid by some of those already shown."""
+    for start in range(len(shown) + 1):
+        overlap = shown[start:]
+        if lines[: len(overlap)] == overlap:
+            return lines[len(overlap) :]
+    return lines
+
+
+UNITS = ("-u", "tinker-tray-update", "-u", "tinker-tray-update-card", "-u", "tinker-tray")
+
+
+def cursor(guest: Guest) -> str:
+    """Where the guest's journal stands now, to print what an update wrote after it."""
+    done = guest.ssh("root@127.0.0.1", "journalctl -n 0 --show-cursor --no-pager")
+    return done.stdout.strip().rpartition("-- cursor: ")[2]
+
+
+def timeline(guest: Guest, after: str) -> None:
+    """The update's own log with the guest's seconds since its boot: where its minutes go."""
+    where = f"--after-cursor='{after}'" if after else "-b"
+    done = guest.ssh("root@127.0.0.1", f"journalctl --no-pager -o short-monotonic {where} "
+                     + " ".join(UNITS))  # fmt: skip
+    stamped = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    first = float(stamped[0][1:].split("]")[0]) if stamped else 0.0
+    for line in stamped:
+        stamp, _, text = line[1:].partition("]")
+        print(f"  t+{float(stamp) - first:6.1f} s {text.split(': ', 1)[-1]}", flush=True)
 
 
 def slots_room(guest: Guest) -> str:
@@ -252,9 +283,10 @@ def page_update(play: Play, guest: Guest, tag: str, timings: dict[str, float]) -
     report = wait_for_check(play)
     checks["the page saw the signed release"] = asked == 202 and report == tag
     print(f"the page's check: {report} available ({time.monotonic() - started:.0f} s)")
-    started = time.monotonic()
+    started, mark = time.monotonic(), cursor(guest)
     http(port, "/api/update/install", {}, play.host())
     shown = wait_for(play, tag, "the page's update", guest)
+    timeline(guest, mark)
     took = timings["the page's Update"] = time.monotonic() - started
     print(f"the page's Update: now {shown.get('version')} after {took:.0f} s")
     checks["the page's Update moved the tray to the release"] = True
@@ -266,7 +298,7 @@ def upload_update(
 ) -> dict[str, bool]:
     """The update file sent through the page's upload, from the press to serving its release."""
     tag = file.name.removeprefix("tinker-tray-").removesuffix(".update")
-    started = time.monotonic()
+    started, mark = time.monotonic(), cursor(guest)
     request = urllib.request.Request(
         f"http://127.0.0.1:{play.port}/api/update/file", data=file.read_bytes(), method="POST",
         headers={**play.host(), "Content-Type": "application/octet-stream",
@@ -275,6 +307,7 @@ def upload_update(
     with urllib.request.urlopen(request, timeout=600) as answer:
         status = answer.status
     shown = wait_for(play, tag, "the uploaded update file", guest)
+    timeline(guest, mark)
     took = timings["an uploaded update file"] = time.monotonic() - started
     print(f"the uploaded file: answered {status}, now {shown.get('version')} after {took:.0f} s")
     return {"the page took the uploaded update file": status == 202}
@@ -307,6 +340,7 @@ def file_update(
             break
         time.sleep(5)
     took = timings["the card's update file from power on"] = time.monotonic() - started
+    timeline(guest, "")
     timings["of it after the page answered"] = took - seconds
     print(f"the card's file: now {shown.get('version')} after {took:.0f} s from power on")
     listed = guest.ssh("root@127.0.0.1", "ls /boot/firmware").stdout.split()

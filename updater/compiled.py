@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 PREFIX = "mypyc/"
@@ -63,16 +64,30 @@ def mismatch(repo: Path, tag: str, folder: Path, python: str, machine: str) -> s
                 f"{path.name} in {folder} was built for another Python or machine than the "
                 f"trays' ({wanted[1:-3]}: --python, --machine)"
             )
+
+    def show(name: str) -> bytes | None:
+        done = subprocess.run(
+            ["git", "-C", str(repo), "show", f"{tag}:{name}"], capture_output=True
+        )
+        return done.stdout if done.returncode == 0 else None
+
+    stale = stale_source(folder, show)
+    if stale is None:
+        return None
+    if show(stale) is None:
+        return f"the compiled engine in {folder} has {stale}, which {tag} has not"
+    return (
+        f"the compiled engine in {folder} was built from another {stale} than {tag}'s: "
+        "build it from the tag"
+    )
+
+
+def stale_source(folder: Path, show: Callable[[str], bytes | None]) -> str | None:
+    """The first source (`engine/...`) that the compiled engine in `folder` was not built from,
+    as `show` gives the release's files; None when every one it lists is the release's."""
     for line in (folder / STAMP).read_text().splitlines():
         name, digest = line.split(" ")[:2]
-        shown = subprocess.run(
-            ["git", "-C", str(repo), "show", f"{tag}:engine/{name}"], capture_output=True
-        )
-        if shown.returncode != 0:
-            return f"the compiled engine in {folder} has engine/{name}, which {tag} has not"
-        if hashlib.sha256(shown.stdout).hexdigest() != digest:
-            return (
-                f"the compiled engine in {folder} was built from another engine/{name} than "
-                f"{tag}'s: build it from the tag"
-            )
+        source = show(f"engine/{name}")
+        if source is None or hashlib.sha256(source).hexdigest() != digest:
+            return f"engine/{name}"
     return None

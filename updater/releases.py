@@ -137,8 +137,20 @@ class Repository:
         tag = done.stdout.strip()
         return tag if done.returncode == 0 and version_of(tag) else None
 
+    def show(self, commit: str, path: str) -> bytes | None:
+        """A file of the commit's tree, as its bytes (None: the tree has no such file)."""
+        done = subprocess.run(
+            [*self.as_owner, "git", "-C", str(self.home), "show", f"{commit}:{path}"],
+            capture_output=True,
+        )
+        return done.stdout if done.returncode == 0 else None
+
     def export(self, release: Release, folder: Path) -> None:
-        """The release's tree into `folder` (git archive: no .git, nothing run)."""
+        """The release's tree into `folder` (git archive: no .git, nothing run), each file
+        dated now (tar -m), not at its commit: a tray's clock may run behind the maintainer's
+        (a Pi has no clock of its own; offline it keeps the last time it saved), and ./tinker
+        would take a pyproject.toml from the future for one newer than its set-up and set the
+        venv up again on every start (pip: minutes on a Pi)."""
         folder.mkdir(parents=True, exist_ok=True)
         archive = subprocess.Popen(
             [
@@ -154,7 +166,7 @@ class Repository:
             stderr=subprocess.PIPE,
         )
         unpack = subprocess.run(
-            [*self.as_owner, "tar", "-x", "-C", str(folder)],
+            [*self.as_owner, "tar", "-x", "-m", "-C", str(folder)],
             stdin=archive.stdout,
             capture_output=True,
             text=True,

@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from updater import download, releases, room, trial, venvs
+from updater import compiled, download, releases, room, trial, venvs
 from updater.bundle import Handed
 from updater.releases import Release, ReleaseError, Repository
 from updater.slots import HOME_SLOT, READY, RELEASE, SlotError, Slots, sync_folder, write_json
@@ -124,10 +124,10 @@ def update(
             say(f"removed the unfinished or old slot {gone}")
         say(room.check_room(home, slots.path(slots.current()), release.describe()))
         folder = slots.path(name)
-        given = handed or (lambda r: download.published(home, repository.origin(), r, say))
+        running = slots.path(slots.current())
+        given = handed or (lambda r: _published(home, repository, r, running, say))
         try:
             with given(release) as parts:
-                running = slots.path(slots.current())
                 compiled = parts.compiled if parts and parts.compiled else None
                 reuse_compiled_engine(compiled or running / "build" / "mypyc", folder)
                 env = parts.setup_env if parts else {}
@@ -153,6 +153,36 @@ def update(
         if outcome.ok:
             slots.remove_others(keep=set())
         return outcome
+
+
+def _published(
+    home: Path, repository: Repository, release: Release, running: Path, say: Say
+) -> AbstractContextManager[Handed | None]:
+    """The release's published update file, unless its set-up needs nothing the file carries."""
+    if not needs_its_file(repository, release, running):
+        say("it asks for the running release's packages and engine: no update file is needed")
+        return contextlib.nullcontext(None)
+    return download.published(home, repository.origin(), release, say)
+
+
+def needs_its_file(repository: Repository, release: Release, running: Path) -> bool:
+    """Whether the release's set-up wants anything its update file carries. Not when it asks
+    for the packages the running slot's venv holds (updater/venvs.py) and the running slot's
+    compiled engine was built from the release's engine sources: a release that changed only
+    the tray's own code, the common one. Its file (some 20 MB) then stays unfetched: a slow
+    link's minutes."""
+    wanted = repository.show(release.commit, "pyproject.toml")
+    if wanted is None or not venvs.reusable_for(
+        running, venvs.requirements_in(wanted.decode(errors="replace"))
+    ):
+        return True
+    engine = running / "build" / "mypyc"
+    if not (engine / compiled.STAMP).is_file():
+        return True
+    return (
+        compiled.stale_source(engine, lambda name: repository.show(release.commit, name))
+        is not None
+    )
 
 
 def _none_trusted(refused: list[str], running_name: str) -> str:

@@ -27,24 +27,36 @@ MAX_REWRITTEN = 1 << 20
 def requirements(pyproject: Path) -> tuple[object, ...] | None:
     """What a venv must hold for this release: its dependencies, its Pi extra, its Python."""
     try:
-        project = tomllib.loads(pyproject.read_text())["project"]
+        return requirements_in(pyproject.read_text())
+    except OSError:
+        return None
+
+
+def requirements_in(text: str) -> tuple[object, ...] | None:
+    """`requirements` of a pyproject.toml's text."""
+    try:
+        project = tomllib.loads(text)["project"]
         extras = project.get("optional-dependencies", {})
         return (
             sorted(project["dependencies"]),
             sorted(extras.get("pi", [])),
             project.get("requires-python"),
         )
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
+    except (tomllib.TOMLDecodeError, KeyError, TypeError):
         return None
 
 
 def reusable(running: Path, folder: Path) -> bool:
     """Whether the release in `folder` may take `running`'s venv: a runtime venv (a tray's:
     no development tools) set up for the same requirements."""
+    return reusable_for(running, requirements(folder / "pyproject.toml"))
+
+
+def reusable_for(running: Path, wanted: tuple[object, ...] | None) -> bool:
+    """`reusable` for a release that asks for `wanted` (`requirements`)."""
     venv = running / ".venv"
     if not (venv / ".installed-runtime").is_file() or not (venv / "bin" / "python").exists():
         return False
-    wanted = requirements(folder / "pyproject.toml")
     return wanted is not None and wanted == requirements(running / "pyproject.toml")
 
 
