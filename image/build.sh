@@ -83,7 +83,7 @@ extra="$out/extra-$board"  # files laid over the tree after its set-up: --trust,
 started=$(date +%s)
 step() { echo "tinker image build: [$(( $(date +%s) - started ))s] $*" >&2; }
 
-# --- 0. What the builder named, checked before the long build (seconds, not 46 minutes) -------
+# --- 0. What the builder named, checked before the long build (seconds, not 25 minutes) -------
 # The room first. At its fullest (the card step of a build from nothing) --out holds the cache
 # (the base system and the tray's venv), the tree (1.0 GB: what card.sh sized the 1,513 MiB
 # root of the measured 1,901 MiB image from), the partitions as files and the image (each
