@@ -11,11 +11,13 @@ release's is never run.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
+
+from updater.releases import Repository
 
 PREFIX = "mypyc/"
 NAME = re.compile(r"mypyc/(?:[A-Za-z0-9_]{1,64}/){0,3}[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}")
@@ -65,12 +67,7 @@ def mismatch(repo: Path, tag: str, folder: Path, python: str, machine: str) -> s
                 f"trays' ({wanted[1:-3]}: --python, --machine)"
             )
 
-    def show(name: str) -> bytes | None:
-        done = subprocess.run(
-            ["git", "-C", str(repo), "show", f"{tag}:{name}"], capture_output=True
-        )
-        return done.stdout if done.returncode == 0 else None
-
+    show = functools.partial(Repository(repo).show, tag)
     stale = stale_source(folder, show)
     if stale is None:
         return None
