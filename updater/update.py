@@ -128,8 +128,8 @@ def update(
         given = handed or (lambda r: _published(home, repository, r, running, say))
         try:
             with given(release) as parts:
-                compiled = parts.compiled if parts and parts.compiled else None
-                reuse_compiled_engine(compiled or running / "build" / "mypyc", folder)
+                engine = parts.compiled if parts and parts.compiled else None
+                reuse_compiled_engine(engine or running / "build" / "mypyc", folder)
                 env = parts.setup_env if parts else {}
                 set_up(repository, release, folder, as_owner, say, env, running=running)
             seconds = trial.trial_start(folder, as_owner=as_owner)
@@ -215,14 +215,14 @@ def check(home: Path, say: Say, *, source: str = "origin") -> tuple[Release | No
     return release, running_name
 
 
-def reuse_compiled_engine(compiled: Path, folder: Path) -> None:
+def reuse_compiled_engine(engine: Path, folder: Path) -> None:
     """A compiled engine (the update file's, else the running slot's), copied into the new slot
     before its set-up: used only where its recorded sources are the new release's
     (engine/__init__.py checks each one's SHA-256), so a release handed its engine, or one that
     did not change it, compiles nothing; otherwise its set-up compiles it (minutes on a Pi Zero
     2 W; tens of them under emulation)."""
-    if compiled.is_dir():
-        shutil.copytree(compiled, folder / "build" / "mypyc", symlinks=True)
+    if engine.is_dir():
+        shutil.copytree(engine, folder / "build" / "mypyc", symlinks=True)
 
 
 class SetUpError(Exception):
