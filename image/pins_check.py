@@ -262,7 +262,6 @@ class Tap:
     why: str = ""  # what did not match
     first_edge_ms: float | None = None  # release -> the first LED edge, virtual time
     edges: int = 0  # the button pin's changes qemu's trace saw for this press (down to up)
-    host_wait_ms: float = 0.0  # how long qemu's threads waited for a host CPU meanwhile
 
 
 @dataclass
@@ -478,25 +477,9 @@ def all_dark(pins: Pins) -> bool:
     return not any(state.values())
 
 
-def waited_ns(pid: int) -> int:
-    """How long the threads of process `pid` have waited, runnable, for a host CPU (ns: the
-    kernel's schedstat run_delay, summed). Under -icount an idle guest's clock follows the
-    host's (qemu warps it by the real time that passed), so while qemu waits for the host, a
-    sleeping guest thread such as lgpio's PWM sleeps longer than it asked."""
-    total = 0
-    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
-        try:
-            total += int(stat.read_text().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue  # a thread that ended meanwhile, or no schedstat in this kernel
-    return total
-
-
 def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
     """Press and release, then wait for the pick and the end of its show, and compare."""
     result = Tap(number, bounced)
-    pid = pins.qtest.process.pid
-    waited = waited_ns(pid)
     before, _ = table.pick()
     edges_before = len(pins.button_changes())
     if bounced:
@@ -529,7 +512,6 @@ def tap(number: int, bounced: bool, pins: Pins, table: Table) -> Tap:
     # request is the guest's own work, and under emulation (its four cores run in turn on one
     # host thread) a page read twice a second kept lgpio's PWM thread waiting, 13 to 54 ms.
     wait_for(f"tap {number}: its show played and over on the pins", over)
-    result.host_wait_ms = (waited_ns(pid) - waited) / 1e6
 
     def settled() -> int:
         seq, colour = table.pick()
@@ -694,8 +676,7 @@ def check(
         print(f"  press {number}{' (bouncing)' if result.bounced else ''}: picks {result.picks}"
               f" ({result.colour}), LED left lit {result.lit}, show"
               f" {'as planned' if result.matched else 'NOT as planned: ' + result.why},"
-              f" first LED edge {result.first_edge_ms or 0:.1f} ms; qemu waited"
-              f" {result.host_wait_ms:.0f} ms for the host", flush=True)  # fmt: skip
+              f" first LED edge {result.first_edge_ms or 0:.1f} ms", flush=True)  # fmt: skip
     outcome.hold_opened, outcome.hold_picks, held = hold(qemu.pins, table)
     print(f"  hold: pairing window {'open' if outcome.hold_opened else 'NOT open'} (the pin down"
           f" {held:.1f} s of virtual time when released), picks {outcome.hold_picks}",
